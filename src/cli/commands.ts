@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.js';
+import { createDeps, type Deps } from '../deps.js';
+import { migrateToLatest } from '../db/database.js';
+import { createAccount, setAccountLimits, setAccountPlan } from '../domain/accounts/manage-accounts.js';
+import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
+import { importTemplate } from '../domain/templates/import-template.js';
+import type { Mode } from '../lib/partition.js';
+import { print, UsageError } from './output.js';
+
+// Operator commands (CONTRACT.md Part C). Each works on the configured DATA_DIR / DATABASE_URL and
+// prints a human line, or the object as JSON with --json.
+
+type Handler = (deps: Deps, args: string[], json: boolean) => Promise<void>;
+
+function opts<const O extends Record<string, { type: 'string' }>>(args: string[], options: O) {
+  const parsed = parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  return { values: parsed.values as { [K in keyof O]?: string }, positionals: parsed.positionals };
+}
+
+function need(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== 'string' || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function mode(value: string | boolean | undefined): Mode {
+  const m = need(value, '--mode');
+  if (m !== 'test' && m !== 'live') throw new UsageError('--mode must be test or live');
+  return m;
+}
+
+function limit(value: string | boolean | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number (or "default")`);
+  return n;
+}
+
+const HANDLERS: Record<string, Handler> = {
+  async migrate(deps, _args, json) {
+    const applied = await migrateToLatest(deps.database.db);
+    print(json, { dialect: deps.database.dialect, applied }, () => `Database (${deps.database.dialect}) is up to date.`);
+  },
+  async 'accounts create'(deps, args, json) {
+    const { values } = opts(args, { name: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' } });
+    const plan = values.plan ?? 'trial';
+    if (plan !== 'trial' && plan !== 'paid') throw new UsageError('--plan must be trial or paid');
+    const account = await createAccount(deps.domain, { name: need(values.name, '--name'), plan, email: values.email });
+    print(json, account, () => `Created account ${account.id} (${account.name}, ${account.plan})`);
+  },
+  async 'accounts set-plan'(deps, args, json) {
+    const { positionals } = opts(args, {});
+    const [id, plan] = positionals;
+    if (!id || (plan !== 'trial' && plan !== 'paid')) throw new UsageError('usage: accounts set-plan ACCOUNT_ID trial|paid');
+    const account = await setAccountPlan(deps.domain, id, plan);
+    print(json, account, () => `Account ${account.id} is now on the ${account.plan} plan.`);
+  },
+  async 'accounts set-limits'(deps, args, json) {
+    const { values, positionals } = opts(args, { monthly: { type: 'string' }, 'per-minute': { type: 'string' } });
+    const id = positionals[0];
+    if (!id) throw new UsageError('usage: accounts set-limits ACCOUNT_ID [--monthly N|default] [--per-minute N|default]');
+    const monthly = limit(values.monthly, '--monthly');
+    const perMinute = limit(values['per-minute'], '--per-minute');
+    const account = await setAccountLimits(deps.domain, id, { ...(monthly !== undefined ? { monthly } : {}), ...(perMinute !== undefined ? { perMinute } : {}) });
+    print(json, account, () => `Account ${account.id}: monthly ${account.monthly_limit ?? 'plan default'}, per minute ${account.per_minute_limit ?? 'plan default'}.`);
+  },
+  async 'keys create'(deps, args, json) {
+    const { values } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, label: { type: 'string' } });
+    const key = await createApiKey(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode), label: values.label });
+    print(json, key, () => `Created ${key.mode} key ${key.id}:\n  ${key.key}\nIt is shown this once; only its hash is stored.`);
+  },
+  async 'keys list'(deps, args, json) {
+    const { values } = opts(args, { account: { type: 'string' } });
+    const keys = await listKeys(deps.domain, need(values.account, '--account'));
+    print(json, { object: 'list', data: keys }, () =>
+      keys.length === 0 ? 'No keys.' : keys.map((k) => `${k.id}  ${k.display}  ${k.mode}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.label ?? ''}`).join('\n'),
+    );
+  },
+  async 'keys revoke'(deps, args, json) {
+    const { positionals } = opts(args, {});
+    if (!positionals[0]) throw new UsageError('usage: keys revoke KEY_ID');
+    const key = await revokeKey(deps.domain, positionals[0]);
+    print(json, key, () => `Revoked ${key.id} (${key.display}). Servers stop accepting it within a few seconds.`);
+  },
+  async 'templates import'(deps, args, json) {
+    const { values, positionals } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' }, fields: { type: 'string' } });
+    const file = positionals[0];
+    if (!file) throw new UsageError('usage: templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]');
+    const pdf = fs.readFileSync(file);
+    const fields = values.fields ? (JSON.parse(fs.readFileSync(values.fields, 'utf8')) as unknown) : undefined;
+    const template = await importTemplate(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode) }, {
+      pdf,
+      name: values.name,
+      fields,
+      fallbackName: path.basename(file).replace(/\.pdf$/i, ''),
+    });
+    print(json, template, () =>
+      [`Imported ${template.id} "${template.name}": ${template.page_count} page(s), ${template.fields.length} field(s).`, ...template.warnings.map((w) => `  warning: ${w}`)].join('\n'),
+    );
+  },
+};
+
+export const USAGE = `Usage: formsign <command> [--json]
+  serve                                   run the HTTP server (npm start)
+  migrate                                 apply database migrations
+  accounts create --name N [--plan trial|paid] [--email E]
+  accounts set-plan ACCOUNT_ID trial|paid
+  accounts set-limits ACCOUNT_ID [--monthly N|default] [--per-minute N|default]
+  keys create --account ID --mode test|live [--label L]
+  keys list --account ID
+  keys revoke KEY_ID
+  templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]`;
+
+export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ');
+    const handler = HANDLERS[name];
+    if (handler) return { name, handler, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+export async function runCommand(config: Config, argv: string[]): Promise<void> {
+  const found = findCommand(argv);
+  if (!found) throw new UsageError(USAGE);
+  const json = argv.includes('--json');
+  const deps = await createDeps(config);
+  try {
+    await found.handler(deps, found.rest, json);
+  } finally {
+    await deps.close();
+  }
+}

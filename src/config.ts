@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The only module that reads process.env (CONTRACT.md Part C). Parsed once, frozen, passed down.
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    BASE_URL: url(['http:', 'https:']).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+    REDIS_URL: url(['redis:', 'rediss:']).optional(),
+    S3_ENDPOINT: url(['http:', 'https:']).optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+    MAIL_FROM: z.string().min(3).default('Formsign <no-reply@localhost>'),
+    SMS_PROVIDER_URL: url(['http:', 'https:']).optional(),
+    SMS_ACCOUNT_SID: z.string().min(1).optional(),
+    SMS_AUTH_TOKEN: z.string().min(1).optional(),
+    SMS_FROM: z.string().min(1).optional(),
+    SIGNING_CERT_P12: z.string().min(1).optional(),
+    SIGNING_CERT_PASSWORD: z.string().optional(),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+    WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1000).default(1),
+    LLM_BASE_URL: url(['http:', 'https:']).optional(),
+    LLM_API_KEY: z.string().min(1).optional(),
+    LLM_MODEL: z.string().min(1).optional(),
+    WORKER: z.enum(['inline', 'off']).default('inline'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
+    const s3 = ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+    const set = s3.filter((k) => c[k] !== undefined);
+    if ((set.length > 0 || c.S3_ENDPOINT) && set.length < s3.length) {
+      for (const k of s3.filter((k) => c[k] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [k], message: 'is required when any S3_* variable is set' });
+      }
+    }
+    if (c.SIGNING_CERT_PASSWORD !== undefined && !c.SIGNING_CERT_P12) {
+      ctx.addIssue({ code: 'custom', path: ['SIGNING_CERT_P12'], message: 'is required when SIGNING_CERT_PASSWORD is set' });
+    }
+  });
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly s3:
+    | { readonly endpoint: string | undefined; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }
+    | undefined;
+  readonly smtp: { readonly url: string | undefined; readonly from: string };
+  readonly sms: { readonly url: string; readonly accountSid: string | undefined; readonly authToken: string | undefined; readonly from: string | undefined } | undefined;
+  readonly signingCert: { readonly p12Path: string; readonly password: string } | undefined;
+  readonly webhooks: { readonly allowPrivateNetworks: boolean; readonly retryScale: number };
+  readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
+  readonly worker: 'inline' | 'off';
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; the first invalid variable is named in the error. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "unset", as in most shells' `VAR= cmd` habit.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'is invalid');
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.DATA_DIR);
+  const config: Config = {
+    port: c.PORT,
+    host: c.HOST,
+    baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    s3: c.S3_BUCKET
+      ? { endpoint: c.S3_ENDPOINT, bucket: c.S3_BUCKET, region: c.S3_REGION!, accessKeyId: c.S3_ACCESS_KEY_ID!, secretAccessKey: c.S3_SECRET_ACCESS_KEY! }
+      : undefined,
+    smtp: { url: c.SMTP_URL, from: c.MAIL_FROM },
+    sms: c.SMS_PROVIDER_URL ? { url: c.SMS_PROVIDER_URL, accountSid: c.SMS_ACCOUNT_SID, authToken: c.SMS_AUTH_TOKEN, from: c.SMS_FROM } : undefined,
+    signingCert: c.SIGNING_CERT_P12 ? { p12Path: path.resolve(c.SIGNING_CERT_P12), password: c.SIGNING_CERT_PASSWORD ?? '' } : undefined,
+    webhooks: { allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, retryScale: c.WEBHOOK_RETRY_SCALE },
+    llm: c.LLM_BASE_URL ? { baseUrl: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY, model: c.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,
+    worker: c.WORKER,
+    logLevel: c.LOG_LEVEL,
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

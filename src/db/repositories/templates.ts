@@ -1,0 +1,25 @@
+import type { Partition } from '../../lib/partition.js';
+import type { Db } from '../database.js';
+import type { NewTemplateRow, TemplateRow } from '../tables.js';
+import { olderThan, toPage, type Page, type PageQuery } from './pagination.js';
+
+export async function insertTemplate(db: Db, p: Partition, row: Omit<NewTemplateRow, 'account_id' | 'mode'>): Promise<void> {
+  await db.insertInto('templates').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
+}
+
+export async function findTemplate(db: Db, p: Partition, id: string): Promise<TemplateRow | undefined> {
+  return db
+    .selectFrom('templates')
+    .selectAll()
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listTemplates(db: Db, p: Partition, q: PageQuery): Promise<Page<TemplateRow>> {
+  let query = db.selectFrom('templates').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode);
+  if (q.after) query = query.where(olderThan(q.after));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
+  return toPage(rows, q.limit);
+}

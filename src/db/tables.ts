@@ -1,0 +1,111 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Mode } from '../lib/partition.js';
+
+// Column types shared by SQLite and PostgreSQL: timestamps are fixed-width RFC 3339 text and JSON is
+// text, so one set of queries and migrations behaves identically on both.
+
+export type Plan = 'trial' | 'paid';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  email: string | null;
+  plan: Plan;
+  monthly_limit: number | null;
+  per_minute_limit: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  label: string | null;
+  /** `fk_test_` or `fk_live_` plus the last four characters: enough for a person to recognise it. */
+  prefix: string;
+  last4: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  page_count: number;
+  fields: string;
+  signer_count: number;
+  warnings: string;
+  pdf_key: string;
+  pdf_sha256: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FormsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  status: 'draft' | 'sent' | 'viewed' | 'signed' | 'expired';
+  name: string | null;
+  template_id: string | null;
+  /** Field definitions copied from the template at creation, so later template edits never change a form. */
+  fields: string;
+  values: string;
+  metadata: string;
+  pdf_key: string;
+  expires_in_days: number;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  completed_at: string | null;
+  expires_at: string | null;
+}
+
+export interface EventsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  type: string;
+  form_id: string | null;
+  /** The event body as delivered (`data.object` snapshot), so every consumer sees the same content. */
+  data: string;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  kind: string;
+  payload: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  run_at: string;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  templates: TemplatesTable;
+  forms: FormsTable;
+  events: EventsTable;
+  outbox: OutboxTable;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type TemplateRow = Selectable<TemplatesTable>;
+export type NewTemplateRow = Insertable<TemplatesTable>;
+export type FormRow = Selectable<FormsTable>;
+export type NewFormRow = Insertable<FormsTable>;
+export type FormUpdate = Updateable<FormsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type OutboxRow = Selectable<OutboxTable>;

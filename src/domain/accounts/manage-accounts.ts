@@ -1,0 +1,58 @@
+import { findAccount, insertAccount, updateAccount } from '../../db/repositories/accounts.js';
+import type { AccountRow, Plan } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { DomainDeps } from '../context.js';
+import { AppError, notFound } from '../errors.js';
+
+export interface AccountView {
+  object: 'account';
+  id: string;
+  name: string;
+  email: string | null;
+  plan: Plan;
+  monthly_limit: number | null;
+  per_minute_limit: number | null;
+  created_at: string;
+}
+
+export function presentAccount(a: AccountRow): AccountView {
+  return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, created_at: a.created_at };
+}
+
+export async function createAccount(deps: Pick<DomainDeps, 'db' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined }): Promise<AccountView> {
+  if (!input.name.trim()) throw new AppError('parameter_invalid', 'An account needs a name.', 'name');
+  const now = isoNow(deps.clock);
+  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, created_at: now, updated_at: now };
+  await insertAccount(deps.db, row);
+  return presentAccount(row);
+}
+
+export async function setAccountPlan(deps: Pick<DomainDeps, 'db' | 'clock'>, id: string, plan: Plan): Promise<AccountView> {
+  if (!(await updateAccount(deps.db, id, { plan, updated_at: isoNow(deps.clock) }))) throw notFound('account', id);
+  return presentAccount((await findAccount(deps.db, id))!);
+}
+
+/** Operator overrides of the plan's defaults; null restores the default. */
+export async function setAccountLimits(
+  deps: Pick<DomainDeps, 'db' | 'clock'>,
+  id: string,
+  limits: { monthly?: number | null; perMinute?: number | null },
+): Promise<AccountView> {
+  for (const [k, v] of Object.entries(limits)) {
+    if (v !== null && v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError('parameter_invalid', `${k} must be a positive whole number.`, k);
+  }
+  const patch = {
+    ...(limits.monthly !== undefined ? { monthly_limit: limits.monthly } : {}),
+    ...(limits.perMinute !== undefined ? { per_minute_limit: limits.perMinute } : {}),
+    updated_at: isoNow(deps.clock),
+  };
+  if (!(await updateAccount(deps.db, id, patch))) throw notFound('account', id);
+  return presentAccount((await findAccount(deps.db, id))!);
+}
+
+export async function getAccount(deps: Pick<DomainDeps, 'db'>, id: string): Promise<AccountView> {
+  const a = await findAccount(deps.db, id);
+  if (!a) throw notFound('account', id);
+  return presentAccount(a);
+}

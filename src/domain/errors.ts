@@ -1,0 +1,51 @@
+// One table maps each contract error code to its HTTP status and type (CONTRACT.md Part B, "Errors");
+// the domain throws AppError(code, …) and the HTTP layer renders it.
+
+export const ERROR_CODES = {
+  invalid_json: [400, 'invalid_request_error'],
+  parameter_missing: [400, 'invalid_request_error'],
+  parameter_invalid: [400, 'invalid_request_error'],
+  parameter_unknown: [400, 'invalid_request_error'],
+  pdf_invalid: [400, 'invalid_request_error'],
+  pdf_encrypted: [400, 'invalid_request_error'],
+  pdf_already_signed: [400, 'invalid_request_error'],
+  api_key_missing: [401, 'authentication_error'],
+  api_key_invalid: [401, 'authentication_error'],
+  plan_required: [402, 'permission_error'],
+  resource_not_found: [404, 'not_found_error'],
+  route_not_found: [404, 'not_found_error'],
+  method_not_allowed: [405, 'invalid_request_error'],
+  form_already_sent: [409, 'conflict_error'],
+  form_not_signed: [409, 'conflict_error'],
+  form_expired: [409, 'conflict_error'],
+  form_not_sendable: [409, 'conflict_error'],
+  link_expired: [410, 'invalid_request_error'],
+  payload_too_large: [413, 'invalid_request_error'],
+  unsupported_media_type: [415, 'invalid_request_error'],
+  rate_limited: [429, 'rate_limit_error'],
+  monthly_quota_exceeded: [429, 'rate_limit_error'],
+  internal_error: [500, 'api_error'],
+  service_unavailable: [503, 'api_error'],
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorType = (typeof ERROR_CODES)[ErrorCode][1];
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    [this.status, this.type] = ERROR_CODES[code];
+  }
+}
+
+export function notFound(kind: string, id: string, param?: string): AppError {
+  return new AppError('resource_not_found', `No ${kind} with id '${id}' exists.`, param);
+}

@@ -1,0 +1,70 @@
+import { findKeyWithAccountByHash, touchApiKey } from '../../db/repositories/api-keys.js';
+import type { Plan } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { Partition } from '../../lib/partition.js';
+import type { DomainDeps } from '../context.js';
+import { AppError } from '../errors.js';
+
+const KEY_FORMAT = /^fk_(live|test)_[0-9a-f]{32}$/;
+
+interface CacheEntry {
+  /** undefined = no such key (or revoked): cached too, so a flood of bad keys costs no queries. */
+  found: { keyId: string; partition: Partition; plan: Plan } | undefined;
+  expiresAt: number;
+}
+
+export interface Authenticator {
+  authenticate(authorization: string | undefined): Promise<Partition & { keyId: string }>;
+  /** Drops cached entries, e.g. after a revoke in the same process. */
+  invalidate(): void;
+}
+
+/**
+ * Keys are looked up by SHA-256, so the comparison never touches the secret byte by byte, and every
+ * failure (malformed, unknown, revoked) answers the same. Results are cached for `ttlMs` so the hot path
+ * costs no query; that bounds how long a revocation or plan change takes to apply.
+ */
+export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts: { ttlMs: number; maxEntries: number; touchEveryMs: number }): Authenticator {
+  const cache = new Map<string, CacheEntry>();
+  const lastTouched = new Map<string, number>();
+
+  async function lookup(hash: string): Promise<CacheEntry['found']> {
+    const now = Date.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expiresAt > now) return hit.found;
+    const row = await findKeyWithAccountByHash(deps.db, hash);
+    const found = row && !row.key.revoked_at ? { keyId: row.key.id, partition: { accountId: row.key.account_id, mode: row.key.mode }, plan: row.plan } : undefined;
+    if (cache.size >= opts.maxEntries) cache.delete(cache.keys().next().value as string);
+    cache.set(hash, { found, expiresAt: now + opts.ttlMs });
+    return found;
+  }
+
+  // last_used_at is informational: written at most once per interval per key, off the request's path.
+  function touch(keyId: string): void {
+    const now = Date.now();
+    if ((lastTouched.get(keyId) ?? 0) + opts.touchEveryMs > now) return;
+    lastTouched.set(keyId, now);
+    void touchApiKey(deps.db, keyId, isoNow(deps.clock)).catch(() => lastTouched.delete(keyId));
+  }
+
+  return {
+    async authenticate(authorization) {
+      if (!authorization) throw new AppError('api_key_missing', 'No API key was given. Send it as `Authorization: Bearer fk_test_…`.');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      const key = match?.[1] ?? '';
+      const invalid = new AppError('api_key_invalid', 'The API key is not valid. Check that it was copied whole and has not been revoked.');
+      if (!KEY_FORMAT.test(key)) throw invalid;
+      const found = await lookup(sha256Hex(key));
+      if (!found) throw invalid;
+      if (found.partition.mode === 'live' && found.plan !== 'paid') {
+        throw new AppError('plan_required', 'Live keys need a paid plan. Use a test key, or ask the operator to upgrade this account.');
+      }
+      touch(found.keyId);
+      return { ...found.partition, keyId: found.keyId };
+    },
+    invalidate() {
+      cache.clear();
+    },
+  };
+}

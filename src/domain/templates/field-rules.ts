@@ -1,0 +1,74 @@
+import { FIELD_TYPES, type FieldDef, type FieldType } from '../../pdf/field.js';
+import { AppError } from '../errors.js';
+
+// Pure checks of field definitions given as JSON (flat PDFs, or edits of detected fields).
+
+const CHOICE_TYPES: readonly FieldType[] = ['radio', 'select'];
+const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length']);
+
+function fail(i: number, key: string, message: string, prefix: string): never {
+  throw new AppError('parameter_invalid', message, `${prefix}[${i}]${key ? `.${key}` : ''}`);
+}
+
+export function parseFieldDefs(input: unknown, pageCount: number, prefix = 'fields'): FieldDef[] {
+  if (!Array.isArray(input)) throw new AppError('parameter_invalid', `${prefix} must be a JSON array of field objects.`, prefix);
+  if (input.length > 1000) throw new AppError('parameter_invalid', `${prefix} may hold at most 1000 fields.`, prefix);
+  const seen = new Set<string>();
+  return input.map((raw: unknown, i): FieldDef => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail(i, '', `${prefix}[${i}] must be an object.`, prefix);
+    const f = raw as Record<string, unknown>;
+    for (const k of Object.keys(f)) {
+      if (!KNOWN_KEYS.has(k)) throw new AppError('parameter_unknown', `Received unknown parameter '${prefix}[${i}].${k}'.`, `${prefix}[${i}].${k}`);
+    }
+    const name = f['name'];
+    if (typeof name !== 'string' || name.length === 0 || name.length > 200) fail(i, 'name', 'A field name must be a string of 1 to 200 characters.', prefix);
+    if (seen.has(name)) fail(i, 'name', `Field name '${name}' is used twice.`, prefix);
+    seen.add(name);
+    const type = f['type'];
+    if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) fail(i, 'type', `type must be one of ${FIELD_TYPES.join(', ')}.`, prefix);
+    const num = (key: string, min: number, integer: boolean, dflt?: number): number => {
+      const v = f[key] ?? dflt;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
+        fail(i, key, `${key} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}.`, prefix);
+      }
+      return v;
+    };
+    const page = num('page', 1, true, 1);
+    if (page > pageCount) fail(i, 'page', `page ${page} is beyond the document's ${pageCount} page(s).`, prefix);
+    const def: FieldDef = {
+      name,
+      type: type as FieldType,
+      required: f['required'] === undefined ? false : bool(f['required'], i, 'required', prefix),
+      signer: num('signer', 1, true, 1),
+      page,
+      x: num('x', 0, false),
+      y: num('y', 0, false),
+      width: num('width', 0, false),
+      height: num('height', 0, false),
+    };
+    if (f['label'] !== undefined) {
+      if (typeof f['label'] !== 'string' || f['label'].length > 500) fail(i, 'label', 'label must be a string of at most 500 characters.', prefix);
+      def.label = f['label'];
+    }
+    if (CHOICE_TYPES.includes(def.type)) {
+      const o = f['options'];
+      if (!Array.isArray(o) || o.length === 0 || !o.every((x) => typeof x === 'string')) fail(i, 'options', `A ${def.type} field needs options: a non-empty array of strings.`, prefix);
+      def.options = o as string[];
+    } else if (f['options'] !== undefined) {
+      fail(i, 'options', 'Only radio and select fields take options.', prefix);
+    }
+    if (f['multiline'] !== undefined) def.multiline = bool(f['multiline'], i, 'multiline', prefix);
+    if (f['max_length'] !== undefined) def.max_length = num('max_length', 1, true);
+    return def;
+  });
+}
+
+function bool(v: unknown, i: number, key: string, prefix: string): boolean {
+  if (typeof v !== 'boolean') fail(i, key, `${key} must be true or false.`, prefix);
+  return v;
+}
+
+/** Signer slots are 1-based and a template has at least one. */
+export function signerCount(fields: FieldDef[]): number {
+  return fields.reduce((n, f) => Math.max(n, f.signer), 1);
+}

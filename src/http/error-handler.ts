@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../domain/errors.js';
+import type { ErrorObject } from './validation.js';
+
+// The one place that turns anything thrown into the contract's error body.
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      error: {
+        type: err.type,
+        code: err.code,
+        message: err.message,
+        ...(err.param !== undefined ? { param: err.param } : {}),
+        request_id: reply.request.id,
+      },
+    });
+}
+
+export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const app = toAppError(err);
+  if (app.status >= 500) req.log.error({ err }, 'request failed');
+  return sendError(reply, app);
+}
+
+export function toAppError(err: FastifyError | Error): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
+  if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', 'The request body is empty but Content-Type is application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError('payload_too_large', 'The request body is larger than this endpoint accepts (1 MiB for JSON, 20 MiB for PDF uploads).');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('unsupported_media_type', 'This endpoint does not accept that Content-Type.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('parameter_invalid', 'The Content-Length header does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('route_not_found', 'The request path is not a valid URL.');
+  }
+  if (fe instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) {
+    return new AppError('invalid_json', 'The request body is not valid JSON.');
+  }
+  if (fe.statusCode === 413) return new AppError('payload_too_large', 'The request body is too large.');
+  if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'This endpoint does not accept that Content-Type.');
+  if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new AppError('parameter_invalid', fe.message);
+  }
+  return new AppError('internal_error', 'Something went wrong on our side. The request id identifies it in our logs.');
+}
+
+/** `/prefill/full_name` → `prefill.full_name`, the contract's `param` form. */
+function toParam(pointer: string, extra?: string): string {
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) parts.push(extra);
+  return parts.map((p, i) => (/^\d+$/.test(p) && i > 0 ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
+}
+
+function fromValidation(e: ErrorObject, context: string): AppError {
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'parameter';
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') {
+    const param = toParam(e.instancePath, String(params['additionalProperty']));
+    return new AppError('parameter_unknown', `Received unknown ${where} '${param}'.`, param);
+  }
+  if (e.keyword === 'required') {
+    const param = toParam(e.instancePath, String(params['missingProperty']));
+    return new AppError('parameter_missing', `Missing required ${where} '${param}'.`, param);
+  }
+  const param = toParam(e.instancePath);
+  if (param === '') return new AppError('parameter_invalid', `The request body ${e.message ?? 'is invalid'}.`);
+  return new AppError('parameter_invalid', `Invalid ${where} '${param}': ${e.message ?? 'is invalid'}.`, param);
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+// openapi/openapi.yaml is the authoritative contract: routes, validation and the served document all
+// derive from it. Operations marked `x-status: planned` exist in the file but are not served until built.
+
+export const OPENAPI_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
+/** openapi-typescript output for the served document: the TypeScript SDK and our own types. */
+export const GENERATED_TYPES_PATH = fileURLToPath(new URL('../generated/api.d.ts', import.meta.url));
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  parameters?: Array<OpenApiParameter | { $ref: string }>;
+  requestBody?: { required?: boolean; content: Record<string, { schema?: Record<string, unknown> }> };
+  responses: Record<string, unknown>;
+  security?: unknown[];
+  'x-status'?: string;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+export interface OperationEntry {
+  method: string;
+  /** OpenAPI path template, e.g. `/api/v1/templates/{template_id}`. */
+  path: string;
+  /** The same in Fastify's syntax, e.g. `/api/v1/templates/:template_id`. */
+  route: string;
+  operation: OpenApiOperation;
+  planned: boolean;
+}
+
+export function loadOpenApiDocument(file = OPENAPI_PATH): OpenApiDocument {
+  return YAML.parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
+}
+
+export function listOperations(doc: OpenApiDocument): OperationEntry[] {
+  const out: OperationEntry[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as OpenApiOperation | undefined;
+      if (!operation) continue;
+      out.push({ method: method.toUpperCase(), path, route: path.replace(/\{([^}]+)\}/g, ':$1'), operation, planned: operation['x-status'] === 'planned' });
+    }
+  }
+  return out;
+}
+
+/** The document as served: planned operations removed, so it never describes a route that answers 404. */
+export function servedDocument(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  for (const [path, item] of Object.entries(copy.paths)) {
+    for (const method of HTTP_METHODS) {
+      if ((item[method] as OpenApiOperation | undefined)?.['x-status'] === 'planned') delete item[method];
+    }
+    if (!HTTP_METHODS.some((m) => item[m])) delete copy.paths[path];
+  }
+  const hooks = copy['webhooks'] as Record<string, Record<string, unknown>> | undefined;
+  if (hooks) {
+    for (const [name, item] of Object.entries(hooks)) {
+      if (HTTP_METHODS.some((m) => (item[m] as OpenApiOperation | undefined)?.['x-status'] === 'planned')) delete hooks[name];
+    }
+    if (Object.keys(hooks).length === 0) delete copy['webhooks'];
+  }
+  return copy;
+}
+
+export function resolveRef<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
+  if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
+    const parts = value.$ref.replace(/^#\//, '').split('/');
+    let node: unknown = doc;
+    for (const p of parts) node = (node as Record<string, unknown>)[p];
+    return node as T;
+  }
+  return value as T;
+}

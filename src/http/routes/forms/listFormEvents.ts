@@ -1,0 +1,11 @@
+import { listFormEvents } from '../../../domain/forms/read-forms.js';
+import type { operations } from '../../../generated/api.js';
+import { defineRoute } from '../route.js';
+
+type Params = operations['listFormEvents']['parameters']['path'];
+type Query = NonNullable<operations['listFormEvents']['parameters']['query']>;
+
+export default defineRoute({
+  operationId: 'listFormEvents',
+  handler: (s) => async (req) => listFormEvents(s.domain, req.partition, (req.params as Params).form_id, req.query as Query),
+});

@@ -1,0 +1,10 @@
+import { listForms } from '../../../domain/forms/read-forms.js';
+import type { operations } from '../../../generated/api.js';
+import { defineRoute } from '../route.js';
+
+type Query = NonNullable<operations['listForms']['parameters']['query']>;
+
+export default defineRoute({
+  operationId: 'listForms',
+  handler: (s) => async (req) => listForms(s.domain, req.partition, req.query as Query),
+});

@@ -1,0 +1,29 @@
+import getHealth from './health/getHealth.js';
+import getReadiness from './health/getReadiness.js';
+import getOpenApiDocument from './meta/getOpenApiDocument.js';
+import getTypescriptSdk from './meta/getTypescriptSdk.js';
+import createForm from './forms/createForm.js';
+import getForm from './forms/getForm.js';
+import getFormPdf from './forms/getFormPdf.js';
+import listFormEvents from './forms/listFormEvents.js';
+import listForms from './forms/listForms.js';
+import createTemplate from './templates/createTemplate.js';
+import getTemplate from './templates/getTemplate.js';
+import listTemplates from './templates/listTemplates.js';
+import type { RouteDef } from './route.js';
+
+/** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
+export const ROUTES: readonly RouteDef[] = [
+  getHealth,
+  getReadiness,
+  getOpenApiDocument,
+  getTypescriptSdk,
+  listTemplates,
+  createTemplate,
+  getTemplate,
+  createForm,
+  listForms,
+  getForm,
+  getFormPdf,
+  listFormEvents,
+];

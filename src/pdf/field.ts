@@ -1,0 +1,39 @@
+// The shape of one form field, shared by PDF detection/rendering and the domain. It mirrors the
+// contract's Field object (CONTRACT.md Part B, "Templates"): PDF points, origin top-left of the page.
+export const FIELD_TYPES = [
+  'text', 'number', 'date', 'email', 'phone', 'checkbox', 'radio', 'select',
+  'signature', 'initials', 'date_signed',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  label?: string;
+  required: boolean;
+  /** 1-based signer slot. */
+  signer: number;
+  /** 1-based page number. */
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** Export values a radio/select field accepts. */
+  options?: string[];
+  multiline?: boolean;
+  max_length?: number;
+}
+
+/** A typed value for a field: strings for text-like fields and choices, boolean for checkbox. */
+export type FieldValue = string | number | boolean | null;
+
+/** Why an uploaded PDF is refused; the domain maps each code to the contract's 400 error. */
+export type PdfRejectionCode = 'pdf_invalid' | 'pdf_encrypted' | 'pdf_already_signed';
+
+export class PdfRejectedError extends Error {
+  constructor(readonly code: PdfRejectionCode, message: string) {
+    super(message);
+    this.name = 'PdfRejectedError';
+  }
+}

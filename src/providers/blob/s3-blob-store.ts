@@ -1,0 +1,111 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { assertValidBlobKey } from './blob-key.js';
+import type { BlobStore } from './blob-store.js';
+
+export interface S3BlobStoreOptions {
+  /** Set for MinIO, s3rver and other S3-compatible services; omit for AWS. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Defaults to true when `endpoint` is set, false otherwise. */
+  forcePathStyle?: boolean;
+}
+
+// /readyz must answer promptly even when the bucket host blackholes packets.
+const PING_TIMEOUT_MS = 5_000;
+
+// HeadObject reports absence as a bare 404 ("NotFound"); GetObject as "NoSuchKey". A missing bucket
+// is a misconfiguration, so where S3 names it (GET/DELETE) it surfaces instead of reading as "no
+// object"; HEAD responses carry no body to tell the two apart, which is what ping() is for.
+function isAbsent(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const name = 'name' in err ? err.name : undefined;
+  if (name === 'NoSuchKey' || name === 'NotFound') return true;
+  if (name === 'NoSuchBucket') return false;
+  const metadata = '$metadata' in err ? err.$metadata : undefined;
+  return typeof metadata === 'object' && metadata !== null && 'httpStatusCode' in metadata && metadata.httpStatusCode === 404;
+}
+
+export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
+  const client = new S3Client({
+    region: opts.region,
+    credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+    // Virtual-host addressing needs wildcard DNS per bucket, which MinIO/s3rver setups rarely have.
+    forcePathStyle: opts.forcePathStyle ?? opts.endpoint !== undefined,
+    // Explicit rather than inherited from AWS_* env vars or ~/.aws/config, and limited to
+    // operations that require them because many S3-compatible servers reject the newer checksums.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}),
+  });
+  const Bucket = opts.bucket;
+  const keyOf = (key: string): string => {
+    assertValidBlobKey(key);
+    return key;
+  };
+
+  return {
+    async put(key, data, contentType) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: keyOf(key),
+          Body: data,
+          ContentLength: data.byteLength,
+          ContentType: contentType ?? 'application/octet-stream',
+        }),
+      );
+    },
+
+    async get(key) {
+      const Key = keyOf(key);
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key }));
+        if (res.Body === undefined) return new Uint8Array(0);
+        return await res.Body.transformToByteArray();
+      } catch (err) {
+        if (isAbsent(err)) return null;
+        throw err;
+      }
+    },
+
+    async exists(key) {
+      const Key = keyOf(key);
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key }));
+        return true;
+      } catch (err) {
+        if (isAbsent(err)) return false;
+        throw err;
+      }
+    },
+
+    async delete(key) {
+      const Key = keyOf(key);
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key }));
+      } catch (err) {
+        // S3 itself answers 204 for absent keys, but some compatible servers send 404.
+        if (!isAbsent(err)) throw err;
+      }
+    },
+
+    async ping() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

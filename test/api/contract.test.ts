@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import YAML from 'yaml';
+import { generateTypes } from '../../scripts/generate-types.js';
+import { GENERATED_TYPES_PATH, listOperations, loadOpenApiDocument, servedDocument, type OpenApiDocument } from '../../src/http/openapi.js';
+import { ROUTES } from '../../src/http/routes/index.js';
+import { createHarness, errorOf, type Harness } from '../harness.js';
+
+describe('contract: openapi.yaml is authoritative', () => {
+  const doc = loadOpenApiDocument();
+  const implemented = listOperations(doc).filter((o) => !o.planned);
+  let h: Harness;
+  before(async () => {
+    h = await createHarness('sqlite');
+  });
+  after(() => h.close());
+
+  it('src/generated/api.d.ts is what openapi-typescript makes of the served document (run `npm run generate`)', async () => {
+    assert.equal(fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'), await generateTypes());
+  });
+
+  it('every implemented operation has a route and every route an operation', () => {
+    const ops = implemented.map((o) => o.operation.operationId).sort();
+    const routes = ROUTES.map((r) => r.operationId).sort();
+    assert.deepEqual(routes, ops);
+    assert.equal(new Set(ops).size, ops.length, 'operationIds are unique');
+  });
+
+  it('every operation the app registered is in the document (no undocumented routes)', () => {
+    const printed = h.app.printRoutes({ commonPrefix: false });
+    for (const o of implemented) assert.ok(printed.includes(o.route.replace(/^\//, '')) || printed.includes(o.route), `${o.route} registered`);
+  });
+
+  it('the served document omits planned operations, and none of its operations answers route_not_found', async () => {
+    const res = await h.request({ url: '/api/v1/openapi.yaml', as: h.actors.aTest });
+    assert.match(String(res.headers['content-type']), /^application\/yaml/);
+    const served = YAML.parse(res.body) as OpenApiDocument;
+    assert.equal(served.openapi, '3.1.0');
+    assert.deepEqual(served, servedDocument(doc));
+    const servedOps = listOperations(served);
+    assert.ok(servedOps.every((o) => !o.planned));
+    assert.equal(servedOps.length, implemented.length);
+    for (const o of servedOps) {
+      const url = o.path.replace(/\{[^}]+\}/g, 'x_unknown');
+      const r = await h.request({ method: o.method, url, as: h.actors.aTest, ...(o.method === 'POST' && !o.operation.requestBody?.content['multipart/form-data'] ? { json: {} } : {}) });
+      if (r.status === 404) assert.notEqual(errorOf(r).code, 'route_not_found', `${o.method} ${o.path}`);
+      assert.notEqual(r.status, 405, `${o.method} ${o.path}`);
+    }
+  });
+
+  it('planned operations answer route_not_found or method_not_allowed until built', async () => {
+    for (const o of listOperations(doc).filter((x) => x.planned)) {
+      const url = o.path.replace(/\{[^}]+\}/g, 'x_unknown');
+      const r = await h.request({ method: o.method, url, as: h.actors.aTest, ...(o.method === 'POST' || o.method === 'PATCH' ? { json: {} } : {}) });
+      assert.ok([404, 405].includes(r.status), `${o.method} ${o.path} is planned but answered ${r.status}`);
+    }
+  });
+
+  it('GET /api/v1/sdk/typescript serves the generated declarations exporting paths and components', async () => {
+    const res = await h.request({ url: '/api/v1/sdk/typescript', as: h.actors.bTest });
+    assert.match(String(res.headers['content-type']), /^application\/typescript/);
+    assert.equal(res.body, fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
+    assert.match(res.body, /export interface paths \{/);
+    assert.match(res.body, /export interface components \{/);
+    assert.match(res.body, /\n {8}Form: \{/);
+    assert.match(res.body, /"\/api\/v1\/templates": \{/);
+  });
+});

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDeps, type Deps } from '../src/deps.js';
+import { createAccount } from '../src/domain/accounts/manage-accounts.js';
+import { createApiKey } from '../src/domain/keys/manage-keys.js';
+import type { Clock } from '../src/lib/clock.js';
+import type { Partition } from '../src/lib/partition.js';
+import { assertConformsToContract } from './contract-check.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+export const DIALECTS: DialectName[] = ['sqlite', 'postgres'];
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface Actor {
+  key: string;
+  keyId: string;
+  partition: Partition;
+}
+
+export interface Harness {
+  dialect: DialectName;
+  app: FastifyInstance;
+  deps: Deps;
+  dataDir: string;
+  /** A: paid account (test + live keys); B: trial account (test key); C: trial account with a live key. */
+  actors: { aTest: Actor; aLive: Actor; bTest: Actor; cLive: Actor };
+  request(opts: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  method?: string;
+  url: string;
+  /** An Actor's key, a raw Authorization value via headers, or none. */
+  as?: Actor | undefined;
+  json?: unknown;
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  rawPayload: Buffer;
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
+export async function createHarness(dialect: DialectName, opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
+  let pgSchema: string | undefined;
+  if (dialect === 'postgres') {
+    pgSchema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await withPg((c) => c.query(`create schema ${pgSchema}`));
+  }
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
+  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: 0 });
+  const app = await buildApp(deps.http, { logger: false });
+
+  const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });
+  const b = await createAccount(deps.domain, { name: 'Account B' });
+  const c = await createAccount(deps.domain, { name: 'Account C' });
+  const actor = async (accountId: string, mode: 'test' | 'live'): Promise<Actor> => {
+    const k = await createApiKey(deps.domain, { accountId, mode });
+    return { key: k.key, keyId: k.id, partition: { accountId, mode } };
+  };
+  const actors = { aTest: await actor(a.id, 'test'), aLive: await actor(a.id, 'live'), bTest: await actor(b.id, 'test'), cLive: await actor(c.id, 'live') };
+
+  return {
+    dialect,
+    app,
+    deps,
+    dataDir,
+    actors,
+    async request(o) {
+      const method = (o.method ?? 'GET').toUpperCase();
+      const headers: Record<string, string> = { ...(o.as ? { authorization: `Bearer ${o.as.key}` } : {}), ...o.headers };
+      let payload = o.payload;
+      if (o.json !== undefined) {
+        payload = JSON.stringify(o.json);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await app.inject({ method: method as 'GET', url: o.url, headers, ...(payload !== undefined ? { payload } : {}) });
+      assertConformsToContract(method, o.url, { statusCode: res.statusCode, headers: res.headers, body: res.body });
+      return { status: res.statusCode, headers: res.headers, body: res.body, rawPayload: res.rawPayload, json: <T>() => JSON.parse(res.body) as T };
+    },
+    async close() {
+      await app.close();
+      // Tolerant: a test may already have closed the database on purpose.
+      await deps.close().catch(() => undefined);
+      if (pgSchema) await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ApiError {
+  error: { type: string; code: string; message: string; param?: string; request_id: string };
+}
+
+export function errorOf(res: TestResponse): ApiError['error'] {
+  return res.json<ApiError>().error;
+}

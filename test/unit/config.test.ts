@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('config', () => {
+  it('defaults match CONTRACT.md Part C', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.baseUrl, 'http://localhost:3000');
+    assert.equal(c.dataDir, path.resolve('./data'));
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.s3, undefined);
+    assert.equal(c.webhooks.allowPrivateNetworks, false);
+    assert.equal(c.webhooks.retryScale, 1);
+    assert.equal(c.worker, 'inline');
+    assert.ok(Object.isFrozen(c) && Object.isFrozen(c.webhooks), 'frozen');
+  });
+
+  it('BASE_URL follows PORT and loses a trailing slash', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).baseUrl, 'http://localhost:8080');
+    assert.equal(loadConfig({ BASE_URL: 'https://sign.example.com/' }).baseUrl, 'https://sign.example.com');
+  });
+
+  const invalid: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+    [{ BASE_URL: 'ftp://x' }, 'BASE_URL'],
+    [{ DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+    [{ S3_BUCKET: 'b' }, 'S3_REGION'],
+    [{ S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ SMS_PROVIDER_URL: 'x' }, 'SMS_PROVIDER_URL'],
+    [{ SIGNING_CERT_PASSWORD: 'p' }, 'SIGNING_CERT_P12'],
+    [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
+    [{ WEBHOOK_RETRY_SCALE: '0' }, 'WEBHOOK_RETRY_SCALE'],
+    [{ WEBHOOK_RETRY_SCALE: 'fast' }, 'WEBHOOK_RETRY_SCALE'],
+    [{ LLM_BASE_URL: 'localhost:8080' }, 'LLM_BASE_URL'],
+    [{ WORKER: 'sometimes' }, 'WORKER'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ];
+  for (const [env, variable] of invalid) {
+    it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && e.variable === variable && e.message.startsWith(`Invalid configuration: ${variable} `),
+      );
+    });
+  }
+
+  it('accepts a complete valid set', () => {
+    const c = loadConfig({
+      PORT: '4000', DATABASE_URL: 'postgres://u@h:5432/d', REDIS_URL: 'redis://127.0.0.1:6379',
+      S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'b', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCALE: '0.001', WORKER: 'off',
+    });
+    assert.equal(c.port, 4000);
+    assert.equal(c.s3?.bucket, 'b');
+    assert.equal(c.webhooks.allowPrivateNetworks, true);
+    assert.equal(c.webhooks.retryScale, 0.001);
+    assert.equal(c.worker, 'off');
+  });
+});
