@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, createHarness, errorOf, type Harness } from '../harness.js';
+import { fixture } from '../shared/fixtures.js';
+import { multipart } from '../shared/multipart.js';
+import { assertPartitionIsolation } from '../shared/partition-isolation.js';
+
+interface FormField { name: string; type: string; value: unknown; options?: string[] }
+interface Form { id: string; object: string; status: string; name: string; template_id: string; mode: string; fields: FormField[]; metadata: Record<string, string>; recipients: unknown[]; sent_at: null; expires_at: null }
+interface Event { id: string; type: string; data: { object: Form } }
+
+for (const dialect of DIALECTS) {
+  describe(`forms (${dialect})`, () => {
+    let h: Harness;
+    let templateId: string;
+    let fields: FormField[];
+    before(async () => {
+      h = await createHarness(dialect);
+      const m = multipart([{ name: 'file', value: fixture('openoffice_form_example.pdf'), filename: 'oo.pdf' }, { name: 'name', value: 'OpenOffice form' }]);
+      const res = await h.request({ method: 'POST', url: '/api/v1/templates', as: h.actors.aTest, payload: m.payload, headers: m.headers });
+      assert.equal(res.status, 201, res.body);
+      templateId = res.json<{ id: string }>().id;
+      fields = res.json<{ fields: FormField[] }>().fields;
+    });
+    after(() => h.close());
+
+    const create = (json: unknown, as = h.actors.aTest) => h.request({ method: 'POST', url: '/api/v1/forms', as, json });
+    const byType = (t: string) => fields.find((f) => f.type === t)!;
+
+    it('creates a draft with typed prefill, lists unmatched keys in request order', async () => {
+      const text = byType('text');
+      const box = byType('checkbox');
+      const select = byType('select');
+      const res = await create({
+        template_id: templateId,
+        name: 'Onboarding Łódź',
+        prefill: { 'zzz-unknown': 'x', [text.name]: 'Łódź 日本語', [box.name]: true, 'Also Unknown': 1, [select.name]: select.options![1] },
+        metadata: { customer: 'c_42' },
+        expires_in_days: 14,
+      });
+      assert.equal(res.status, 201, res.body);
+      assert.equal(res.headers['x-service-prefill-unmatched'], 'zzz-unknown,Also Unknown');
+      const form = res.json<Form>();
+      assert.match(form.id, /^form_[0-9A-Za-z]{24}$/);
+      assert.equal(form.object, 'form');
+      assert.equal(form.status, 'draft');
+      assert.equal(form.mode, 'test');
+      assert.equal(form.name, 'Onboarding Łódź');
+      assert.equal(form.template_id, templateId);
+      assert.deepEqual(form.metadata, { customer: 'c_42' });
+      assert.deepEqual(form.recipients, []);
+      assert.equal(form.sent_at, null);
+      assert.equal(form.expires_at, null, 'expiry counts from the first send');
+      const values = Object.fromEntries(form.fields.map((f) => [f.name, f.value]));
+      assert.equal(values[text.name], 'Łódź 日本語');
+      assert.equal(values[box.name], true);
+      assert.equal(values[select.name], select.options![1]);
+      assert.equal(form.fields.length, fields.length);
+      assert.deepEqual((await h.request({ url: `/api/v1/forms/${form.id}`, as: h.actors.aTest })).json(), form);
+    });
+
+    it('no unmatched header when every key matches; each call makes a new form', async () => {
+      const a = await create({ template_id: templateId, prefill: { [byType('text').name]: 'A' } });
+      const b = await create({ template_id: templateId, prefill: { [byType('text').name]: 'A' } });
+      assert.equal(a.headers['x-service-prefill-unmatched'], undefined);
+      assert.notEqual(a.json<Form>().id, b.json<Form>().id);
+    });
+
+    it('prefill values are checked against the field type', async () => {
+      const cases: Array<[string, unknown]> = [
+        [byType('checkbox').name, 'yes'],
+        [byType('select').name, 'not an option'],
+        [byType('radio').name, 42],
+        [byType('text').name, { nested: true }],
+      ];
+      for (const [name, value] of cases) {
+        const res = await create({ template_id: templateId, prefill: { [name]: value } });
+        assert.equal(res.status, 400, `${name}=${JSON.stringify(value)}`);
+        assert.equal(errorOf(res).code, 'parameter_invalid');
+        assert.equal(errorOf(res).param, `prefill.${name}`);
+      }
+      const long = await create({ template_id: templateId, prefill: { x: 'y'.repeat(10_001) } });
+      assert.deepEqual([long.status, errorOf(long).param], [400, 'prefill.x']);
+      const many = await create({ template_id: templateId, prefill: Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`k${i}`, 'v'])) });
+      assert.deepEqual([many.status, errorOf(many).code, errorOf(many).param], [400, 'parameter_invalid', 'prefill']);
+      const meta = await create({ template_id: templateId, metadata: { n: 5 } });
+      assert.deepEqual([meta.status, errorOf(meta).param], [400, 'metadata.n']);
+      const days = await create({ template_id: templateId, expires_in_days: 366 });
+      assert.deepEqual([days.status, errorOf(days).param], [400, 'expires_in_days']);
+    });
+
+    it("a template of another partition → 404 on template_id; nothing is created", async () => {
+      const before = (await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.bTest })).json<{ data: unknown[] }>().data.length;
+      for (const as of [h.actors.bTest, h.actors.aLive]) {
+        const res = await create({ template_id: templateId }, as);
+        assert.equal(res.status, 404);
+        assert.deepEqual([errorOf(res).code, errorOf(res).param], ['resource_not_found', 'template_id']);
+      }
+      assert.equal((await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.bTest })).json<{ data: unknown[] }>().data.length, before);
+    });
+
+    it('form.created is in the audit log and its outbox job was written with it', async () => {
+      const form = (await create({ template_id: templateId })).json<Form>();
+      const events = (await h.request({ url: `/api/v1/forms/${form.id}/events`, as: h.actors.aTest })).json<{ data: Event[]; has_more: boolean }>();
+      assert.equal(events.data.length, 1);
+      assert.equal(events.data[0]!.type, 'form.created');
+      assert.match(events.data[0]!.id, /^evt_/);
+      assert.deepEqual(events.data[0]!.data.object, form);
+      const jobs = await h.deps.database.db.selectFrom('outbox').selectAll().where('kind', '=', 'event.publish').execute();
+      assert.ok(jobs.some((j) => JSON.parse(j.payload).event_id === events.data[0]!.id && j.account_id === h.actors.aTest.partition.accountId && j.mode === 'test'));
+    });
+
+    it('when the transaction fails, neither the form, its event nor its job exists', async () => {
+      const count = async () => Promise.all(['forms', 'events', 'outbox'].map(async (t) => Number((await h.deps.database.db.selectFrom(t as 'forms').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+      const before = await count();
+      await h.deps.database.db.schema.alterTable('outbox').renameTo('outbox_away').execute();
+      try {
+        const res = await create({ template_id: templateId });
+        assert.equal(res.status, 500);
+      } finally {
+        await h.deps.database.db.schema.alterTable('outbox_away').renameTo('outbox').execute();
+      }
+      assert.deepEqual(await count(), before);
+    });
+
+    it('list: newest first, status filter, pagination', async () => {
+      const all = (await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest })).json<{ data: Form[]; has_more: boolean }>();
+      assert.ok(all.data.length >= 4);
+      const drafts = (await h.request({ url: '/api/v1/forms?status=draft&limit=100', as: h.actors.aTest })).json<{ data: Form[] }>();
+      assert.equal(drafts.data.length, all.data.length);
+      const signed = (await h.request({ url: '/api/v1/forms?status=signed', as: h.actors.aTest })).json<{ data: Form[] }>();
+      assert.equal(signed.data.length, 0);
+      const bad = await h.request({ url: '/api/v1/forms?status=done', as: h.actors.aTest });
+      assert.deepEqual([bad.status, errorOf(bad).param], [400, 'status']);
+      const p1 = (await h.request({ url: '/api/v1/forms?limit=2', as: h.actors.aTest })).json<{ data: Form[]; has_more: boolean }>();
+      assert.deepEqual(p1.data.map((f) => f.id), all.data.slice(0, 2).map((f) => f.id));
+      assert.equal(p1.has_more, true);
+      const p2 = (await h.request({ url: `/api/v1/forms?limit=2&starting_after=${p1.data[1]!.id}`, as: h.actors.aTest })).json<{ data: Form[] }>();
+      assert.deepEqual(p2.data.map((f) => f.id), all.data.slice(2, 4).map((f) => f.id));
+    });
+
+    it("another partition's form is not found in get, list, pdf and events", async () => {
+      const form = (await create({ template_id: templateId })).json<Form>();
+      await assertPartitionIsolation(h, { owner: h.actors.aTest, id: form.id, getUrl: `/api/v1/forms/${form.id}`, listUrl: '/api/v1/forms?limit=100' });
+      for (const sub of ['pdf', 'events']) {
+        const res = await h.request({ url: `/api/v1/forms/${form.id}/${sub}`, as: h.actors.bTest });
+        assert.deepEqual([res.status, errorOf(res).code], [404, 'resource_not_found']);
+      }
+    });
+
+    it('GET /forms/{id}/pdf renders the filled document lazily and caches it', async () => {
+      const text = byType('text');
+      const form = (await create({ template_id: templateId, prefill: { [text.name]: 'Ελληνικά Łódź' } })).json<Form>();
+      const renders = () => fs.readdirSync(path.join(h.dataDir, 'files', h.actors.aTest.partition.accountId, 'test')).includes('renders')
+        ? fs.readdirSync(path.join(h.dataDir, 'files', h.actors.aTest.partition.accountId, 'test', 'renders')).filter((f) => f.startsWith(form.id)) : [];
+      assert.equal(renders().length, 0, 'nothing rendered at create time');
+      const res = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['content-type'], 'application/pdf');
+      assert.equal(res.rawPayload.subarray(0, 5).toString(), '%PDF-');
+      assert.equal(renders().length, 1);
+      const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-pdf-')), 'f.pdf');
+      fs.writeFileSync(tmp, res.rawPayload);
+      execFileSync('qpdf', ['--check', tmp]);
+      assert.match(execFileSync('pdftotext', [tmp, '-']).toString(), /Ελληνικά Łódź/);
+      const again = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
+      assert.ok(again.rawPayload.equals(res.rawPayload), 'served from the cache');
+      fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
+    });
+  });
+}
