@@ -68,7 +68,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       if (allowed.includes('GET')) allowed.push('HEAD');
       return sendError(reply, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }));
     }
-    return sendError(reply, new AppError('route_not_found', `No route ${req.method} ${path}. The API reference is at /docs.`));
+    return sendError(reply, new AppError('route_not_found', `No route ${req.method} ${path}. The operations are listed in GET /api/v1/openapi.yaml.`));
   });
   return app;
 }

@@ -1,0 +1,14 @@
+// The floor: bare Fastify answering the same payloads with no auth, no database, no contract checks.
+import Fastify from 'fastify';
+
+const payload = JSON.parse(process.env.BENCH_LIST_PAYLOAD ?? '{}') as unknown;
+const form = JSON.parse(process.env.BENCH_FORM_PAYLOAD ?? '{}') as unknown;
+const app = Fastify({ logger: false });
+app.get('/floor', async () => payload);
+app.post(
+  '/floor',
+  { schema: { body: { type: 'object', required: ['template_id'], additionalProperties: false, properties: { template_id: { type: 'string' }, prefill: { type: 'object' } } } } },
+  async (_req, reply) => reply.code(201).send(form),
+);
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
