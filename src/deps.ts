@@ -31,7 +31,7 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}) });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database);
   const blobs = createBlobStore(config);
   const pdfInspector = createPdfInspector({ timeoutMs: 4000, maxOldGenerationSizeMb: 256 });
   const domain: DomainDeps = { db: database.db, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer() };

@@ -41,7 +41,7 @@ function limit(value: string | boolean | undefined, flag: string): number | null
 
 const HANDLERS: Record<string, Handler> = {
   async migrate(deps, _args, json) {
-    const applied = await migrateToLatest(deps.database.db);
+    const applied = await migrateToLatest(deps.database);
     print(json, { dialect: deps.database.dialect, applied }, () => `Database (${deps.database.dialect}) is up to date.`);
   },
   async 'accounts create'(deps, args, json) {

@@ -16,7 +16,7 @@ describe('authenticator cache', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-auth-'));
     handle = openDatabase({ dataDir: dir });
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle);
   });
   after(async () => {
     await handle.close();
