@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import * as m0001 from './migrations/0001_initial.js';
 import type { Database } from './tables.js';
@@ -42,8 +42,28 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; with better-sqlite3 preparing costs more than running a small
+ * query. Compiled SQL is stable per query shape, so statements are reused (bounded, oldest dropped).
+ */
+function withStatementCache(file: SQLite.Database, max = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      let st = cache.get(sqlText);
+      if (!st) {
+        st = file.prepare(sqlText);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, st);
+      }
+      return st as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
+  };
 }
 
 const migrations: Record<string, Migration> = {

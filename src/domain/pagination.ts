@@ -1,5 +1,6 @@
 import type { PageQuery } from '../db/repositories/pagination.js';
 import { AppError } from './errors.js';
+import { json, type Json } from './json.js';
 
 export interface ListInput {
   limit?: number | undefined;
@@ -32,4 +33,9 @@ export async function resolveCursor(
 
 export function toListView<R, T>(page: { rows: R[]; hasMore: boolean }, present: (r: R) => T): ListView<T> {
   return { object: 'list', data: page.rows.map(present), has_more: page.hasMore };
+}
+
+/** The list envelope around items that are already JSON text. */
+export function toListJson<R, T>(page: { rows: R[]; hasMore: boolean }, toJson: (r: R) => Json<T>): Json<ListView<T>> {
+  return json(`{"object":"list","data":[${page.rows.map((r) => toJson(r).json).join(',')}],"has_more":${page.hasMore}}`);
 }

@@ -14,6 +14,9 @@ interface CacheEntry {
   expiresAt: number;
 }
 
+// Built only on failure: an Error captures a stack trace, too dear for every successful request.
+const invalidKey = () => new AppError('api_key_invalid', 'The API key is not valid. Check that it was copied whole and has not been revoked.');
+
 export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<Partition & { keyId: string }>;
   /** Drops cached entries, e.g. after a revoke in the same process. */
@@ -53,10 +56,9 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
       if (!authorization) throw new AppError('api_key_missing', 'No API key was given. Send it as `Authorization: Bearer fk_test_…`.');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       const key = match?.[1] ?? '';
-      const invalid = new AppError('api_key_invalid', 'The API key is not valid. Check that it was copied whole and has not been revoked.');
-      if (!KEY_FORMAT.test(key)) throw invalid;
+      if (!KEY_FORMAT.test(key)) throw invalidKey();
       const found = await lookup(sha256Hex(key));
-      if (!found) throw invalid;
+      if (!found) throw invalidKey();
       if (found.partition.mode === 'live' && found.plan !== 'paid') {
         throw new AppError('plan_required', 'Live keys need a paid plan. Use a test key, or ask the operator to upgrade this account.');
       }
