@@ -1024,7 +1024,9 @@ export interface components {
         "X-RateLimit-Monthly-Reset": number;
         /**
          * @description The `prefill` keys that matched no field of the form and were ignored, comma-separated, in request
-         *     order. Absent when every key matched.
+         *     order. Absent when every key matched. Header values are ASCII: a key holding a comma, a `%` or any
+         *     character outside printable ASCII is percent-encoded (as by `encodeURIComponent`); others appear as
+         *     they are.
          */
         "X-Service-Prefill-Unmatched": string;
         /** @description Seconds to wait before trying again. */

@@ -70,6 +70,14 @@ for (const dialect of DIALECTS) {
       assert.notEqual(a.json<Form>().id, b.json<Form>().id);
     });
 
+    it('unmatched keys that are not plain ASCII, or hold a comma, are percent-encoded in the header', async () => {
+      const res = await create({ template_id: templateId, prefill: { 'Größe': 1, 'a,b': 2, plain: 3 } });
+      assert.equal(res.status, 201);
+      assert.equal(res.headers['x-service-prefill-unmatched'], 'Gr%C3%B6%C3%9Fe,a%2Cb,plain');
+      const decoded = String(res.headers['x-service-prefill-unmatched']).split(',').map(decodeURIComponent);
+      assert.deepEqual(decoded, ['Größe', 'a,b', 'plain']);
+    });
+
     it('prefill values are checked against the field type', async () => {
       const cases: Array<[string, unknown]> = [
         [byType('checkbox').name, 'yes'],
