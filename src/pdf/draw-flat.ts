@@ -1,0 +1,53 @@
+// Values for fields that exist only as FieldDefs (flat PDFs whose fields were given as JSON) are
+// drawn onto the page inside the field's rectangle.
+import { degrees, rgb, type PDFDocument, type PDFFont } from '@cantoo/pdf-lib';
+import type { FieldDef, FieldValue } from './field.js';
+import { isChecked } from './fill-acroform.js';
+import type { DocumentFonts } from './fonts.js';
+import { pointFromTopLeft } from './page-geometry.js';
+
+const PADDING = 2;
+const MAX_SIZE = 12;
+const MIN_SIZE = 4;
+const INK = rgb(0, 0, 0);
+
+function fitSingleLine(font: PDFFont, text: string, def: FieldDef): number {
+  const byHeight = (def.height - PADDING) / font.heightAtSize(1, { descender: true });
+  const width = font.widthOfTextAtSize(text, 1);
+  const byWidth = width > 0 ? (def.width - 2 * PADDING) / width : MAX_SIZE;
+  return Math.max(MIN_SIZE, Math.min(MAX_SIZE, byHeight, byWidth));
+}
+
+export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: FieldValue, fonts: DocumentFonts): Promise<void> {
+  const page = doc.getPages()[def.page - 1];
+  if (!page) throw new RangeError(`Field "${def.name}" is on page ${def.page}, but the PDF has ${doc.getPageCount()} pages`);
+  if (def.type === 'checkbox') {
+    if (!isChecked(value)) return;
+    const mark = '✓';
+    const font = await fonts.forText(mark);
+    const size = Math.max(MIN_SIZE, Math.min(def.width, def.height) * 0.9);
+    const left = def.x + (def.width - font.widthOfTextAtSize(mark, size)) / 2;
+    const baseline = def.y + (def.height + font.heightAtSize(size, { descender: false })) / 2;
+    const at = pointFromTopLeft(page, left, baseline);
+    page.drawText(mark, { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation) });
+    return;
+  }
+  const text = value === null || value === false ? '' : String(value);
+  if (text.trim() === '') return;
+  const font = await fonts.forText(text);
+  if (def.multiline) {
+    const size = Math.max(MIN_SIZE, Math.min(10, def.height - 2 * PADDING));
+    const at = pointFromTopLeft(page, def.x + PADDING, def.y + PADDING + font.heightAtSize(size, { descender: false }));
+    page.drawText(text, {
+      x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation),
+      maxWidth: def.width - 2 * PADDING, lineHeight: size * 1.2,
+    });
+    return;
+  }
+  const line = text.replace(/\s*\r?\n\s*/g, ' ');
+  const size = fitSingleLine(font, line, def);
+  // Centre the line vertically: the baseline sits half the glyph height below the box's middle.
+  const baseline = def.y + (def.height + font.heightAtSize(size, { descender: false }) * 0.8) / 2;
+  const at = pointFromTopLeft(page, def.x + PADDING, baseline);
+  page.drawText(line, { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation) });
+}

@@ -1,0 +1,121 @@
+// Rendering details: flat templates (fields given as JSON) get their values drawn in the right
+// place, fonts are embedded as subsets, and untouched AcroForm fields stay as they were.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
+import { detectTemplate } from '../../src/pdf/detect-template.js';
+import { radioChoices } from '../../src/pdf/field-options.js';
+import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
+import { pdfToText, qpdfCheck, readFixture, wordBoxes } from './support/fixtures.js';
+
+const renderer = createPdfRenderer();
+const def = (name: string, type: FieldDef['type'], page: number, x: number, y: number, width: number, height: number, extra: Partial<FieldDef> = {}): FieldDef =>
+  ({ name, type, required: false, signer: 1, page, x, y, width, height, ...extra });
+
+async function flatTemplate(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  const shifted = doc.addPage([612, 792]);
+  // A MediaBox that does not start at 0,0 (as cropped scans often have).
+  shifted.setMediaBox(50, 100, 500, 600);
+  const turned = doc.addPage([612, 792]);
+  turned.setRotation(degrees(90));
+  return doc.save();
+}
+
+const FIELDS: FieldDef[] = [
+  def('city', 'text', 1, 72, 100, 200, 20),
+  def('notes', 'text', 1, 72, 140, 250, 60, { multiline: true }),
+  def('agree', 'checkbox', 1, 72, 220, 14, 14),
+  def('colour', 'select', 1, 72, 250, 150, 20, { options: ['Ελληνικά', 'Other'] }),
+  def('sign_here', 'signature', 1, 72, 300, 200, 40),
+  def('untouched', 'text', 1, 72, 360, 200, 20),
+  def('kanji', 'text', 2, 100, 100, 150, 24),
+  def('turned', 'text', 3, 72, 72, 300, 20),
+];
+
+function inside(boxes: ReturnType<typeof wordBoxes>, word: string, f: FieldDef): void {
+  const box = boxes.find((b) => b.word === word);
+  assert.ok(box, `"${word}" is on a page`);
+  const slack = 1;
+  assert.ok(box.xMin >= f.x - slack && box.xMax <= f.x + f.width + slack && box.yMin >= f.y - slack && box.yMax <= f.y + f.height + slack,
+    `"${word}" ${JSON.stringify(box)} lies inside ${f.name} ${JSON.stringify([f.x, f.y, f.width, f.height])}`);
+}
+
+describe('flat templates', () => {
+  it('draws each value inside its rectangle, on offset and rotated pages too', async () => {
+    const out = await renderer.render(await flatTemplate(), FIELDS, {
+      city: 'Łódź', notes: 'Привет, это многострочный текст для проверки переноса строк', agree: true,
+      colour: 'Ελληνικά', sign_here: 'MUST-NOT-APPEAR', kanji: '日本語', turned: 'Sideways',
+    });
+    assert.equal(qpdfCheck(out).status, 0);
+    assert.equal((await PDFDocument.load(out)).catalog.getAcroForm(), undefined, 'a flat PDF stays flat');
+    const text = pdfToText(out);
+    for (const s of ['Łódź', 'Привет,', '✓', 'Ελληνικά', '日本語', 'Sideways']) assert.ok(text.includes(s), `${s} is drawn`);
+    assert.ok(!text.includes('MUST-NOT-APPEAR'));
+    const byPage = (page: number) => wordBoxes(out).filter((b) => b.page === page);
+    inside(byPage(1), 'Łódź', FIELDS[0]!);
+    inside(byPage(1), 'Привет,', FIELDS[1]!);
+    inside(byPage(1), '✓', FIELDS[2]!);
+    inside(byPage(1), 'Ελληνικά', FIELDS[3]!);
+    inside(byPage(2), '日本語', FIELDS[6]!);
+    inside(byPage(3), 'Sideways', FIELDS[7]!);
+    const sideways = byPage(3).find((b) => b.word === 'Sideways');
+    assert.ok(sideways && sideways.xMax - sideways.xMin > 2 * (sideways.yMax - sideways.yMin), 'reads upright on the turned page');
+  });
+
+  it('embeds subsets, not whole font files', async () => {
+    const out = await renderer.render(await flatTemplate(), FIELDS, { city: 'Łódź', kanji: '日本語' });
+    const doc = await PDFDocument.load(out);
+    const fontFiles = doc.context.enumerateIndirectObjects()
+      .map(([, o]) => (o instanceof PDFDict ? o.lookup(PDFName.of('FontFile2')) : undefined))
+      .filter((o): o is PDFRawStream => o instanceof PDFRawStream);
+    assert.equal(fontFiles.length, 2, 'DejaVu Sans and Noto Sans JP');
+    // The full files are 757 KB and 5.5 MB.
+    for (const f of fontFiles) assert.ok(f.contents.length < 60_000, `a subset is a few KiB, got ${f.contents.length}`);
+  });
+});
+
+describe('AcroForm details', () => {
+  it('leaves fields without a value as they were, and clears fields set to null', async () => {
+    const t = await detectTemplate(readFixture('openoffice_form_example.pdf'));
+    const out = await renderer.render(t.pdf, t.fields, { firstName: 'Zoë', lastName: null });
+    const form = (await PDFDocument.load(out)).getForm();
+    const before = (await PDFDocument.load(t.pdf)).getForm();
+    assert.equal(form.getTextField('firstName').getText(), 'Zoë');
+    assert.equal(form.getTextField('lastName').getText(), undefined);
+    assert.equal(form.getTextField('yearsOfExperience').getText(), '6');
+    assert.equal(form.getTextField('otherJobExperience').getText(), before.getTextField('otherJobExperience').getText());
+  });
+
+  it('selects the JLPT radio by its readable option and keeps the original export name', async () => {
+    const t = await detectTemplate(readFixture('jlpt_application_2025_ja.pdf'));
+    const radio = t.fields.find((f) => f.type === 'radio');
+    assert.ok(radio);
+    const out = await renderer.render(t.pdf, t.fields, { [radio.name]: '選択内容3' });
+    const field = (await PDFDocument.load(out)).getForm().getField(radio.name);
+    assert.ok(field instanceof PDFRadioGroup);
+    assert.equal(radioChoices(field).find((c) => c.raw === field.getSelected())?.readable, '選択内容3');
+    assert.match(field.getSelected() ?? '', /e3$/, 'the stored name is the original byte string');
+  });
+
+  it('rejects a value that is not an option instead of writing it', async () => {
+    const t = await detectTemplate(readFixture('openoffice_form_example.pdf'));
+    await assert.rejects(renderer.render(t.pdf, t.fields, { educationLevel: 'phd' }), /not an option/);
+  });
+
+  it('cuts text to /MaxLen and gives multiline fields an explicit font size', async () => {
+    const t = await detectTemplate(readFixture('cdc_icar_ltc_assessment.pdf'));
+    const multi = t.fields.find((f) => f.multiline);
+    assert.ok(multi);
+    const out = await renderer.render(t.pdf, t.fields, { [multi.name]: 'Short answer' });
+    const field = (await PDFDocument.load(out)).getForm().getField(multi.name);
+    assert.ok(field instanceof PDFTextField);
+    const size = Number(/([\d.]+)\s+Tf/.exec(field.acroField.getDefaultAppearance() ?? '')?.[1]);
+    assert.ok(size > 0 && size <= 12, `font size ${size}`);
+
+    const oo = await detectTemplate(readFixture('openoffice_form_example.pdf'));
+    const cut = await renderer.render(oo.pdf, oo.fields, { firstName: 'x'.repeat(100) });
+    assert.equal((await PDFDocument.load(cut)).getForm().getTextField('firstName').getText(), 'x'.repeat(40));
+  });
+});
