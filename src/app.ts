@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations } from './http/openapi.js';
@@ -22,7 +22,8 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     logger: opts.logger ?? false,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
+    // Every request log line carries the same id as the Service-Request-Id header.
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: JSON_BODY_LIMIT,
     return503OnClosing: true,
     frameworkErrors: (err, req, reply) => {

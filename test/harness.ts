@@ -52,7 +52,10 @@ export interface TestResponse {
 }
 
 /** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
-export async function createHarness(dialect: DialectName, opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Harness> {
+export async function createHarness(
+  dialect: DialectName,
+  opts: { env?: Record<string, string>; clock?: Clock; logStream?: { write(line: string): void } } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   let pgSchema: string | undefined;
   if (dialect === 'postgres') {
@@ -61,7 +64,7 @@ export async function createHarness(dialect: DialectName, opts: { env?: Record<s
   }
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: 0 });
-  const app = await buildApp(deps.http, { logger: false });
+  const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });
   const b = await createAccount(deps.domain, { name: 'Account B' });

@@ -48,6 +48,19 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('the request id is written to the log lines of that request', async () => {
+      const lines: string[] = [];
+      const logged = await createHarness(dialect, { logStream: { write: (l: string) => void lines.push(l) } });
+      try {
+        const res = await logged.request({ url: '/api/v1/templates', as: logged.actors.aTest });
+        const id = String(res.headers['service-request-id']);
+        const mine = lines.map((l) => JSON.parse(l) as { request_id?: string; msg?: string }).filter((l) => l.request_id === id);
+        assert.ok(mine.some((l) => l.msg === 'incoming request') && mine.some((l) => l.msg === 'request completed'), lines.join(''));
+      } finally {
+        await logged.close();
+      }
+    });
+
     it('a client-sent request id is not trusted', async () => {
       const res = await h.request({ url: '/healthz', headers: { 'service-request-id': 'req_' + '0'.repeat(32), 'request-id': 'x' } });
       assert.notEqual(res.headers['service-request-id'], 'req_' + '0'.repeat(32));

@@ -16,6 +16,27 @@ function cli(env: Record<string, string>, ...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T = Record<string, unknown>>() => JSON.parse(r.stdout) as T };
 }
 
+/** A fresh store for a process under test: a temp DATA_DIR, plus a new database for PostgreSQL. */
+async function freshStore(dialect: string, prefix: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${prefix}-`));
+  const env: Record<string, string> = { DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  let dbName: string | undefined;
+  if (dialect === 'postgres') {
+    dbName = `formsign_${prefix}_${process.pid}_${Date.now()}`;
+    await pgAdmin(`create database ${dbName}`);
+    const u = new URL(PG_URL);
+    u.pathname = `/${dbName}`;
+    env['DATABASE_URL'] = u.toString();
+  }
+  return {
+    env,
+    async drop() {
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (dbName) await pgAdmin(`drop database ${dbName} with (force)`);
+    },
+  };
+}
+
 async function pgAdmin(sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
@@ -29,23 +50,12 @@ async function pgAdmin(sql: string): Promise<void> {
 for (const dialect of DIALECTS) {
   describe(`operator CLI (${dialect})`, () => {
     let env: Record<string, string>;
-    let dir: string;
-    let dbName: string | undefined;
+    let store: Awaited<ReturnType<typeof freshStore>>;
     before(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-cli-'));
-      env = { DATA_DIR: dir, LOG_LEVEL: 'warn' };
-      if (dialect === 'postgres') {
-        dbName = `formsign_cli_${process.pid}_${Date.now()}`;
-        await pgAdmin(`create database ${dbName}`);
-        const u = new URL(PG_URL);
-        u.pathname = `/${dbName}`;
-        env['DATABASE_URL'] = u.toString();
-      }
+      store = await freshStore(dialect, 'cli');
+      env = store.env;
     });
-    after(async () => {
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (dbName) await pgAdmin(`drop database ${dbName} with (force)`);
-    });
+    after(() => store.drop());
 
     it('migrate, accounts, keys and templates import, with --json', () => {
       const m = cli(env, 'migrate', '--json');
@@ -104,16 +114,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('first start creates a demo account, prints the key and a curl that works; later starts print no key', async () => {
-      const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-first-'));
-      let freshDb: string | undefined;
-      const e: Record<string, string> = { DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'warn' };
-      if (dialect === 'postgres') {
-        freshDb = `formsign_first_${process.pid}_${Date.now()}`;
-        await pgAdmin(`create database ${freshDb}`);
-        const u = new URL(PG_URL);
-        u.pathname = `/${freshDb}`;
-        e['DATABASE_URL'] = u.toString();
-      }
+      const fresh = await freshStore(dialect, 'first');
+      const e = { ...fresh.env, PORT: '0' };
       try {
         const first = await startServer(e);
         assert.match(first.output, /API key: {2}fk_test_[0-9a-f]{32}/);
@@ -137,8 +139,7 @@ for (const dialect of DIALECTS) {
         second.stop();
         await second.exited;
       } finally {
-        fs.rmSync(fresh, { recursive: true, force: true });
-        if (freshDb) await pgAdmin(`drop database ${freshDb} with (force)`);
+        await fresh.drop();
       }
     });
   });

@@ -1,5 +1,6 @@
 import type { TemplateRow } from '../../db/tables.js';
 import type { components } from '../../generated/api.js';
+import type { FieldDef } from '../../pdf/field.js';
 import { json, parseJson, str, type Json } from '../json.js';
 
 export type TemplateView = components['schemas']['Template'];
@@ -19,3 +20,8 @@ export function templateJson(t: TemplateRow): Json<TemplateView> {
 export function presentTemplate(t: TemplateRow): TemplateView {
   return parseJson(templateJson(t));
 }
+
+// The PDF layer's FieldDef and the contract's Field must stay one shape: this fails to compile if
+// either side changes without the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _fieldShapeMatchesContract: Same<FieldDef, components['schemas']['Field']> = true;
