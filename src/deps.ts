@@ -7,6 +7,7 @@ import { createAuthenticator, type Authenticator } from './domain/keys/authentic
 import { GENERATED_TYPES_PATH, loadOpenApiDocument } from './http/openapi.js';
 import type { HttpServices } from './http/services.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { Lru } from './lib/lru.js';
 import { createPdfInspector, createPdfRenderer } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 
@@ -34,7 +35,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   await migrateToLatest(database);
   const blobs = createBlobStore(config);
   const pdfInspector = createPdfInspector({ timeoutMs: 4000, maxOldGenerationSizeMb: 256 });
-  const domain: DomainDeps = { db: database.db, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer() };
+  const domain: DomainDeps = { db: database.db, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer(), templateJsonCache: new Lru(5000) };
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
   const http: HttpServices = {
     domain,

@@ -36,6 +36,6 @@ export function toListView<R, T>(page: { rows: R[]; hasMore: boolean }, present:
 }
 
 /** The list envelope around items that are already JSON text. */
-export function toListJson<R, T>(page: { rows: R[]; hasMore: boolean }, toJson: (r: R) => Json<T>): Json<ListView<T>> {
-  return json(`{"object":"list","data":[${page.rows.map((r) => toJson(r).json).join(',')}],"has_more":${page.hasMore}}`);
+export function listJson<T>(items: string[], hasMore: boolean): Json<ListView<T>> {
+  return json(`{"object":"list","data":[${items.join(',')}],"has_more":${hasMore}}`);
 }
