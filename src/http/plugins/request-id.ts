@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 
-// Service-Request-Id on EVERY response: set first thing on the request, and once more just before
-// sending for replies produced by paths that skipped the hooks (framework errors).
+// Service-Request-Id on EVERY response: set first thing on the request (404/405 handlers and body
+// errors run after this hook; failures before routing go through frameworkErrors in app.ts, which sets
+// it too). Callback style: an async hook would cost a promise per request on the hot path.
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('Service-Request-Id', req.id);
-  });
-  app.addHook('onSend', async (req, reply) => {
-    if (!reply.hasHeader('Service-Request-Id')) reply.header('Service-Request-Id', req.id);
+    done();
   });
 }
