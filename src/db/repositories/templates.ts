@@ -17,13 +17,6 @@ export async function findTemplate(db: Db, p: Partition, id: string): Promise<Te
     .executeTakeFirst();
 }
 
-export async function listTemplates(db: Db, p: Partition, q: PageQuery): Promise<Page<TemplateRow>> {
-  let query = db.selectFrom('templates').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode);
-  if (q.after) query = query.where(olderThan(q.after));
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
-  return toPage(rows, q.limit);
-}
-
 /** The page's ids only: served from the list index alone, without reading the rows' JSON. */
 export async function listTemplateIds(db: Db, p: Partition, q: PageQuery): Promise<Page<{ id: string }>> {
   let query = db.selectFrom('templates').select('id').where('account_id', '=', p.accountId).where('mode', '=', p.mode);
