@@ -9,7 +9,10 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp(deps.http, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
   const base = config.baseUrl;
-  const lines = [`Formsign is listening on http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port} (public address ${base})`];
+  // PORT=0 asks the OS for a free port; report the one actually bound.
+  const address = app.server.address();
+  const port = address !== null && typeof address === 'object' ? address.port : config.port;
+  const lines = [`Formsign is listening on http://${config.host}:${port} (public address ${base})`];
   if (demo) {
     lines.push(
       '',
