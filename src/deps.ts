@@ -35,7 +35,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   await migrateToLatest(database);
   const blobs = createBlobStore(config);
   const pdfInspector = createPdfInspector({ timeoutMs: 4000, maxOldGenerationSizeMb: 256 });
-  const domain: DomainDeps = { db: database.db, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer(), templateJsonCache: new Lru(5000) };
+  const domain: DomainDeps = { db: database.db, transact: database.transact, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer(), templateCache: new Lru(5000) };
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
   const http: HttpServices = {
     domain,

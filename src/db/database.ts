@@ -4,7 +4,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_lean_form_writes.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
+import { groupCommit, transactEach, type Transact } from './transact.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -12,6 +15,8 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   readonly db: Db;
   readonly dialect: Dialect;
+  /** The one way use cases open a write transaction (group commit on SQLite). */
+  readonly transact: Transact;
   /** The PostgreSQL schema in use when not the default one. */
   readonly pgSchema?: string | undefined;
   close(): Promise<void>;
@@ -23,6 +28,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL schema to use (tests give each run a fresh one). */
   pgSchema?: string;
+  /** Called with a background checkpoint's error (the store keeps working; the backstop takes over). */
+  onCheckpointError?: (message: string) => void;
 }
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
@@ -33,17 +40,33 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => db.destroy() };
+    return { db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SQLite(path.join(opts.dataDir, 'formsign.sqlite'));
+  const filePath = path.join(opts.dataDir, 'formsign.sqlite');
+  const file = new SQLite(filePath);
   // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the server runs.
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  // Group commit gives each unit a savepoint; its undo pages stay in memory instead of a temp file.
+  file.pragma('temp_store = MEMORY');
+  // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one is the
+  // backstop, and the size limit hands the disk back after a burst.
+  file.pragma('wal_autocheckpoint = 20000');
+  file.pragma('journal_size_limit = 67108864');
+  const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    transact: groupCommit(db),
+    async close() {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -68,6 +91,7 @@ function withStatementCache(file: SQLite.Database, max = 500): SqliteDatabase {
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_lean_form_writes': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

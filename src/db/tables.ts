@@ -53,8 +53,8 @@ export interface FormsTable {
   status: 'draft' | 'sent' | 'viewed' | 'signed' | 'expired';
   name: string | null;
   template_id: string | null;
-  /** Field definitions copied from the template at creation, so later template edits never change a form. */
-  fields: string;
+  /** The form's own field definitions; null when they are its template's (templates are immutable). */
+  fields: string | null;
   values: string;
   metadata: string;
   pdf_key: string;
@@ -71,9 +71,14 @@ export interface EventsTable {
   account_id: string;
   mode: Mode;
   type: string;
-  form_id: string | null;
-  /** The event body as delivered (`data.object` snapshot), so every consumer sees the same content. */
-  data: string;
+  form_id: string;
+  /** The form's created_at: events are indexed by it first, so a new form's events append to the index. */
+  form_created_at: string;
+  /**
+   * JSON of the form row (without `fields`) as it was when the event happened. With the form's
+   * immutable field definitions it renders the delivered body (see present-form.ts).
+   */
+  form: string;
   created_at: string;
 }
 

@@ -31,10 +31,6 @@ export async function resolveCursor(
   return { limit, after: { created_at: after.created_at, id: after.id } };
 }
 
-export function toListView<R, T>(page: { rows: R[]; hasMore: boolean }, present: (r: R) => T): ListView<T> {
-  return { object: 'list', data: page.rows.map(present), has_more: page.hasMore };
-}
-
 /** The list envelope around items that are already JSON text. */
 export function listJson<T>(items: string[], hasMore: boolean): Json<ListView<T>> {
   return json(`{"object":"list","data":[${items.join(',')}],"has_more":${hasMore}}`);

@@ -10,7 +10,7 @@ import { dropStaleStructures, dropUsageRights } from './pdf-cleanup.js';
 import { completeMissingAppearances } from './missing-appearances.js';
 
 export interface PdfRenderer {
-  render(templatePdf: Uint8Array, fields: FieldDef[], values: Record<string, FieldValue>): Promise<Uint8Array>;
+  render(templatePdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>): Promise<Uint8Array>;
 }
 
 /** Filled in by the signing stage, never from submitted values. */

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
 import { checkPrefill, isCalendarDate } from '../../src/domain/forms/prefill-rules.js';
+import { fieldSet } from '../../src/domain/templates/field-set.js';
 import type { FieldDef } from '../../src/pdf/field.js';
 
 const f = (name: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, required: false, signer: 1, page: 1, x: 0, y: 0, width: 10, height: 10, ...extra });
-const FIELDS = [
+const FIELDS = fieldSet(JSON.stringify([
   f('name', 'text', { max_length: 5 }), f('n', 'number'), f('d', 'date'), f('e', 'email'), f('p', 'phone'), f('c', 'checkbox'),
   f('r', 'radio', { options: ['Yes', 'No'] }), f('s', 'select', { options: ['AG', 'ZH'] }), f('sig', 'signature'), f('ini', 'initials'), f('ds', 'date_signed'),
-];
+]));
 
 function rejects(prefill: Record<string, unknown>, param: string) {
   assert.throws(() => checkPrefill(FIELDS, prefill), (e: unknown) => e instanceof AppError && e.code === 'parameter_invalid' && e.param === param && e.message.startsWith(param));

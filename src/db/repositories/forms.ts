@@ -1,10 +1,16 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import { preparedInsert } from '../prepared-insert.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
 import { olderThan, toPage, type Page, type PageQuery } from './pagination.js';
 
+const insertFormRow = preparedInsert('forms', [
+  'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'fields', 'values', 'metadata', 'pdf_key',
+  'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
+]);
+
 export async function insertForm(db: Db, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
-  await db.insertInto('forms').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
+  await insertFormRow(db, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
 export async function findForm(db: Db, p: Partition, id: string): Promise<FormRow | undefined> {

@@ -14,8 +14,8 @@ export interface PrefillResult {
   unmatched: string[];
 }
 
-export function checkPrefill(fields: FieldDef[], prefill: Record<string, unknown>): PrefillResult {
-  const byName = new Map(fields.map((f) => [f.name, f]));
+export function checkPrefill(fields: { byName: ReadonlyMap<string, FieldDef> }, prefill: Record<string, unknown>): PrefillResult {
+  const { byName } = fields;
   const values: Record<string, FieldValue> = {};
   const unmatched: string[] = [];
   for (const [key, raw] of Object.entries(prefill)) {

@@ -1,30 +1,32 @@
 import type { EventRow, FormRow } from '../../db/tables.js';
 import type { components } from '../../generated/api.js';
-import type { FieldDef, FieldValue } from '../../pdf/field.js';
+import type { FieldValue } from '../../pdf/field.js';
+import { json, str, type Json } from '../json.js';
+import { fieldsWithValuesJson, type FieldSet } from '../templates/field-set.js';
 
 export type FormView = components['schemas']['Form'];
 export type EventView = components['schemas']['Event'];
 
-export function presentForm(f: FormRow): FormView {
-  const values = JSON.parse(f.values) as Record<string, FieldValue>;
-  return {
-    object: 'form',
-    id: f.id,
-    mode: f.mode,
-    status: f.status,
-    name: f.name,
-    template_id: f.template_id,
-    fields: (JSON.parse(f.fields) as FieldDef[]).map((d) => ({ ...d, value: values[d.name] ?? null })),
-    recipients: [],
-    created_at: f.created_at,
-    sent_at: f.sent_at,
-    completed_at: f.completed_at,
-    expires_at: f.expires_at,
-    metadata: JSON.parse(f.metadata) as Record<string, string>,
-  };
+/**
+ * The Form object as JSON text, built by splicing: the field definitions are prepared once per
+ * template and `metadata` is JSON we stored ourselves. `values` may be given when the caller already
+ * has them parsed (the create path), sparing a parse of `f.values`.
+ */
+export function formJson(f: FormRow, fields: FieldSet, values?: Readonly<Record<string, FieldValue>>): Json<FormView> {
+  const v = values ?? (JSON.parse(f.values) as Record<string, FieldValue>);
+  return json(
+    `{"object":"form","id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},` +
+      `"template_id":${str(f.template_id)},"fields":${fieldsWithValuesJson(fields, v)},"recipients":[],` +
+      `"created_at":${str(f.created_at)},"sent_at":${str(f.sent_at)},"completed_at":${str(f.completed_at)},` +
+      `"expires_at":${str(f.expires_at)},"metadata":${f.metadata}}`,
+  );
 }
 
-/** Events store their delivered body, so the audit log and webhooks show the same snapshot. */
-export function presentEvent(e: EventRow): EventView {
-  return JSON.parse(e.data) as EventView;
+/**
+ * The Event object, which is also the webhook body: the form as it was (the event's snapshot of the
+ * row) with the form's field definitions, which never change.
+ */
+export function eventJson(e: EventRow, fields: FieldSet): Json<EventView> {
+  const form = formJson({ ...(JSON.parse(e.form) as Omit<FormRow, 'fields'>), fields: null }, fields);
+  return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
 }

@@ -4,12 +4,20 @@ import type { FormRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
-import { resolveCursor, toListView, type ListInput, type ListView } from '../pagination.js';
-import { presentEvent, presentForm, type EventView, type FormView } from './present-form.js';
+import type { Json } from '../json.js';
+import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
+import { fieldSet, type FieldSet } from '../templates/field-set.js';
+import { loadTemplate, loadTemplates } from '../templates/template-cache.js';
+import { eventJson, formJson, type EventView, type FormView } from './present-form.js';
 
-export async function listForms(deps: Pick<DomainDeps, 'db'>, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<ListView<FormView>> {
+type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
+
+export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<Json<ListView<FormView>>> {
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
-  return toListView(await listRows(deps.db, p, { ...q, status: input.status }), presentForm);
+  const page = await listRows(deps.db, p, { ...q, status: input.status });
+  const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (r.fields === null && r.template_id !== null ? [r.template_id] : [])));
+  const items = page.rows.map((r) => formJson(r, r.fields === null ? templateFields(templates.get(r.template_id ?? '')?.fields, r) : fieldSet(r.fields)).json);
+  return listJson(items, page.hasMore);
 }
 
 export async function loadForm(deps: Pick<DomainDeps, 'db'>, p: Partition, id: string): Promise<FormRow> {
@@ -18,15 +26,27 @@ export async function loadForm(deps: Pick<DomainDeps, 'db'>, p: Partition, id: s
   return row;
 }
 
-export async function getForm(deps: Pick<DomainDeps, 'db'>, p: Partition, id: string): Promise<FormView> {
-  return presentForm(await loadForm(deps, p, id));
+/** The form's field definitions: its own, or (the usual case) its template's, prepared once. */
+export async function formFields(deps: ReadDeps, p: Partition, row: FormRow): Promise<FieldSet> {
+  if (row.fields !== null) return fieldSet(row.fields);
+  return templateFields(row.template_id === null ? undefined : (await loadTemplate(deps, p, row.template_id))?.fields, row);
 }
 
-export async function listFormEvents(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string, input: ListInput): Promise<ListView<EventView>> {
-  await loadForm(deps, p, formId);
-  const q = await resolveCursor(input, async (id) => {
-    const e = await findEvent(deps.db, p, id);
-    return e && e.form_id === formId ? e : undefined;
-  }, 'event');
-  return toListView(await listEventRows(deps.db, p, formId, q), presentEvent);
+function templateFields(fields: FieldSet | undefined, row: FormRow): FieldSet {
+  // Templates are never deleted while forms refer to them; a miss is a broken store, not a user error.
+  if (!fields) throw new Error(`form ${row.id} refers to template ${String(row.template_id)}, which is missing`);
+  return fields;
+}
+
+export async function getForm(deps: ReadDeps, p: Partition, id: string): Promise<Json<FormView>> {
+  const row = await loadForm(deps, p, id);
+  return formJson(row, await formFields(deps, p, row));
+}
+
+export async function listFormEvents(deps: ReadDeps, p: Partition, formId: string, input: ListInput): Promise<Json<ListView<EventView>>> {
+  const form = await loadForm(deps, p, formId);
+  const q = await resolveCursor(input, (id) => findEvent(deps.db, p, form, id), 'event');
+  const page = await listEventRows(deps.db, p, form, q);
+  const fields = await formFields(deps, p, form);
+  return listJson(page.rows.map((e) => eventJson(e, fields).json), page.hasMore);
 }

@@ -1,9 +1,10 @@
 import type { FormRow } from '../../db/tables.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
-import type { FieldDef, FieldValue } from '../../pdf/field.js';
+import type { FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
-import { loadForm } from './read-forms.js';
+import type { FieldSet } from '../templates/field-set.js';
+import { formFields, loadForm } from './read-forms.js';
 
 /** Renders in flight, by cache key: concurrent first reads of one form render it once. */
 const inFlight = new Map<string, Promise<Uint8Array>>();
@@ -14,22 +15,23 @@ const inFlight = new Map<string, Promise<Uint8Array>>();
  */
 export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string): Promise<{ pdf: Uint8Array; filename: string }> {
   const form = await loadForm(deps, p, formId);
-  const cacheKey = `${p.accountId}/${p.mode}/renders/${form.id}-${sha256Hex(`${form.pdf_key}\n${form.fields}\n${form.values}`).slice(0, 32)}.pdf`;
+  const fields = await formFields(deps, p, form);
+  const cacheKey = `${p.accountId}/${p.mode}/renders/${form.id}-${sha256Hex(`${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32)}.pdf`;
   let pending = inFlight.get(cacheKey);
   if (!pending) {
-    pending = renderOnce(deps, form, cacheKey).finally(() => inFlight.delete(cacheKey));
+    pending = renderOnce(deps, form, fields, cacheKey).finally(() => inFlight.delete(cacheKey));
     inFlight.set(cacheKey, pending);
   }
   return { pdf: await pending, filename: `${form.id}.pdf` };
 }
 
-async function renderOnce(deps: DomainDeps, form: FormRow, cacheKey: string): Promise<Uint8Array> {
+async function renderOnce(deps: DomainDeps, form: FormRow, fields: FieldSet, cacheKey: string): Promise<Uint8Array> {
   const cached = await deps.blobs.get(cacheKey);
   if (cached) return cached;
   const source = await deps.blobs.get(form.pdf_key);
   if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
-  const pdf = await deps.pdfRenderer.render(source, JSON.parse(form.fields) as FieldDef[], values);
+  const pdf = await deps.pdfRenderer.render(source, fields.defs, values);
   await deps.blobs.put(cacheKey, pdf, 'application/pdf');
   return pdf;
 }

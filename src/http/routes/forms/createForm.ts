@@ -1,5 +1,6 @@
 import { createForm } from '../../../domain/forms/create-form.js';
 import type { components } from '../../../generated/api.js';
+import { sendJson } from '../../reply-json.js';
 import { defineRoute } from '../route.js';
 
 type Body = components['schemas']['CreateFormRequest'];
@@ -10,7 +11,7 @@ export default defineRoute({
     const { form, unmatched } = await createForm(s.domain, req.partition, req.body as Body);
     // Header values are Latin-1 on the wire; percent-encode anything else so a key is never mangled.
     if (unmatched.length > 0) reply.header('X-Service-Prefill-Unmatched', unmatched.map(encodeHeaderItem).join(','));
-    return reply.code(201).send(form);
+    return sendJson(reply, form, 201);
   },
 });
 

@@ -1,10 +1,11 @@
 import { getForm } from '../../../domain/forms/read-forms.js';
 import type { operations } from '../../../generated/api.js';
+import { sendJson } from '../../reply-json.js';
 import { defineRoute } from '../route.js';
 
 type Params = operations['getForm']['parameters']['path'];
 
 export default defineRoute({
   operationId: 'getForm',
-  handler: (s) => async (req) => getForm(s.domain, req.partition, (req.params as Params).form_id),
+  handler: (s) => async (req, reply) => sendJson(reply, await getForm(s.domain, req.partition, (req.params as Params).form_id)),
 });

@@ -1,5 +1,6 @@
 import { listFormEvents } from '../../../domain/forms/read-forms.js';
 import type { operations } from '../../../generated/api.js';
+import { sendJson } from '../../reply-json.js';
 import { defineRoute } from '../route.js';
 
 type Params = operations['listFormEvents']['parameters']['path'];
@@ -7,5 +8,5 @@ type Query = NonNullable<operations['listFormEvents']['parameters']['query']>;
 
 export default defineRoute({
   operationId: 'listFormEvents',
-  handler: (s) => async (req) => listFormEvents(s.domain, req.partition, (req.params as Params).form_id, req.query as Query),
+  handler: (s) => async (req, reply) => sendJson(reply, await listFormEvents(s.domain, req.partition, (req.params as Params).form_id, req.query as Query)),
 });

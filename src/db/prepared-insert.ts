@@ -1,0 +1,40 @@
+import type { ColumnType, CompiledQuery, Insertable } from 'kysely';
+import type { Db } from './database.js';
+import type { Database } from './tables.js';
+
+/** Columns a row must name: all but those the database generates (defaults). */
+type WrittenColumns<R> = { [K in keyof R]-?: R[K] extends ColumnType<unknown, infer I, unknown> ? (undefined extends I ? never : K) : K }[keyof R] & string;
+
+/** The column list, refused by the compiler when it leaves out a written column. */
+type Columns<T extends keyof Database, C extends string> = readonly C[] &
+  ([Exclude<WrittenColumns<Database[T]>, C>] extends [never] ? unknown : { missingColumns: Exclude<WrittenColumns<Database[T]>, C> });
+
+/**
+ * An insert compiled once (per dialect) and run with new parameters: building and compiling a Kysely
+ * query costs more than SQLite takes to insert a small row, and hot write paths insert the same shape
+ * every time. The SQL still comes from Kysely's compiler, so quoting and placeholders are the dialect's.
+ */
+export function preparedInsert<T extends keyof Database, C extends keyof Insertable<Database[T]> & string>(
+  table: T,
+  columns: Columns<T, C>,
+): (db: Db, row: Insertable<Database[T]>) => Promise<void> {
+  const byAdapter = new WeakMap<object, CompiledQuery>();
+  const compile = (db: Db): CompiledQuery => {
+    // Each column gets its own index as a stand-in value, which proves the parameter order below.
+    const probe = Object.fromEntries(columns.map((c, i) => [c, i])) as unknown as Insertable<Database[T]>;
+    const compiled = db.insertInto(table).values(probe).compile();
+    if (compiled.parameters.some((v, i) => v !== i)) throw new Error(`preparedInsert(${table}): unexpected parameter order`);
+    return compiled;
+  };
+  return async (db, row) => {
+    const adapter = db.getExecutor().adapter;
+    let compiled = byAdapter.get(adapter);
+    if (!compiled) {
+      compiled = compile(db);
+      byAdapter.set(adapter, compiled);
+    }
+    const values = row as Record<string, unknown>;
+    // Same SQL and operation node, new parameters (no plugin here keys anything on the query id).
+    await db.executeQuery<unknown>({ ...compiled, parameters: columns.map((c) => values[c] ?? null) });
+  };
+}
