@@ -54,7 +54,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('temp_store = MEMORY');
   // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one is the
   // backstop, and the size limit hands the disk back after a burst.
-  file.pragma('wal_autocheckpoint = 20000');
+  file.pragma('wal_autocheckpoint = 100000');
   file.pragma('journal_size_limit = 67108864');
   const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });

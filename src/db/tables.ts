@@ -75,8 +75,8 @@ export interface EventsTable {
   /** The form's created_at: events are indexed by it first, so a new form's events append to the index. */
   form_created_at: string;
   /**
-   * JSON of the form row (without `fields`) as it was when the event happened. With the form's
-   * immutable field definitions it renders the delivered body (see present-form.ts).
+   * JSON snapshot of the form (its head, values and metadata) as it was when the event happened. With
+   * the form's immutable field definitions it renders the delivered body (formSnapshot in present-form.ts).
    */
   form: string;
   created_at: string;

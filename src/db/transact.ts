@@ -24,17 +24,18 @@ interface Pending {
 const BEGIN = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
-const SAVEPOINT = CompiledQuery.raw('savepoint unit');
-const RELEASE = CompiledQuery.raw('release unit');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
 
 /**
  * SQLite: group commit. SQLite has one writer, and a commit's cost is the pages it writes to the WAL,
- * most of them index pages shared between consecutive writes. Units that arrive in the same turn of the
- * event loop therefore share one `begin immediate … commit`, each inside its own savepoint so a failing
- * unit rolls back only its own writes. A unit's promise settles only after the shared commit, so no
- * caller ever sees a write that could still be lost. better-sqlite3 is synchronous, so a batch runs to
- * its end without yielding to I/O and adds no latency beyond the turn it waits for.
+ * many of them index pages shared between consecutive writes. Units that arrive in the same turn of the
+ * event loop therefore share one `begin immediate … commit`. A unit's promise settles only after that
+ * commit, so no caller ever sees a write that could still be lost; better-sqlite3 is synchronous, so a
+ * batch runs to its end without yielding to I/O and adds no latency beyond the turn it waits for.
+ *
+ * Isolation without savepoints (they cost about as much as the inserts they guard): if any unit of a
+ * batch throws, the whole batch is rolled back and every unit runs again alone, so only the failing
+ * one fails. A unit may therefore run twice; it must do nothing but write through the connection it is
+ * given (which is what WriteUnit says).
  */
 export function groupCommit(db: Db, maxBatch = 200): Transact {
   let queue: Pending[] = [];
@@ -61,34 +62,17 @@ export function groupCommit(db: Db, maxBatch = 200): Transact {
 }
 
 async function runBatch(conn: Db, batch: Pending[]): Promise<void> {
-  const done: Array<{ p: Pending; value: unknown }> = [];
+  const values: unknown[] = [];
   try {
     await conn.executeQuery(BEGIN);
-  } catch (error) {
-    for (const p of batch) p.reject(error);
-    return;
-  }
-  try {
-    for (const p of batch) {
-      await conn.executeQuery(SAVEPOINT);
-      let value: unknown;
-      try {
-        value = await p.unit(conn);
-      } catch (error) {
-        await conn.executeQuery(ROLLBACK_TO);
-        await conn.executeQuery(RELEASE);
-        p.reject(error);
-        continue;
-      }
-      await conn.executeQuery(RELEASE);
-      done.push({ p, value });
-    }
+    for (const p of batch) values.push(await p.unit(conn));
     await conn.executeQuery(COMMIT);
   } catch (error) {
-    // The transaction itself failed (I/O error, full disk): nothing in it was committed.
+    // SQLite may already have rolled back (I/O error, full disk); then this rollback fails harmlessly.
     await conn.executeQuery(ROLLBACK).catch(() => undefined);
-    for (const p of batch) p.reject(error); // units already rejected keep their own error
+    if (batch.length === 1) batch[0]!.reject(error);
+    else for (const p of batch) await runBatch(conn, [p]);
     return;
   }
-  for (const { p, value } of done) p.resolve(value);
+  batch.forEach((p, i) => p.resolve(values[i]));
 }

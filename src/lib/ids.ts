@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 24 base62 characters carry ~142.9 bits, above the contract's 128-bit floor. */
@@ -60,5 +60,9 @@ export function isId(kind: IdKind, value: string): boolean {
 
 /** `req_` + 32 lowercase hex, the contract's Service-Request-Id. */
 export function newRequestId(): string {
-  return `req_${randomBytes(16).toString('hex')}`;
+  let out = 'req_';
+  for (let i = 0; i < 16; i++) out += HEX[randomByte()]!;
+  return out;
 }
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

@@ -88,20 +88,19 @@ async function rebuildEvents(db: Kysely<unknown>): Promise<void> {
     .addColumn('form', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  // Old rows hold the rendered body; their snapshot is recovered from it (the values are the fields' values).
-  const old = await sql<OldEvent & { pdf_key: string; expires_in_days: number; updated_at: string }>`
-    select e.id, e.account_id, e.mode, e.type, e.form_id, e.data, e.created_at, f.pdf_key, f.expires_in_days, f.updated_at
-    from events e join forms f on f.id = e.form_id`.execute(db);
+  // Old rows hold the rendered body; the snapshot is its form without the field definitions (the
+  // values are the fields' values), in the shape formSnapshot writes.
+  const old = await sql<OldEvent>`select id, account_id, mode, type, form_id, data, created_at from events`.execute(db);
   for (const e of old.rows) {
-    const form = (JSON.parse(e.data) as { data: { object: OldFormView } }).data.object;
-    const values = Object.fromEntries(form.fields.filter((f) => f.value !== null).map((f) => [f.name, f.value]));
+    const f = (JSON.parse(e.data) as { data: { object: OldFormView } }).data.object;
+    const values = Object.fromEntries(f.fields.filter((x) => x.value !== null).map((x) => [x.name, x.value]));
     const snapshot = {
-      id: form.id, account_id: e.account_id, mode: form.mode, status: form.status, name: form.name, template_id: form.template_id,
-      values: JSON.stringify(values), metadata: JSON.stringify(form.metadata), pdf_key: e.pdf_key, expires_in_days: e.expires_in_days,
-      created_at: form.created_at, updated_at: e.updated_at, sent_at: form.sent_at, completed_at: form.completed_at, expires_at: form.expires_at,
+      id: f.id, mode: f.mode, status: f.status, name: f.name, template_id: f.template_id,
+      created_at: f.created_at, sent_at: f.sent_at, completed_at: f.completed_at, expires_at: f.expires_at,
+      values, metadata: f.metadata,
     };
     await sql`insert into events_next (id, account_id, mode, type, form_id, form_created_at, form, created_at)
-      values (${e.id}, ${e.account_id}, ${e.mode}, ${e.type}, ${e.form_id}, ${form.created_at}, ${JSON.stringify(snapshot)}, ${e.created_at})`.execute(db);
+      values (${e.id}, ${e.account_id}, ${e.mode}, ${e.type}, ${e.form_id}, ${f.created_at}, ${JSON.stringify(snapshot)}, ${e.created_at})`.execute(db);
   }
   await db.schema.dropTable('events').execute();
   await sql`alter table events_next rename to events`.execute(db);

@@ -51,7 +51,7 @@ export async function createForm(
     completed_at: null,
     expires_at: null,
   };
-  const form = formJson(row, template.fields, values);
+  const form = formJson(row, template.fields, values, row.metadata);
   await deps.transact(async (trx) => {
     const { account_id: _a, mode: _m, ...rest } = row;
     await insertForm(trx, p, rest);

@@ -7,26 +7,47 @@ import { fieldsWithValuesJson, type FieldSet } from '../templates/field-set.js';
 export type FormView = components['schemas']['Form'];
 export type EventView = components['schemas']['Event'];
 
+/** What the Form object shows of a form besides its fields, values and metadata. */
+export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'template_id' | 'created_at' | 'sent_at' | 'completed_at' | 'expires_at'>;
+
 /**
  * The Form object as JSON text, built by splicing: the field definitions are prepared once per
- * template and `metadata` is JSON we stored ourselves. `values` may be given when the caller already
- * has them parsed (the create path), sparing a parse of `f.values`.
+ * template, and `metadataJson` is JSON we stored ourselves.
  */
-export function formJson(f: FormRow, fields: FieldSet, values?: Readonly<Record<string, FieldValue>>): Json<FormView> {
-  const v = values ?? (JSON.parse(f.values) as Record<string, FieldValue>);
+export function formJson(f: FormHead, fields: FieldSet, values: Readonly<Record<string, FieldValue>>, metadataJson: string): Json<FormView> {
   return json(
     `{"object":"form","id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},` +
-      `"template_id":${str(f.template_id)},"fields":${fieldsWithValuesJson(fields, v)},"recipients":[],` +
+      `"template_id":${str(f.template_id)},"fields":${fieldsWithValuesJson(fields, values)},"recipients":[],` +
       `"created_at":${str(f.created_at)},"sent_at":${str(f.sent_at)},"completed_at":${str(f.completed_at)},` +
-      `"expires_at":${str(f.expires_at)},"metadata":${f.metadata}}`,
+      `"expires_at":${str(f.expires_at)},"metadata":${metadataJson}}`,
   );
 }
 
+export function formRowJson(f: FormRow, fields: FieldSet): Json<FormView> {
+  return formJson(f, fields, JSON.parse(f.values) as Record<string, FieldValue>, f.metadata);
+}
+
+interface FormSnapshot extends FormHead {
+  values: Record<string, FieldValue>;
+  metadata: Record<string, string>;
+}
+
 /**
- * The Event object, which is also the webhook body: the form as it was (the event's snapshot of the
- * row) with the form's field definitions, which never change.
+ * An event's copy of its form as it is now: the head, values and metadata (the stored JSON columns
+ * spliced in, not re-escaped). With the form's field definitions, which never change, it renders
+ * the Form object exactly as it was.
  */
+export function formSnapshot(f: FormRow): string {
+  const head: FormHead = {
+    id: f.id, mode: f.mode, status: f.status, name: f.name, template_id: f.template_id,
+    created_at: f.created_at, sent_at: f.sent_at, completed_at: f.completed_at, expires_at: f.expires_at,
+  };
+  return `${JSON.stringify(head).slice(0, -1)},"values":${f.values},"metadata":${f.metadata}}`;
+}
+
+/** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet): Json<EventView> {
-  const form = formJson({ ...(JSON.parse(e.form) as Omit<FormRow, 'fields'>), fields: null }, fields);
+  const s = JSON.parse(e.form) as FormSnapshot;
+  const form = formJson(s, fields, s.values, JSON.stringify(s.metadata));
   return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
 }

@@ -8,7 +8,7 @@ import type { Json } from '../json.js';
 import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
 import { fieldSet, type FieldSet } from '../templates/field-set.js';
 import { loadTemplate, loadTemplates } from '../templates/template-cache.js';
-import { eventJson, formJson, type EventView, type FormView } from './present-form.js';
+import { eventJson, formRowJson, type EventView, type FormView } from './present-form.js';
 
 type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
 
@@ -16,7 +16,7 @@ export async function listForms(deps: ReadDeps, p: Partition, input: ListInput &
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
   const page = await listRows(deps.db, p, { ...q, status: input.status });
   const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (r.fields === null && r.template_id !== null ? [r.template_id] : [])));
-  const items = page.rows.map((r) => formJson(r, r.fields === null ? templateFields(templates.get(r.template_id ?? '')?.fields, r) : fieldSet(r.fields)).json);
+  const items = page.rows.map((r) => formRowJson(r, r.fields === null ? templateFields(templates.get(r.template_id ?? '')?.fields, r) : fieldSet(r.fields)).json);
   return listJson(items, page.hasMore);
 }
 
@@ -40,7 +40,7 @@ function templateFields(fields: FieldSet | undefined, row: FormRow): FieldSet {
 
 export async function getForm(deps: ReadDeps, p: Partition, id: string): Promise<Json<FormView>> {
   const row = await loadForm(deps, p, id);
-  return formJson(row, await formFields(deps, p, row));
+  return formRowJson(row, await formFields(deps, p, row));
 }
 
 export async function listFormEvents(deps: ReadDeps, p: Partition, formId: string, input: ListInput): Promise<Json<ListView<EventView>>> {
