@@ -24,6 +24,8 @@ export async function run(): Promise<BenchRow[]> {
     // Warm both (JIT, caches) before measuring.
     load({ ...opts, durationSec: 2, url: `${floorBase}/floor` });
     load({ ...opts, durationSec: 2, url: `${base}/api/v1/templates`, headers: auth });
+    load({ ...opts, durationSec: 2, method: 'POST', url: `${floorBase}/floor`, headers: { 'content-type': 'application/json' }, body: formBody });
+    load({ ...opts, durationSec: 2, method: 'POST', url: `${base}/api/v1/forms`, headers: auth, body: formBody });
     const floorGet = load({ ...opts, url: `${floorBase}/floor` });
     const oursGet = load({ ...opts, url: `${base}/api/v1/templates`, headers: auth });
     const floorPost = load({ ...opts, method: 'POST', url: `${floorBase}/floor`, headers: { 'content-type': 'application/json' }, body: formBody });

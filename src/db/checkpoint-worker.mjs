@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const { file, intervalMs, restartPages } = workerData;
-const db = new Database(file);
+const db = new Database(file, { fileMustExist: true });
 db.pragma('busy_timeout = 2000');
 
 function checkpoint() {

@@ -50,18 +50,19 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  // Group commit gives each unit a savepoint; its undo pages stay in memory instead of a temp file.
+  // Temporary tables and indexes (sorting, subqueries) stay in memory instead of temp files.
   file.pragma('temp_store = MEMORY');
   // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one is the
   // backstop, and the size limit hands the disk back after a burst.
   file.pragma('wal_autocheckpoint = 100000');
   file.pragma('journal_size_limit = 67108864');
   const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const statements = withStatementCache(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     db,
     dialect: 'sqlite',
-    transact: groupCommit(db),
+    transact: groupCommit(db, { run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters), inTransaction: () => file.inTransaction }),
     async close() {
       await checkpointer.stop();
       await db.destroy();

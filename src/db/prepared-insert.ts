@@ -9,6 +9,9 @@ type WrittenColumns<R> = { [K in keyof R]-?: R[K] extends ColumnType<unknown, in
 type Columns<T extends keyof Database, C extends string> = readonly C[] &
   ([Exclude<WrittenColumns<Database[T]>, C>] extends [never] ? unknown : { missingColumns: Exclude<WrittenColumns<Database[T]>, C> });
 
+/** Connections held by a group-commit batch, which runs statements on better-sqlite3 directly (transact.ts). */
+export const directRunners = new WeakMap<Db, (sql: string, parameters: readonly unknown[]) => void>();
+
 /**
  * An insert compiled once (per dialect) and run with new parameters: building and compiling a Kysely
  * query costs more than SQLite takes to insert a small row, and hot write paths insert the same shape
@@ -34,7 +37,10 @@ export function preparedInsert<T extends keyof Database, C extends keyof Inserta
       byAdapter.set(adapter, compiled);
     }
     const values = row as Record<string, unknown>;
+    const parameters = columns.map((c) => values[c] ?? null);
+    const direct = directRunners.get(db);
+    if (direct) return direct(compiled.sql, parameters);
     // Same SQL and operation node, new parameters (no plugin here keys anything on the query id).
-    await db.executeQuery<unknown>({ ...compiled, parameters: columns.map((c) => values[c] ?? null) });
+    await db.executeQuery<unknown>({ ...compiled, parameters });
   };
 }

@@ -15,13 +15,14 @@ export interface Checkpointer {
  */
 export function startCheckpointer(file: string, opts: { intervalMs?: number; restartPages?: number; onError?: (message: string) => void } = {}): Checkpointer {
   const worker = new Worker(WORKER_URL, { workerData: { file, intervalMs: opts.intervalMs ?? 1000, restartPages: opts.restartPages ?? 50_000 } });
-  worker.unref();
   worker.on('message', (m: { error?: string }) => {
     if (m.error) opts.onError?.(m.error);
   });
   let exited = false;
   const exit = new Promise<void>((resolve) => worker.once('exit', () => ((exited = true), resolve())));
   worker.on('error', (e) => opts.onError?.(String(e)));
+  // After the listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
   return {
     async stop() {
       if (exited) return;

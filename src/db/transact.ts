@@ -1,7 +1,11 @@
-import { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
+import { directRunners } from './prepared-insert.js';
 
-/** A unit of work: database writes only, on the connection it is given, no other waiting. */
+/**
+ * A unit of work: reads and writes through the connection it is given, and nothing else (no other
+ * I/O, no waiting). It may run more than once: SQLite's group commit reruns the units of a failed
+ * batch one by one.
+ */
 export type WriteUnit<T> = (trx: Db) => Promise<T>;
 
 /**
@@ -15,15 +19,24 @@ export function transactEach(db: Db): Transact {
   return (unit) => db.transaction().execute(unit);
 }
 
+/** The SQLite connection underneath Kysely, used synchronously while the batch holds it. */
+export interface SqliteConnection {
+  run(sql: string, parameters: readonly unknown[]): void;
+  inTransaction(): boolean;
+}
+
 interface Pending {
   unit: WriteUnit<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-const BEGIN = CompiledQuery.raw('begin immediate');
-const COMMIT = CompiledQuery.raw('commit');
-const ROLLBACK = CompiledQuery.raw('rollback');
+/** A unit caught an error that made SQLite abandon the transaction, and carried on as if it had not. */
+class TransactionEndedError extends Error {
+  constructor() {
+    super('A unit of work ended the shared transaction (it caught an error that rolled it back).');
+  }
+}
 
 /**
  * SQLite: group commit. SQLite has one writer, and a commit's cost is the pages it writes to the WAL,
@@ -32,12 +45,16 @@ const ROLLBACK = CompiledQuery.raw('rollback');
  * commit, so no caller ever sees a write that could still be lost; better-sqlite3 is synchronous, so a
  * batch runs to its end without yielding to I/O and adds no latency beyond the turn it waits for.
  *
- * Isolation without savepoints (they cost about as much as the inserts they guard): if any unit of a
- * batch throws, the whole batch is rolled back and every unit runs again alone, so only the failing
- * one fails. A unit may therefore run twice; it must do nothing but write through the connection it is
- * given (which is what WriteUnit says).
+ * Isolation without savepoints (they cost about as much as the inserts they guard): if a unit throws,
+ * the batch is rolled back and its units run again one by one, so only the failing one fails. When the
+ * transaction itself cannot begin or commit (lock timeout, I/O error), every unit of the batch gets that
+ * error at once instead of waiting for the lock again one by one.
+ *
+ * While a batch holds Kysely's connection, statements are run on better-sqlite3 directly: `begin`,
+ * `commit` and prepared inserts (prepared-insert.ts) skip Kysely's asynchronous executor, which costs
+ * more than the insert itself. Other queries of a unit go through Kysely on the same connection.
  */
-export function groupCommit(db: Db, maxBatch = 200): Transact {
+export function groupCommit(db: Db, sqlite: SqliteConnection, maxBatch = 200): Transact {
   let queue: Pending[] = [];
   let scheduled = false;
 
@@ -45,7 +62,15 @@ export function groupCommit(db: Db, maxBatch = 200): Transact {
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
-      await db.connection().execute((conn) => runBatch(conn, batch));
+      try {
+        await db.connection().execute(async (conn) => {
+          directRunners.set(conn, sqlite.run);
+          await runBatch(conn, sqlite, batch);
+        });
+      } catch (error) {
+        // The connection could not be had (the store is closed): nothing ran.
+        for (const p of batch) p.reject(error);
+      }
     }
     scheduled = false;
   };
@@ -61,17 +86,30 @@ export function groupCommit(db: Db, maxBatch = 200): Transact {
     });
 }
 
-async function runBatch(conn: Db, batch: Pending[]): Promise<void> {
+async function runBatch(conn: Db, sqlite: SqliteConnection, batch: Pending[]): Promise<void> {
+  try {
+    sqlite.run('begin immediate', []);
+  } catch (error) {
+    for (const p of batch) p.reject(error);
+    return;
+  }
   const values: unknown[] = [];
   try {
-    await conn.executeQuery(BEGIN);
-    for (const p of batch) values.push(await p.unit(conn));
-    await conn.executeQuery(COMMIT);
+    for (const p of batch) {
+      values.push(await p.unit(conn));
+      if (!sqlite.inTransaction()) throw new TransactionEndedError();
+    }
   } catch (error) {
-    // SQLite may already have rolled back (I/O error, full disk); then this rollback fails harmlessly.
-    await conn.executeQuery(ROLLBACK).catch(() => undefined);
+    if (sqlite.inTransaction()) sqlite.run('rollback', []);
     if (batch.length === 1) batch[0]!.reject(error);
-    else for (const p of batch) await runBatch(conn, [p]);
+    else for (const p of batch) await runBatch(conn, sqlite, [p]);
+    return;
+  }
+  try {
+    sqlite.run('commit', []);
+  } catch (error) {
+    if (sqlite.inTransaction()) sqlite.run('rollback', []);
+    for (const p of batch) p.reject(error);
     return;
   }
   batch.forEach((p, i) => p.resolve(values[i]));
