@@ -55,7 +55,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one is the
   // backstop, and the size limit hands the disk back after a burst.
   file.pragma('wal_autocheckpoint = 100000');
-  file.pragma('journal_size_limit = 67108864');
+  file.pragma('journal_size_limit = 268435456');
   const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
   const statements = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });

@@ -12,8 +12,8 @@ export interface EventForm {
 
 const insertEventRow = preparedInsert('events', ['id', 'account_id', 'mode', 'type', 'form_id', 'form_created_at', 'form', 'created_at']);
 
-export async function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode'>): Promise<void> {
-  await insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode });
+export function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode'>): Promise<void> {
+  return insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
 function ofForm(db: Db, p: Partition, form: EventForm) {

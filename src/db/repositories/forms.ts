@@ -9,8 +9,8 @@ const insertFormRow = preparedInsert('forms', [
   'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
 ]);
 
-export async function insertForm(db: Db, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
-  await insertFormRow(db, { ...row, account_id: p.accountId, mode: p.mode });
+export function insertForm(db: Db, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
+  return insertFormRow(db, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
 export async function findForm(db: Db, p: Partition, id: string): Promise<FormRow | undefined> {

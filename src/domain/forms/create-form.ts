@@ -7,6 +7,7 @@ import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { recordFormEvent } from '../events/record-event.js';
 import type { Json } from '../json.js';
+import { encodeValues } from '../templates/field-set.js';
 import { loadTemplate } from '../templates/template-cache.js';
 import { checkPrefill } from './prefill-rules.js';
 import { formJson, type FormView } from './present-form.js';
@@ -33,6 +34,7 @@ export async function createForm(
   if (!template) throw notFound('template', input.template_id, 'template_id');
   const { values, unmatched } = checkPrefill(template.fields, input.prefill ?? {});
   const now = isoNow(deps.clock);
+  const encoded = encodeValues(values);
   const row: FormRow = {
     id: newId('form'),
     account_id: p.accountId,
@@ -41,7 +43,7 @@ export async function createForm(
     name: input.name ?? template.name,
     template_id: template.id,
     fields: null,
-    values: JSON.stringify(values),
+    values: encoded.json,
     metadata: JSON.stringify(input.metadata ?? {}),
     pdf_key: template.pdfKey,
     expires_in_days: input.expires_in_days ?? 30,
@@ -51,10 +53,9 @@ export async function createForm(
     completed_at: null,
     expires_at: null,
   };
-  const form = formJson(row, template.fields, values, row.metadata);
+  const form = formJson(row, template.fields, encoded, row.metadata);
   await deps.transact(async (trx) => {
-    const { account_id: _a, mode: _m, ...rest } = row;
-    await insertForm(trx, p, rest);
+    await insertForm(trx, p, row);
     await recordFormEvent(trx, p, 'form.created', row, now);
   });
   return { form, unmatched };

@@ -2,7 +2,7 @@ import type { EventRow, FormRow } from '../../db/tables.js';
 import type { components } from '../../generated/api.js';
 import type { FieldValue } from '../../pdf/field.js';
 import { json, str, type Json } from '../json.js';
-import { fieldsWithValuesJson, type FieldSet } from '../templates/field-set.js';
+import { encodeValues, fieldsWithValuesJson, type EncodedValues, type FieldSet } from '../templates/field-set.js';
 
 export type FormView = components['schemas']['Form'];
 export type EventView = components['schemas']['Event'];
@@ -14,7 +14,7 @@ export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'templa
  * The Form object as JSON text, built by splicing: the field definitions are prepared once per
  * template, and `metadataJson` is JSON we stored ourselves.
  */
-export function formJson(f: FormHead, fields: FieldSet, values: Readonly<Record<string, FieldValue>>, metadataJson: string): Json<FormView> {
+export function formJson(f: FormHead, fields: FieldSet, values: EncodedValues, metadataJson: string): Json<FormView> {
   return json(
     `{"object":"form","id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},` +
       `"template_id":${str(f.template_id)},"fields":${fieldsWithValuesJson(fields, values)},"recipients":[],` +
@@ -24,7 +24,7 @@ export function formJson(f: FormHead, fields: FieldSet, values: Readonly<Record<
 }
 
 export function formRowJson(f: FormRow, fields: FieldSet): Json<FormView> {
-  return formJson(f, fields, JSON.parse(f.values) as Record<string, FieldValue>, f.metadata);
+  return formJson(f, fields, encodeValues(JSON.parse(f.values) as Record<string, FieldValue>), f.metadata);
 }
 
 interface FormSnapshot extends FormHead {
@@ -48,6 +48,6 @@ export function formSnapshot(f: FormRow): string {
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet): Json<EventView> {
   const s = JSON.parse(e.form) as FormSnapshot;
-  const form = formJson(s, fields, s.values, JSON.stringify(s.metadata));
+  const form = formJson(s, fields, encodeValues(s.values), JSON.stringify(s.metadata));
   return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
 }

@@ -23,12 +23,28 @@ export function fieldSet(json: string): FieldSet {
   };
 }
 
+/** Field values serialised once: each value's JSON (for the Form object) and the object's (for the row). */
+export interface EncodedValues {
+  readonly json: string;
+  readonly byName: ReadonlyMap<string, string>;
+}
+
+export function encodeValues(values: Readonly<Record<string, FieldValue>>): EncodedValues {
+  const byName = new Map<string, string>();
+  let json = '';
+  for (const name in values) {
+    const value = JSON.stringify(values[name]);
+    byName.set(name, value);
+    json += `${json === '' ? '{' : ','}${JSON.stringify(name)}:${value}`;
+  }
+  return { json: json === '' ? '{}' : `${json}}`, byName };
+}
+
 /** The contract's `fields` array of a Form (each Field with its `value`), as JSON text. */
-export function fieldsWithValuesJson(set: FieldSet, values: Readonly<Record<string, FieldValue>>): string {
+export function fieldsWithValuesJson(set: FieldSet, values: EncodedValues): string {
   let out = '[';
   for (let i = 0; i < set.defs.length; i++) {
-    const value = values[set.defs[i]!.name];
-    out += `${i === 0 ? '' : ','}${set.openObjects[i]!},"value":${value === undefined ? 'null' : JSON.stringify(value)}}`;
+    out += `${i === 0 ? '' : ','}${set.openObjects[i]!},"value":${values.byName.get(set.defs[i]!.name) ?? 'null'}}`;
   }
   return `${out}]`;
 }
