@@ -80,6 +80,8 @@ export interface EventsTable {
    */
   form: string;
   created_at: string;
+  /** Null until the publisher has fanned the event out to its webhooks: the event is its own outbox entry. */
+  published_at: string | null;
 }
 
 export interface OutboxTable {

@@ -111,28 +111,35 @@ for (const dialect of DIALECTS) {
       assert.equal((await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.bTest })).json<{ data: unknown[] }>().data.length, before);
     });
 
-    it('form.created is in the audit log and its outbox job was written with it', async () => {
+    it('form.created is in the audit log, written unpublished: the event row is its own outbox entry', async () => {
       const form = (await create({ template_id: templateId })).json<Form>();
       const events = (await h.request({ url: `/api/v1/forms/${form.id}/events`, as: h.actors.aTest })).json<{ data: Event[]; has_more: boolean }>();
       assert.equal(events.data.length, 1);
       assert.equal(events.data[0]!.type, 'form.created');
       assert.match(events.data[0]!.id, /^evt_/);
       assert.deepEqual(events.data[0]!.data.object, form);
-      const jobs = await h.deps.database.db.selectFrom('outbox').selectAll().where('kind', '=', 'event.publish').execute();
-      assert.ok(jobs.some((j) => JSON.parse(j.payload).event_id === events.data[0]!.id && j.account_id === h.actors.aTest.partition.accountId && j.mode === 'test'));
+      // What the webhook publisher will claim: pending events, oldest first, through the partial index.
+      const pending = await h.deps.database.db.selectFrom('events').select(['id', 'account_id', 'mode', 'form_id']).where('published_at', 'is', null).orderBy('created_at').execute();
+      assert.deepEqual(pending.find((e) => e.id === events.data[0]!.id), { id: events.data[0]!.id, account_id: h.actors.aTest.partition.accountId, mode: 'test', form_id: form.id });
+      // No second record of the same fact: no job is written per event.
+      assert.equal((await h.deps.database.db.selectFrom('outbox').select('id').execute()).length, 0);
     });
 
-    it('when the transaction fails, neither the form, its event nor its job exists', async () => {
-      const count = async () => Promise.all(['forms', 'events', 'outbox'].map(async (t) => Number((await h.deps.database.db.selectFrom(t as 'forms').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+    it('when the transaction fails after the form row is written, neither the form nor its event exists', async () => {
+      const count = async () => Promise.all(['forms', 'events'].map(async (t) => Number((await h.deps.database.db.selectFrom(t as 'forms').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
       const before = await count();
-      await h.deps.database.db.schema.alterTable('outbox').renameTo('outbox_away').execute();
+      // The form row goes in first; the event insert then fails, and the form must go with it.
+      await h.deps.database.db.schema.alterTable('events').renameTo('events_away').execute();
       try {
         const res = await create({ template_id: templateId });
         assert.equal(res.status, 500);
+        assert.equal(errorOf(res).code, 'internal_error');
       } finally {
-        await h.deps.database.db.schema.alterTable('outbox_away').renameTo('outbox').execute();
+        await h.deps.database.db.schema.alterTable('events_away').renameTo('events').execute();
       }
       assert.deepEqual(await count(), before);
+      // And the store is fine afterwards.
+      assert.equal((await create({ template_id: templateId })).status, 201);
     });
 
     it('list: newest first, status filter, pagination', async () => {

@@ -200,7 +200,13 @@ for (const dialect of DIALECTS) {
         // 0001's events columns; `data` held the full event body.
         await sql`insert into events (id, account_id, mode, type, form_id, data, created_at)
           values (${e.id}, ${ACCOUNT}, ${e.mode}, ${e.type}, ${formId}, ${JSON.stringify(e)}, ${e.created_at})`.execute(db);
+        // 0001 wrote an event.publish job beside every event.
+        await sql`insert into outbox (id, account_id, mode, kind, payload, status, run_at, created_at)
+          values (${`job_${e.id}`}, ${ACCOUNT}, ${e.mode}, 'event.publish', ${JSON.stringify({ event_id: e.id })}, 'pending', ${e.created_at}, ${e.created_at})`.execute(db);
       }
+      // A job of another kind, which the migration must leave alone.
+      await sql`insert into outbox (id, account_id, mode, kind, payload, status, run_at, created_at)
+        values ('job_other', ${ACCOUNT}, 'test', 'email.send', '{}', 'pending', ${TEMPLATE_CREATED}, ${TEMPLATE_CREATED})`.execute(db);
       // 0001 required the copy: a form without fields is refused before the migration.
       await assert.rejects(
         db.insertInto('forms').values({
@@ -220,7 +226,11 @@ for (const dialect of DIALECTS) {
 
     it('rewrites each event row: form_created_at is its form\'s created_at, form is the snapshot, data is gone', async () => {
       const rows = (await sql<Record<string, unknown>>`select * from events order by id`.execute(db)).rows;
-      assert.deepEqual(rows.map((r) => Object.keys(r).sort()), rows.map(() => ['account_id', 'created_at', 'form', 'form_created_at', 'form_id', 'id', 'mode', 'type']));
+      assert.deepEqual(rows.map((r) => Object.keys(r).sort()), rows.map(() => ['account_id', 'created_at', 'form', 'form_created_at', 'form_id', 'id', 'mode', 'published_at', 'type']));
+      // Never published (no publisher has run yet): all pending, as the pending-events index shows.
+      assert.deepEqual(rows.map((r) => r.published_at), rows.map(() => null));
+      const pending = await db.selectFrom('events').select('id').where('published_at', 'is', null).orderBy('created_at').execute();
+      assert.deepEqual(pending.map((r) => r.id).sort(), rows.map((r) => r.id as string).sort());
       const byId = new Map(rows.map((r) => [r.id as string, r]));
       const cases: Array<[EventView, OldFormRow, OldFormRow]> = [[EVENT_CREATED, FORM_AT_CREATION, FORM_NOW], [EVENT_SENT, FORM_NOW, FORM_NOW], [EVENT_LIVE, FORM_LIVE, FORM_LIVE]];
       assert.equal(rows.length, cases.length);
@@ -242,6 +252,11 @@ for (const dialect of DIALECTS) {
       }
       // Spelled out once: null values are dropped, false/0/'' kept.
       assert.deepEqual(JSON.parse(byId.get(EVENT_CREATED.id)!.form as string).values, { full_name: 'Ada Lovelace', notes: 'line 1\nline 2', agree: true, newsletter: false, color: 'green', amount: 0, comment: '' });
+    });
+
+    it('drops the event.publish jobs (their events are pending instead) and keeps other jobs', async () => {
+      const jobs = await db.selectFrom('outbox').select(['id', 'kind']).orderBy('id').execute();
+      assert.deepEqual(jobs, [{ id: 'job_other', kind: 'email.send' }]);
     });
 
     it('keeps the old form row with its copied fields', async () => {

@@ -11,6 +11,9 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  *   the size. Events are found through their form (`form_created_at, form_id`) instead of a primary key
  *   on their random id: the index then grows at its end, as forms are created, instead of at a random
  *   page for every event.
+ * - An event is its own publication entry (`published_at`, null until the webhook publisher has fanned
+ *   it out; a partial index finds the pending ones), replacing the `event.publish` job that was written
+ *   beside every event. Pending `event.publish` jobs are dropped: their events are pending instead.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
@@ -87,6 +90,7 @@ async function rebuildEvents(db: Kysely<unknown>): Promise<void> {
     .addColumn('form_created_at', 'text', (c) => c.notNull())
     .addColumn('form', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('published_at', 'text')
     .execute();
   // Old rows hold the rendered body; the snapshot is its form without the field definitions (the
   // values are the fields' values), in the shape formSnapshot writes.
@@ -105,4 +109,7 @@ async function rebuildEvents(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('events').execute();
   await sql`alter table events_next rename to events`.execute(db);
   await db.schema.createIndex('events_form_idx').on('events').columns(['account_id', 'mode', 'form_created_at', 'form_id', 'created_at', 'id']).execute();
+  await db.schema.createIndex('events_unpublished_idx').on('events').column('created_at').where(sql.ref('published_at'), 'is', null).execute();
+  // No worker has run yet: every event is still to be published, which published_at null now says.
+  await sql`delete from outbox where kind = 'event.publish'`.execute(db);
 }

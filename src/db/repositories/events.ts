@@ -10,10 +10,10 @@ export interface EventForm {
   created_at: string;
 }
 
-const insertEventRow = preparedInsert('events', ['id', 'account_id', 'mode', 'type', 'form_id', 'form_created_at', 'form', 'created_at']);
+const insertEventRow = preparedInsert('events', ['id', 'account_id', 'mode', 'type', 'form_id', 'form_created_at', 'form', 'created_at', 'published_at']);
 
-export function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode'>): Promise<void> {
-  return insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode });
+export function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode' | 'published_at'>): Promise<void> {
+  return insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode, published_at: null });
 }
 
 function ofForm(db: Db, p: Partition, form: EventForm) {
