@@ -31,7 +31,13 @@ export interface DepsOptions {
 }
 
 export async function createDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}) });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+    // The store keeps working (the in-thread backstop takes over), but an operator should know.
+    onCheckpointError: (message) => console.error(`formsign: background WAL checkpoint failed: ${message}`),
+  });
   await migrateToLatest(database);
   const blobs = createBlobStore(config);
   const pdfInspector = createPdfInspector({ timeoutMs: 4000, maxOldGenerationSizeMb: 256 });

@@ -7,7 +7,7 @@ import { notFound } from '../errors.js';
 import type { Json } from '../json.js';
 import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
 import { fieldSet, type FieldSet } from '../templates/field-set.js';
-import { loadTemplate, loadTemplates } from '../templates/template-cache.js';
+import { loadTemplate, loadTemplates, type CachedTemplate } from '../templates/template-cache.js';
 import { eventJson, formRowJson, type EventView, type FormView } from './present-form.js';
 
 type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
@@ -15,8 +15,8 @@ type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
 export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<Json<ListView<FormView>>> {
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
   const page = await listRows(deps.db, p, { ...q, status: input.status });
-  const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (r.fields === null && r.template_id !== null ? [r.template_id] : [])));
-  const items = page.rows.map((r) => formRowJson(r, r.fields === null ? templateFields(templates.get(r.template_id ?? '')?.fields, r) : fieldSet(r.fields)).json);
+  const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (usesTemplateFields(r) ? [r.template_id] : [])));
+  const items = page.rows.map((r) => formRowJson(r, fieldsOf(r, templates.get(r.template_id ?? ''))).json);
   return listJson(items, page.hasMore);
 }
 
@@ -26,16 +26,20 @@ export async function loadForm(deps: Pick<DomainDeps, 'db'>, p: Partition, id: s
   return row;
 }
 
-/** The form's field definitions: its own, or (the usual case) its template's, prepared once. */
-export async function formFields(deps: ReadDeps, p: Partition, row: FormRow): Promise<FieldSet> {
-  if (row.fields !== null) return fieldSet(row.fields);
-  return templateFields(row.template_id === null ? undefined : (await loadTemplate(deps, p, row.template_id))?.fields, row);
+function usesTemplateFields(row: FormRow): row is FormRow & { fields: null; template_id: string } {
+  return row.fields === null && row.template_id !== null;
 }
 
-function templateFields(fields: FieldSet | undefined, row: FormRow): FieldSet {
+/** The form's field definitions: its own, or (the usual case) its template's, prepared once. */
+function fieldsOf(row: FormRow, template: CachedTemplate | undefined): FieldSet {
+  if (row.fields !== null) return fieldSet(row.fields);
   // Templates are never deleted while forms refer to them; a miss is a broken store, not a user error.
-  if (!fields) throw new Error(`form ${row.id} refers to template ${String(row.template_id)}, which is missing`);
-  return fields;
+  if (!template) throw new Error(`form ${row.id} refers to template ${String(row.template_id)}, which is missing`);
+  return template.fields;
+}
+
+export async function formFields(deps: ReadDeps, p: Partition, row: FormRow): Promise<FieldSet> {
+  return fieldsOf(row, usesTemplateFields(row) ? await loadTemplate(deps, p, row.template_id) : undefined);
 }
 
 export async function getForm(deps: ReadDeps, p: Partition, id: string): Promise<Json<FormView>> {
