@@ -9,10 +9,11 @@ db.pragma('busy_timeout = 2000');
 
 function checkpoint() {
   try {
-    // PASSIVE never blocks the writer; it copies what it can and the writer reuses the WAL from the
-    // start once everything in it has been copied.
+    // PASSIVE never blocks the writer: it copies the bulk of the WAL while writes go on.
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    // A WAL that keeps growing (a writer faster than the copy) is copied under a brief writer pause.
+    // Under steady writes a PASSIVE pass never finds the WAL fully copied at a moment the writer could
+    // start it over, so the WAL would only grow (and every page lookup walks its index). RESTART copies
+    // the little written meanwhile under a brief writer pause and makes the next write start it over.
     if (r && r.log > restartPages) db.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
     parentPort.postMessage({ error: String(error) });

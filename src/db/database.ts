@@ -52,9 +52,9 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('foreign_keys = ON');
   // Temporary tables and indexes (sorting, subqueries) stay in memory instead of temp files.
   file.pragma('temp_store = MEMORY');
-  // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one (240 MB of
+  // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one (200 MB of
   // WAL) is the backstop should it die, and the size limit hands the disk back after a burst.
-  file.pragma('wal_autocheckpoint = 60000');
+  file.pragma('wal_autocheckpoint = 50000');
   file.pragma('journal_size_limit = 268435456');
   const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
   const statements = withStatementCache(file);

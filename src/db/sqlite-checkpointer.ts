@@ -14,7 +14,7 @@ export interface Checkpointer {
  * should the worker fall behind or die.
  */
 export function startCheckpointer(file: string, opts: { intervalMs?: number; restartPages?: number; onError?: (message: string) => void } = {}): Checkpointer {
-  const worker = new Worker(WORKER_URL, { workerData: { file, intervalMs: opts.intervalMs ?? 1000, restartPages: opts.restartPages ?? 40_000 } });
+  const worker = new Worker(WORKER_URL, { workerData: { file, intervalMs: opts.intervalMs ?? 1000, restartPages: opts.restartPages ?? 8000 } });
   worker.on('message', (m: { error?: string }) => {
     if (m.error) opts.onError?.(m.error);
   });
