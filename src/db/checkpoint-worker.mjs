@@ -3,18 +3,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, intervalMs, restartPages } = workerData;
+const { file, intervalMs, restartFrames } = workerData;
 const db = new Database(file, { fileMustExist: true });
 db.pragma('busy_timeout = 2000');
 
 function checkpoint() {
   try {
-    // PASSIVE never blocks the writer: it copies the bulk of the WAL while writes go on.
+    // PASSIVE never blocks the writer: it copies what the WAL holds while writes go on.
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    // Under steady writes a PASSIVE pass never finds the WAL fully copied at a moment the writer could
-    // start it over, so the WAL would only grow (and every page lookup walks its index). RESTART copies
-    // the little written meanwhile under a brief writer pause and makes the next write start it over.
-    if (r && r.log > restartPages) db.pragma('wal_checkpoint(RESTART)');
+    // Copied, but only the writer can start the WAL over (see sqlite-checkpointer.ts): ask it to.
+    if (r && r.log >= restartFrames) parentPort.postMessage({ restart: true });
   } catch (error) {
     parentPort.postMessage({ error: String(error) });
   }

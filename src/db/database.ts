@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   pgSchema?: string;
   /** Called with a background checkpoint's error (the store keeps working; the backstop takes over). */
   onCheckpointError?: (message: string) => void;
+  /** SQLite: WAL frames after which the WAL is started over (default 4,000, about 16 MB). */
+  walRestartFrames?: number;
 }
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
@@ -52,17 +54,32 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('foreign_keys = ON');
   // Temporary tables and indexes (sorting, subqueries) stay in memory instead of temp files.
   file.pragma('temp_store = MEMORY');
-  // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this far-off automatic one (200 MB of
-  // WAL) is the backstop should it die, and the size limit hands the disk back after a burst.
+  // A worker thread copies the WAL into the database and, once the WAL is long, asks for a checkpoint
+  // here between two commits, which lets the next write start the WAL over (sqlite-checkpointer.ts).
+  // SQLite's own automatic checkpoint, far off, is the backstop should the worker die; the size limit
+  // hands the disk back after a burst.
   file.pragma('wal_autocheckpoint = 50000');
-  file.pragma('journal_size_limit = 268435456');
-  const checkpointer = startCheckpointer(filePath, opts.onCheckpointError ? { onError: opts.onCheckpointError } : {});
+  file.pragma('journal_size_limit = 67108864');
+  let restartWanted = false;
+  const checkpointer = startCheckpointer(filePath, {
+    onRestartWanted: () => (restartWanted = true),
+    ...(opts.walRestartFrames ? { restartFrames: opts.walRestartFrames } : {}),
+    ...(opts.onCheckpointError ? { onError: opts.onCheckpointError } : {}),
+  });
   const statements = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     db,
     dialect: 'sqlite',
-    transact: groupCommit(db, { run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters), inTransaction: () => file.inTransaction }),
+    transact: groupCommit(db, {
+      run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters),
+      inTransaction: () => file.inTransaction,
+      afterCommit() {
+        if (!restartWanted) return;
+        restartWanted = false;
+        file.pragma('wal_checkpoint(PASSIVE)');
+      },
+    }),
     async close() {
       await checkpointer.stop();
       await db.destroy();

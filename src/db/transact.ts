@@ -23,6 +23,8 @@ export function transactEach(db: Db): Transact {
 export interface SqliteConnection {
   run(sql: string, parameters: readonly unknown[]): void;
   inTransaction(): boolean;
+  /** Runs after a batch commits, outside any transaction (the WAL restart, see sqlite-checkpointer.ts). */
+  afterCommit(): void;
 }
 
 interface Pending {
@@ -113,4 +115,9 @@ async function runBatch(conn: Db, sqlite: SqliteConnection, batch: Pending[]): P
     return;
   }
   batch.forEach((p, i) => p.resolve(values[i]));
+  try {
+    sqlite.afterCommit();
+  } catch {
+    // A checkpoint that cannot run now (a reader in the way) is retried at the worker's next request.
+  }
 }

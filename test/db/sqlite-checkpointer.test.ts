@@ -211,6 +211,32 @@ describe('sqlite checkpointer (in openDatabase)', () => {
     }
   });
 
+  it('keeps the WAL bounded under steady batch writes: the writer starts it over when the worker asks', { timeout: 20_000 }, async () => {
+    const steadyDir = fs.mkdtempSync(path.join(dataDir, 'steady-'));
+    const handle = openDatabase({ dataDir: steadyDir, walRestartFrames: 500 });
+    await migrateToLatest(handle);
+    const wal = path.join(steadyDir, 'formsign.sqlite-wal');
+    // A busy server's pattern: a batch commit every couple of milliseconds. The worker alone never
+    // finds the WAL fully copied between two commits, so without the writer's checkpoint it would grow.
+    let written = 0;
+    let largest = 0;
+    const until = Date.now() + 1500;
+    for (let b = 0; Date.now() < until; b++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          handle.transact((trx) => trx.insertInto('accounts').values({ ...account(b * 50 + i), id: `acct_steady_${b}_${i}`, name: 'z'.repeat(1000) }).execute()),
+        ),
+      );
+      written += 50 * 1000;
+      largest = Math.max(largest, fs.statSync(wal).size);
+      await sleep(2);
+    }
+    await handle.close();
+    assert.ok(written > 5_000_000, `wrote ${written} bytes`);
+    // 500 frames of 4 KiB, plus what is written until the worker's next pass (every 200 ms) asks.
+    assert.ok(largest < 8_000_000, `the WAL reached ${largest} bytes while ${written} were written`);
+  });
+
   it('close() resolves promptly right after opening, and the store opens again with its data', { timeout: 10_000 }, async () => {
     const first = openDatabase({ dataDir });
     await first.close();
