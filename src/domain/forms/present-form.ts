@@ -38,11 +38,11 @@ interface FormSnapshot extends FormHead {
  * the Form object exactly as it was.
  */
 export function formSnapshot(f: FormRow): string {
-  const head: FormHead = {
-    id: f.id, mode: f.mode, status: f.status, name: f.name, template_id: f.template_id,
-    created_at: f.created_at, sent_at: f.sent_at, completed_at: f.completed_at, expires_at: f.expires_at,
-  };
-  return `${JSON.stringify(head).slice(0, -1)},"values":${f.values},"metadata":${f.metadata}}`;
+  return (
+    `{"id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},"template_id":${str(f.template_id)},` +
+    `"created_at":${str(f.created_at)},"sent_at":${str(f.sent_at)},"completed_at":${str(f.completed_at)},"expires_at":${str(f.expires_at)},` +
+    `"values":${f.values},"metadata":${f.metadata}}`
+  );
 }
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
