@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
@@ -57,11 +58,7 @@ export async function createHarness(
   opts: { env?: Record<string, string>; clock?: Clock; logStream?: { write(line: string): void } } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
-  let pgSchema: string | undefined;
-  if (dialect === 'postgres') {
-    pgSchema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    await withPg((c) => c.query(`create schema ${pgSchema}`));
-  }
+  const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: 0 });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
@@ -97,13 +94,40 @@ export async function createHarness(
       await app.close();
       // Tolerant: a test may already have closed the database on purpose.
       await deps.close().catch(() => undefined);
-      if (pgSchema) await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
+      if (pgSchema) await dropPgSchema(pgSchema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** A fresh store without the app: a temp DATA_DIR for SQLite, a new schema for PostgreSQL; not migrated. */
+export async function openStore(dialect: DialectName, prefix: string): Promise<{ handle: DatabaseHandle; dataDir: string; pgSchema?: string; close(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${prefix}-${dialect}-`));
+  const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
+  const handle = openDatabase({ dataDir, ...(pgSchema ? { databaseUrl: PG_URL, pgSchema } : {}) });
+  return {
+    handle,
+    dataDir,
+    ...(pgSchema ? { pgSchema } : {}),
+    async close() {
+      await handle.close();
+      if (pgSchema) await dropPgSchema(pgSchema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createPgSchema(): Promise<string> {
+  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await withPg((c) => c.query(`create schema ${schema}`));
+  return schema;
+}
+
+async function dropPgSchema(schema: string): Promise<void> {
+  await withPg((c) => c.query(`drop schema ${schema} cascade`));
+}
+
+export async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {

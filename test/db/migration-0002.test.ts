@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Migrator, sql, type MigrationProvider } from 'kysely';
-import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import * as m0001 from '../../src/db/migrations/0001_initial.js';
 import { getForm, listFormEvents } from '../../src/domain/forms/read-forms.js';
 import type { EventView, FormView } from '../../src/domain/forms/present-form.js';
@@ -13,45 +9,14 @@ import type { CachedTemplate } from '../../src/domain/templates/template-cache.j
 import { Lru } from '../../src/lib/lru.js';
 import type { Partition } from '../../src/lib/partition.js';
 import type { FieldDef, FieldValue } from '../../src/pdf/field.js';
-import { DIALECTS, PG_URL, type DialectName } from '../harness.js';
+import { DIALECTS, openStore, type DialectName } from '../harness.js';
 
 // Migration 0002 rewrites data stored under 0001: events kept their whole rendered body (with the
 // form's field definitions); they now keep a snapshot of the form row. Reading must not tell the
 // difference.
 
-interface Store {
-  handle: DatabaseHandle;
-  close(): Promise<void>;
-}
-
-async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh, unmigrated store. */
-async function openEmptyStore(dialect: DialectName): Promise<Store> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-m0002-${dialect}-`));
-  let pgSchema: string | undefined;
-  if (dialect === 'postgres') {
-    pgSchema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    await withPg((c) => c.query(`create schema ${pgSchema}`));
-  }
-  const handle = openDatabase({ dataDir, ...(pgSchema ? { databaseUrl: PG_URL, pgSchema } : {}) });
-  return {
-    handle,
-    async close() {
-      await handle.close();
-      if (pgSchema) await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const openEmptyStore = (dialect: DialectName) => openStore(dialect, 'm0002');
 
 /** Applies 0001 alone, as a store last migrated before 0002 existed. */
 async function migrateTo0001(handle: DatabaseHandle): Promise<void> {
@@ -164,7 +129,7 @@ const EVENT_LIVE = oldEvent('event_migration0002_live', 'form.created', FORM_LIV
 
 for (const dialect of DIALECTS) {
   describe(`migration 0002 on data written under 0001 (${dialect})`, () => {
-    let s: Store;
+    let s: Awaited<ReturnType<typeof openEmptyStore>>;
     let db: DatabaseHandle['db'];
     let applied: string[];
     const deps = () => ({ db, templateCache: new Lru<string, CachedTemplate>(100) });

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { isId, newOrderedId } from '../../src/lib/ids.js';
 import type { Partition } from '../../src/lib/partition.js';
 import { enqueue } from '../../src/outbox/enqueue.js';
-import { DIALECTS, PG_URL } from '../harness.js';
+import { DIALECTS, openStore } from '../harness.js';
 
 // enqueue() is how a use case asks for work (e-mail, SMS, sealing, webhook attempts): the job row is
 // written in the caller's transaction, so it exists exactly when the state change does.
@@ -17,34 +13,17 @@ const NOW = '2026-01-01T00:00:00.000Z';
 
 for (const dialect of DIALECTS) {
   describe(`outbox enqueue (${dialect})`, () => {
+    let store: Awaited<ReturnType<typeof openStore>>;
     let handle: DatabaseHandle;
-    let dataDir: string;
-    let pgSchema: string | undefined;
     const p: Partition = { accountId: 'acct_outbox', mode: 'test' };
 
     before(async () => {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-outbox-${dialect}-`));
-      if (dialect === 'postgres') {
-        pgSchema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`create schema ${pgSchema}`);
-        await c.end();
-      }
-      handle = openDatabase({ dataDir, ...(pgSchema ? { databaseUrl: PG_URL, pgSchema } : {}) });
+      store = await openStore(dialect, 'outbox');
+      handle = store.handle;
       await migrateToLatest(handle);
     });
 
-    after(async () => {
-      await handle.close();
-      if (pgSchema) {
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`drop schema ${pgSchema} cascade`);
-        await c.end();
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    });
+    after(() => store.close());
 
     it('writes a pending job in the caller’s transaction', async () => {
       const id = await handle.transact((trx) => enqueue(trx, p, { kind: 'email.send', payload: { to: 'ada@example.com', n: 1 }, runAt: NOW }));

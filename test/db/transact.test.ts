@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { migrateToLatest, type DatabaseHandle, type Db } from '../../src/db/database.js';
 import type { AccountsTable } from '../../src/db/tables.js';
-import { DIALECTS, PG_URL, type DialectName } from '../harness.js';
+import { DIALECTS, PG_URL, openStore as openFreshStore, type DialectName } from '../harness.js';
 
 // transact() is the one way use cases write: groupCommit on SQLite (units of one turn share a
 // transaction), transactEach on PostgreSQL. Both promise the same thing to callers, tested here on both.
@@ -43,22 +41,12 @@ interface Store {
   close(): Promise<void>;
 }
 
-async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function openStore(dialect: DialectName): Promise<Store> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-transact-${dialect}-`));
+  const store = await openFreshStore(dialect, 'transact');
+  const { handle } = store;
+  await migrateToLatest(handle);
   if (dialect === 'sqlite') {
-    const handle = openDatabase({ dataDir });
-    await migrateToLatest(handle);
-    const file = new SQLite(path.join(dataDir, 'formsign.sqlite'));
+    const file = new SQLite(path.join(store.dataDir, 'formsign.sqlite'));
     const ids = (prefix: string) => (file.prepare('select id from accounts where id like ? order by id').pluck().all(`${prefix}%`) as string[]);
     return {
       handle,
@@ -66,16 +54,11 @@ async function openStore(dialect: DialectName): Promise<Store> {
       outside: { count: async (prefix) => ids(prefix).length, ids: async (prefix) => ids(prefix), close: async () => void file.close() },
       async close() {
         if (file.open) file.close();
-        await handle.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        await store.close();
       },
     };
   }
-  const pgSchema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await withPg((c) => c.query(`create schema ${pgSchema}`));
-  const handle = openDatabase({ dataDir, databaseUrl: PG_URL, pgSchema });
-  await migrateToLatest(handle);
-  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${pgSchema}` });
+  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${store.pgSchema!}` });
   await client.connect();
   // One pg.Client runs one query at a time: queue them (units of a burst ask concurrently).
   let queue: Promise<unknown> = Promise.resolve();
@@ -97,9 +80,7 @@ async function openStore(dialect: DialectName): Promise<Store> {
     },
     async close() {
       if (clientOpen) await client.end();
-      await handle.close();
-      await withPg((c) => c.query(`drop schema ${pgSchema} cascade`));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await store.close();
     },
   };
 }
