@@ -1,8 +1,9 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
 import { preparedInsert } from '../prepared-insert.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { EventRow, EventsTable } from '../tables.js';
-import { olderThan, toPage, type Page, type PageQuery } from './pagination.js';
+import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
 /** The form an event belongs to, as the index finds it (see EventsTable.form_created_at). */
 export interface EventForm {
@@ -16,23 +17,25 @@ export function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'accoun
   return insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode, published_at: null });
 }
 
-function ofForm(db: Db, p: Partition, form: EventForm) {
-  return db
+type FormArgs = Partition & { formId: string; formCreatedAt: string };
+
+const ofForm = (db: Db, a: FormArgs) =>
+  db
     .selectFrom('events')
     .selectAll()
-    .where('account_id', '=', p.accountId)
-    .where('mode', '=', p.mode)
-    .where('form_created_at', '=', form.created_at)
-    .where('form_id', '=', form.id);
-}
+    .where('account_id', '=', a.accountId)
+    .where('mode', '=', a.mode)
+    .where('form_created_at', '=', a.formCreatedAt)
+    .where('form_id', '=', a.formId);
+const eventById = preparedQuery((db, a: FormArgs & { id: string }) => ofForm(db, a).where('id', '=', a.id));
+const eventsOfForm = preparedPage(ofForm);
+
+const formArgs = (p: Partition, form: EventForm): FormArgs => ({ accountId: p.accountId, mode: p.mode, formId: form.id, formCreatedAt: form.created_at });
 
 export async function findEvent(db: Db, p: Partition, form: EventForm, id: string): Promise<EventRow | undefined> {
-  return ofForm(db, p, form).where('id', '=', id).executeTakeFirst();
+  return (await eventById(db, { ...formArgs(p, form), id }))[0];
 }
 
-export async function listFormEvents(db: Db, p: Partition, form: EventForm, q: PageQuery): Promise<Page<EventRow>> {
-  let query = ofForm(db, p, form);
-  if (q.after) query = query.where(olderThan(q.after));
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
-  return toPage(rows, q.limit);
+export function listFormEvents(db: Db, p: Partition, form: EventForm, q: PageQuery): Promise<Page<EventRow>> {
+  return eventsOfForm(db, formArgs(p, form), q);
 }

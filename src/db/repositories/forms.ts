@@ -1,8 +1,11 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
 import { preparedInsert } from '../prepared-insert.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
-import { olderThan, toPage, type Page, type PageQuery } from './pagination.js';
+import { preparedPage, type Page, type PageQuery } from './pagination.js';
+
+type FormStatus = FormsTable['status'];
 
 const insertFormRow = preparedInsert('forms', [
   'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'fields', 'values', 'metadata', 'pdf_key',
@@ -13,24 +16,18 @@ export function insertForm(db: Db, p: Partition, row: Omit<NewFormRow, 'account_
   return insertFormRow(db, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
+const formById = preparedQuery((db, a: Partition & { id: string }) =>
+  db.selectFrom('forms').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('id', '=', a.id),
+);
+
 export async function findForm(db: Db, p: Partition, id: string): Promise<FormRow | undefined> {
-  return db
-    .selectFrom('forms')
-    .selectAll()
-    .where('account_id', '=', p.accountId)
-    .where('mode', '=', p.mode)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return (await formById(db, { ...p, id }))[0];
 }
 
-export async function listForms(
-  db: Db,
-  p: Partition,
-  q: PageQuery & { status?: FormsTable['status'] | undefined },
-): Promise<Page<FormRow>> {
-  let query = db.selectFrom('forms').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode);
-  if (q.status) query = query.where('status', '=', q.status);
-  if (q.after) query = query.where(olderThan(q.after));
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
-  return toPage(rows, q.limit);
+const formsOf = (db: Db, a: Partition) => db.selectFrom('forms').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode);
+const allForms = preparedPage(formsOf);
+const formsByStatus = preparedPage((db, a: Partition & { status: FormStatus }) => formsOf(db, a).where('status', '=', a.status));
+
+export function listForms(db: Db, p: Partition, q: PageQuery & { status?: FormStatus | undefined }): Promise<Page<FormRow>> {
+  return q.status ? formsByStatus(db, { ...p, status: q.status }, q) : allForms(db, p, q);
 }
