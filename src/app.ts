@@ -4,6 +4,7 @@ import { AppError } from './domain/errors.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations } from './http/openapi.js';
 import { authHook } from './http/plugins/auth.js';
+import { installJsonParser } from './http/plugins/json-body.js';
 import { registerRequestId } from './http/plugins/request-id.js';
 import { installValidators, requireJsonBody, schemasFor } from './http/plugins/validation.js';
 import { ROUTES } from './http/routes/index.js';
@@ -36,6 +37,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   app.setErrorHandler(errorHandler);
   // text/plain is Fastify's default second parser; the API speaks JSON (and multipart for uploads) only.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   await app.register(multipart, { limits: { fileSize: PDF_UPLOAD_LIMIT, files: 1, fields: 10, fieldSize: JSON_BODY_LIMIT, parts: 12 } });
 
   const byId = new Map(ROUTES.map((r) => [r.operationId, r]));

@@ -31,10 +31,6 @@ export function toAppError(err: FastifyError | Error): AppError {
   const fe = err as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
   switch (fe.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('invalid_json', 'The request body is not valid JSON.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('invalid_json', 'The request body is empty but Content-Type is application/json.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':

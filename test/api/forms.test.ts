@@ -63,6 +63,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await h.request({ url: `/api/v1/forms/${form.id}`, as: h.actors.aTest })).json(), form);
     });
 
+    it('accepts a JSON body sent with a charset parameter', async () => {
+      const text = byType('text');
+      const payload = JSON.stringify({ template_id: templateId, prefill: { [text.name]: 'Ελληνικά' } });
+      const res = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      assert.equal(res.status, 201, res.body);
+      assert.equal(res.json<Form>().fields.find((f) => f.name === text.name)?.value, 'Ελληνικά');
+    });
+
     it('no unmatched header when every key matches; each call makes a new form', async () => {
       const a = await create({ template_id: templateId, prefill: { [byType('text').name]: 'A' } });
       const b = await create({ template_id: templateId, prefill: { [byType('text').name]: 'A' } });

@@ -83,6 +83,17 @@ for (const dialect of DIALECTS) {
       expectError(await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: '', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request_error', 'invalid_json');
     });
 
+    it('a __proto__ key anywhere → invalid_json saying so, and nothing is created', async () => {
+      const before = await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest });
+      for (const payload of ['{"template_id":"tmpl_x","prefill":{"__proto__":{"admin":true}}}', '{"__proto__":{"x":1},"template_id":"tmpl_x"}', '{"template_id":"tmpl_x","metadata":{"constructor":{"prototype":{"x":"1"}}}}']) {
+        const e = expectError(await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload, headers: { 'content-type': 'application/json' } }), 400, 'invalid_request_error', 'invalid_json');
+        assert.match(e.message, /__proto__/);
+      }
+      assert.equal(({} as Record<string, unknown>)['admin'], undefined);
+      const afterwards = await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest });
+      assert.equal(afterwards.body, before.body);
+    });
+
     it('unknown top-level field → parameter_unknown; never silently stripped', async () => {
       const res = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: 'tmpl_x', tempalte: 1 } });
       const e = expectError(res, 400, 'invalid_request_error', 'parameter_unknown', 'tempalte');
