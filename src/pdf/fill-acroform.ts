@@ -38,15 +38,31 @@ function fontSizeIn(da: string | undefined, pattern: RegExp): number | undefined
 // A trailing Tf wins: pdf-lib uses the last one and rewrites the whole /DA when it draws.
 const withFontSize = (da: string | undefined, size: number): string => `${da ?? '0 g'}\n/Helv ${size} Tf`;
 
+// The largest size at which one line of `text` fits across the box (pdf-lib pads about 2 pt a side).
+function sizeToFitWidth(font: PDFFont, text: string, box: { width: number }): number {
+  const width = font.widthOfTextAtSize(text, 1);
+  return width > 0 ? (box.width - 4) / width : Infinity;
+}
+
+const MIN_SIZE = 4;
+const tenths = (size: number): number => Math.floor(size * 10) / 10;
+
 // An auto-sized (0) field makes pdf-lib pick the largest size that fits the box, so a short answer
 // in a tall box comes out huge. Such fields get an explicit size: 10 pt for multiline text (less in
 // boxes too low for two lines), at most 12 pt for a single line, shrunk until the text fits.
 function explicitFontSize(field: PDFTextField, font: PDFFont, text: string, box: { width: number; height: number }): number {
   if (field.isMultiline()) return Math.min(10, Math.max(6, (box.height - 4) / 2.4));
   const byHeight = (box.height - 4) / font.heightAtSize(1);
-  const width = font.widthOfTextAtSize(text, 1);
-  const byWidth = width > 0 ? (box.width - 4) / width : 12;
-  return Math.max(4, Math.min(12, byHeight, byWidth));
+  return Math.max(MIN_SIZE, Math.min(12, byHeight, sizeToFitWidth(font, text, box)));
+}
+
+// A field with its own size keeps it, unless a single line would not fit at that size: viewers clip
+// a field's text at its edge, and a document about to be signed must show all of what it says.
+function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, box: { width: number; height: number }, own: number): number {
+  if (own <= 0) return tenths(explicitFontSize(field, font, text, box));
+  if (field.isMultiline()) return own;
+  const fit = sizeToFitWidth(font, text, box);
+  return fit < own ? Math.max(MIN_SIZE, tenths(fit)) : own;
 }
 
 function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
@@ -55,8 +71,8 @@ function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
     const onWidget = fontSizeIn(ownDa, ANY_TF) !== undefined;
     const da = onWidget ? ownDa : field.acroField.getDefaultAppearance();
     const size = fontSizeIn(da, ANY_TF) ?? 0;
-    if (size > 0 && fontSizeIn(da, NAMED_TF) === size) continue;
-    const next = size > 0 ? size : Math.floor(explicitFontSize(field, font, text, widget.getRectangle()) * 10) / 10;
+    const next = fontSizeFor(field, font, text, widget.getRectangle(), size);
+    if (next === size && fontSizeIn(da, NAMED_TF) === size) continue;
     if (onWidget) widget.setDefaultAppearance(withFontSize(da, next));
     else field.acroField.setDefaultAppearance(withFontSize(da, next));
   }

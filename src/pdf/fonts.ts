@@ -1,35 +1,40 @@
 // Fonts for filled values. Latin-1 text uses the standard Helvetica (nothing to embed, like most
 // form defaults); anything else gets a subset of a bundled font chosen by glyph coverage:
-// DejaVu Sans (Latin Extended, Greek, Cyrillic, symbols such as ✓) or Noto Sans JP (kana and
-// kanji). Font files are read and parsed once per process, then shared by every document.
+// DejaVu Sans (Latin Extended, Greek, Cyrillic, Arabic, Hebrew, symbols such as ✓), Noto Sans JP (kana
+// and kanji), Noto Sans Hans (simplified and traditional Chinese) or Noto Sans KR (Hangul). Font files
+// are read and parsed once per process, on first use, then shared by every document.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import fontkit, { type Font as FontkitFont } from '@cantoo/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from '@cantoo/pdf-lib';
 
 type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
 
-export type FaceId = 'helvetica' | 'dejavu-sans' | 'noto-sans-jp';
+export type FaceId = 'helvetica' | 'dejavu-sans' | 'noto-sans-jp' | 'noto-sans-sc' | 'noto-sans-kr';
 type CustomFaceId = Exclude<FaceId, 'helvetica'>;
 
-const FILES: Record<CustomFaceId, string> = {
-  'dejavu-sans': 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
-  'noto-sans-jp': '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
+const require = createRequire(import.meta.url);
+// The @embedpdf packages export only their index, so their files are found beside its entry point.
+const besideEntry = (pkg: string, file: string) => () => path.join(path.dirname(require.resolve(pkg)), '..', file);
+const FILES: Record<CustomFaceId, () => string> = {
+  'dejavu-sans': () => require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+  'noto-sans-jp': () => require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf'),
+  'noto-sans-sc': besideEntry('@embedpdf/fonts-sc', 'fonts/NotoSansHans-Regular.otf'),
+  'noto-sans-kr': besideEntry('@embedpdf/fonts-kr', 'fonts/NotoSansKR-Regular.otf'),
 };
-// Tie-break order: DejaVu's Latin and Greek are closer to the form's own look than Noto's.
-const CUSTOM_FACES: CustomFaceId[] = ['dejavu-sans', 'noto-sans-jp'];
 
 interface LoadedFace { bytes: Uint8Array; font: FontkitFont }
-const require = createRequire(import.meta.url);
 const loading = new Map<CustomFaceId, Promise<LoadedFace>>();
 const parsedByBytes = new WeakMap<Uint8Array, FontkitFont>();
 
 function loadFace(id: CustomFaceId): Promise<LoadedFace> {
   let face = loading.get(id);
   if (!face) {
-    face = readFile(require.resolve(FILES[id])).then((buf) => {
+    face = readFile(FILES[id]()).then((buf) => {
       const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       const font = fontkit.create(bytes) as FontkitFont;
+      keepCodePoints(font);
       parsedByBytes.set(bytes, font);
       return { bytes, font };
     });
@@ -37,6 +42,21 @@ function loadFace(id: CustomFaceId): Promise<LoadedFace> {
     loading.set(id, face);
   }
   return face;
+}
+
+/**
+ * fontkit caches a glyph with the characters of whoever asked for it first, and a subset being saved
+ * asks for the parts of composite glyphs (the o of ó) with none. pdf-lib builds each document's
+ * ToUnicode map from those characters, so with the parsed font shared, every later document would
+ * lose that letter to copy, search and screen readers. A later request that knows the characters fills them in.
+ */
+function keepCodePoints(font: FontkitFont): void {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id: number, codePoints?: number[]) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints && codePoints.length > 0) glyph.codePoints = codePoints;
+    return glyph;
+  };
 }
 
 // pdf-lib parses font bytes on every embedFont call; handing it a fontkit whose create() returns
@@ -54,15 +74,33 @@ function codePoints(text: string): number[] {
   return [...text].map((c) => c.codePointAt(0) ?? 0).filter((cp) => !isLayoutChar(cp));
 }
 
-/** The face that can show the most of `text`; Helvetica when it can show all of it. */
+const isKana = (cp: number): boolean => (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff) || (cp >= 0xff66 && cp <= 0xff9f);
+const isHangul = (cp: number): boolean => (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f);
+
+/**
+ * The order faces are tried in. Han characters are shared by Chinese, Japanese and Korean but drawn
+ * differently in each, so the script around them decides: kana means Japanese, Hangul Korean, Han
+ * alone Chinese. DejaVu comes first: its Latin and Greek are closer to the form's own look.
+ */
+function preference(cps: readonly number[]): CustomFaceId[] {
+  if (cps.some(isHangul)) return ['dejavu-sans', 'noto-sans-kr', 'noto-sans-jp', 'noto-sans-sc'];
+  if (cps.some(isKana)) return ['dejavu-sans', 'noto-sans-jp', 'noto-sans-sc', 'noto-sans-kr'];
+  return ['dejavu-sans', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'];
+}
+
+/**
+ * The first face in order of preference that can show all of `text`; failing that, the one that
+ * shows the most (the rest are drawn as the font's blank glyph). Helvetica when it can show it all.
+ */
 export async function chooseFace(text: string): Promise<FaceId> {
   const cps = codePoints(text);
   if (cps.every(inWinAnsi)) return 'helvetica';
   let best: CustomFaceId = 'dejavu-sans';
   let bestCovered = -1;
-  for (const id of CUSTOM_FACES) {
+  for (const id of preference(cps)) {
     const { font } = await loadFace(id);
     const covered = cps.filter((cp) => font.hasGlyphForCodePoint(cp)).length;
+    if (covered === cps.length) return id;
     if (covered > bestCovered) { best = id; bestCovered = covered; }
   }
   return best;

@@ -9,7 +9,7 @@ import {
 } from '../../src/pdf/index.js';
 import { FIXTURES, pdfToText, qpdfCheck, readFixture } from './support/fixtures.js';
 
-const SCRIPTS = ['Łódź', '日本語', 'Ελληνικά', 'Привет', 'Zürich'];
+const SCRIPTS = ['Łódź', '日本語', 'Ελληνικά', 'Привет', 'Zürich', '简体中文', '한국어'];
 let inspector: PdfInspector;
 const renderer = createPdfRenderer();
 
@@ -18,11 +18,13 @@ after(() => inspector.close());
 
 function valuesFor(fields: FieldDef[]): Record<string, FieldValue> {
   const values: Record<string, FieldValue> = {};
+  // Scripts take turns over the text fields only, so every script lands on some text field.
+  let t = 0;
   fields.forEach((f, i) => {
     if (f.type === 'checkbox') values[f.name] = true;
     else if (f.type === 'radio' || f.type === 'select') values[f.name] = f.options?.[0] ?? null;
     else if (f.type === 'signature') values[f.name] = 'MUST-NOT-APPEAR';
-    else values[f.name] = `${SCRIPTS[i % SCRIPTS.length]}${i}`;
+    else values[f.name] = `${SCRIPTS[t++ % SCRIPTS.length]}${i}`;
   });
   return values;
 }

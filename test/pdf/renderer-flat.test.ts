@@ -67,11 +67,12 @@ describe('flat templates', () => {
   it('embeds subsets, not whole font files', async () => {
     const out = await renderer.render(await flatTemplate(), FIELDS, { city: 'Łódź', kanji: '日本語' });
     const doc = await PDFDocument.load(out);
+    // TrueType outlines are embedded as FontFile2, CFF (the OpenType .otf faces) as FontFile3.
     const fontFiles = doc.context.enumerateIndirectObjects()
-      .map(([, o]) => (o instanceof PDFDict ? o.lookup(PDFName.of('FontFile2')) : undefined))
+      .map(([, o]) => (o instanceof PDFDict ? (o.lookup(PDFName.of('FontFile2')) ?? o.lookup(PDFName.of('FontFile3'))) : undefined))
       .filter((o): o is PDFRawStream => o instanceof PDFRawStream);
-    assert.equal(fontFiles.length, 2, 'DejaVu Sans and Noto Sans JP');
-    // The full files are 757 KB and 5.5 MB.
+    assert.equal(fontFiles.length, 2, 'DejaVu Sans and Noto Sans Hans (Han alone is drawn as Chinese)');
+    // The full files are 757 KB and 8.4 MB.
     for (const f of fontFiles) assert.ok(f.contents.length < 60_000, `a subset is a few KiB, got ${f.contents.length}`);
   });
 });
@@ -117,5 +118,26 @@ describe('AcroForm details', () => {
     const oo = await detectTemplate(readFixture('openoffice_form_example.pdf'));
     const cut = await renderer.render(oo.pdf, oo.fields, { firstName: 'x'.repeat(100) });
     assert.equal((await PDFDocument.load(cut)).getForm().getTextField('firstName').getText(), 'x'.repeat(40));
+  });
+
+  it('shrinks a fixed-size single line that would not fit, so no part of it is clipped', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    const narrow = form.createTextField('narrow');
+    narrow.addToPage(page, { x: 72, y: 600, width: 90, height: 20 });
+    const roomy = form.createTextField('roomy');
+    roomy.addToPage(page, { x: 72, y: 500, width: 400, height: 20 });
+    for (const f of [narrow, roomy]) f.acroField.setDefaultAppearance('/Helv 12 Tf 0 g');
+    const t = await detectTemplate(await doc.save());
+    const long = 'Ελληνικά and a long tail 42';
+    const out = await renderer.render(t.pdf, t.fields, { narrow: long, roomy: 'Short' });
+    const filled = (await PDFDocument.load(out)).getForm();
+    const sizeOf = (name: string) => Number(/([\d.]+)\s+Tf\s*$/.exec(filled.getTextField(name).acroField.getDefaultAppearance() ?? '')?.[1] ?? 12);
+    assert.ok(sizeOf('narrow') < 12 && sizeOf('narrow') >= 4, `narrow field shrunk to ${sizeOf('narrow')} pt`);
+    assert.equal(sizeOf('roomy'), 12, 'a value that fits keeps the producer’s size');
+    const text = pdfToText(out);
+    assert.ok(text.includes(long), `the whole value is visible: ${JSON.stringify(text)}`);
+    assert.equal(qpdfCheck(out).status, 0);
   });
 });

@@ -1,0 +1,65 @@
+// Which bundled face draws a value: the first, in the order the value's script suggests, that has a
+// glyph for every character of it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { chooseFace, DocumentFonts } from '../../src/pdf/fonts.js';
+import { pdfToText, qpdfCheck } from './support/fixtures.js';
+
+// First, before any other test lays out Latin text in DejaVu Sans: the bug it guards against depends on
+// which document first asked the shared font for a glyph.
+describe('text stays extractable in every document that shares a parsed font', () => {
+  it('a glyph first seen as part of another (o in ó) still maps back to its character later', async () => {
+    const draw = async (line: string) => {
+      const doc = await PDFDocument.create();
+      const fonts = new DocumentFonts(doc);
+      doc.addPage([600, 200]).drawText(line, { font: await fonts.forText(line), size: 18, x: 40, y: 100 });
+      return pdfToText(await doc.save());
+    };
+    // Saving a subset with ó makes fontkit load its component o without a character.
+    assert.ok((await draw('Łódź')).includes('Łódź'));
+    const later = await draw('Zoo Łódź, an owl');
+    assert.ok(later.includes('Zoo Łódź, an owl'), JSON.stringify(later));
+  });
+});
+
+describe('chooseFace', () => {
+  const cases: Array<[string, string]> = [
+    ['Zürich, Œuvre – “quoted” €5', 'helvetica'],
+    ['Łódź', 'dejavu-sans'],
+    ['Ελληνικά and Привет', 'dejavu-sans'],
+    ['العربية', 'dejavu-sans'],
+    ['ひらがなとカタカナ', 'noto-sans-jp'],
+    ['日本語のテキスト', 'noto-sans-jp'],
+    ['简体中文', 'noto-sans-sc'],
+    ['繁體中文', 'noto-sans-sc'],
+    ['한국어', 'noto-sans-kr'],
+    ['한국어 漢字 and Latin', 'noto-sans-kr'],
+  ];
+  for (const [text, face] of cases) {
+    it(`${text} → ${face}`, async () => assert.equal(await chooseFace(text), face));
+  }
+
+  it('a mix no face covers goes to the face that covers most of it', async () => {
+    // Noto Sans KR has no 简; Noto Sans Hans has no Hangul: more of this is Hangul.
+    assert.equal(await chooseFace('한국어 한국어 简'), 'noto-sans-kr');
+    assert.equal(await chooseFace('简体中文 简体 한'), 'noto-sans-sc');
+  });
+});
+
+describe('bundled faces embed as subsets that readers can extract', () => {
+  it('each script comes back out of the PDF as text', async () => {
+    const doc = await PDFDocument.create();
+    const fonts = new DocumentFonts(doc);
+    const page = doc.addPage([600, 400]);
+    const lines = ['Łódź Ελληνικά', '日本語のテキスト', '简体中文', '한국어'];
+    for (const [i, line] of lines.entries()) page.drawText(line, { font: await fonts.forText(line), size: 18, x: 40, y: 340 - i * 40 });
+    const out = await doc.save();
+    const check = qpdfCheck(out);
+    assert.equal(check.status, 0, check.output);
+    const text = pdfToText(out);
+    for (const line of lines) assert.ok(text.includes(line), `${line} in ${JSON.stringify(text)}`);
+    // Subsets: the whole CJK fonts are several megabytes each.
+    assert.ok(out.length < 400_000, `${out.length} bytes`);
+  });
+});
