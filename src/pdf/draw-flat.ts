@@ -5,17 +5,31 @@ import type { FieldDef, FieldValue } from './field.js';
 import { isChecked } from './fill-acroform.js';
 import type { DocumentFonts } from './fonts.js';
 import { pointFromTopLeft } from './page-geometry.js';
+import { wrapLines } from './wrap-lines.js';
 
 const PADDING = 2;
 const MAX_SIZE = 12;
 const MIN_SIZE = 4;
 const INK = rgb(0, 0, 0);
+const LINE_HEIGHT = 1.2;
 
 function fitSingleLine(font: PDFFont, text: string, def: FieldDef): number {
   const byHeight = (def.height - PADDING) / font.heightAtSize(1, { descender: true });
   const width = font.widthOfTextAtSize(text, 1);
   const byWidth = width > 0 ? (def.width - 2 * PADDING) / width : MAX_SIZE;
   return Math.max(MIN_SIZE, Math.min(MAX_SIZE, byHeight, byWidth));
+}
+
+/** Wrapped lines at 10 pt (less in a box lower than that), shrunk until they fit the box's height. */
+function fitLines(font: PDFFont, text: string, def: FieldDef): { size: number; lines: string[] } {
+  const width = def.width - 2 * PADDING;
+  const height = def.height - 2 * PADDING;
+  let size = Math.max(MIN_SIZE, Math.min(10, height));
+  for (;;) {
+    const lines = wrapLines(text, (s) => font.widthOfTextAtSize(s, size), width);
+    if (size <= MIN_SIZE || lines.length * size * LINE_HEIGHT <= height + size * (LINE_HEIGHT - 1)) return { size, lines };
+    size = Math.max(MIN_SIZE, size - 0.5);
+  }
 }
 
 export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: FieldValue, fonts: DocumentFonts): Promise<void> {
@@ -36,12 +50,9 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
   if (text.trim() === '') return;
   const font = await fonts.forText(text);
   if (def.multiline) {
-    const size = Math.max(MIN_SIZE, Math.min(10, def.height - 2 * PADDING));
+    const { size, lines } = fitLines(font, text, def);
     const at = pointFromTopLeft(page, def.x + PADDING, def.y + PADDING + font.heightAtSize(size, { descender: false }));
-    page.drawText(text, {
-      x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation),
-      maxWidth: def.width - 2 * PADDING, lineHeight: size * 1.2,
-    });
+    page.drawText(lines.join('\n'), { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation), lineHeight: size * LINE_HEIGHT });
     return;
   }
   const line = text.replace(/\s*\r?\n\s*/g, ' ');

@@ -64,6 +64,26 @@ describe('flat templates', () => {
     assert.ok(sideways && sideways.xMax - sideways.xMin > 2 * (sideways.yMax - sideways.yMin), 'reads upright on the turned page');
   });
 
+  it('wraps multiline CJK text inside its box and shrinks text too long for it', async () => {
+    const jp = def('jp_notes', 'text', 1, 72, 100, 120, 60, { multiline: true });
+    const long = def('long_notes', 'text', 1, 72, 300, 150, 40, { multiline: true });
+    const japanese = '日本語のテキストはスペースなしで長く続きます。これも同じです。';
+    const english = 'This answer goes on for much longer than the small box that the form gives it on the page. '.repeat(2);
+    const out = await renderer.render(await flatTemplate(), [jp, long], { jp_notes: japanese, long_notes: english });
+    assert.equal(qpdfCheck(out).status, 0);
+    const boxes = wordBoxes(out).filter((b) => b.page === 1);
+    const within = (f: FieldDef) => boxes.filter((b) => b.yMin >= f.y - 20 && b.yMax <= f.y + f.height + 40);
+    for (const f of [jp, long]) {
+      const words = within(f);
+      assert.ok(words.length > 0, `${f.name} is drawn`);
+      for (const b of words) inside([b], b.word, f);
+    }
+    // Everything is there, in order (pdftotext may space CJK lines differently).
+    const squeeze = (t: string) => t.replace(/\s+/g, '');
+    assert.ok(squeeze(pdfToText(out, '-raw')).includes(squeeze(japanese)));
+    assert.ok(squeeze(pdfToText(out, '-raw')).includes(squeeze(english)));
+  });
+
   it('embeds subsets, not whole font files', async () => {
     const out = await renderer.render(await flatTemplate(), FIELDS, { city: 'Łódź', kanji: '日本語' });
     const doc = await PDFDocument.load(out);
