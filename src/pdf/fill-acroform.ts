@@ -2,10 +2,11 @@
 // regenerates each touched field's appearance with a font that can show the value.
 import {
   PDFCheckBox, PDFDropdown, PDFHexString, PDFOptionList, PDFRadioGroup, PDFTextField,
-  type PDFField, type PDFFont,
+  type PDFField, type PDFFont, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
 import type { FieldValue } from './field.js';
 import { findChoice, radioChoices, selectChoices } from './field-options.js';
+import { multilineSize, textArea, wrappedAppearance } from './multiline-layout.js';
 import type { DocumentFonts } from './fonts.js';
 
 const FALSE_WORDS = new Set(['', 'false', 'no', 'off', '0']);
@@ -50,19 +51,18 @@ const tenths = (size: number): number => Math.floor(size * 10) / 10;
 // An auto-sized (0) field makes pdf-lib pick the largest size that fits the box, so a short answer
 // in a tall box comes out huge. Such fields get an explicit size: 10 pt for multiline text (less in
 // boxes too low for two lines), at most 12 pt for a single line, shrunk until the text fits.
-function explicitFontSize(field: PDFTextField, font: PDFFont, text: string, box: { width: number; height: number }): number {
-  if (field.isMultiline()) return Math.min(10, Math.max(6, (box.height - 4) / 2.4));
-  const byHeight = (box.height - 4) / font.heightAtSize(1);
-  return Math.max(MIN_SIZE, Math.min(12, byHeight, sizeToFitWidth(font, text, box)));
-}
-
-// A field with its own size keeps it, unless a single line would not fit at that size: viewers clip
-// a field's text at its edge, and a document about to be signed must show all of what it says.
-function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, box: { width: number; height: number }, own: number): number {
-  if (own <= 0) return tenths(explicitFontSize(field, font, text, box));
-  if (field.isMultiline()) return own;
+// A field with its own size keeps it unless the text would not fit at that size: viewers clip a
+// field's text at its edges, and a document about to be signed must show all of what it says.
+function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, widget: PDFWidgetAnnotation, own: number): number {
+  const box = widget.getRectangle();
+  if (field.isMultiline()) {
+    const start = own > 0 ? own : Math.min(10, Math.max(6, (box.height - 4) / 2.4));
+    return tenths(multilineSize(font, text, textArea(widget), start));
+  }
   const fit = sizeToFitWidth(font, text, box);
-  return fit < own ? Math.max(MIN_SIZE, tenths(fit)) : own;
+  if (own > 0) return fit < own ? Math.max(MIN_SIZE, tenths(fit)) : own;
+  const byHeight = (box.height - 4) / font.heightAtSize(1);
+  return tenths(Math.max(MIN_SIZE, Math.min(12, byHeight, fit)));
 }
 
 function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
@@ -71,12 +71,15 @@ function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
     const onWidget = fontSizeIn(ownDa, ANY_TF) !== undefined;
     const da = onWidget ? ownDa : field.acroField.getDefaultAppearance();
     const size = fontSizeIn(da, ANY_TF) ?? 0;
-    const next = fontSizeFor(field, font, text, widget.getRectangle(), size);
+    const next = fontSizeFor(field, font, text, widget, size);
     if (next === size && fontSizeIn(da, NAMED_TF) === size) continue;
     if (onWidget) widget.setDefaultAppearance(withFontSize(da, next));
     else field.acroField.setDefaultAppearance(withFontSize(da, next));
   }
 }
+
+// Multiline text is drawn from lines broken by wrapLines at the size just chosen (multiline-layout.ts).
+const multilineAppearance = wrappedAppearance((da) => fontSizeIn(da, NAMED_TF));
 
 async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentFonts): Promise<void> {
   let text = asText(value);
@@ -87,7 +90,7 @@ async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentF
   const font = await fonts.forText(text);
   // Combed fields size their text to the cells, which already works well.
   if (!field.isCombed()) fixFontSize(field, font, text);
-  field.updateAppearances(font);
+  field.updateAppearances(font, multilineAppearance);
 }
 
 // Some producers (Scribus 1.5) write /DA strings with an empty font name; the check mark in their

@@ -160,4 +160,37 @@ describe('AcroForm details', () => {
     assert.ok(text.includes(long), `the whole value is visible: ${JSON.stringify(text)}`);
     assert.equal(qpdfCheck(out).status, 0);
   });
+
+  it('wraps multiline CJK values inside the field and shrinks text too long for the box; the value stays as given', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    const rects = { jp: { x: 72, y: 600, width: 120, height: 60 }, en: { x: 72, y: 400, width: 150, height: 40 } };
+    for (const [name, rect] of Object.entries(rects)) {
+      const f = form.createTextField(name);
+      f.enableMultiline();
+      f.addToPage(page, rect);
+      // jp is auto-sized, en has the producer's 10 pt.
+      f.acroField.setDefaultAppearance(name === 'jp' ? '/Helv 0 Tf 0 g' : '/Helv 10 Tf 0 g');
+    }
+    const t = await detectTemplate(await doc.save());
+    const values = {
+      jp: '日本語のテキストはスペースなしで長く続きます。これも同じです。',
+      en: 'This answer goes on for much longer than the small box that the form gives it on the page. '.repeat(2).trim(),
+    };
+    const out = await renderer.render(t.pdf, t.fields, values);
+    assert.equal(qpdfCheck(out).status, 0);
+    const filled = (await PDFDocument.load(out)).getForm();
+    for (const [name, value] of Object.entries(values)) assert.equal(filled.getTextField(name).getText(), value, `${name} keeps its value`);
+    const boxes = wordBoxes(out);
+    for (const [name, r] of Object.entries(rects)) {
+      const top = 792 - r.y - r.height;
+      const f = def(name, 'text', 1, r.x, top, r.width, r.height);
+      const words = boxes.filter((b) => b.yMin >= top - 30 && b.yMax <= top + r.height + 60);
+      assert.ok(words.length > 1, `${name} is drawn on several lines`);
+      for (const b of words) inside([b], b.word, f);
+    }
+    const squeezed = pdfToText(out, '-raw').replace(/\s+/g, '');
+    for (const value of Object.values(values)) assert.ok(squeezed.includes(value.replace(/\s+/g, '')), value);
+  });
 });
