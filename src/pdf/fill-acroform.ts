@@ -66,14 +66,17 @@ function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, widget: P
 }
 
 function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
-  for (const widget of field.acroField.getWidgets()) {
+  const widgets = field.acroField.getWidgets();
+  // Widgets of one field can differ in size; each then gets its own /DA (pdf-lib reads it first).
+  const perWidget = widgets.length > 1;
+  for (const widget of widgets) {
     const ownDa = widget.getDefaultAppearance();
     const onWidget = fontSizeIn(ownDa, ANY_TF) !== undefined;
     const da = onWidget ? ownDa : field.acroField.getDefaultAppearance();
     const size = fontSizeIn(da, ANY_TF) ?? 0;
     const next = fontSizeFor(field, font, text, widget, size);
     if (next === size && fontSizeIn(da, NAMED_TF) === size) continue;
-    if (onWidget) widget.setDefaultAppearance(withFontSize(da, next));
+    if (onWidget || perWidget) widget.setDefaultAppearance(withFontSize(da, next));
     else field.acroField.setDefaultAppearance(withFontSize(da, next));
   }
 }

@@ -193,4 +193,22 @@ describe('AcroForm details', () => {
     const squeezed = pdfToText(out, '-raw').replace(/\s+/g, '');
     for (const value of Object.values(values)) assert.ok(squeezed.includes(value.replace(/\s+/g, '')), value);
   });
+
+  it('sizes each widget of a field shown twice for its own box', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const field = doc.getForm().createTextField('name_twice');
+    field.addToPage(page, { x: 72, y: 600, width: 90, height: 20 });
+    field.addToPage(page, { x: 72, y: 500, width: 400, height: 20 });
+    field.acroField.setDefaultAppearance('/Helv 12 Tf 0 g');
+    const t = await detectTemplate(await doc.save());
+    const value = 'Ελληνικά, a value wider than the narrow box';
+    const out = await renderer.render(t.pdf, t.fields, { name_twice: value });
+    const acroField = (await PDFDocument.load(out)).getForm().getTextField('name_twice').acroField;
+    // A widget's own /DA, else the field's, as viewers read it.
+    const sizes = acroField.getWidgets().map((w) => Number(/([\d.]+)\s+Tf\s*$/.exec(w.getDefaultAppearance() ?? acroField.getDefaultAppearance() ?? '')?.[1]));
+    assert.ok(sizes[0]! < 12, `the narrow widget shrinks (${sizes[0]} pt)`);
+    assert.equal(sizes[1], 12, 'the wide widget keeps 12 pt');
+    assert.equal(pdfToText(out).split(value).length - 1, 2, 'the whole value shows in both places');
+  });
 });
