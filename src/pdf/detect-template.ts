@@ -4,6 +4,7 @@ import { EncryptedPDFError, ParseSpeeds, PDFDocument } from '@cantoo/pdf-lib';
 import { DecodedStreamTooLargeError, decodeGuardTrips } from './decode-guard.js';
 import { detectFields } from './detect-fields.js';
 import { PdfRejectedError, type FieldDef } from './field.js';
+import { danglingReferences } from './pdf-integrity.js';
 import { dropStaleStructures } from './pdf-cleanup.js';
 import { alreadySignedReason } from './signature-state.js';
 
@@ -57,7 +58,7 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
     const { doc, decrypted } = await open(bytes);
     if (decodeGuardTrips() > tripsBefore) throw new PdfRejectedError('pdf_invalid', BOMB);
     const pageCount = doc.getPageCount();
-    if (pageCount === 0) throw new PdfRejectedError('pdf_invalid', DAMAGED);
+    if (pageCount === 0 || danglingReferences(doc) > 0) throw new PdfRejectedError('pdf_invalid', DAMAGED);
     const form = doc.getForm();
     const signed = alreadySignedReason(doc, form);
     if (signed) {

@@ -45,6 +45,25 @@ describe('refusals', () => {
     await stillWorks(inspector);
   });
 
+  it('a fixture cut short and given a new %%EOF → pdf_invalid, not a template with missing parts', async () => {
+    // pdf-lib loads what survived; these pages and fields point at fonts and objects that are gone.
+    for (const [file, kept] of [['osha_form_301_injury_report.pdf', 0.3], ['us_state_ds11_passport_application.pdf', 0.9], ['lima_oxygen_prescription_fr.pdf', 0.97]] as const) {
+      const full = readFixture(file);
+      const cut = Buffer.concat([full.subarray(0, Math.floor(full.length * kept)), Buffer.from('\n%%EOF\n')]);
+      await expectRejection(inspector, cut, 'pdf_invalid', /damaged or incomplete/);
+    }
+    await stillWorks(inspector);
+  });
+
+  it('a cut that loses nothing the pages or fields use still imports', async () => {
+    // The last tenth of this file holds only objects outside the page tree and the AcroForm.
+    const full = readFixture('openoffice_form_example.pdf');
+    const cut = Buffer.concat([full.subarray(0, Math.floor(full.length * 0.9)), Buffer.from('\n%%EOF\n')]);
+    const t = await inspector.inspect(cut);
+    assert.equal(t.fields.length, 12);
+    assert.equal(t.pageCount, 1);
+  });
+
   it('%PDF-1.7 followed by garbage → pdf_invalid', async () => {
     await expectRejection(inspector, headerThenGarbage(32 * 1024), 'pdf_invalid');
     await stillWorks(inspector);
