@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, 
 import pg from 'pg';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_lean_form_writes.js';
+import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
 import { groupCommit, transactEach, type Transact } from './transact.js';
@@ -89,17 +90,18 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
 
 /**
  * Kysely prepares every query anew; with better-sqlite3 preparing costs more than running a small
- * query. Compiled SQL is stable per query shape, so statements are reused (bounded, oldest dropped).
+ * query. Compiled SQL is stable per query shape, so statements are reused. The bound is generous
+ * (each list has a statement per page size) and least recently used go first, so a client cycling
+ * through page sizes cannot push the hot inserts out.
  */
-function withStatementCache(file: SQLite.Database, max = 500): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(file: SQLite.Database, max = 2000): SqliteDatabase {
+  const cache = new Lru<string, SQLite.Statement>(max);
   return {
     close: () => file.close(),
     prepare(sqlText: string) {
       let st = cache.get(sqlText);
       if (!st) {
         st = file.prepare(sqlText);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
         cache.set(sqlText, st);
       }
       return st as unknown as ReturnType<SqliteDatabase['prepare']>;

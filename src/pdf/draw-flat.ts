@@ -5,11 +5,10 @@ import type { FieldDef, FieldValue } from './field.js';
 import { isChecked } from './fill-acroform.js';
 import type { DocumentFonts } from './fonts.js';
 import { pointFromTopLeft } from './page-geometry.js';
-import { wrapLines } from './wrap-lines.js';
+import { fitLines, MIN_SIZE, type BlockHeight } from './multiline-layout.js';
 
 const PADDING = 2;
 const MAX_SIZE = 12;
-const MIN_SIZE = 4;
 const INK = rgb(0, 0, 0);
 const LINE_HEIGHT = 1.2;
 
@@ -20,17 +19,9 @@ function fitSingleLine(font: PDFFont, text: string, def: FieldDef): number {
   return Math.max(MIN_SIZE, Math.min(MAX_SIZE, byHeight, byWidth));
 }
 
-/** Wrapped lines at 10 pt (less in a box lower than that), shrunk until they fit the box's height. */
-function fitLines(font: PDFFont, text: string, def: FieldDef): { size: number; lines: string[] } {
-  const width = def.width - 2 * PADDING;
-  const height = def.height - 2 * PADDING;
-  let size = Math.max(MIN_SIZE, Math.min(10, height));
-  for (;;) {
-    const lines = wrapLines(text, (s) => font.widthOfTextAtSize(s, size), width);
-    if (size <= MIN_SIZE || lines.length * size * LINE_HEIGHT <= height + size * (LINE_HEIGHT - 1)) return { size, lines };
-    size = Math.max(MIN_SIZE, size - 0.5);
-  }
-}
+// Lines drawn here: the first baseline one ascent below the top, then one line pitch each, so n lines
+// stand an ascent, a descent and n - 1 pitches tall.
+const drawnBlockHeight: BlockHeight = (font, count, size) => font.heightAtSize(size, { descender: true }) + (count - 1) * size * LINE_HEIGHT;
 
 export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: FieldValue, fonts: DocumentFonts): Promise<void> {
   const page = doc.getPages()[def.page - 1];
@@ -50,7 +41,8 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
   if (text.trim() === '') return;
   const font = await fonts.forText(text);
   if (def.multiline) {
-    const { size, lines } = fitLines(font, text, def);
+    const area = { width: def.width - 2 * PADDING, height: def.height - 2 * PADDING };
+    const { size, lines } = fitLines(font, text, area, Math.max(MIN_SIZE, Math.min(10, area.height)), drawnBlockHeight);
     const at = pointFromTopLeft(page, def.x + PADDING, def.y + PADDING + font.heightAtSize(size, { descender: false }));
     page.drawText(lines.join('\n'), { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation), lineHeight: size * LINE_HEIGHT });
     return;

@@ -6,7 +6,7 @@ import {
 } from '@cantoo/pdf-lib';
 import type { FieldValue } from './field.js';
 import { findChoice, radioChoices, selectChoices } from './field-options.js';
-import { multilineSize, textArea, wrappedAppearance } from './multiline-layout.js';
+import { fitLines, MIN_SIZE, textArea, wrappedAppearance } from './multiline-layout.js';
 import type { DocumentFonts } from './fonts.js';
 
 const FALSE_WORDS = new Set(['', 'false', 'no', 'off', '0']);
@@ -39,13 +39,6 @@ function fontSizeIn(da: string | undefined, pattern: RegExp): number | undefined
 // A trailing Tf wins: pdf-lib uses the last one and rewrites the whole /DA when it draws.
 const withFontSize = (da: string | undefined, size: number): string => `${da ?? '0 g'}\n/Helv ${size} Tf`;
 
-// The largest size at which one line of `text` fits across the box (pdf-lib pads about 2 pt a side).
-function sizeToFitWidth(font: PDFFont, text: string, box: { width: number }): number {
-  const width = font.widthOfTextAtSize(text, 1);
-  return width > 0 ? (box.width - 4) / width : Infinity;
-}
-
-const MIN_SIZE = 4;
 const tenths = (size: number): number => Math.floor(size * 10) / 10;
 
 // An auto-sized (0) field makes pdf-lib pick the largest size that fits the box, so a short answer
@@ -54,15 +47,16 @@ const tenths = (size: number): number => Math.floor(size * 10) / 10;
 // A field with its own size keeps it unless the text would not fit at that size: viewers clip a
 // field's text at its edges, and a document about to be signed must show all of what it says.
 function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, widget: PDFWidgetAnnotation, own: number): number {
-  const box = widget.getRectangle();
+  const area = textArea(widget);
   if (field.isMultiline()) {
-    const start = own > 0 ? own : Math.min(10, Math.max(6, (box.height - 4) / 2.4));
-    return tenths(multilineSize(font, text, textArea(widget), start));
+    const start = own > 0 ? own : Math.min(10, Math.max(6, (area.height - 2) / 2.4));
+    return tenths(fitLines(font, text, area, start).size);
   }
-  const fit = sizeToFitWidth(font, text, box);
-  if (own > 0) return fit < own ? Math.max(MIN_SIZE, tenths(fit)) : own;
-  const byHeight = (box.height - 4) / font.heightAtSize(1);
-  return tenths(Math.max(MIN_SIZE, Math.min(12, byHeight, fit)));
+  const width = font.widthOfTextAtSize(text, 1);
+  const byWidth = width > 0 ? (area.width - 2) / width : Infinity;
+  if (own > 0) return byWidth < own ? Math.max(MIN_SIZE, tenths(byWidth)) : own;
+  const byHeight = (area.height - 2) / font.heightAtSize(1);
+  return tenths(Math.max(MIN_SIZE, Math.min(12, byHeight, byWidth)));
 }
 
 function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {

@@ -75,29 +75,56 @@ function codePoints(text: string): number[] {
 }
 
 const isKana = (cp: number): boolean => (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff) || (cp >= 0xff66 && cp <= 0xff9f);
-const isHangul = (cp: number): boolean => (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f);
+const isHangul = (cp: number): boolean =>
+  (cp >= 0xac00 && cp <= 0xd7ff) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xffa0 && cp <= 0xffdc);
+
+/** How Han characters without kana or Hangul beside them are drawn: as Japanese, Chinese or Korean. */
+export type HanStyle = 'ja' | 'zh' | 'ko';
+
+const HAN_FIRST: Record<HanStyle, CustomFaceId[]> = {
+  ja: ['dejavu-sans', 'noto-sans-jp', 'noto-sans-sc', 'noto-sans-kr'],
+  zh: ['dejavu-sans', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
+  ko: ['dejavu-sans', 'noto-sans-kr', 'noto-sans-jp', 'noto-sans-sc'],
+};
 
 /**
  * The order faces are tried in. Han characters are shared by Chinese, Japanese and Korean but drawn
- * differently in each, so the script around them decides: kana means Japanese, Hangul Korean, Han
- * alone Chinese. DejaVu comes first: its Latin and Greek are closer to the form's own look.
+ * differently in each, so the script around them decides: kana means Japanese, Hangul Korean, and Han
+ * alone follows the document (`han`). DejaVu comes first: its Latin and Greek are closer to the form's
+ * own look.
  */
-function preference(cps: readonly number[]): CustomFaceId[] {
-  if (cps.some(isHangul)) return ['dejavu-sans', 'noto-sans-kr', 'noto-sans-jp', 'noto-sans-sc'];
-  if (cps.some(isKana)) return ['dejavu-sans', 'noto-sans-jp', 'noto-sans-sc', 'noto-sans-kr'];
-  return ['dejavu-sans', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'];
+function preference(cps: readonly number[], han: HanStyle): CustomFaceId[] {
+  if (cps.some(isHangul)) return HAN_FIRST.ko;
+  if (cps.some(isKana)) return HAN_FIRST.ja;
+  return HAN_FIRST[han];
+}
+
+/**
+ * The document's Han style: its declared language (/Lang) if that is Japanese, Chinese or Korean; else
+ * the script of its values, kana or Hangul anywhere deciding; else Japanese, whose face also covers
+ * most traditional Chinese (simplified-only characters still go to the Chinese face by coverage).
+ */
+export function hanStyleOf(lang: string | undefined, texts: Iterable<string>): HanStyle {
+  const declared = /^(ja|zh|ko)\b/i.exec(lang ?? '')?.[1]?.toLowerCase();
+  if (declared) return declared as HanStyle;
+  for (const text of texts) {
+    const cps = codePoints(text);
+    if (cps.some(isKana)) return 'ja';
+    if (cps.some(isHangul)) return 'ko';
+  }
+  return 'ja';
 }
 
 /**
  * The first face in order of preference that can show all of `text`; failing that, the one that
  * shows the most (the rest are drawn as the font's blank glyph). Helvetica when it can show it all.
  */
-export async function chooseFace(text: string): Promise<FaceId> {
+export async function chooseFace(text: string, han: HanStyle = 'ja'): Promise<FaceId> {
   const cps = codePoints(text);
   if (cps.every(inWinAnsi)) return 'helvetica';
   let best: CustomFaceId = 'dejavu-sans';
   let bestCovered = -1;
-  for (const id of preference(cps)) {
+  for (const id of preference(cps, han)) {
     const { font } = await loadFace(id);
     const covered = cps.filter((cp) => font.hasGlyphForCodePoint(cp)).length;
     if (covered === cps.length) return id;
@@ -110,7 +137,7 @@ export async function chooseFace(text: string): Promise<FaceId> {
 export class DocumentFonts {
   private readonly embedded = new Map<FaceId, Promise<PDFFont>>();
 
-  constructor(private readonly doc: PDFDocument) {
+  constructor(private readonly doc: PDFDocument, private readonly han: HanStyle = 'ja') {
     doc.registerFontkit(cachingFontkit);
   }
 
@@ -126,6 +153,6 @@ export class DocumentFonts {
   }
 
   async forText(text: string): Promise<PDFFont> {
-    return this.face(await chooseFace(text));
+    return this.face(await chooseFace(text, this.han));
   }
 }

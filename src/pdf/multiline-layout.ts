@@ -1,18 +1,19 @@
-// Multiline AcroForm text: pdf-lib breaks lines only at spaces, so Chinese or Japanese answers ran off
-// the field's right edge, and text longer than the box was cut off at its bottom. Here the lines are
-// broken by wrapLines and the size is lowered until they all fit; pdf-lib still draws the appearance,
-// from the pre-broken lines, while the field's value stays exactly what was filled in.
+// Multiline text: pdf-lib breaks lines only at spaces, so Chinese or Japanese answers ran off the
+// field's right edge, and text longer than the box was cut off at its bottom. Here the lines are
+// broken by wrap-lines.ts and the size is lowered until they all fit. For AcroForm fields pdf-lib still
+// draws the appearance, from the pre-broken lines, while the field's value stays as filled in.
 import {
   adjustDimsForRotation, defaultTextFieldAppearanceProvider, reduceRotation,
   type AppearanceProviderFor, type PDFFont, type PDFTextField, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
-import { wrapLines } from './wrap-lines.js';
+import { lineBreaker, type LineBreaker } from './wrap-lines.js';
 
-const MIN_SIZE = 4;
-// pdf-lib's line pitch: the font's height plus a fifth.
-const LINE_PITCH = 1.2;
-// pdf-lib wraps a line that is not strictly narrower than the box; stay clear of that edge.
-const EDGE = 0.01;
+export const MIN_SIZE = 4;
+// pdf-lib's line pitch in form fields: the font's height plus a fifth.
+const PITCH = 1.2;
+// pdf-lib wraps a line that is not strictly narrower than the box, and a line's width is measured as
+// the sum of its pieces (kerning between them ignored): keep clear of the edge.
+const slack = (width: number): number => width * 0.995 - 0.01;
 
 /** The area pdf-lib lays a field's text out in: inside the border and a 1 pt padding, turned upright. */
 export function textArea(widget: PDFWidgetAnnotation): { width: number; height: number } {
@@ -22,16 +23,36 @@ export function textArea(widget: PDFWidgetAnnotation): { width: number; height: 
   return { width: width - inset, height: height - inset };
 }
 
-const linesAt = (font: PDFFont, text: string, size: number, width: number): string[] =>
-  wrapLines(text, (s) => font.widthOfTextAtSize(s, size), width - EDGE);
+// Pieces are measured at 1 pt (widths scale with size) once per font and text: sizing tries many
+// sizes, and the appearance breaks the same text again.
+const breakers = new WeakMap<PDFFont, Map<string, LineBreaker>>();
+function breakerFor(font: PDFFont, text: string): LineBreaker {
+  let byText = breakers.get(font);
+  if (!byText) breakers.set(font, (byText = new Map()));
+  let breaker = byText.get(text);
+  if (!breaker) byText.set(text, (breaker = lineBreaker(text, (s) => font.widthOfTextAtSize(s, 1))));
+  return breaker;
+}
 
-/** `start`, or the largest size below it (in half points, down to 4 pt) at which the wrapped text fits. */
-export function multilineSize(font: PDFFont, text: string, area: { width: number; height: number }, start: number): number {
+/** `text` broken into lines that fit `width` at `size`. */
+export function linesAt(font: PDFFont, text: string, size: number, width: number): string[] {
+  return breakerFor(font, text)(slack(width) / size);
+}
+
+/** How tall `count` lines at `size` stand: pdf-lib's field layout, or our own drawing's (draw-flat.ts). */
+export type BlockHeight = (font: PDFFont, count: number, size: number) => number;
+export const fieldBlockHeight: BlockHeight = (font, count, size) => count * font.heightAtSize(size) * PITCH;
+
+/** `start`, or the largest size below it (in half points, down to 4 pt) at which the broken text fits. */
+export function fitLines(
+  font: PDFFont, text: string, area: { width: number; height: number }, start: number, blockHeight: BlockHeight = fieldBlockHeight,
+): { size: number; lines: string[] } {
   let size = start;
-  while (size > MIN_SIZE && linesAt(font, text, size, area.width).length * font.heightAtSize(size) * LINE_PITCH > area.height) {
+  for (;;) {
+    const lines = linesAt(font, text, size, area.width);
+    if (size <= MIN_SIZE || blockHeight(font, lines.length, size) <= area.height) return { size, lines };
     size = Math.max(MIN_SIZE, size - 0.5);
   }
-  return size;
 }
 
 /**
@@ -41,9 +62,8 @@ export function multilineSize(font: PDFFont, text: string, area: { width: number
 export function wrappedAppearance(daSize: (da: string | undefined) => number | undefined): AppearanceProviderFor<PDFTextField> {
   return (field, widget, font) => {
     const size = daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance());
-    const text = field.getText() ?? '';
     if (!field.isMultiline() || field.isCombed() || !size) return defaultTextFieldAppearanceProvider(field, widget, font);
-    const broken = linesAt(font, text, size, textArea(widget).width).join('\n');
+    const broken = linesAt(font, field.getText() ?? '', size, textArea(widget).width).join('\n');
     const view = new Proxy(field, {
       get: (target, key) => (key === 'getText' ? () => broken : Reflect.get(target, key, target) as unknown),
     });

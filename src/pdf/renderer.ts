@@ -1,11 +1,11 @@
 // Fills a stored template with values: AcroForm fields through the form API, flat fields by
 // drawing. The result is not flattened (the signing stage does that), but every value has an
 // appearance stream, so viewers show it without regenerating anything.
-import { EncryptedPDFError, PDFDocument, PDFName, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
+import { EncryptedPDFError, PDFDocument, PDFHexString, PDFName, PDFString, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
 import { drawFlatField } from './draw-flat.js';
 import type { FieldDef, FieldType, FieldValue } from './field.js';
 import { fillAcroField } from './fill-acroform.js';
-import { DocumentFonts } from './fonts.js';
+import { DocumentFonts, hanStyleOf } from './fonts.js';
 import { dropStaleStructures, dropUsageRights } from './pdf-cleanup.js';
 import { completeMissingAppearances } from './missing-appearances.js';
 
@@ -37,7 +37,9 @@ export function createPdfRenderer(): PdfRenderer {
   return {
     async render(templatePdf, fields, values) {
       const doc = await loadTemplate(templatePdf);
-      const fonts = new DocumentFonts(doc);
+      const lang = doc.catalog.lookupMaybe(PDFName.of('Lang'), PDFString, PDFHexString)?.decodeText();
+      const texts = Object.values(values).filter((v): v is string => typeof v === 'string');
+      const fonts = new DocumentFonts(doc, hanStyleOf(lang, texts));
       // getForm() would add an empty AcroForm to a flat PDF; only real forms are touched.
       const form = doc.catalog.getAcroForm() ? doc.getForm() : undefined;
       // Viewers that understand XFA (Acrobat) would show the XFA data instead of our values.

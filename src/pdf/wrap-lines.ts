@@ -1,47 +1,90 @@
-// Line breaking for values drawn on flat templates. pdf-lib breaks only at spaces, so Chinese or
-// Japanese text (which has none) ran past the field's edge. Here a line may also break between two
-// CJK characters, keeping closing punctuation with the character before it, and a word too long for a
-// line of its own is cut between characters.
+// Line breaking for multiline values. pdf-lib breaks only at spaces, so Chinese or Japanese text (which
+// has none) ran past the field's edge. Here a line may also break between two CJK characters, keeping
+// closing punctuation with the character before it, and a word too long for a line of its own is cut
+// between characters. Whitespace inside a line is kept as written (a value's spacing is part of it);
+// only the whitespace where a line breaks is dropped. No-break spaces never break.
 
-const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\u3000-\u303f\uff00-\uffef';
-// Marks that must not begin a line (Japanese kinsoku): they stay with the character before them.
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\u3001-\u303f\uff00-\uffef';
+// Spaces a line may break at: not U+00A0, U+2007 or U+202F, which exist to hold words together.
+const BREAKING_SPACE = ' \\t\u1680\u2000-\u2006\u2008-\u200a\u205f\u3000';
+// Marks that must not begin a line (Japanese kinsoku): they stay with what comes before them.
 const NO_LINE_START = '、。，．・：；？！）」』】〕〉》ー〜ゝゞヽヾ,.!?)';
-const TOKEN = new RegExp(`\\s+|[${CJK}][${NO_LINE_START}]*|[^\\s${CJK}]+`, 'gu');
+const TOKEN = new RegExp(`[${BREAKING_SPACE}]+|[${CJK}][${NO_LINE_START}]*|[^${BREAKING_SPACE}${CJK}]+[${NO_LINE_START}]*`, 'gu');
+const IS_SPACE = new RegExp(`^[${BREAKING_SPACE}]`, 'u');
+
+/** Breaks one text at any width; widths are measured once per piece, so trying many widths is cheap. */
+export type LineBreaker = (maxWidth: number) => string[];
+
+/**
+ * `widthOf` measures a piece of text; a line's width is taken as the sum of its pieces' widths (kerning
+ * across a break opportunity is ignored, so callers should leave a hair of slack).
+ */
+export function lineBreaker(text: string, widthOf: (s: string) => number): LineBreaker {
+  const widths = new Map<string, number>();
+  const measure = (s: string): number => {
+    let w = widths.get(s);
+    if (w === undefined) widths.set(s, (w = widthOf(s)));
+    return w;
+  };
+  const paragraphs = text.split(/\r?\n/).map((p) => p.match(TOKEN) ?? []);
+
+  return (maxWidth) => {
+    const lines: string[] = [];
+    for (const tokens of paragraphs) {
+      let line = '';
+      let width = 0;
+      // Whitespace after the line so far: kept if another piece follows on this line.
+      let gap = '';
+      let gapWidth = 0;
+      let started = false;
+      const breakLine = () => {
+        lines.push(line);
+        line = '';
+        width = 0;
+        gap = '';
+        gapWidth = 0;
+      };
+      for (const token of tokens) {
+        if (IS_SPACE.test(token)) {
+          // A paragraph's leading whitespace is kept; a continuation line's is where it broke.
+          if (line !== '' || !started) {
+            gap += token;
+            gapWidth += measure(token);
+          }
+          continue;
+        }
+        started = true;
+        const w = measure(token);
+        if (width + gapWidth + w <= maxWidth) {
+          line += gap + token;
+          width += gapWidth + w;
+          gap = '';
+          gapWidth = 0;
+          continue;
+        }
+        if (line !== '') breakLine();
+        gap = '';
+        gapWidth = 0;
+        if (w <= maxWidth) {
+          line = token;
+          width = w;
+          continue;
+        }
+        // Wider than a whole line: cut it between characters.
+        for (const ch of token) {
+          const cw = measure(ch);
+          if (line !== '' && width + cw > maxWidth) breakLine();
+          line += ch;
+          width += cw;
+        }
+      }
+      lines.push(line);
+    }
+    return lines;
+  };
+}
 
 /** Splits `text` into lines whose measured width is at most `maxWidth`; paragraphs stay apart. */
 export function wrapLines(text: string, widthOf: (s: string) => number, maxWidth: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
-    let line = '';
-    let space = false;
-    const push = () => {
-      lines.push(line);
-      line = '';
-      space = false;
-    };
-    for (const token of paragraph.match(TOKEN) ?? []) {
-      if (/^\s/u.test(token)) {
-        space = line !== '';
-        continue;
-      }
-      const candidate = line === '' ? token : `${line}${space ? ' ' : ''}${token}`;
-      if (widthOf(candidate) <= maxWidth) {
-        line = candidate;
-        space = false;
-        continue;
-      }
-      if (line !== '') push();
-      if (widthOf(token) <= maxWidth) {
-        line = token;
-        continue;
-      }
-      // Wider than a whole line: cut it between characters.
-      for (const ch of token) {
-        if (line !== '' && widthOf(line + ch) > maxWidth) push();
-        line += ch;
-      }
-    }
-    push();
-  }
-  return lines;
+  return lineBreaker(text, widthOf)(maxWidth);
 }

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { chooseFace, DocumentFonts } from '../../src/pdf/fonts.js';
-import { pdfToText, qpdfCheck } from './support/fixtures.js';
+import { chooseFace, DocumentFonts, hanStyleOf } from '../../src/pdf/fonts.js';
+import { inkIn, pdfToText, qpdfCheck } from './support/fixtures.js';
 
 // First, before any other test lays out Latin text in DejaVu Sans: the bug it guards against depends on
 // which document first asked the shared font for a glyph.
@@ -32,13 +32,34 @@ describe('chooseFace', () => {
     ['ひらがなとカタカナ', 'noto-sans-jp'],
     ['日本語のテキスト', 'noto-sans-jp'],
     ['简体中文', 'noto-sans-sc'],
-    ['繁體中文', 'noto-sans-sc'],
+    ['山田太郎', 'noto-sans-jp'],
+    ['東京都千代田区', 'noto-sans-jp'],
     ['한국어', 'noto-sans-kr'],
     ['한국어 漢字 and Latin', 'noto-sans-kr'],
   ];
   for (const [text, face] of cases) {
     it(`${text} → ${face}`, async () => assert.equal(await chooseFace(text), face));
   }
+
+  it('Han alone follows the document: Japanese, Chinese or Korean', async () => {
+    assert.equal(await chooseFace('繁體中文', 'ja'), 'noto-sans-jp');
+    assert.equal(await chooseFace('繁體中文', 'zh'), 'noto-sans-sc');
+    assert.equal(await chooseFace('高崎', 'zh'), 'noto-sans-sc');
+    assert.equal(await chooseFace('漢字', 'ko'), 'noto-sans-kr');
+    // Kana or Hangul in the value itself win over the document.
+    assert.equal(await chooseFace('山田です', 'zh'), 'noto-sans-jp');
+    assert.equal(await chooseFace('漢字 한국어', 'ja'), 'noto-sans-kr');
+  });
+
+  it('the document’s Han style: its /Lang, else kana or Hangul in any value, else Japanese', () => {
+    assert.equal(hanStyleOf('zh-CN', ['山田です']), 'zh');
+    assert.equal(hanStyleOf('ko', []), 'ko');
+    assert.equal(hanStyleOf('JA-jp', []), 'ja');
+    assert.equal(hanStyleOf('en-US', ['北京', '한국어']), 'ko');
+    assert.equal(hanStyleOf(undefined, ['北京', 'カタカナ']), 'ja');
+    assert.equal(hanStyleOf(undefined, ['北京']), 'ja');
+    assert.equal(hanStyleOf('zhx', ['北京']), 'ja', 'only a real language tag counts');
+  });
 
   it('a mix no face covers goes to the face that covers most of it', async () => {
     // Noto Sans KR has no 简; Noto Sans Hans has no Hangul: more of this is Hangul.
@@ -59,6 +80,12 @@ describe('bundled faces embed as subsets that readers can extract', () => {
     assert.equal(check.status, 0, check.output);
     const text = pdfToText(out);
     for (const line of lines) assert.ok(text.includes(line), `${line} in ${JSON.stringify(text)}`);
+    // And each line is really painted (baseline at 400 - (340 - 40 i) from the top, 18 pt glyphs).
+    for (const [i, line] of lines.entries()) {
+      const ink = inkIn(out, 1, { x: 40, y: 60 + i * 40 - 18, width: 300, height: 26 });
+      assert.ok(ink > 150, `${line} paints ${ink} dark pixels`);
+    }
+    assert.equal(inkIn(out, 1, { x: 40, y: 225, width: 300, height: 100 }), 0, 'below the lines the page is blank');
     // Subsets: the whole CJK fonts are several megabytes each.
     assert.ok(out.length < 400_000, `${out.length} bytes`);
   });

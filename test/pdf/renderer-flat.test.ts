@@ -84,6 +84,19 @@ describe('flat templates', () => {
     assert.ok(squeeze(pdfToText(out, '-raw')).includes(squeeze(english)));
   });
 
+  it('draws Han-only values as Chinese in a document whose /Lang is Chinese, as Japanese otherwise', async () => {
+    const baseFonts = async (lang: string | undefined) => {
+      const doc = await PDFDocument.load(await flatTemplate());
+      if (lang) doc.setLanguage(lang);
+      const out = await renderer.render(await doc.save(), FIELDS, { kanji: '東京都' });
+      const loaded = await PDFDocument.load(out);
+      return loaded.context.enumerateIndirectObjects()
+        .flatMap(([, o]) => (o instanceof PDFDict && o.lookup(PDFName.of('Type')) === PDFName.of('Font') ? [String(o.lookup(PDFName.of('BaseFont')))] : []));
+    };
+    assert.ok((await baseFonts('zh-CN')).some((f) => f.includes('NotoSansHans')), 'Chinese face');
+    assert.ok((await baseFonts(undefined)).some((f) => f.includes('NotoSansJP')), 'Japanese face');
+  });
+
   it('embeds subsets, not whole font files', async () => {
     const out = await renderer.render(await flatTemplate(), FIELDS, { city: 'Łódź', kanji: '日本語' });
     const doc = await PDFDocument.load(out);
@@ -91,8 +104,8 @@ describe('flat templates', () => {
     const fontFiles = doc.context.enumerateIndirectObjects()
       .map(([, o]) => (o instanceof PDFDict ? (o.lookup(PDFName.of('FontFile2')) ?? o.lookup(PDFName.of('FontFile3'))) : undefined))
       .filter((o): o is PDFRawStream => o instanceof PDFRawStream);
-    assert.equal(fontFiles.length, 2, 'DejaVu Sans and Noto Sans Hans (Han alone is drawn as Chinese)');
-    // The full files are 757 KB and 8.4 MB.
+    assert.equal(fontFiles.length, 2, 'DejaVu Sans and Noto Sans JP');
+    // The full files are 757 KB and 5.5 MB.
     for (const f of fontFiles) assert.ok(f.contents.length < 60_000, `a subset is a few KiB, got ${f.contents.length}`);
   });
 });
@@ -157,8 +170,29 @@ describe('AcroForm details', () => {
     assert.ok(sizeOf('narrow') < 12 && sizeOf('narrow') >= 4, `narrow field shrunk to ${sizeOf('narrow')} pt`);
     assert.equal(sizeOf('roomy'), 12, 'a value that fits keeps the producer’s size');
     const text = pdfToText(out);
-    assert.ok(text.includes(long), `the whole value is visible: ${JSON.stringify(text)}`);
+    assert.ok(text.includes(long), `the whole value is drawn: ${JSON.stringify(text)}`);
+    // pdftotext reports clipped text too, so check where each word lies, not only that it is there.
+    const narrowRect = def('narrow', 'text', 1, 72, 792 - 600 - 20, 90, 20);
+    const words = wordBoxes(out).filter((b) => long.includes(b.word));
+    assert.equal(words.map((b) => b.word).join(' '), long);
+    for (const b of words) inside([b], b.word, narrowRect);
     assert.equal(qpdfCheck(out).status, 0);
+  });
+
+  it('measures a rotated widget along its text, so a fitting value keeps its size', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([792, 612]);
+    const field = doc.getForm().createTextField('sideways');
+    // Tall and thin on the page, read bottom to top: 251 pt of room for the text.
+    field.addToPage(page, { x: 72, y: 100, width: 251, height: 21, rotate: degrees(90) });
+    const rect = field.acroField.getWidgets()[0]!.getRectangle();
+    assert.ok(rect.width < 30 && rect.height > 240, `pdf-lib turns the rectangle: ${JSON.stringify(rect)}`);
+    field.acroField.setDefaultAppearance('/Helv 12 Tf 0 g');
+    const t = await detectTemplate(await doc.save());
+    const out = await renderer.render(t.pdf, t.fields, { sideways: 'Jane Q. Public' });
+    const acroField = (await PDFDocument.load(out)).getForm().getTextField('sideways').acroField;
+    const da = acroField.getWidgets()[0]!.getDefaultAppearance() ?? acroField.getDefaultAppearance() ?? '';
+    assert.equal(Number(/([\d.]+)\s+Tf\s*$/.exec(da)?.[1]), 12, da);
   });
 
   it('wraps multiline CJK values inside the field and shrinks text too long for the box; the value stays as given', async () => {
@@ -182,12 +216,13 @@ describe('AcroForm details', () => {
     assert.equal(qpdfCheck(out).status, 0);
     const filled = (await PDFDocument.load(out)).getForm();
     for (const [name, value] of Object.entries(values)) assert.equal(filled.getTextField(name).getText(), value, `${name} keeps its value`);
+    // Every word on the page lies inside its own field's box (pdftotext reports clipped text too).
     const boxes = wordBoxes(out);
     for (const [name, r] of Object.entries(rects)) {
       const top = 792 - r.y - r.height;
       const f = def(name, 'text', 1, r.x, top, r.width, r.height);
-      const words = boxes.filter((b) => b.yMin >= top - 30 && b.yMax <= top + r.height + 60);
-      assert.ok(words.length > 1, `${name} is drawn on several lines`);
+      const words = boxes.filter((b) => (name === 'jp' ? /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u : /^[A-Za-z.]+$/).test(b.word));
+      assert.ok(new Set(words.map((b) => b.yMin)).size > 1, `${name} is drawn on several lines`);
       for (const b of words) inside([b], b.word, f);
     }
     const squeezed = pdfToText(out, '-raw').replace(/\s+/g, '');

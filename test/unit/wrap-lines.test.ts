@@ -20,6 +20,7 @@ describe('wrapLines', () => {
 
   it('never starts a line with closing punctuation', () => {
     assert.deepEqual(wrapLines('日本語。日本', chars, 3), ['日本', '語。日', '本']);
+    assert.deepEqual(wrapLines('東京 Tokyo。大阪', chars, 6), ['東京', 'Tokyo。', '大阪']);
   });
 
   it('mixes scripts without inventing spaces', () => {
@@ -30,9 +31,22 @@ describe('wrapLines', () => {
     assert.deepEqual(wrapLines('a verylongwordindeed b', chars, 6), ['a', 'verylo', 'ngword', 'indeed', 'b']);
   });
 
-  it('keeps paragraphs apart and collapses runs of spaces at breaks', () => {
-    assert.deepEqual(wrapLines('one two\nthree   four', chars, 20), ['one two', 'three four']);
+  it('keeps paragraphs apart', () => {
+    assert.deepEqual(wrapLines('one two\nthree four', chars, 20), ['one two', 'three four']);
     assert.deepEqual(wrapLines('one\r\n\r\ntwo', chars, 20), ['one', '', 'two']);
+  });
+
+  it('keeps spacing inside a line as written and drops it only where a line breaks', () => {
+    assert.deepEqual(wrapLines('Qty:    5', chars, 20), ['Qty:    5']);
+    assert.deepEqual(wrapLines('  indented start', chars, 20), ['  indented start']);
+    assert.deepEqual(wrapLines('山田\u3000太郎', chars, 20), ['山田\u3000太郎']);
+    assert.deepEqual(wrapLines('aaaa    bbbb', chars, 6), ['aaaa', 'bbbb']);
+    assert.deepEqual(wrapLines('山田\u3000太郎', chars, 2), ['山田', '太郎']);
+  });
+
+  it('never breaks at a no-break space', () => {
+    assert.deepEqual(wrapLines('Mr\u00a0Smith and Mrs\u00a0Jones', chars, 12), ['Mr\u00a0Smith and', 'Mrs\u00a0Jones']);
+    assert.deepEqual(wrapLines('10\u202fkg of 20\u2007kg', chars, 6), ['10\u202fkg', 'of', '20\u2007kg']);
   });
 
   it('no line is wider than asked, whatever the input', () => {

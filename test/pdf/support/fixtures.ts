@@ -86,3 +86,24 @@ export function wordBoxes(pdf: Uint8Array): WordBox[] {
   });
   return boxes;
 }
+
+/**
+ * How many dark pixels poppler paints in a region of a page (points from the top-left corner, at
+ * 72 dpi): text that extracts fine can still draw nothing, e.g. a font subset without outlines.
+ */
+export function inkIn(pdf: Uint8Array, page: number, region: { x: number; y: number; width: number; height: number }): number {
+  return withTempDir((dir) => {
+    const file = join(dir, 'ink.pdf');
+    writeFileSync(file, pdf);
+    const args = ['-gray', '-r', '72', '-f', String(page), '-l', String(page), '-x', String(region.x), '-y', String(region.y), '-W', String(region.width), '-H', String(region.height), file];
+    const run = spawnSync('pdftoppm', args, { maxBuffer: 64 * 1024 * 1024 });
+    if (run.status !== 0) throw new Error(`pdftoppm failed: ${run.stderr.toString()}`);
+    // PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
+    const image = run.stdout;
+    let headerEnd = 0;
+    for (let newlines = 0; newlines < 3; headerEnd++) if (image[headerEnd] === 0x0a) newlines++;
+    let dark = 0;
+    for (let i = headerEnd; i < image.length; i++) if (image[i]! < 128) dark++;
+    return dark;
+  });
+}
