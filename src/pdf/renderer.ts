@@ -10,8 +10,14 @@ import { dropStaleStructures, dropUsageRights } from './pdf-cleanup.js';
 import { completeMissingAppearances } from './missing-appearances.js';
 
 export interface PdfRenderer {
+  /** Changes whenever the same inputs would render differently, so cached renderings are not reused. */
+  readonly version: string;
   render(templatePdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>): Promise<Uint8Array>;
 }
+
+// Bump on any change to what a rendering looks like (fonts, sizing, wrapping, layout).
+// 2: Korean and Chinese faces, shrink-to-fit, CJK line breaking, ToUnicode kept across documents.
+const RENDERER_VERSION = '2';
 
 /** Filled in by the signing stage, never from submitted values. */
 const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed']);
@@ -35,6 +41,7 @@ function fieldsByName(form: PDFForm): Map<string, PDFField> {
 
 export function createPdfRenderer(): PdfRenderer {
   return {
+    version: RENDERER_VERSION,
     async render(templatePdf, fields, values) {
       const doc = await loadTemplate(templatePdf);
       const lang = doc.catalog.lookupMaybe(PDFName.of('Lang'), PDFString, PDFHexString)?.decodeText();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { PdfRenderer } from '../../src/pdf/index.js';
 import { DIALECTS, createHarness, errorOf, type Harness } from '../harness.js';
 import { fixture } from '../shared/fixtures.js';
 import { multipart } from '../shared/multipart.js';
@@ -192,6 +193,18 @@ for (const dialect of DIALECTS) {
       assert.match(execFileSync('pdftotext', [tmp, '-']).toString(), /Ελληνικά Łódź/);
       const again = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
       assert.ok(again.rawPayload.equals(res.rawPayload), 'served from the cache');
+      assert.equal(renders().length, 1);
+      // A new renderer version renders anew rather than serving what the old one cached.
+      const domain = h.deps.domain as { pdfRenderer: PdfRenderer };
+      const current = domain.pdfRenderer;
+      domain.pdfRenderer = { version: `${current.version}-next`, render: (...args) => current.render(...args) };
+      try {
+        const fresh = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
+        assert.equal(fresh.status, 200);
+        assert.equal(renders().length, 2);
+      } finally {
+        domain.pdfRenderer = current;
+      }
       fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
     });
   });

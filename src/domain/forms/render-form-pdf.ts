@@ -11,12 +11,13 @@ const inFlight = new Map<string, Promise<Uint8Array>>();
 
 /**
  * The filled, unsigned document. Rendered on first read and cached in the blob store under a key that
- * hashes the source file and the values, so a changed value can never be served a stale rendering.
+ * hashes the renderer's version, the source file, the fields and the values, so neither a changed value
+ * nor an improved renderer is ever served a stale rendering.
  */
 export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string): Promise<{ pdf: Uint8Array; filename: string }> {
   const form = await loadForm(deps, p, formId);
   const fields = await formFields(deps, p, form);
-  const cacheKey = `${p.accountId}/${p.mode}/renders/${form.id}-${sha256Hex(`${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32)}.pdf`;
+  const cacheKey = `${p.accountId}/${p.mode}/renders/${form.id}-${sha256Hex(`${deps.pdfRenderer.version}\n${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32)}.pdf`;
   let pending = inFlight.get(cacheKey);
   if (!pending) {
     pending = renderOnce(deps, form, fields, cacheKey).finally(() => inFlight.delete(cacheKey));
