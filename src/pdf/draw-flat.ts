@@ -1,18 +1,19 @@
 // Values for fields that exist only as FieldDefs (flat PDFs whose fields were given as JSON) are
 // drawn onto the page inside the field's rectangle.
-import { degrees, rgb, type PDFDocument, type PDFFont } from '@cantoo/pdf-lib';
+import { degrees, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { FieldDef, FieldValue } from './field.js';
 import { isChecked } from './fill-acroform.js';
 import type { DocumentFonts } from './fonts.js';
 import { pointFromTopLeft } from './page-geometry.js';
 import { fitLines, MIN_SIZE, type BlockHeight } from './multiline-layout.js';
+import type { TextMetrics, ValueFont } from './value-font.js';
 
 const PADDING = 2;
 const MAX_SIZE = 12;
 const INK = rgb(0, 0, 0);
 const LINE_HEIGHT = 1.2;
 
-function fitSingleLine(font: PDFFont, text: string, def: FieldDef): number {
+function fitSingleLine(font: TextMetrics, text: string, def: FieldDef): number {
   const byHeight = (def.height - PADDING) / font.heightAtSize(1, { descender: true });
   const width = font.widthOfTextAtSize(text, 1);
   const byWidth = width > 0 ? (def.width - 2 * PADDING) / width : MAX_SIZE;
@@ -39,18 +40,34 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
   }
   const text = value === null || value === false ? '' : String(value);
   if (text.trim() === '') return;
-  const font = await fonts.forText(text);
+  const font = await fonts.forValue(text);
   if (def.multiline) {
     const area = { width: def.width - 2 * PADDING, height: def.height - 2 * PADDING };
     const { size, lines } = fitLines(font, text, area, Math.max(MIN_SIZE, Math.min(10, area.height)), drawnBlockHeight);
     const at = pointFromTopLeft(page, def.x + PADDING, def.y + PADDING + font.heightAtSize(size, { descender: false }));
-    page.drawText(lines.join('\n'), { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation), lineHeight: size * LINE_HEIGHT });
+    // Each next line one pitch further "down" the (possibly turned) page.
+    const turn = (at.rotation * Math.PI) / 180;
+    lines.forEach((line, i) => {
+      const drop = i * size * LINE_HEIGHT;
+      drawLine(page, font, line, { x: at.x + drop * Math.sin(turn), y: at.y - drop * Math.cos(turn), rotation: at.rotation }, size);
+    });
     return;
   }
   const line = text.replace(/\s*\r?\n\s*/g, ' ');
   const size = fitSingleLine(font, line, def);
   // Centre the line vertically: the baseline sits half the glyph height below the box's middle.
   const baseline = def.y + (def.height + font.heightAtSize(size, { descender: false }) * 0.8) / 2;
-  const at = pointFromTopLeft(page, def.x + PADDING, baseline);
-  page.drawText(line, { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation) });
+  drawLine(page, font, line, pointFromTopLeft(page, def.x + PADDING, baseline), size);
+}
+
+/** One line from its baseline origin, run by run when the value needs several fonts. */
+function drawLine(page: PDFPage, font: ValueFont, line: string, at: { x: number; y: number; rotation: number }, size: number): void {
+  const turn = (at.rotation * Math.PI) / 180;
+  let { x, y } = at;
+  for (const run of font.runs(line)) {
+    page.drawText(run.text, { x, y, size, font: run.font, color: INK, rotate: degrees(at.rotation) });
+    const advance = run.font.widthOfTextAtSize(run.text, size);
+    x += advance * Math.cos(turn);
+    y += advance * Math.sin(turn);
+  }
 }

@@ -2,11 +2,13 @@
 // regenerates each touched field's appearance with a font that can show the value.
 import {
   PDFCheckBox, PDFDropdown, PDFHexString, PDFOptionList, PDFRadioGroup, PDFTextField,
-  type PDFField, type PDFFont, type PDFWidgetAnnotation,
+  type PDFField, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
 import type { FieldValue } from './field.js';
 import { findChoice, radioChoices, selectChoices } from './field-options.js';
-import { fitLines, MIN_SIZE, textArea, wrappedAppearance } from './multiline-layout.js';
+import { fitLines, MIN_SIZE, textArea } from './multiline-layout.js';
+import { addFontResources, textAppearance } from './text-appearance.js';
+import type { TextMetrics } from './value-font.js';
 import type { DocumentFonts } from './fonts.js';
 
 const FALSE_WORDS = new Set(['', 'false', 'no', 'off', '0']);
@@ -46,7 +48,7 @@ const tenths = (size: number): number => Math.floor(size * 10) / 10;
 // boxes too low for two lines), at most 12 pt for a single line, shrunk until the text fits.
 // A field with its own size keeps it unless the text would not fit at that size: viewers clip a
 // field's text at its edges, and a document about to be signed must show all of what it says.
-function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, widget: PDFWidgetAnnotation, own: number): number {
+function fontSizeFor(field: PDFTextField, font: TextMetrics, text: string, widget: PDFWidgetAnnotation, own: number): number {
   const area = textArea(widget);
   if (field.isMultiline()) {
     const start = own > 0 ? own : Math.min(10, Math.max(6, (area.height - 2) / 2.4));
@@ -59,7 +61,7 @@ function fontSizeFor(field: PDFTextField, font: PDFFont, text: string, widget: P
   return tenths(Math.max(MIN_SIZE, Math.min(12, byHeight, byWidth)));
 }
 
-function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
+function fixFontSize(field: PDFTextField, font: TextMetrics, text: string): void {
   const widgets = field.acroField.getWidgets();
   // Widgets of one field can differ in size; each then gets its own /DA (pdf-lib reads it first).
   const perWidget = widgets.length > 1;
@@ -75,8 +77,7 @@ function fixFontSize(field: PDFTextField, font: PDFFont, text: string): void {
   }
 }
 
-// Multiline text is drawn from lines broken by wrapLines at the size just chosen (multiline-layout.ts).
-const multilineAppearance = wrappedAppearance((da) => fontSizeIn(da, NAMED_TF));
+const daSize = (da: string | undefined): number | undefined => fontSizeIn(da, NAMED_TF);
 
 async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentFonts): Promise<void> {
   let text = asText(value);
@@ -84,10 +85,13 @@ async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentF
   if (!field.isMultiline()) text = text.replace(/[ \t]*\r?\n[ \t]*/g, ' ');
   text = fitMaxLength(text, field.getMaxLength());
   field.setText(text === '' ? undefined : text);
-  const font = await fonts.forText(text);
+  const font = await fonts.forValue(text);
   // Combed fields size their text to the cells, which already works well.
   if (!field.isCombed()) fixFontSize(field, font, text);
-  field.updateAppearances(font, multilineAppearance);
+  // Drawn by text-appearance.ts: multiline values from lines broken at the size just chosen, mixed
+  // scripts in runs of their own fonts.
+  field.updateAppearances(font.primary, textAppearance(font, daSize));
+  addFontResources(field.acroField.getWidgets(), font.extraFonts);
 }
 
 // Some producers (Scribus 1.5) write /DA strings with an empty font name; the check mark in their

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fontkit, { type Font as FontkitFont } from '@cantoo/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from '@cantoo/pdf-lib';
+import { ValueFont } from './value-font.js';
 
 type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
 
@@ -154,5 +155,29 @@ export class DocumentFonts {
 
   async forText(text: string): Promise<PDFFont> {
     return this.face(await chooseFace(text, this.han));
+  }
+
+  /**
+   * The fonts `text` is drawn with: the face that shows most of it, and for each character that face
+   * lacks, the first face (in the same order of preference) that has it.
+   */
+  async forValue(text: string): Promise<ValueFont> {
+    const id = await chooseFace(text, this.han);
+    const primary = await this.face(id);
+    const others = new Map<string, PDFFont>();
+    if (id !== 'helvetica') {
+      const main = (await loadFace(id)).font;
+      const order = preference(codePoints(text), this.han).filter((other) => other !== id);
+      for (const ch of new Set(text)) {
+        const cp = ch.codePointAt(0) ?? 0;
+        if (isLayoutChar(cp) || /\s/u.test(ch) || main.hasGlyphForCodePoint(cp)) continue;
+        for (const other of order) {
+          if (!(await loadFace(other)).font.hasGlyphForCodePoint(cp)) continue;
+          others.set(ch, await this.face(other));
+          break;
+        }
+      }
+    }
+    return new ValueFont(primary, others);
   }
 }

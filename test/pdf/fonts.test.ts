@@ -90,3 +90,19 @@ describe('bundled faces embed as subsets that readers can extract', () => {
     assert.ok(out.length < 400_000, `${out.length} bytes`);
   });
 });
+
+describe('values that need more than one face', () => {
+  it('draws each character in the main face when it has it, else in the first face that does', async () => {
+    const fonts = new DocumentFonts(await PDFDocument.create());
+    const mixed = await fonts.forValue('Łukasz 田中太郎');
+    assert.equal(mixed.mixed, true);
+    const runs = mixed.runs('Łukasz 田中太郎').map((r) => [r.font.name.replace(/-\d+$/, ''), r.text]);
+    assert.deepEqual(runs, [['DejaVuSans', 'Ł'], ['NotoSansJP-Regular', 'ukasz 田中太郎']]);
+    assert.deepEqual(mixed.extraFonts.map((f) => f.name.replace(/-\d+$/, '')), ['DejaVuSans']);
+    const width = mixed.widthOfTextAtSize('Łukasz', 10);
+    const byRuns = mixed.runs('Łukasz').reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, 10), 0);
+    assert.equal(width, byRuns);
+    for (const single of ['Zürich', '日本語', 'Ελληνικά']) assert.equal((await fonts.forValue(single)).mixed, false, single);
+  });
+});
+

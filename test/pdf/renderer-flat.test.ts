@@ -2,7 +2,7 @@
 // place, fonts are embedded as subsets, and untouched AcroForm fields stay as they were.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
+import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFRef, PDFTextField } from '@cantoo/pdf-lib';
 import { detectTemplate } from '../../src/pdf/detect-template.js';
 import { radioChoices } from '../../src/pdf/field-options.js';
 import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
@@ -246,4 +246,40 @@ describe('AcroForm details', () => {
     assert.equal(sizes[1], 12, 'the wide widget keeps 12 pt');
     assert.equal(pdfToText(out).split(value).length - 1, 2, 'the whole value shows in both places');
   });
+
+  it('draws values that mix scripts no one face covers, run by run, in fields and on flat pages', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    const single = form.createTextField('single');
+    single.addToPage(page, { x: 72, y: 700, width: 300, height: 22 });
+    const multi = form.createTextField('multi');
+    multi.enableMultiline();
+    multi.addToPage(page, { x: 72, y: 580, width: 160, height: 80 });
+    for (const f of [single, multi]) f.acroField.setDefaultAppearance('/Helv 0 Tf 0 g');
+    const t = await detectTemplate(await doc.save());
+    const values = { single: 'Łukasz 田中太郎', multi: 'İstanbul Çağlayan, 東京都千代田区丸の内一丁目', flat: 'Gdańsk 北京市 한국어' };
+    const flat = def('flat', 'text', 1, 72, 400, 250, 30);
+    const out = await renderer.render(t.pdf, [...t.fields, flat], values);
+    assert.equal(qpdfCheck(out).status, 0);
+    const loaded = await PDFDocument.load(out);
+    // Every field value keeps its text.
+    for (const name of ['single', 'multi'] as const) assert.equal(loaded.getForm().getTextField(name).getText(), values[name]);
+    // The Latin letters the CJK faces lack come from DejaVu Sans: each appearance lists both fonts.
+    for (const name of ['single', 'multi']) {
+      const widget = loaded.getForm().getTextField(name).acroField.getWidgets()[0]!;
+      const stream = loaded.context.lookup(widget.getNormalAppearance() as PDFRef) as PDFRawStream;
+      const fonts = stream.dict.lookup(PDFName.of('Resources'), PDFDict).lookup(PDFName.of('Font'), PDFDict);
+      const names = fonts.keys().map((k) => k.asString());
+      assert.ok(names.some((n) => n.includes('DejaVuSans')) && names.some((n) => n.includes('NotoSansJP')), `${name}: ${names.join(', ')}`);
+    }
+    const text = pdfToText(out, '-raw').replace(/\s+/g, '');
+    for (const value of Object.values(values)) assert.ok(text.includes(value.replace(/\s+/g, '')), value);
+    // Runs follow each other on the line, in order.
+    const boxes = wordBoxes(out);
+    const at = (word: string) => boxes.find((b) => b.word === word)!;
+    assert.ok(at('Łukasz').xMax <= at('田中太郎').xMin + 1, 'Łukasz then 田中太郎');
+    assert.ok(at('Gdańsk').xMax <= at('北京市').xMin + 1 && at('北京市').xMax <= at('한국어').xMin + 1, 'flat runs in order');
+  });
 });
+
