@@ -10,7 +10,7 @@ const layer = (from, forbidden) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'src/generated/**', 'web/dist/**', '.tmp/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'src/generated/**', 'web/dist/**', '.tmp/**', '.scratch/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -214,7 +214,9 @@ export interface paths {
         /**
          * Download the filled PDF
          * @description Returns the form's current document: the template filled with the current values, not signed and
-         *     not sealed. For the signed document use `getSignedPdf`.
+         *     not sealed. For the signed document use `getSignedPdf`. The response carries an `ETag` that
+         *     changes whenever the document would; send it back in `If-None-Match` to get `304 Not Modified`
+         *     instead of the bytes.
          */
         get: operations["getFormPdf"];
         put?: never;
@@ -985,6 +987,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The version of a document: a strong entity tag that changes whenever the bytes served would. */
+        ETag: string;
         /**
          * @description The request's id, `req_` and 32 lowercase hexadecimal characters, sent on every response. Error
          *     bodies repeat it as `request_id`.
@@ -1410,7 +1414,10 @@ export interface operations {
     getFormPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a list of them, or `*`). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -1426,6 +1433,9 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, no-cache`: the document changes with the form's values. */
+                    "Cache-Control"?: string;
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1438,6 +1448,15 @@ export interface operations {
                 content: {
                     "application/pdf": string;
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is the current document; no body. */
+            304: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -194,6 +194,27 @@ for (const dialect of DIALECTS) {
       const again = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
       assert.ok(again.rawPayload.equals(res.rawPayload), 'served from the cache');
       assert.equal(renders().length, 1);
+      // The entity tag names this version; a client holding it gets 304 and no body.
+      const etag = String(res.headers['etag']);
+      assert.match(etag, /^"[0-9a-f]{32}"$/);
+      assert.equal(again.headers['etag'], etag);
+      assert.equal(res.headers['cache-control'], 'private, no-cache');
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const cached = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest, headers: { 'if-none-match': ifNoneMatch } });
+        assert.equal(cached.status, 304, ifNoneMatch);
+        assert.equal(cached.rawPayload.length, 0);
+        assert.equal(cached.headers['etag'], etag);
+      }
+      const stale = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest, headers: { 'if-none-match': '"0123456789abcdef0123456789abcdef"' } });
+      assert.equal(stale.status, 200);
+      assert.ok(stale.rawPayload.equals(res.rawPayload));
+      // Another form, another tag; and another partition's form is not found, tag or not.
+      const other = (await create({ template_id: templateId, prefill: { [text.name]: 'something else' } })).json<Form>();
+      const otherPdf = await h.request({ url: `/api/v1/forms/${other.id}/pdf`, as: h.actors.aTest, headers: { 'if-none-match': etag } });
+      assert.equal(otherPdf.status, 200);
+      assert.notEqual(otherPdf.headers['etag'], etag);
+      const foreign = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.bTest, headers: { 'if-none-match': etag } });
+      assert.equal(foreign.status, 404);
       // A new renderer version renders anew rather than serving what the old one cached.
       const domain = h.deps.domain as { pdfRenderer: PdfRenderer };
       const current = domain.pdfRenderer;

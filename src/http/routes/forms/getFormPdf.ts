@@ -7,7 +7,12 @@ type Params = operations['getFormPdf']['parameters']['path'];
 export default defineRoute({
   operationId: 'getFormPdf',
   handler: (s) => async (req, reply) => {
-    const { pdf, filename } = await getFormPdf(s.domain, req.partition, (req.params as Params).form_id);
+    const ifNoneMatch = req.headers['if-none-match'];
+    const result = await getFormPdf(s.domain, req.partition, (req.params as Params).form_id, ifNoneMatch);
+    // The document changes whenever a value does: caches may keep it but must check back each time.
+    reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache');
+    if (result.notModified) return reply.code(304).send();
+    const { pdf, filename } = result;
     return reply.type('application/pdf').header('Content-Disposition', `inline; filename="${filename}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   },
 });
