@@ -1,6 +1,6 @@
 // Values for fields that exist only as FieldDefs (flat PDFs whose fields were given as JSON) are
 // drawn onto the page inside the field's rectangle.
-import { degrees, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { cleanText, degrees, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { FieldDef, FieldValue } from './field.js';
 import { isChecked } from './fill-acroform.js';
 import type { DocumentFonts } from './fonts.js';
@@ -38,7 +38,8 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
     page.drawText(mark, { x: at.x, y: at.y, size, font, color: INK, rotate: degrees(at.rotation) });
     return;
   }
-  const text = value === null || value === false ? '' : String(value);
+  // As pdf-lib would draw it: tabs as spaces, no control characters (so measured and drawn widths agree).
+  const text = cleanText(value === null || value === false ? '' : String(value));
   if (text.trim() === '') return;
   const font = await fonts.forValue(text);
   if (def.multiline) {
@@ -53,7 +54,7 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
     });
     return;
   }
-  const line = text.replace(/\s*\r?\n\s*/g, ' ');
+  const line = text.replace(/\s*(?:\r\n|[\n\f\r\v])\s*/g, ' ');
   const size = fitSingleLine(font, line, def);
   // Centre the line vertically: the baseline sits half the glyph height below the box's middle.
   const baseline = def.y + (def.height + font.heightAtSize(size, { descender: false }) * 0.8) / 2;

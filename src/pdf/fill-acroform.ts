@@ -79,10 +79,13 @@ function fixFontSize(field: PDFTextField, font: TextMetrics, text: string): void
 
 const daSize = (da: string | undefined): number | undefined => fontSizeIn(da, NAMED_TF);
 
+// Every character that pdf-lib would treat as a line break, with the spaces around it.
+const SINGLE_LINE_BREAKS = /[ \t]*(?:\r\n|[\n\f\r\v\u2028\u2029])[ \t]*/g;
+
 async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentFonts): Promise<void> {
   let text = asText(value);
   // A single-line field cannot show line breaks; viewers would print them as boxes or drop them.
-  if (!field.isMultiline()) text = text.replace(/[ \t]*\r?\n[ \t]*/g, ' ');
+  if (!field.isMultiline()) text = text.replace(SINGLE_LINE_BREAKS, ' ');
   text = fitMaxLength(text, field.getMaxLength());
   field.setText(text === '' ? undefined : text);
   const font = await fonts.forValue(text);

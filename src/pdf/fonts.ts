@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fontkit, { type Font as FontkitFont } from '@cantoo/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from '@cantoo/pdf-lib';
-import { ValueFont } from './value-font.js';
+import { ValueFont, type Candidate } from './value-font.js';
 
 type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
 
@@ -158,26 +158,23 @@ export class DocumentFonts {
   }
 
   /**
-   * The fonts `text` is drawn with: the face that shows most of it, and for each character that face
-   * lacks, the first face (in the same order of preference) that has it.
+   * The fonts `text` is drawn with: the face that shows most of it, and, for what that face lacks, the
+   * other faces (in the same order of preference) that have some of it (value-font.ts cuts the runs).
    */
   async forValue(text: string): Promise<ValueFont> {
     const id = await chooseFace(text, this.han);
     const primary = await this.face(id);
-    const others = new Map<string, PDFFont>();
-    if (id !== 'helvetica') {
-      const main = (await loadFace(id)).font;
-      const order = preference(codePoints(text), this.han).filter((other) => other !== id);
-      for (const ch of new Set(text)) {
-        const cp = ch.codePointAt(0) ?? 0;
-        if (isLayoutChar(cp) || /\s/u.test(ch) || main.hasGlyphForCodePoint(cp)) continue;
-        for (const other of order) {
-          if (!(await loadFace(other)).font.hasGlyphForCodePoint(cp)) continue;
-          others.set(ch, await this.face(other));
-          break;
-        }
+    if (id === 'helvetica') return new ValueFont({ font: primary, has: inWinAnsi }, []);
+    const main = (await loadFace(id)).font;
+    const lacking = [...new Set(codePoints(text))].filter((cp) => !main.hasGlyphForCodePoint(cp));
+    const others: Candidate[] = [];
+    if (lacking.length > 0) {
+      for (const other of preference(codePoints(text), this.han)) {
+        if (other === id) continue;
+        const font = (await loadFace(other)).font;
+        if (lacking.some((cp) => font.hasGlyphForCodePoint(cp))) others.push({ font: await this.face(other), has: (cp) => font.hasGlyphForCodePoint(cp) });
       }
     }
-    return new ValueFont(primary, others);
+    return new ValueFont({ font: primary, has: (cp) => main.hasGlyphForCodePoint(cp) }, others);
   }
 }

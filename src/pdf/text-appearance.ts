@@ -9,44 +9,59 @@ import {
 import { linesAt, textArea } from './multiline-layout.js';
 import type { ValueFont } from './value-font.js';
 
-/** A stand-in for the primary font that measures like the whole value (pdf-lib lays out with it). */
-function measuredAs(primary: PDFFont, value: ValueFont): PDFFont {
-  return new Proxy(primary, {
+/**
+ * A stand-in for the primary font that measures like the whole value (pdf-lib lays out with it) and
+ * notes the text behind every string it encodes, so each "show text" can be redrawn in runs whatever
+ * lines, cells or cuts pdf-lib made.
+ */
+function measuredAs(value: ValueFont, shown: Map<string, string>): PDFFont {
+  return new Proxy(value.primary, {
     get: (target, key) => {
       if (key === 'widthOfTextAtSize') return (text: string, size: number) => value.widthOfTextAtSize(text, size);
       if (key === 'heightAtSize') return (size: number, options?: { descender?: boolean }) => value.heightAtSize(size, options);
+      if (key === 'encodeText') {
+        return (text: string) => {
+          const encoded = target.encodeText(text);
+          shown.set(showText(encoded).toString(), text);
+          return encoded;
+        };
+      }
       return Reflect.get(target, key, target) as unknown;
     },
   });
 }
 
-/** Each line's single-font "show text" swapped for its runs, each shown in its own font. */
-function inRuns(operators: PDFOperator[], lines: readonly string[], value: ValueFont, size: number): PDFOperator[] {
-  const primary = value.primary;
-  const byShown = new Map<string, PDFOperator[]>();
-  for (const line of lines) {
-    const runs = value.runs(line).flatMap((run) => [setFontAndSize(run.font.name, size), showText(run.font.encodeText(run.text))]);
-    byShown.set(showText(primary.encodeText(line)).toString(), [...runs, setFontAndSize(primary.name, size)]);
-  }
-  return operators.flatMap((op) => byShown.get(op.toString()) ?? [op]);
+/** Each single-font "show text" swapped for its text's runs, each shown in its own font. */
+function inRuns(operators: PDFOperator[], shown: ReadonlyMap<string, string>, value: ValueFont, size: number): PDFOperator[] {
+  const back = setFontAndSize(value.primary.name, size);
+  return operators.flatMap((op) => {
+    const text = shown.get(op.toString());
+    if (text === undefined) return [op];
+    return [...value.runs(text).flatMap((run) => [setFontAndSize(run.font.name, size), showText(run.font.encodeText(run.text))]), back];
+  });
 }
 
 /**
  * The appearance provider for one filled value. `daSize` reads the size from a /DA as pdf-lib does
- * (the last `/Font size Tf`, the widget's before the field's); fill-acroform.ts has set it already.
+ * (the last `/Font size Tf`, the widget's before the field's); fill-acroform.ts has set it already,
+ * except for comb fields, which pdf-lib sizes itself.
  */
 export function textAppearance(value: ValueFont, daSize: (da: string | undefined) => number | undefined): AppearanceProviderFor<PDFTextField> {
+  const sizeOf = (field: PDFTextField, widget: PDFWidgetAnnotation) =>
+    daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance());
   return (field, widget, font) => {
-    const size = daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance());
-    if (field.isCombed() || !size) return defaultTextFieldAppearanceProvider(field, widget, value.primary);
-    const text = cleanText(field.getText() ?? '');
-    const lines = field.isMultiline() ? linesAt(value, text, size, textArea(widget).width) : [text];
-    const view = field.isMultiline()
-      ? new Proxy(field, { get: (target, key) => (key === 'getText' ? () => lines.join('\n') : Reflect.get(target, key, target) as unknown) })
-      : field;
+    const size = sizeOf(field, widget);
+    let view = field;
+    if (field.isMultiline() && !field.isCombed() && size) {
+      const broken = linesAt(value, cleanText(field.getText() ?? ''), size, textArea(widget).width).join('\n');
+      view = new Proxy(field, { get: (target, key) => (key === 'getText' ? () => broken : Reflect.get(target, key, target) as unknown) });
+    }
     if (!value.mixed) return defaultTextFieldAppearanceProvider(view, widget, font);
-    const operators = defaultTextFieldAppearanceProvider(view, widget, measuredAs(value.primary, value));
-    return inRuns(Array.isArray(operators) ? operators : (operators.normal as PDFOperator[]), lines, value, size);
+    const shown = new Map<string, string>();
+    const drawn = defaultTextFieldAppearanceProvider(view, widget, measuredAs(value, shown));
+    // pdf-lib has just written the size it drew at into the /DA.
+    const drawnSize = sizeOf(field, widget) ?? size ?? 0;
+    return inRuns(Array.isArray(drawn) ? drawn : (drawn.normal as PDFOperator[]), shown, value, drawnSize);
   };
 }
 

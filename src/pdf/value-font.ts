@@ -1,7 +1,11 @@
 // One value, several fonts. No bundled face covers every script: DejaVu Sans has no kanji, the CJK
-// faces have no Ł or ğ. A value that mixes them ("Łukasz 田中") is drawn in runs, each character in the
-// value's main face when that face has it, else in the first face that does.
+// faces have no Ł or ğ. A value that mixes them ("Łukasz 田中") is drawn in runs. Each word goes to the
+// value's main face when that face has all of it, else to the first face that has all of it, so a word
+// keeps one look ("Łukasz" stays in DejaVu); a word no face covers whole goes character by character.
+// The choice depends on the word alone, never on its neighbours, so widths measured piece by piece add
+// up to the width of the line they make (line breaking relies on that).
 import type { PDFFont } from '@cantoo/pdf-lib';
+import { CJK } from './wrap-lines.js';
 
 export interface Run {
   font: PDFFont;
@@ -14,32 +18,58 @@ export interface TextMetrics {
   heightAtSize(size: number, options?: { descender?: boolean }): number;
 }
 
-export class ValueFont implements TextMetrics {
-  private readonly fonts: readonly PDFFont[];
+/** A font that may draw part of a value, and whether it has a glyph for a code point. */
+export interface Candidate {
+  font: PDFFont;
+  has(codePoint: number): boolean;
+}
 
-  /** `others`: the font for each character the primary font lacks. */
-  constructor(readonly primary: PDFFont, private readonly others: ReadonlyMap<string, PDFFont>) {
-    this.fonts = [primary, ...new Set(others.values())];
+// Words (letters with their marks, digits), each CJK character on its own (as line breaking sees
+// them), or any other single character.
+const SEGMENT = new RegExp(`(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}])+|[${CJK}]\\p{M}*|[^]`, 'gu');
+
+export class ValueFont implements TextMetrics {
+  readonly primary: PDFFont;
+  private readonly used: readonly PDFFont[];
+
+  /**
+   * `main` first, then the other faces in order of preference; only those that can draw some character
+   * of the value need be given.
+   */
+  constructor(private readonly main: Candidate, private readonly others: readonly Candidate[]) {
+    this.primary = main.font;
+    this.used = [main.font, ...others.map((c) => c.font)];
   }
 
-  /** True when some character is drawn in another font than the primary. */
+  /** True when some character may be drawn in another font than the primary. */
   get mixed(): boolean {
-    return this.others.size > 0;
+    return this.others.length > 0;
   }
 
   /** The fonts besides the primary one, which an appearance stream must list among its resources. */
   get extraFonts(): readonly PDFFont[] {
-    return this.fonts.slice(1);
+    return this.used.slice(1);
   }
 
-  /** `text` cut into runs of one font each; spaces stay in the run they are in, so runs are few. */
+  private fontFor(segment: string): PDFFont | undefined {
+    const cps = [...segment].map((ch) => ch.codePointAt(0) ?? 0);
+    if (cps.every((cp) => this.main.has(cp))) return this.main.font;
+    return this.others.find((c) => cps.every((cp) => c.has(cp)))?.font;
+  }
+
+  /** `text` cut into runs of one font each. */
   runs(text: string): Run[] {
     const runs: Run[] = [];
-    for (const ch of text) {
+    const add = (font: PDFFont, piece: string) => {
       const last = runs[runs.length - 1];
-      const font = /\s/u.test(ch) && last ? last.font : (this.others.get(ch) ?? this.primary);
-      if (last && last.font === font) last.text += ch;
-      else runs.push({ font, text: ch });
+      if (last && last.font === font) last.text += piece;
+      else runs.push({ font, text: piece });
+    };
+    for (const [segment] of text.matchAll(SEGMENT)) {
+      const font = this.fontFor(segment);
+      if (font) add(font, segment);
+      // No face has the whole word: each character on its own (the main face's blank glyph if none has it).
+      else for (const ch of segment) add(this.fontFor(ch) ?? this.main.font, ch);
     }
     return runs;
   }
@@ -53,6 +83,6 @@ export class ValueFont implements TextMetrics {
 
   /** The tallest of the fonts in use, so lines of mixed text never overlap. */
   heightAtSize(size: number, options?: { descender?: boolean }): number {
-    return Math.max(...this.fonts.map((f) => f.heightAtSize(size, options)));
+    return Math.max(...this.used.map((f) => f.heightAtSize(size, options)));
   }
 }

@@ -4,7 +4,8 @@
 // between characters. Whitespace inside a line is kept as written (a value's spacing is part of it);
 // only the whitespace where a line breaks is dropped. No-break spaces never break.
 
-const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\u3001-\u303f\uff00-\uffef';
+/** Characters a line may break between (a regular-expression class body, for the `u` flag). */
+export const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\u3001-\u303f\uff00-\uffef';
 // Spaces a line may break at: not U+00A0, U+2007 or U+202F, which exist to hold words together.
 const BREAKING_SPACE = ' \\t\u1680\u2000-\u2006\u2008-\u200a\u205f\u3000';
 // Marks that must not begin a line (Japanese kinsoku): they stay with what comes before them.
@@ -26,7 +27,8 @@ export function lineBreaker(text: string, widthOf: (s: string) => number): LineB
     if (w === undefined) widths.set(s, (w = widthOf(s)));
     return w;
   };
-  const paragraphs = text.split(/\r?\n/).map((p) => p.match(TOKEN) ?? []);
+  // Paragraphs end where pdf-lib's own line splitting ends them, and a CR LF pair is one end.
+  const paragraphs = text.split(/\r\n|[\n\f\r\v]/).map((p) => p.match(TOKEN) ?? []);
 
   return (maxWidth) => {
     const lines: string[] = [];

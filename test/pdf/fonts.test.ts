@@ -92,17 +92,29 @@ describe('bundled faces embed as subsets that readers can extract', () => {
 });
 
 describe('values that need more than one face', () => {
-  it('draws each character in the main face when it has it, else in the first face that does', async () => {
+  it('draws each word in the main face when it has all of it, else in the first face that does', async () => {
     const fonts = new DocumentFonts(await PDFDocument.create());
     const mixed = await fonts.forValue('Łukasz 田中太郎');
     assert.equal(mixed.mixed, true);
     const runs = mixed.runs('Łukasz 田中太郎').map((r) => [r.font.name.replace(/-\d+$/, ''), r.text]);
-    assert.deepEqual(runs, [['DejaVuSans', 'Ł'], ['NotoSansJP-Regular', 'ukasz 田中太郎']]);
+    // A word keeps one face: all of "Łukasz" comes from DejaVu Sans, which has every letter of it.
+    assert.deepEqual(runs, [['DejaVuSans', 'Łukasz'], ['NotoSansJP-Regular', ' 田中太郎']]);
     assert.deepEqual(mixed.extraFonts.map((f) => f.name.replace(/-\d+$/, '')), ['DejaVuSans']);
     const width = mixed.widthOfTextAtSize('Łukasz', 10);
     const byRuns = mixed.runs('Łukasz').reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, 10), 0);
     assert.equal(width, byRuns);
     for (const single of ['Zürich', '日本語', 'Ελληνικά']) assert.equal((await fonts.forValue(single)).mixed, false, single);
+  });
+
+  it('measures pieces so that they add up to the line they make', async () => {
+    const fonts = new DocumentFonts(await PDFDocument.create());
+    const text = 'Çağrı Ünlü 様 東京都千代田区 İzmir Muğla Iğdır Ağrı ğ ğ 　田中';
+    const value = await fonts.forValue(text);
+    assert.equal(value.mixed, true);
+    // Split the way line breaking does: spaces, and each CJK character on its own.
+    const pieces = text.match(/\s+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f]+/gu)!;
+    const sum = pieces.reduce((w, piece) => w + value.widthOfTextAtSize(piece, 10), 0);
+    assert.ok(Math.abs(sum - value.widthOfTextAtSize(text, 10)) < 0.05, `${sum} vs ${value.widthOfTextAtSize(text, 10)}`);
   });
 });
 

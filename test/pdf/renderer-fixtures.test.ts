@@ -7,7 +7,7 @@ import { radioChoices, selectChoices } from '../../src/pdf/field-options.js';
 import {
   createPdfInspector, createPdfRenderer, type FieldDef, type FieldValue, type PdfInspector,
 } from '../../src/pdf/index.js';
-import { FIXTURES, pdfToText, qpdfCheck, readFixture } from './support/fixtures.js';
+import { blankGlyphsShown, FIXTURES, pdfToText, qpdfCheck, readFixture } from './support/fixtures.js';
 
 const SCRIPTS = ['Łódź', '日本語', 'Ελληνικά', 'Привет', 'Zürich', '简体中文', '한국어'];
 let inspector: PdfInspector;
@@ -41,6 +41,7 @@ describe('render() fills every fixture', () => {
 
       const check = qpdfCheck(out);
       assert.equal(check.status, 0, check.output);
+      assert.equal(await blankGlyphsShown(out), 0, 'every character is drawn in a font that has it');
 
       const doc = await PDFDocument.load(out, { updateMetadata: false });
       const form = doc.getForm();

@@ -6,7 +6,7 @@ import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PD
 import { detectTemplate } from '../../src/pdf/detect-template.js';
 import { radioChoices } from '../../src/pdf/field-options.js';
 import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
-import { pdfToText, qpdfCheck, readFixture, wordBoxes } from './support/fixtures.js';
+import { blankGlyphsShown, pdfToText, qpdfCheck, readFixture, wordBoxes } from './support/fixtures.js';
 
 const renderer = createPdfRenderer();
 const def = (name: string, type: FieldDef['type'], page: number, x: number, y: number, width: number, height: number, extra: Partial<FieldDef> = {}): FieldDef =>
@@ -280,6 +280,44 @@ describe('AcroForm details', () => {
     const at = (word: string) => boxes.find((b) => b.word === word)!;
     assert.ok(at('Łukasz').xMax <= at('田中太郎').xMin + 1, 'Łukasz then 田中太郎');
     assert.ok(at('Gdańsk').xMax <= at('北京市').xMin + 1 && at('北京市').xMax <= at('한국어').xMin + 1, 'flat runs in order');
+  });
+
+  it('never shows a blank glyph for a character some bundled face has, however pdf-lib cuts the text', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    const add = (name: string, rect: { x: number; y: number; width: number; height: number }, setup: (f: PDFTextField) => void) => {
+      const f = form.createTextField(name);
+      setup(f);
+      f.addToPage(page, rect);
+      f.acroField.setDefaultAppearance('/Helv 8 Tf 0 g');
+    };
+    // Narrow enough that pdf-lib would re-cut lines measured differently from ours.
+    add('narrow_multi', { x: 72, y: 600, width: 53, height: 120 }, (f) => f.enableMultiline());
+    add('single_cr', { x: 72, y: 560, width: 300, height: 20 }, () => undefined);
+    add('spaces', { x: 72, y: 530, width: 300, height: 20 }, () => undefined);
+    add('comb', { x: 72, y: 500, width: 160, height: 20 }, (f) => { f.setMaxLength(8); f.enableCombing(); });
+    const t = await detectTemplate(await doc.save());
+    const flat = def('flat_tab', 'text', 1, 72, 420, 300, 20);
+    const values = {
+      narrow_multi: 'Çağrı Ünlü 様 東京都千代田区丸の内一丁目二番三号 İzmir Muğla Iğdır Ağrı ğ ğ ğ',
+      single_cr: 'Ağrı\r東京\fŁódź',
+      spaces: '\u3000田中 Łódź\u2009都 1\u202f234 Ł',
+      comb: 'Łu田中太郎',
+      flat_tab: 'Gdańsk\t北京市 ğ',
+    };
+    const out = await renderer.render(t.pdf, [...t.fields, flat], values);
+    assert.equal(qpdfCheck(out).status, 0);
+    assert.equal(await blankGlyphsShown(out), 0);
+    const filled = (await PDFDocument.load(out)).getForm();
+    assert.equal(filled.getTextField('single_cr').getText(), 'Ağrı 東京 Łódź', 'a single line holds no line breaks');
+    const text = pdfToText(out, '-raw').replace(/\s+/g, '');
+    for (const ch of 'ğıİŁźÇÜ様東') assert.ok(text.includes(ch), ch);
+    // The tab is drawn as spaces and the runs after it do not overlap it.
+    const boxes = wordBoxes(out);
+    const gdansk = boxes.find((b) => b.word === 'Gdańsk')!;
+    const beijing = boxes.find((b) => b.word.startsWith('北京'))!;
+    assert.ok(gdansk.xMax + 8 < beijing.xMin, `a tab's width between ${JSON.stringify(gdansk)} and ${JSON.stringify(beijing)}`);
   });
 });
 

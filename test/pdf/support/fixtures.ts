@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decodePDFRawStream, PDFDocument, PDFRawStream } from '@cantoo/pdf-lib';
 import type { FieldType } from '../../../src/pdf/index.js';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../../../../shared/fixtures/pdfs/', import.meta.url));
@@ -106,4 +107,29 @@ export function inkIn(pdf: Uint8Array, page: number, region: { x: number; y: num
     for (let i = headerEnd; i < image.length; i++) if (image[i]! < 128) dark++;
     return dark;
   });
+}
+
+/**
+ * How many times one of our bundled fonts shows its blank glyph (.notdef, glyph 0) anywhere in the
+ * document, page content or field appearances: they are embedded as CID fonts, shown in 2-byte codes,
+ * and 0000 is what a font draws for a character it lacks.
+ */
+export async function blankGlyphsShown(pdf: Uint8Array): Promise<number> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  let blanks = 0;
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    let content: string;
+    try {
+      content = Buffer.from(decodePDFRawStream(object).decode()).toString('latin1');
+    } catch {
+      continue; // images and the like
+    }
+    let cid = false;
+    for (const m of content.matchAll(/\/([^\s/]+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]*)>\s*Tj/g)) {
+      if (m[1] !== undefined) cid = /^(DejaVu|Noto)/.test(m[1]);
+      else if (cid) blanks += (m[2]!.match(/.{4}/g) ?? []).filter((code) => code === '0000').length;
+    }
+  }
+  return blanks;
 }
