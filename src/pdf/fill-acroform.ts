@@ -1,7 +1,7 @@
 // Sets values through the AcroForm API (so they stay real field values, not drawn text) and
 // regenerates each touched field's appearance with a font that can show the value.
 import {
-  PDFCheckBox, PDFDropdown, PDFHexString, PDFOptionList, PDFRadioGroup, PDFTextField,
+  cleanText, PDFCheckBox, PDFDropdown, PDFHexString, PDFOptionList, PDFRadioGroup, PDFTextField,
   type PDFField, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
 import type { FieldValue } from './field.js';
@@ -89,8 +89,9 @@ async function fillText(field: PDFTextField, value: FieldValue, fonts: DocumentF
   text = fitMaxLength(text, field.getMaxLength());
   field.setText(text === '' ? undefined : text);
   const font = await fonts.forValue(text);
-  // Combed fields size their text to the cells, which already works well.
-  if (!field.isCombed()) fixFontSize(field, font, text);
+  // Combed fields size their text to the cells, which already works well. Sized as pdf-lib will draw
+  // it (tabs as spaces).
+  if (!field.isCombed()) fixFontSize(field, font, cleanText(text));
   // Drawn by text-appearance.ts: multiline values from lines broken at the size just chosen, mixed
   // scripts in runs of their own fonts.
   field.updateAppearances(font.primary, textAppearance(font, daSize));
