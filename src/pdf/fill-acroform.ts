@@ -7,7 +7,7 @@ import {
 import type { FieldValue } from './field.js';
 import { findChoice, radioChoices, selectChoices } from './field-options.js';
 import { fitLines, MIN_SIZE, textArea } from './multiline-layout.js';
-import { addFontResources, textAppearance } from './text-appearance.js';
+import { addFontResources, choiceAppearance, textAppearance } from './text-appearance.js';
 import type { TextMetrics } from './value-font.js';
 import type { DocumentFonts } from './fonts.js';
 
@@ -126,7 +126,9 @@ async function fillChoice(field: PDFDropdown | PDFOptionList, value: FieldValue,
   }
   // A dropdown shows only its selection; a list box draws every option.
   const shown = field instanceof PDFDropdown ? field.getSelected().join(' ') : field.getOptions().join(' ');
-  field.updateAppearances(await fonts.forText(shown));
+  const font = await fonts.forValue(shown);
+  field.updateAppearances(font.primary, choiceAppearance(font, daSize));
+  addFontResources(field.acroField.getWidgets(), font.extraFonts);
   // pdf-lib stores the display text as the value; the PDF's export value is the one that counts.
   if (choice && choice.readable !== choice.raw) field.acroField.setValues([PDFHexString.fromText(choice.readable)]);
 }

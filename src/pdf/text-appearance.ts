@@ -1,10 +1,12 @@
-// Appearances of filled text fields. pdf-lib draws them (background, border, clipping, alignment),
+// Appearances of filled text fields (and of dropdowns and list boxes). pdf-lib draws them (background, border, clipping, alignment),
 // given two things it cannot do alone: multiline values already broken into lines (multiline-layout.ts),
 // and values whose characters need more than one font (value-font.ts), whose lines it lays out with
 // the mixed text's real widths and which are then shown run by run, each in its own font.
 import {
-  cleanText, defaultTextFieldAppearanceProvider, PDFDict, PDFName, PDFRef, PDFStream, setFontAndSize, showText,
-  type AppearanceProviderFor, type PDFFont, type PDFOperator, type PDFTextField, type PDFWidgetAnnotation,
+  cleanText, defaultDropdownAppearanceProvider, defaultOptionListAppearanceProvider, defaultTextFieldAppearanceProvider,
+  PDFDict, PDFDropdown, PDFName, PDFRef, PDFStream, setFontAndSize, showText,
+  type AppearanceMapping, type AppearanceProviderFor, type PDFFont, type PDFOperator, type PDFOptionList,
+  type PDFTextField, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
 import { linesAt, textArea } from './multiline-layout.js';
 import type { ValueFont } from './value-font.js';
@@ -57,11 +59,30 @@ export function textAppearance(value: ValueFont, daSize: (da: string | undefined
       view = new Proxy(field, { get: (target, key) => (key === 'getText' ? () => broken : Reflect.get(target, key, target) as unknown) });
     }
     if (!value.mixed) return defaultTextFieldAppearanceProvider(view, widget, font);
-    const shown = new Map<string, string>();
-    const drawn = defaultTextFieldAppearanceProvider(view, widget, measuredAs(value, shown));
-    // pdf-lib has just written the size it drew at into the /DA.
-    const drawnSize = sizeOf(field, widget) ?? size ?? 0;
-    return inRuns(Array.isArray(drawn) ? drawn : (drawn.normal as PDFOperator[]), shown, value, drawnSize);
+    return drawnInRuns(value, (stand) => defaultTextFieldAppearanceProvider(view, widget, stand), () => sizeOf(field, widget) ?? size ?? 0);
+  };
+}
+
+/**
+ * pdf-lib's drawing (`draw`) with the measuring, recording stand-in for the primary font, then each
+ * shown string redrawn in runs at the size pdf-lib drew at (`drawnSize`, read once it has drawn).
+ */
+function drawnInRuns(value: ValueFont, draw: (stand: PDFFont) => AppearanceMapping<PDFOperator[]> | PDFOperator[], drawnSize: () => number): PDFOperator[] {
+  const shown = new Map<string, string>();
+  const drawn = draw(measuredAs(value, shown));
+  return inRuns(Array.isArray(drawn) ? drawn : drawn.normal, shown, value, drawnSize());
+}
+
+/** The same for dropdowns and list boxes: the selection, or every option, in runs when mixed. */
+export function choiceAppearance(
+  value: ValueFont,
+  daSize: (da: string | undefined) => number | undefined,
+): (field: PDFDropdown | PDFOptionList, widget: PDFWidgetAnnotation, font: PDFFont) => AppearanceMapping<PDFOperator[]> | PDFOperator[] {
+  return (field, widget, font) => {
+    const draw = (stand: PDFFont) =>
+      field instanceof PDFDropdown ? defaultDropdownAppearanceProvider(field, widget, stand) : defaultOptionListAppearanceProvider(field, widget, stand);
+    if (!value.mixed) return draw(font);
+    return drawnInRuns(value, draw, () => daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance()) ?? 0);
   };
 }
 

@@ -319,5 +319,25 @@ describe('AcroForm details', () => {
     const beijing = boxes.find((b) => b.word.startsWith('北京'))!;
     assert.ok(gdansk.xMax + 8 < beijing.xMin, `a tab's width between ${JSON.stringify(gdansk)} and ${JSON.stringify(beijing)}`);
   });
+
+  it('draws dropdown and list-box choices that mix scripts run by run too', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    const options = ['Łukasz 田中', 'İstanbul 東京', 'Plain'];
+    const dropdown = form.createDropdown('city');
+    dropdown.addOptions(options);
+    dropdown.addToPage(page, { x: 72, y: 600, width: 200, height: 22 });
+    const list = form.createOptionList('cities');
+    list.addOptions(options);
+    list.addToPage(page, { x: 72, y: 450, width: 200, height: 80 });
+    for (const f of [dropdown, list]) f.acroField.setDefaultAppearance('/Helv 10 Tf 0 g');
+    const t = await detectTemplate(await doc.save());
+    const out = await renderer.render(t.pdf, t.fields, { city: 'Łukasz 田中', cities: 'İstanbul 東京' });
+    assert.equal(qpdfCheck(out).status, 0);
+    assert.equal(await blankGlyphsShown(out), 0);
+    const text = pdfToText(out, '-raw');
+    for (const option of ['Łukasz 田中', 'İstanbul 東京']) assert.ok(text.includes(option), `${option} in ${JSON.stringify(text)}`);
+  });
 });
 
