@@ -1,4 +1,5 @@
 import type { ColumnType, CompiledQuery, Insertable } from 'kysely';
+import { oncePerAdapter, rerun } from './compile-once.js';
 import type { Db } from './database.js';
 import type { Database } from './tables.js';
 
@@ -13,34 +14,27 @@ type Columns<T extends keyof Database, C extends string> = readonly C[] &
 export const directRunners = new WeakMap<Db, (sql: string, parameters: readonly unknown[]) => void>();
 
 /**
- * An insert compiled once (per dialect) and run with new parameters: building and compiling a Kysely
- * query costs more than SQLite takes to insert a small row, and hot write paths insert the same shape
- * every time. The SQL still comes from Kysely's compiler, so quoting and placeholders are the dialect's.
+ * An insert compiled once (per dialect) and run with new parameters (compile-once.ts): hot write paths
+ * insert the same shape every time. The SQL still comes from Kysely's compiler, so quoting and
+ * placeholders are the dialect's.
  */
 export function preparedInsert<T extends keyof Database, C extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: Columns<T, C>,
 ): (db: Db, row: Insertable<Database[T]>) => Promise<void> {
-  const byAdapter = new WeakMap<object, CompiledQuery>();
-  const compile = (db: Db): CompiledQuery => {
+  const compiledFor = oncePerAdapter((db: Db): CompiledQuery => {
     // Each column gets its own index as a stand-in value, which proves the parameter order below.
     const probe = Object.fromEntries(columns.map((c, i) => [c, i])) as unknown as Insertable<Database[T]>;
     const compiled = db.insertInto(table).values(probe).compile();
     if (compiled.parameters.some((v, i) => v !== i)) throw new Error(`preparedInsert(${table}): unexpected parameter order`);
     return compiled;
-  };
+  });
   return async (db, row) => {
-    const adapter = db.getExecutor().adapter;
-    let compiled = byAdapter.get(adapter);
-    if (!compiled) {
-      compiled = compile(db);
-      byAdapter.set(adapter, compiled);
-    }
+    const compiled = compiledFor(db, undefined);
     const values = row as Record<string, unknown>;
     const parameters = columns.map((c) => values[c] ?? null);
     const direct = directRunners.get(db);
     if (direct) return direct(compiled.sql, parameters);
-    // Same SQL and operation node, new parameters (no plugin here keys anything on the query id).
-    await db.executeQuery<unknown>({ ...compiled, parameters });
+    await rerun(db, compiled, parameters);
   };
 }

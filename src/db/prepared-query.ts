@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
+import { oncePerAdapter, rerun } from './compile-once.js';
 import type { Db } from './database.js';
 
 // A stand-in value that cannot come from a caller: it marks where an argument lands among the parameters.
@@ -26,7 +27,6 @@ interface Prepared<R, A> {
 export function preparedQuery<A extends object, R, S extends string | number = never>(
   build: (db: Db, args: A, shape: S) => Compilable<R>,
 ): (db: Db, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<R[]> {
-  const byAdapter = new WeakMap<object, Map<S | undefined, Prepared<R, A>>>();
   const compile = (db: Db, shape: S): Prepared<R, A> => {
     const read = new Set<string>();
     const probe = new Proxy(
@@ -52,19 +52,10 @@ export function preparedQuery<A extends object, R, S extends string | number = n
     if (unused.length > 0) throw new Error(`preparedQuery: argument(s) ${unused.join(', ')} shaped the query instead of being values in it`);
     return { compiled, slots };
   };
+  const prepare = oncePerAdapter(compile);
   return async (db, args, ...rest) => {
-    const shape = rest[0] as S;
-    const adapter = db.getExecutor().adapter;
-    let shapes = byAdapter.get(adapter);
-    if (!shapes) byAdapter.set(adapter, (shapes = new Map()));
-    let prepared = shapes.get(shape);
-    if (!prepared) {
-      prepared = compile(db, shape);
-      shapes.set(shape, prepared);
-    }
+    const prepared = prepare(db, rest[0] as S);
     const parameters = prepared.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
-    // Same SQL and operation node, new parameters (no plugin here keys anything on the query id).
-    const result = await db.executeQuery<R>({ ...prepared.compiled, parameters });
-    return result.rows;
+    return (await rerun<R>(db, prepared.compiled, parameters)).rows;
   };
 }

@@ -43,14 +43,20 @@ function inRuns(operators: PDFOperator[], shown: ReadonlyMap<string, string>, va
   });
 }
 
+type DaSize = (da: string | undefined) => number | undefined;
+
+/** The font size a widget is drawn at: its own /DA's, else its field's (as pdf-lib reads them). */
+function sizeIn(daSize: DaSize, field: PDFTextField | PDFDropdown | PDFOptionList, widget: PDFWidgetAnnotation): number | undefined {
+  return daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance());
+}
+
 /**
  * The appearance provider for one filled value. `daSize` reads the size from a /DA as pdf-lib does
  * (the last `/Font size Tf`, the widget's before the field's); fill-acroform.ts has set it already,
  * except for comb fields, which pdf-lib sizes itself.
  */
-export function textAppearance(value: ValueFont, daSize: (da: string | undefined) => number | undefined): AppearanceProviderFor<PDFTextField> {
-  const sizeOf = (field: PDFTextField, widget: PDFWidgetAnnotation) =>
-    daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance());
+export function textAppearance(value: ValueFont, daSize: DaSize): AppearanceProviderFor<PDFTextField> {
+  const sizeOf = (field: PDFTextField, widget: PDFWidgetAnnotation) => sizeIn(daSize, field, widget);
   return (field, widget, font) => {
     const size = sizeOf(field, widget);
     let view = field;
@@ -76,13 +82,13 @@ function drawnInRuns(value: ValueFont, draw: (stand: PDFFont) => AppearanceMappi
 /** The same for dropdowns and list boxes: the selection, or every option, in runs when mixed. */
 export function choiceAppearance(
   value: ValueFont,
-  daSize: (da: string | undefined) => number | undefined,
+  daSize: DaSize,
 ): (field: PDFDropdown | PDFOptionList, widget: PDFWidgetAnnotation, font: PDFFont) => AppearanceMapping<PDFOperator[]> | PDFOperator[] {
   return (field, widget, font) => {
     const draw = (stand: PDFFont) =>
       field instanceof PDFDropdown ? defaultDropdownAppearanceProvider(field, widget, stand) : defaultOptionListAppearanceProvider(field, widget, stand);
     if (!value.mixed) return draw(font);
-    return drawnInRuns(value, draw, () => daSize(widget.getDefaultAppearance()) ?? daSize(field.acroField.getDefaultAppearance()) ?? 0);
+    return drawnInRuns(value, draw, () => sizeIn(daSize, field, widget) ?? 0);
   };
 }
 

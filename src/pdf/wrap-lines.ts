@@ -85,8 +85,3 @@ export function lineBreaker(text: string, widthOf: (s: string) => number): LineB
     return lines;
   };
 }
-
-/** Splits `text` into lines whose measured width is at most `maxWidth`; paragraphs stay apart. */
-export function wrapLines(text: string, widthOf: (s: string) => number, maxWidth: number): string[] {
-  return lineBreaker(text, widthOf)(maxWidth);
-}

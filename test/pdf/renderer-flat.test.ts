@@ -42,6 +42,34 @@ function inside(boxes: ReturnType<typeof wordBoxes>, word: string, f: FieldDef):
     `"${word}" ${JSON.stringify(box)} lies inside ${f.name} ${JSON.stringify([f.x, f.y, f.width, f.height])}`);
 }
 
+interface TextFieldSpec {
+  name: string;
+  rect: { x: number; y: number; width: number; height: number };
+  /** The producer's /DA (its font size, 0 for auto). */
+  da: string;
+  multiline?: boolean;
+  /** Comb cells (and MaxLen). */
+  comb?: number;
+}
+
+/** A one-page AcroForm of text fields, imported as a template. */
+async function textFieldTemplate(specs: TextFieldSpec[]) {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const form = doc.getForm();
+  for (const spec of specs) {
+    const f = form.createTextField(spec.name);
+    if (spec.multiline) f.enableMultiline();
+    if (spec.comb) {
+      f.setMaxLength(spec.comb);
+      f.enableCombing();
+    }
+    f.addToPage(page, spec.rect);
+    f.acroField.setDefaultAppearance(spec.da);
+  }
+  return detectTemplate(await doc.save());
+}
+
 describe('flat templates', () => {
   it('draws each value inside its rectangle, on offset and rotated pages too', async () => {
     const out = await renderer.render(await flatTemplate(), FIELDS, {
@@ -154,15 +182,10 @@ describe('AcroForm details', () => {
   });
 
   it('shrinks a fixed-size single line that would not fit, so no part of it is clipped', async () => {
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const form = doc.getForm();
-    const narrow = form.createTextField('narrow');
-    narrow.addToPage(page, { x: 72, y: 600, width: 90, height: 20 });
-    const roomy = form.createTextField('roomy');
-    roomy.addToPage(page, { x: 72, y: 500, width: 400, height: 20 });
-    for (const f of [narrow, roomy]) f.acroField.setDefaultAppearance('/Helv 12 Tf 0 g');
-    const t = await detectTemplate(await doc.save());
+    const t = await textFieldTemplate([
+      { name: 'narrow', rect: { x: 72, y: 600, width: 90, height: 20 }, da: '/Helv 12 Tf 0 g' },
+      { name: 'roomy', rect: { x: 72, y: 500, width: 400, height: 20 }, da: '/Helv 12 Tf 0 g' },
+    ]);
     const long = 'Ελληνικά and a long tail 42';
     const out = await renderer.render(t.pdf, t.fields, { narrow: long, roomy: 'Short' });
     const filled = (await PDFDocument.load(out)).getForm();
@@ -196,18 +219,12 @@ describe('AcroForm details', () => {
   });
 
   it('wraps multiline CJK values inside the field and shrinks text too long for the box; the value stays as given', async () => {
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const form = doc.getForm();
     const rects = { jp: { x: 72, y: 600, width: 120, height: 60 }, en: { x: 72, y: 400, width: 150, height: 40 } };
-    for (const [name, rect] of Object.entries(rects)) {
-      const f = form.createTextField(name);
-      f.enableMultiline();
-      f.addToPage(page, rect);
-      // jp is auto-sized, en has the producer's 10 pt.
-      f.acroField.setDefaultAppearance(name === 'jp' ? '/Helv 0 Tf 0 g' : '/Helv 10 Tf 0 g');
-    }
-    const t = await detectTemplate(await doc.save());
+    // jp is auto-sized, en has the producer's 10 pt.
+    const t = await textFieldTemplate([
+      { name: 'jp', rect: rects.jp, da: '/Helv 0 Tf 0 g', multiline: true },
+      { name: 'en', rect: rects.en, da: '/Helv 10 Tf 0 g', multiline: true },
+    ]);
     const values = {
       jp: '日本語のテキストはスペースなしで長く続きます。これも同じです。',
       en: 'This answer goes on for much longer than the small box that the form gives it on the page. '.repeat(2).trim(),
@@ -248,16 +265,10 @@ describe('AcroForm details', () => {
   });
 
   it('draws values that mix scripts no one face covers, run by run, in fields and on flat pages', async () => {
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const form = doc.getForm();
-    const single = form.createTextField('single');
-    single.addToPage(page, { x: 72, y: 700, width: 300, height: 22 });
-    const multi = form.createTextField('multi');
-    multi.enableMultiline();
-    multi.addToPage(page, { x: 72, y: 580, width: 160, height: 80 });
-    for (const f of [single, multi]) f.acroField.setDefaultAppearance('/Helv 0 Tf 0 g');
-    const t = await detectTemplate(await doc.save());
+    const t = await textFieldTemplate([
+      { name: 'single', rect: { x: 72, y: 700, width: 300, height: 22 }, da: '/Helv 0 Tf 0 g' },
+      { name: 'multi', rect: { x: 72, y: 580, width: 160, height: 80 }, da: '/Helv 0 Tf 0 g', multiline: true },
+    ]);
     const values = { single: 'Łukasz 田中太郎', multi: 'İstanbul Çağlayan, 東京都千代田区丸の内一丁目', flat: 'Gdańsk 北京市 한국어' };
     const flat = def('flat', 'text', 1, 72, 400, 250, 30);
     const out = await renderer.render(t.pdf, [...t.fields, flat], values);
@@ -283,21 +294,14 @@ describe('AcroForm details', () => {
   });
 
   it('never shows a blank glyph for a character some bundled face has, however pdf-lib cuts the text', async () => {
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const form = doc.getForm();
-    const add = (name: string, rect: { x: number; y: number; width: number; height: number }, setup: (f: PDFTextField) => void) => {
-      const f = form.createTextField(name);
-      setup(f);
-      f.addToPage(page, rect);
-      f.acroField.setDefaultAppearance('/Helv 8 Tf 0 g');
-    };
-    // Narrow enough that pdf-lib would re-cut lines measured differently from ours.
-    add('narrow_multi', { x: 72, y: 600, width: 53, height: 120 }, (f) => f.enableMultiline());
-    add('single_cr', { x: 72, y: 560, width: 300, height: 20 }, () => undefined);
-    add('spaces', { x: 72, y: 530, width: 300, height: 20 }, () => undefined);
-    add('comb', { x: 72, y: 500, width: 160, height: 20 }, (f) => { f.setMaxLength(8); f.enableCombing(); });
-    const t = await detectTemplate(await doc.save());
+    const da = '/Helv 8 Tf 0 g';
+    const t = await textFieldTemplate([
+      // Narrow enough that pdf-lib would re-cut lines measured differently from ours.
+      { name: 'narrow_multi', rect: { x: 72, y: 600, width: 53, height: 120 }, da, multiline: true },
+      { name: 'single_cr', rect: { x: 72, y: 560, width: 300, height: 20 }, da },
+      { name: 'spaces', rect: { x: 72, y: 530, width: 300, height: 20 }, da },
+      { name: 'comb', rect: { x: 72, y: 500, width: 160, height: 20 }, da, comb: 8 },
+    ]);
     const flat = def('flat_tab', 'text', 1, 72, 420, 300, 20);
     const values = {
       narrow_multi: 'Çağrı Ünlü 様 東京都千代田区丸の内一丁目二番三号 İzmir Muğla Iğdır Ağrı ğ ğ ğ',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { wrapLines } from '../../src/pdf/wrap-lines.js';
+import { lineBreaker } from '../../src/pdf/wrap-lines.js';
 
 // Width = number of characters, so expected lines can be read off by eye.
 const chars = (s: string) => [...s].length;
+const wrapLines = (text: string, widthOf: (s: string) => number, maxWidth: number) => lineBreaker(text, widthOf)(maxWidth);
 
 describe('wrapLines', () => {
   it('breaks Latin text at spaces and keeps short text whole', () => {
