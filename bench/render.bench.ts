@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
-import { detectTemplate } from '../src/pdf/detect-template.js';
-import { createPdfRenderer, type FieldDef, type FieldValue } from '../src/pdf/index.js';
+import { detectTemplate } from '../src/pdf/inspect/detect-template.js';
+import { createPdfRenderer, createPdfWork, type FieldDef, type FieldValue, type PdfRenderer } from '../src/pdf/index.js';
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string }
 
-const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/pdfs/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/pdfs/', import.meta.url));
 const TEN_PAGES = ['cdc_icar_ltc_assessment.pdf', 'lima_oxygen_prescription_fr.pdf', 'osha_form_301_injury_report.pdf', 'openoffice_form_example.pdf'];
 
 function mergedTenPages(): Uint8Array {
@@ -72,10 +72,9 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-async function compare(name: string, source: Uint8Array, iterations: number): Promise<BenchResult> {
+async function compare(name: string, source: Uint8Array, iterations: number, renderer: PdfRenderer = createPdfRenderer()): Promise<BenchResult> {
   const template = await detectTemplate(source);
   const values = valuesFor(template.fields);
-  const renderer = createPdfRenderer();
   const ours = (): Promise<unknown> => renderer.render(template.pdf, template.fields, values);
   const floor = (): Promise<unknown> => floorFill(template.pdf, values);
   for (let i = 0; i < 3; i++) { await ours(); await floor(); }
@@ -94,10 +93,20 @@ async function compare(name: string, source: Uint8Array, iterations: number): Pr
 const round = (n: number): number => Math.round(n * 100) / 100;
 
 export async function run(): Promise<BenchResult[]> {
-  return [
-    await compare('render 1-page form (osha_form_301, 31 fields)', new Uint8Array(readFileSync(join(FIXTURES, 'osha_form_301_injury_report.pdf'))), 30),
-    await compare('render 10-page form (qpdf merge of 4 fixtures, 242 fields)', mergedTenPages(), 12),
-  ];
+  const osha = new Uint8Array(readFileSync(join(FIXTURES, 'osha_form_301_injury_report.pdf')));
+  const ten = mergedTenPages();
+  // The service renders in the PDF pool: the same work in a worker thread, plus the hand-over.
+  const work = createPdfWork({ workers: 1, jobCpuMs: 60_000, maxOldGenerationSizeMb: 512, maxQueued: 8 });
+  try {
+    return [
+      await compare('render 1-page form (osha_form_301, 31 fields)', osha, 30),
+      await compare('render 10-page form (qpdf merge of 4 fixtures, 242 fields)', ten, 12),
+      await compare('render 1-page form through the PDF pool (worker thread)', osha, 30, work.renderer),
+      await compare('render 10-page form through the PDF pool (worker thread)', ten, 12, work.renderer),
+    ];
+  } finally {
+    await work.close();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -19,7 +19,12 @@ export async function generateTypes(): Promise<string> {
   return HEADER + astToString(ast);
 }
 
+/** The typed client package ships its own copy (clients/typescript/scripts/sync-types.mjs makes the same). */
+const CLIENT_COPY = new URL('../clients/typescript/src/generated/api.ts', import.meta.url);
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  fs.writeFileSync(GENERATED_TYPES_PATH, await generateTypes());
-  process.stdout.write(`wrote ${GENERATED_TYPES_PATH}\n`);
+  const types = await generateTypes();
+  fs.writeFileSync(GENERATED_TYPES_PATH, types);
+  fs.writeFileSync(CLIENT_COPY, types);
+  process.stdout.write(`wrote ${GENERATED_TYPES_PATH} and the client's copy\n`);
 }

@@ -2,11 +2,15 @@ import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { errorHandler, sendError } from './http/error-handler.js';
-import { listOperations } from './http/openapi.js';
+import { listOperations, type OpenApiOperation } from './http/openapi.js';
+import { registerPages, withRedactedRequests } from './http/pages/index.js';
 import { authHook } from './http/plugins/auth.js';
+import { clientErrorHandler } from './http/plugins/client-error.js';
+import { installDraining } from './http/plugins/draining.js';
 import { installJsonParser } from './http/plugins/json-body.js';
 import { registerRequestId } from './http/plugins/request-id.js';
-import { installValidators, requireJsonBody, schemasFor } from './http/plugins/validation.js';
+import { DEFAULT_HTTP_LIMITS, installSlowClientLimits, serverLimitOptions, type HttpLimits } from './http/plugins/slow-clients.js';
+import { acceptedMediaTypes, installValidators, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
 import { ROUTES } from './http/routes/index.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
@@ -18,21 +22,29 @@ export const PDF_UPLOAD_LIMIT = 20 * 1024 * 1024;
  * Builds the HTTP app from the contract: every operation of openapi.yaml that is not `x-status:
  * planned` gets its route, schemas and auth from the document; a mismatch stops the start.
  */
-export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
+export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOptions['logger']; limits?: Partial<HttpLimits> }): Promise<FastifyInstance> {
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Signing links carry their credential in the path: request lines log it redacted (pages/sign).
+    logger: withRedactedRequests(opts.logger),
+    ...serverLimitOptions(limits),
+    // Requests Node's parser refuses (431, malformed) still get a request id and the contract's body.
+    clientErrorHandler,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     // Every request log line carries the same id as the Service-Request-Id header.
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: JSON_BODY_LIMIT,
-    return503OnClosing: true,
+    // Requests during shutdown get the contract's 503 from installDraining instead of Fastify's own.
+    return503OnClosing: false,
     frameworkErrors: (err, req, reply) => {
       reply.header('Service-Request-Id', req.id);
       return errorHandler(err, req, reply);
     },
   });
   registerRequestId(app);
+  installDraining(app);
+  installSlowClientLimits(app, limits);
   installValidators(app, s.openapi);
   app.setErrorHandler(errorHandler);
   // text/plain is Fastify's default second parser; the API speaks JSON (and multipart for uploads) only.
@@ -49,12 +61,15 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     if (!def) throw new Error(`openapi.yaml operation ${entry.operation.operationId} (${entry.method} ${entry.path}) has no route`);
     byId.delete(entry.operation.operationId);
     const isPublic = Array.isArray(entry.operation.security) && entry.operation.security.length === 0;
-    const schemas = schemasFor(s.openapi, entry.operation);
+    if (def.public !== isPublic) throw new Error(`route ${def.operationId} is defined as ${def.public ? 'public' : 'authenticated'} but openapi.yaml says it ${isPublic ? 'needs no key' : 'needs a key'}`);
+    const schemas = schemasFor(s.openapi, entry.operation, s.openapi.paths[entry.path]?.['parameters'] as OpenApiOperation['parameters']);
+    const mediaTypes = acceptedMediaTypes(entry.operation);
     app.route({
       method: entry.method as 'GET',
       url: entry.route,
       schema: schemas,
       ...(isPublic ? {} : { onRequest: auth }),
+      ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.
       ...(def.multipart ? { bodyLimit: PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT } : {}),
@@ -63,6 +78,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     known.push({ method: entry.method, pattern: new RegExp(`^${entry.route.replace(/:[^/]+/g, '[^/]+')}$`) });
   }
   if (byId.size > 0) throw new Error(`routes without an operation in openapi.yaml: ${[...byId.keys()].join(', ')}`);
+  registerPages(app, s.openapi, s.domain);
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,9 +14,12 @@ const url = (protocols: string[]) =>
     }
   }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
 
+const PORT_RANGE = 'must be a whole number between 1 and 65535';
+
 const schema = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    // 0 (any free port) stays accepted for tests; people are told the range they mean.
+    PORT: z.coerce.number({ error: PORT_RANGE }).int({ error: PORT_RANGE }).min(0, { error: PORT_RANGE }).max(65535, { error: PORT_RANGE }).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     BASE_URL: url(['http:', 'https:']).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
@@ -40,7 +44,10 @@ const schema = z
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
     WORKER: z.enum(['inline', 'off']).default('inline'),
+    PDF_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+    PDF_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   })
   .superRefine((c, ctx) => {
     // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
@@ -49,6 +56,13 @@ const schema = z
     if ((set.length > 0 || c.S3_ENDPOINT) && set.length < s3.length) {
       for (const k of s3.filter((k) => c[k] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [k], message: 'is required when any S3_* variable is set' });
+      }
+    }
+    // An SMS gateway needs all four: a missing one would only show as every SMS failing later.
+    const sms = ['SMS_PROVIDER_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+    if (sms.some((k) => c[k] !== undefined)) {
+      for (const k of sms.filter((k) => c[k] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [k], message: 'is required when any SMS_* variable is set' });
       }
     }
     if (c.SIGNING_CERT_PASSWORD !== undefined && !c.SIGNING_CERT_P12) {
@@ -72,7 +86,11 @@ export interface Config {
   readonly webhooks: { readonly allowPrivateNetworks: boolean; readonly retryScale: number };
   readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
   readonly worker: 'inline' | 'off';
+  /** PDF worker threads (default: CPU count − 1, at least 1) and how many PDF jobs may wait for one. */
+  readonly pdf: { readonly workers: number; readonly queueLimit: number };
   readonly logLevel: string;
+  /** JSON lines for services; one short line per request for people (the default on a terminal). */
+  readonly logFormat: 'json' | 'pretty';
 }
 
 export class ConfigError extends Error {
@@ -83,7 +101,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment once; the first invalid variable is named in the error. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, stdoutIsTty = process.stdout.isTTY === true): Config {
   // An empty variable means "unset", as in most shells' `VAR= cmd` habit.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
@@ -110,7 +128,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: { allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, retryScale: c.WEBHOOK_RETRY_SCALE },
     llm: c.LLM_BASE_URL ? { baseUrl: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY, model: c.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,
     worker: c.WORKER,
+    pdf: { workers: c.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1), queueLimit: c.PDF_QUEUE_LIMIT },
     logLevel: c.LOG_LEVEL,
+    logFormat: c.LOG_FORMAT ?? (stdoutIsTty ? 'pretty' : 'json'),
   };
   return deepFreeze(config);
 }

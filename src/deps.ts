@@ -1,26 +1,53 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
+import { ensureServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
 import { GENERATED_TYPES_PATH, loadOpenApiDocument } from './http/openapi.js';
 import type { HttpServices } from './http/services.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { Lru } from './lib/lru.js';
-import { createPdfInspector, createPdfRenderer } from './pdf/index.js';
+import { createFileLinks } from './lib/file-links.js';
+import { createSigningLinks } from './lib/signing-links.js';
+import { createRenderCache } from './domain/forms/render-cache.js';
+import { TemplateCache } from './domain/templates/template-cache.js';
+import { createPdfWork, loadSigningCertificate, SigningCertificateError, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
+import { formsExpiryHandler } from './domain/forms/expire-forms.js';
+import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
+import { createDispatcher, type DispatcherOptions, type Worker } from './outbox/dispatcher.js';
+import { listenForJobs } from './outbox/pg-listener.js';
+import type { JobHandlers } from './outbox/registry.js';
+import { acquireSqliteWorkerLock } from './outbox/sqlite-worker-lock.js';
+import { transactWithWakeup, WakeSignal } from './outbox/wakeup.js';
+import { createSmtpEmailSender, devEmailSender, type EmailSender } from './providers/email/index.js';
+import { createTwilioSmsSender, devSmsSender, type SmsSender } from './providers/sms/index.js';
+import { createWebhookSender, type Resolver } from './providers/webhook-http/index.js';
+import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
+import { publishAllPending } from './domain/webhooks/publish-events.js';
+import type { WebhookServices } from './domain/webhooks/services.js';
+import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
+import { formSealHandler } from './domain/signing/seal-form.js';
 
 // The composition root: the only place that constructs implementations or chooses them from config.
 
 export interface Deps {
   readonly config: Config;
   readonly database: DatabaseHandle;
+  /** The migrations this start applied (`formsign migrate` reports them). */
+  readonly migrated: readonly string[];
   readonly domain: DomainDeps;
   readonly authenticator: Authenticator;
   readonly http: HttpServices;
+  /** The job worker, built but not started: `formsign serve` (WORKER=inline) or `formsign worker` starts it. */
+  readonly worker: Worker;
   close(): Promise<void>;
 }
+
+/** Worker settings tests and the CLI may tune; the rest comes from config. */
+export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log' | 'settleWindowMs'>>;
 
 export interface DepsOptions {
   clock?: Clock;
@@ -28,9 +55,22 @@ export interface DepsOptions {
   pgSchema?: string;
   /** Auth cache lifetime; revocations apply within this. */
   authCacheMs?: number;
+  worker?: WorkerOptions;
+  /** The DNS resolver webhook connections use (tests resolve names to loopback with their own). */
+  webhookResolver?: Resolver;
 }
 
+// PDF job limits: CPU time of the worker thread (not time in the queue) and heap per worker; a
+// template is trial-filled at import within a quarter of the CPU time, so every stored one fills.
+const PDF_JOB_CPU_MS = 10_000;
+const PDF_JOB_HEAP_MB = 256;
+const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
+// Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
+const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
+
 export async function createDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
+  // First: a certificate that cannot be used stops the start before anything else is opened.
+  const signingCertificate = loadServiceCertificate(config);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -38,10 +78,20 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     // The store keeps working (the in-thread backstop takes over), but an operator should know.
     onCheckpointError: (message) => console.error(`formsign: background WAL checkpoint failed: ${message}`),
   });
-  await migrateToLatest(database);
+  const migrated = await migrateToLatest(database);
   const blobs = createBlobStore(config);
-  const pdfInspector = createPdfInspector({ timeoutMs: 4000, maxOldGenerationSizeMb: 256 });
-  const domain: DomainDeps = { db: database.db, transact: database.transact, clock: opts.clock ?? systemClock, blobs, pdfInspector, pdfRenderer: createPdfRenderer(), templateCache: new Lru(5000) };
+  // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
+  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB });
+  // One key for every instance on this database: a link made by one server opens on another.
+  const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
+  const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
+  const fileKey = await database.transact((trx) => ensureServiceSecret(trx, 'file_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
+  const fileLinks = createFileLinks({ key: fileKey });
+  // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
+  const wakeSignal = new WakeSignal();
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts), signingCertificate };
+  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts);
+  wakeSignal.listen(worker.wake);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
   const http: HttpServices = {
     domain,
@@ -53,17 +103,78 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   return {
     config,
     database,
+    migrated,
     domain,
     authenticator,
     http,
+    worker,
     async close() {
-      await pdfInspector.close();
+      await worker.stop();
+      closeSenders();
+      domain.webhooks.sender.close();
+      await pdf.close();
       await database.close();
     },
   };
 }
 
+/** SIGNING_CERT_P12/SIGNING_CERT_PASSWORD, else the self-signed certificate kept in DATA_DIR. */
+function loadServiceCertificate(config: Config): SigningCertificate {
+  try {
+    return loadSigningCertificate({ p12Path: config.signingCert?.p12Path, password: config.signingCert?.password, dataDir: config.dataDir, serviceName: 'Formsign' });
+  } catch (err) {
+    if (err instanceof SigningCertificateError) throw new ConfigError(err.variable, err.detail);
+    throw err;
+  }
+}
+
 function createBlobStore(config: Config): BlobStore {
   if (config.s3) return createS3BlobStore({ ...config.s3, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint } : {}) });
   return createFsBlobStore(path.join(config.dataDir, 'files'));
+}
+
+function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions): { worker: Worker; closeSenders(): void } {
+  const email: EmailSender = config.smtp.url ? createSmtpEmailSender({ url: config.smtp.url, from: config.smtp.from, maxConnections: opts.worker?.concurrency ?? 8 }) : devEmailSender;
+  const sms: SmsSender = config.sms
+    ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
+    : devSmsSender;
+  const handlers: JobHandlers = {
+    'message.deliver': messageDeliveryHandler({ db: domain.db, clock: domain.clock, email, sms }),
+    'forms.expire': formsExpiryHandler(domain),
+    'webhook.deliver': webhookDeliveryHandler(domain),
+    'webhook.sweep': webhookSweepHandler(domain),
+    'form.seal': formSealHandler({ ...domain, seal: (req, job) => pdfWork.seal(req, domain.signingCertificate, job) }),
+  };
+  const { databaseUrl } = config;
+  const worker = createDispatcher({
+    db: database.db,
+    transact: database.transact,
+    dialect: database.dialect,
+    clock: domain.clock,
+    handlers,
+    log: (line) => console.error(`formsign worker: ${line}`),
+    // Pending events become webhook deliveries before each claim (the events table is their outbox).
+    feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
+    ...opts.worker,
+    ...(databaseUrl
+      ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal) }
+      : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
+  });
+  return { worker, closeSenders: () => email.close() };
+}
+
+// A slow receiver may hold at most this many of a worker's job slots (the dispatcher runs 8 by default).
+const WEBHOOK_PER_ENDPOINT_CONCURRENCY = 4;
+const VERSION = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+function createWebhookServices(config: Config, opts: DepsOptions): WebhookServices {
+  const userAgent = `Formsign-Webhooks/${VERSION}`;
+  const sender = createWebhookSender({
+    allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+    // Sockets are pooled per host, which several webhooks may share; the per-webhook cap is enforced
+    // where attempts start (EndpointSlots), so the pool only needs room for all of a worker's attempts.
+    maxSocketsPerHost: 32,
+    ...(opts.webhookResolver ? { resolver: opts.webhookResolver } : {}),
+  });
+  return { sender, retryScale: config.webhooks.retryScale, perEndpointConcurrency: WEBHOOK_PER_ENDPOINT_CONCURRENCY, userAgent, random: Math.random };
 }

@@ -26,6 +26,8 @@ export function assertConformsToContract(method: string, url: string, res: Respo
   const op = ops.find((o) => o.method === method && o.regex.test(path));
   const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
   if (!op) {
+    if (!path.startsWith('/api/') && String(res.headers['content-type'] ?? '').startsWith('text/html')) return assertPageHeaders(where, res);
+    if (!path.startsWith('/api/') && res.statusCode < 400) return; // a page's asset or the public document
     // Unknown routes and methods answer with the contract's error body.
     assert.ok([404, 405].includes(res.statusCode), `${where}: no operation matches, so only 404/405 may answer`);
     assert.ok(isJson && errorSchema(JSON.parse(res.body)), `${where}: error body ${JSON.stringify(errorSchema.errors)}`);
@@ -49,4 +51,15 @@ export function assertConformsToContract(method: string, url: string, res: Respo
   }
   const body: unknown = JSON.parse(res.body);
   assert.ok(validate(body), `${where}: body does not match the contract: ${JSON.stringify(validate.errors)}\n${res.body.slice(0, 500)}`);
+}
+
+/** Pages beside the API (and their HTML error pages) carry the security headers. */
+function assertPageHeaders(where: string, res: ResponseLike): void {
+  const csp = String(res.headers['content-security-policy'] ?? '');
+  assert.match(csp, /default-src 'none'/, `${where}: Content-Security-Policy`);
+  assert.match(csp, /frame-ancestors 'none'/, `${where}: frame-ancestors`);
+  assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/, `${where}: no inline script`);
+  assert.equal(res.headers['x-content-type-options'], 'nosniff', `${where}: nosniff`);
+  assert.equal(res.headers['referrer-policy'], 'no-referrer', `${where}: Referrer-Policy`);
+  assert.equal(res.headers['x-frame-options'], 'DENY', `${where}: X-Frame-Options`);
 }

@@ -9,8 +9,10 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
+import type { HttpLimits } from '../src/http/plugins/slow-clients.js';
 import type { Clock } from '../src/lib/clock.js';
 import type { Partition } from '../src/lib/partition.js';
+import type { Resolver } from '../src/providers/webhook-http/index.js';
 import { assertConformsToContract } from './contract-check.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -55,13 +57,13 @@ export interface TestResponse {
 /** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
 export async function createHarness(
   dialect: DialectName,
-  opts: { env?: Record<string, string>; clock?: Clock; logStream?: { write(line: string): void } } = {},
+  opts: { env?: Record<string, string>; clock?: Clock; logStream?: { write(line: string): void }; authCacheMs?: number; limits?: Partial<HttpLimits>; webhookResolver?: Resolver } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
-  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: 0 });
-  const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
+  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}) });
+  const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });
   const b = await createAccount(deps.domain, { name: 'Account B' });

@@ -10,6 +10,6 @@ export async function seedWide(deps: Deps, p: Partition): Promise<string> {
   const fields: FieldDef[] = Array.from({ length: 20 }, (_, i) => ({ name: `field_${i}`, type: 'text', required: false, signer: 1, page: 1, x: 50, y: 40 + i * 30, width: 300, height: 20 }));
   const id = newId('template');
   const now = new Date().toISOString();
-  await insertTemplate(deps.database.db, p, { id, name: 'twenty fields', page_count: 1, fields: JSON.stringify(fields), signer_count: 1, warnings: '[]', ...source, created_at: now, updated_at: now });
+  await deps.database.transact((trx) => insertTemplate(trx, p, { id, name: 'twenty fields', page_count: 1, fields: JSON.stringify(fields), signer_count: 1, warnings: '[]', ...source, created_at: now, updated_at: now }));
   return id;
 }

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
-import { createDeps, type Deps } from '../deps.js';
-import { migrateToLatest } from '../db/database.js';
-import { createAccount, setAccountLimits, setAccountPlan } from '../domain/accounts/manage-accounts.js';
+import type { Deps } from '../deps.js';
+import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../domain/accounts/manage-accounts.js';
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
-import { importTemplate } from '../domain/templates/import-template.js';
 import type { Mode } from '../lib/partition.js';
-import { print, UsageError } from './output.js';
+import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
+import { listAccounts } from './account-list.js';
+import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 
 // Operator commands (CONTRACT.md Part C). Each works on the configured DATA_DIR / DATABASE_URL and
 // prints a human line, or the object as JSON with --json.
@@ -39,10 +39,33 @@ function limit(value: string | boolean | undefined, flag: string): number | null
   return n;
 }
 
+/** A file named on the command line, or one sentence saying why it cannot be read. */
+function readInput(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT') throw new OperatorError(`File not found: ${file}`);
+    if (code === 'EISDIR') throw new OperatorError(`${file} is a folder; give a file`);
+    if (code === 'EACCES' || code === 'EPERM') throw new OperatorError(`Cannot read ${file}: permission denied`);
+    throw error;
+  }
+}
+
 const HANDLERS: Record<string, Handler> = {
   async migrate(deps, _args, json) {
-    const applied = await migrateToLatest(deps.database);
-    print(json, { dialect: deps.database.dialect, applied }, () => `Database (${deps.database.dialect}) is up to date.`);
+    // Opening the store applies pending migrations (every command does); report what this run applied.
+    const applied = deps.migrated;
+    print(json, { dialect: deps.database.dialect, applied }, () =>
+      applied.length === 0 ? `Database (${deps.database.dialect}) is up to date; nothing to apply.` : `Applied ${applied.join(', ')} to the ${deps.database.dialect} database; it is up to date.`,
+    );
+  },
+  async 'accounts list'(deps, args, json) {
+    opts(args, {});
+    const accounts = await listAccounts(deps.database.db);
+    print(json, { object: 'list', data: accounts }, () =>
+      accounts.length === 0 ? 'No accounts.' : accounts.map((a) => `${a.id}  ${a.plan.padEnd(5)}  ${a.name}${a.email ? `  <${a.email}>` : ''}`).join('\n'),
+    );
   },
   async 'accounts create'(deps, args, json) {
     const { values } = opts(args, { name: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' } });
@@ -71,6 +94,10 @@ const HANDLERS: Record<string, Handler> = {
     const { values } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, label: { type: 'string' } });
     const key = await createApiKey(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode), label: values.label });
     print(json, key, () => `Created ${key.mode} key ${key.id}:\n  ${key.key}\nIt is shown this once; only its hash is stored.`);
+    if (key.mode === 'live') {
+      const account = await getAccount(deps.domain, key.account_id);
+      if (account.plan !== 'paid') warn(`account ${account.id} is on the ${account.plan} plan: this live key gets 402 plan_required until \`${CLI} accounts set-plan ${account.id} paid\``);
+    }
   },
   async 'keys list'(deps, args, json) {
     const { values } = opts(args, { account: { type: 'string' } });
@@ -89,8 +116,9 @@ const HANDLERS: Record<string, Handler> = {
     const { values, positionals } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' }, fields: { type: 'string' } });
     const file = positionals[0];
     if (!file) throw new UsageError('usage: templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]');
-    const pdf = fs.readFileSync(file);
-    const fields = values.fields ? (JSON.parse(fs.readFileSync(values.fields, 'utf8')) as unknown) : undefined;
+    const pdf = readInput(file);
+    const fields = values.fields === undefined ? undefined : parseJsonFile(values.fields);
+    const { importTemplate } = await import('../domain/templates/import-template.js');
     const template = await importTemplate(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode) }, {
       pdf,
       name: values.name,
@@ -101,18 +129,30 @@ const HANDLERS: Record<string, Handler> = {
       [`Imported ${template.id} "${template.name}": ${template.page_count} page(s), ${template.fields.length} field(s).`, ...template.warnings.map((w) => `  warning: ${w}`)].join('\n'),
     );
   },
+  ...OUTBOX_COMMANDS,
 };
+
+function parseJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(readInput(file).toString('utf8')) as unknown;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new OperatorError(`${file} is not valid JSON (${error.message})`);
+    throw error;
+  }
+}
 
 export const USAGE = `Usage: formsign <command> [--json]
   serve                                   run the HTTP server (npm start)
   migrate                                 apply database migrations
+  accounts list
   accounts create --name N [--plan trial|paid] [--email E]
   accounts set-plan ACCOUNT_ID trial|paid
   accounts set-limits ACCOUNT_ID [--monthly N|default] [--per-minute N|default]
   keys create --account ID --mode test|live [--label L]
   keys list --account ID
   keys revoke KEY_ID
-  templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]`;
+  templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]
+${OUTBOX_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {
@@ -125,9 +165,15 @@ export function findCommand(argv: string[]): { name: string; handler: Handler; r
 
 export async function runCommand(config: Config, argv: string[]): Promise<void> {
   const found = findCommand(argv);
-  if (!found) throw new UsageError(USAGE);
+  if (!found) {
+    // Name the word that was not understood: `keys frobnicate` under a known group, else the first.
+    const group = Object.keys(HANDLERS).some((name) => name.startsWith(`${argv[0]} `));
+    throw new UsageError(`unknown command '${argv.slice(0, group ? 2 : 1).join(' ')}'\n\n${USAGE}`);
+  }
   const json = argv.includes('--json');
-  const deps = await createDeps(config);
+  // Loaded on use: the store and everything on it cost seconds to load, the usage text should not.
+  const { openDeps } = await import('./open-deps.js');
+  const deps = await openDeps(config);
   try {
     await found.handler(deps, found.rest, json);
   } finally {

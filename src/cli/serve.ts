@@ -1,34 +1,36 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { createDeps } from '../deps.js';
 import { bootstrapDemo } from '../domain/accounts/bootstrap-demo.js';
+import { listAccounts } from './account-list.js';
+import { openDeps } from './open-deps.js';
+import { CLI, OperatorError } from './output.js';
+import { prettyLogStream } from './pretty-log.js';
 
+/** `formsign serve` (`npm start`): the HTTP server, and the job worker inside it unless WORKER=off. */
 export async function serve(config: Config): Promise<void> {
-  const deps = await createDeps(config);
+  const deps = await openDeps(config);
+  const pretty = config.logFormat === 'pretty';
+  const app = await buildApp(deps.http, { logger: { level: config.logLevel, ...(pretty ? { stream: prettyLogStream(process.stdout) } : {}) } });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await deps.close();
+    throw listenProblem(error, config) ?? error;
+  }
+  // After listening, so a port in use cannot swallow the demo key, which is shown only once.
   const demo = await bootstrapDemo(deps.domain);
-  const app = await buildApp(deps.http, { logger: { level: config.logLevel } });
-  await app.listen({ port: config.port, host: config.host });
-  const base = config.baseUrl;
+  // WORKER=off leaves the jobs to `formsign worker` processes; deps.close() stops an inline worker.
+  if (config.worker === 'inline') await deps.worker.start();
   // PORT=0 asks the OS for a free port; report the one actually bound.
   const address = app.server.address();
   const port = address !== null && typeof address === 'object' ? address.port : config.port;
-  const lines = [`Formsign is listening on http://${config.host}:${port} (public address ${base})`];
-  if (demo) {
-    lines.push(
-      '',
-      'First start: created a demo account with a test API key and a sample template.',
-      `  account:  ${demo.account.id}`,
-      `  API key:  ${demo.key}   (shown this once; only its hash is stored)`,
-      `  template: ${demo.template.id} (${demo.template.name})`,
-      '',
-      'Try it:',
-      `  curl -s ${base}/api/v1/templates -H "Authorization: Bearer ${demo.key}"`,
-      `  curl -s ${base}/api/v1/forms -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" \\`,
-      `       -d '{"template_id":"${demo.template.id}","prefill":{"full_name":"Ada Lovelace"}}'`,
-    );
-  }
-  lines.push('', `Health: ${base}/healthz   OpenAPI: ${base}/api/v1/openapi.yaml (needs the key)`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const lines = [`Formsign is listening on http://${config.host}:${port} (public address ${config.baseUrl})`, ''];
+  if (demo) lines.push(...firstStart(config.baseUrl, demo), '');
+  else lines.push(...laterStart(await listAccounts(deps.database.db, { limit: 2 })));
+  lines.push(`API reference: ${config.baseUrl}/docs   Health: ${config.baseUrl}/healthz`);
+  // With JSON logs stdout carries only log lines (a collector parses them), so the banner goes to stderr.
+  (pretty ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
   const stop = async () => {
     await app.close();
     await deps.close();
@@ -36,4 +38,46 @@ export async function serve(config: Config): Promise<void> {
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+function firstStart(base: string, demo: NonNullable<Awaited<ReturnType<typeof bootstrapDemo>>>): string[] {
+  return [
+    'First start: created a demo account with a test API key and a sample template.',
+    `  account:  ${demo.account.id}`,
+    `  API key:  ${demo.key}   (shown this once; only its hash is stored)`,
+    `  template: ${demo.template.id} (${demo.template.name})`,
+    '',
+    'Try it:',
+    `  curl -s ${base}/api/v1/templates -H "Authorization: Bearer ${demo.key}"`,
+    `  curl -s ${base}/api/v1/forms -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" \\`,
+    `       -d '{"template_id":"${demo.template.id}","prefill":{"full_name":"Ada Lovelace"}}'`,
+    '',
+    "The README's examples read the key and the address from two variables:",
+    `  export FORMSIGN_KEY=${demo.key} BASE=${base}`,
+  ];
+}
+
+/** Later starts never show a key (only its hash is stored): they say which account and how to make one. */
+function laterStart(accounts: Array<{ id: string; name: string; plan: string }>): string[] {
+  const first = accounts[0];
+  if (!first) return [`No accounts yet: ${CLI} accounts create --name "Acme"`, ''];
+  return [
+    `Account ${first.id} (${first.name}, ${first.plan} plan). Keys are shown only when made; make one with:`,
+    `  ${CLI} keys create --account ${first.id} --mode test`,
+    ...(accounts.length > 1 ? [`Other accounts: ${CLI} accounts list`] : []),
+    '',
+  ];
+}
+
+function listenProblem(error: unknown, config: Config): OperatorError | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    const other = config.port < 65535 ? config.port + 1 : 3000;
+    return new OperatorError(`Port ${config.port} is in use; set PORT=${other} (or another free port), e.g. PORT=${other} npm start`);
+  }
+  if (code === 'EACCES') return new OperatorError(`Port ${config.port} needs privileges this user does not have; set PORT to a number above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new OperatorError(`HOST=${config.host} is not an address of this machine; set HOST=127.0.0.1 (this machine only) or HOST=0.0.0.0 (every interface)`);
+  }
+  return undefined;
 }

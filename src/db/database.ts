@@ -5,12 +5,20 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, 
 import pg from 'pg';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_lean_form_writes.js';
+import * as m0003 from './migrations/0003_sending.js';
+import * as m0004 from './migrations/0004_worker.js';
+import * as m0005 from './migrations/0005_signing.js';
+import * as m0006 from './migrations/0006_webhooks.js';
+import * as m0007 from './migrations/0007_sealed_files.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
-import { groupCommit, transactEach, type Transact } from './transact.js';
+import { BatchState, groupCommit, guardDialect, transactEach, type Transact } from './transact.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** PostgreSQL: the longest a statement waits for a lock. */
+export const PG_LOCK_TIMEOUT_MS = 5000;
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
@@ -40,9 +48,11 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
-      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+      // A request never waits on a lock (an operator's ALTER, a stuck session) for longer than this: it
+      // fails with 55P03, which answers 503 with Retry-After (http/error-handler.ts).
+      options: `-c lock_timeout=${PG_LOCK_TIMEOUT_MS}${opts.pgSchema ? ` -c search_path=${opts.pgSchema}` : ''}`,
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: guardDialect(new PostgresDialect({ pool })) });
     return { db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -50,8 +60,13 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   const file = new SQLite(filePath);
   // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the server runs.
   file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = NORMAL');
-  file.pragma('busy_timeout = 5000');
+  // FULL: every commit is fsynced before it returns, so a 2xx survives power loss (NORMAL only survives
+  // a process crash). Group commit (transact.ts) spreads that one fsync over a whole batch of units.
+  file.pragma('synchronous = FULL');
+  // better-sqlite3 waits for a lock on the event loop: 200 ms outlasts any write transaction the
+  // server or an operator command holds (a few ms, fsync included), and bounds the stall when one is
+  // held longer; past it the request answers 503 with Retry-After (http/database-busy.ts).
+  file.pragma('busy_timeout = 200');
   file.pragma('foreign_keys = ON');
   // Temporary tables and indexes (sorting, subqueries) stay in memory instead of temp files.
   file.pragma('temp_store = MEMORY');
@@ -67,8 +82,9 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     ...(opts.walRestartFrames ? { restartFrames: opts.walRestartFrames } : {}),
     ...(opts.onCheckpointError ? { onError: opts.onCheckpointError } : {}),
   });
-  const statements = withStatementCache(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const batch = new BatchState();
+  const statements = withStatementCache(file, batch);
+  const db = new Kysely<Database>({ dialect: guardDialect(new SqliteDialect({ database: statements })) });
   return {
     db,
     dialect: 'sqlite',
@@ -80,7 +96,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
         restartWanted = false;
         file.pragma('wal_checkpoint(PASSIVE)');
       },
-    }),
+    }, batch),
     async close() {
       await checkpointer.stop();
       await db.destroy();
@@ -94,11 +110,14 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
  * (each list has a statement per page size) and least recently used go first, so a client cycling
  * through page sizes cannot push the hot inserts out.
  */
-function withStatementCache(file: SQLite.Database, max = 2000): SqliteDatabase {
+function withStatementCache(file: SQLite.Database, batch: BatchState, max = 2000): SqliteDatabase {
   const cache = new Lru<string, SQLite.Statement>(max);
   return {
     close: () => file.close(),
     prepare(sqlText: string) {
+      // Every statement passes here (Kysely prepares each query it runs), so this is where one that
+      // would run outside an abandoned batch transaction is stopped.
+      batch.assertUsable(file.inTransaction);
       let st = cache.get(sqlText);
       if (!st) {
         st = file.prepare(sqlText);
@@ -112,6 +131,11 @@ function withStatementCache(file: SQLite.Database, max = 2000): SqliteDatabase {
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_lean_form_writes': m0002,
+  '0003_sending': m0003,
+  '0004_worker': m0004,
+  '0005_signing': m0005,
+  '0006_webhooks': m0006,
+  '0007_sealed_files': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

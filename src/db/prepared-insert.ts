@@ -1,6 +1,7 @@
 import type { ColumnType, CompiledQuery, Insertable } from 'kysely';
 import { oncePerAdapter, rerun } from './compile-once.js';
 import type { Db } from './database.js';
+import type { Trx } from './transact.js';
 import type { Database } from './tables.js';
 
 /** Columns a row must name: all but those the database generates (defaults). */
@@ -10,7 +11,10 @@ type WrittenColumns<R> = { [K in keyof R]-?: R[K] extends ColumnType<unknown, in
 type Columns<T extends keyof Database, C extends string> = readonly C[] &
   ([Exclude<WrittenColumns<Database[T]>, C>] extends [never] ? unknown : { missingColumns: Exclude<WrittenColumns<Database[T]>, C> });
 
-/** Connections held by a group-commit batch, which runs statements on better-sqlite3 directly (transact.ts). */
+/**
+ * Connections held by an open group-commit batch, which runs statements on better-sqlite3 directly
+ * (transact.ts); an entry lives exactly as long as its batch.
+ */
 export const directRunners = new WeakMap<Db, (sql: string, parameters: readonly unknown[]) => void>();
 
 /**
@@ -21,7 +25,7 @@ export const directRunners = new WeakMap<Db, (sql: string, parameters: readonly 
 export function preparedInsert<T extends keyof Database, C extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: Columns<T, C>,
-): (db: Db, row: Insertable<Database[T]>) => Promise<void> {
+): (trx: Trx, row: Insertable<Database[T]>) => Promise<void> {
   const compiledFor = oncePerAdapter((db: Db): CompiledQuery => {
     // Each column gets its own index as a stand-in value, which proves the parameter order below.
     const probe = Object.fromEntries(columns.map((c, i) => [c, i])) as unknown as Insertable<Database[T]>;
@@ -29,12 +33,12 @@ export function preparedInsert<T extends keyof Database, C extends keyof Inserta
     if (compiled.parameters.some((v, i) => v !== i)) throw new Error(`preparedInsert(${table}): unexpected parameter order`);
     return compiled;
   });
-  return async (db, row) => {
-    const compiled = compiledFor(db, undefined);
+  return async (trx, row) => {
+    const compiled = compiledFor(trx, undefined);
     const values = row as Record<string, unknown>;
     const parameters = columns.map((c) => values[c] ?? null);
-    const direct = directRunners.get(db);
+    const direct = directRunners.get(trx);
     if (direct) return direct(compiled.sql, parameters);
-    await rerun(db, compiled, parameters);
+    await rerun(trx, compiled, parameters);
   };
 }

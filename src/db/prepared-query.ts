@@ -50,6 +50,17 @@ export function preparedQuery<A extends object, R, S extends string | number = n
     });
     const unused = [...read].filter((a) => !used.has(a));
     if (unused.length > 0) throw new Error(`preparedQuery: argument(s) ${unused.join(', ')} shaped the query instead of being values in it`);
+    // A builder that branches on whether an argument is set (`a.status ? q.where(…) : q`) compiles one
+    // shape for the probe and silently answers nothing when the argument is absent: compile it again
+    // with every argument unset and refuse any difference.
+    const unset = new Proxy({}, { get: () => undefined }) as A;
+    let unsetSql: string;
+    try {
+      unsetSql = build(db, unset, shape).compile().sql;
+    } catch (error) {
+      throw new Error(`preparedQuery: the builder fails when an argument is unset (${String(error)}); pass arguments through as values only`);
+    }
+    if (unsetSql !== compiled.sql) throw new Error('preparedQuery: the query changes shape when an argument is unset; make one prepared query per shape instead of branching on an argument');
     return { compiled, slots };
   };
   const prepare = oncePerAdapter(compile);

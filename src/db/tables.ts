@@ -76,7 +76,7 @@ export interface EventsTable {
   form_created_at: string;
   /**
    * JSON snapshot of the form (its head, values and metadata) as it was when the event happened. With
-   * the form's immutable field definitions it renders the delivered body (formSnapshot in present-form.ts).
+   * the form's immutable field definitions it renders the delivered body (snapshotJson in present-form.ts).
    */
   form: string;
   created_at: string;
@@ -84,17 +84,163 @@ export interface EventsTable {
   published_at: string | null;
 }
 
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed' | 'dead';
+
 export interface OutboxTable {
   id: string;
   account_id: string;
   mode: Mode;
+  /** The job definition's name (outbox/registry.ts). */
   kind: string;
+  /** The definition's version the payload was written for. */
+  version: Generated<number>;
   payload: string;
-  status: 'pending' | 'running' | 'done' | 'failed';
+  /** `failed`: an attempt failed and another is scheduled at run_at; `dead`: no attempts left. */
+  status: JobStatus;
   attempts: Generated<number>;
   run_at: string;
   locked_until: string | null;
+  /** The worker that holds the lease, or last held it (0004). */
+  locked_by: string | null;
   last_error: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export type RecipientStatus = 'sent' | 'viewed' | 'signed';
+export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
+export type Channel = 'email' | 'sms';
+
+export interface RecipientsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  /** Order in which recipients were first sent the form (0-based). */
+  position: number;
+  /** The signer slot (1-based) whose fields this recipient fills. */
+  signer: number;
+  name: string | null;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  channel: Channel;
+  /** Lower-cased e-mail or E.164 phone: "the same recipient" is the same (form, channel, address_key). */
+  address_key: string;
+  /** SHA-256 (hex) of the signing token; the token itself is never stored. */
+  token_hash: string;
+  status: RecipientStatus;
+  delivery_status: DeliveryStatus;
+  delivery_error: string | null;
+  sent_at: string;
+  viewed_at: string | null;
+  signed_at: string | null;
+  viewed_ip: string | null;
+  viewed_user_agent: string | null;
+  signed_ip: string | null;
+  signed_user_agent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  channel: Channel;
+  to_address: string;
+  /** E-mail only. */
+  subject: string | null;
+  text: string;
+  /** E-mail only. */
+  html: string | null;
+  /** How it went out: 'smtp', 'sms' (the gateway) or 'dev' (kept in the dev outbox); null until it did. */
+  transport: string | null;
+  status: DeliveryStatus;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface SealedFilesTable {
+  form_id: string;
+  account_id: string;
+  mode: Mode;
+  blob_key: string;
+  sha256: string;
+  size: number;
+  created_at: string;
+}
+
+/** A signature or initials image a recipient submitted (0005); the PNG is in the blob store. */
+export interface SignaturesTable {
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  field_name: string;
+  kind: 'signature' | 'initials';
+  /** How the signer made it: drawn on the pad, or typed and rendered in the script font. */
+  method: 'drawn' | 'typed';
+  blob_key: string;
+  /** SHA-256 (hex) of the PNG bytes. */
+  sha256: string;
+  /** Pixels of the PNG. */
+  width: number;
+  height: number;
+  created_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  url: string;
+  /** JSON array of the subscribed event types. */
+  events: string;
+  status: 'enabled' | 'disabled';
+  description: string | null;
+  /** The signing secret (`whsec_…`), the HMAC key as returned to the user. */
+  secret: string;
+  /** The secret a rotation replaced; deliveries are signed with it too until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** The first failed attempt of the current run of failures; null after a success. */
+  failing_since: string | null;
+  /** Why the service disabled it ('gone', 'failing'); null when enabled or disabled by the user. */
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact bytes POSTed (UTF-8 JSON), stored at the first attempt so every attempt sends the same. */
+  body: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  next_attempt_at: string | null;
+  /** JSON array of attempts (see domain/webhooks/attempt-log.ts). */
+  attempt_log: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
   created_at: string;
 }
 
@@ -105,6 +251,13 @@ export interface Database {
   forms: FormsTable;
   events: EventsTable;
   outbox: OutboxTable;
+  recipients: RecipientsTable;
+  messages: MessagesTable;
+  service_secrets: ServiceSecretsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  signatures: SignaturesTable;
+  sealed_files: SealedFilesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -116,3 +269,9 @@ export type NewFormRow = Insertable<FormsTable>;
 export type FormUpdate = Updateable<FormsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type RecipientRow = Selectable<RecipientsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type SignatureRow = Selectable<SignaturesTable>;
+export type SealedFileRow = Selectable<SealedFilesTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -1,10 +1,13 @@
 import type { Db } from '../db/database.js';
 import type { Transact } from '../db/transact.js';
 import type { Clock } from '../lib/clock.js';
-import type { Lru } from '../lib/lru.js';
-import type { PdfInspector, PdfRenderer } from '../pdf/index.js';
+import type { FileLinks } from '../lib/file-links.js';
+import type { SigningLinks } from '../lib/signing-links.js';
+import type { PdfInspector, PdfRenderer, SigningCertificate } from '../pdf/index.js';
 import type { BlobStore } from '../providers/blob/index.js';
-import type { CachedTemplate } from './templates/template-cache.js';
+import type { RenderCache } from './forms/render-cache.js';
+import type { TemplateCacheStore } from './templates/template-cache.js';
+import type { WebhookServices } from './webhooks/services.js';
 
 /** What use cases receive from the composition root; they construct nothing themselves. */
 export interface DomainDeps {
@@ -16,5 +19,17 @@ export interface DomainDeps {
   readonly pdfInspector: PdfInspector;
   readonly pdfRenderer: PdfRenderer;
   /** Prepared templates by id (templates are immutable once imported); see template-cache.ts. */
-  readonly templateCache: Lru<string, CachedTemplate>;
+  readonly templateCache: TemplateCacheStore;
+  /** Filled PDFs, deduplicated by what decides their bytes and bounded by size and age; see render-cache.ts. */
+  readonly renderCache: RenderCache;
+  /** Recipients' signing links (derived from their ids under the service's link key). */
+  readonly links: SigningLinks;
+  /** Webhook delivery: the guarded HTTP sender and the retry schedule's scale. */
+  readonly webhooks: WebhookServices;
+  /** Presigned addresses of signed PDFs (`/api/v1/files/pdf/<token>`). */
+  readonly fileLinks: FileLinks;
+  /** The public address used in links, redirects and e-mails (config BASE_URL). */
+  readonly baseUrl: string;
+  /** The service certificate sealed PDFs are signed with (loaded once at start). */
+  readonly signingCertificate: SigningCertificate;
 }

@@ -254,8 +254,371 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a form to recipients
+         * @description Sends the form to 1–20 recipients (at most 100 per form) by e-mail or SMS, each with a personal
+         *     signing link. Allowed while the form is `draft`, `sent` or `viewed`; the status becomes `sent`
+         *     on the first send, and `expires_at` is set then (`expires_in_days` after the first send). Each
+         *     recipient takes the next free signer slot, or the slot given by `signer`; a recipient beyond the
+         *     template's signer count signs on an added signature page. Sending again to the same recipient
+         *     (same channel and address: e-mail compared case-insensitively, phone after E.164 normalisation)
+         *     answers `409 form_already_sent`; a `signed` or `expired` form answers `409 form_not_sendable`; a
+         *     form whose `expires_at` has passed before the expiry has been recorded answers `409 form_expired`.
+         *     The call is all-or-nothing: when any recipient of it is refused, nothing is sent or changed.
+         *     Emits `form.sent`.
+         *
+         *     Each new recipient gets a personal `signing_url` and one message (e-mail or SMS), delivered by the
+         *     job worker after the call has committed: the call never waits for, or fails on, the mail server
+         *     or SMS gateway. `delivery_status` on the recipient shows what became of the message (`queued`,
+         *     `delivered`, or `failed` with `delivery_error` while it is retried or after the last attempt).
+         *     Phone numbers must be international (`+` and the country code, spaces, dots, dashes and
+         *     parentheses allowed); they are stored and compared in E.164 form.
+         */
+        post: operations["sendForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/signed-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the signed PDF
+         * @description Returns the signed document of a `signed` form: values flattened, signatures drawn, an audit-trail
+         *     page appended and a PAdES signature (ETSI.CAdES.detached) by the service's certificate. With
+         *     `format=url` (the default) the answer is a `302` redirect to a presigned address
+         *     `{base_url}/api/v1/files/pdf/{token}`, valid for one hour and usable without a key; with
+         *     `format=base64` it is a `SignedPdf` JSON object. A form that is not `signed` answers
+         *     `409 form_not_signed`.
+         */
+        get: operations["getSignedPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/pdf/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The presigned token from the `getSignedPdf` redirect. Not pattern-checked: a token that cannot be
+                 *     read or whose signature does not match answers `404 resource_not_found`.
+                 */
+                token: components["parameters"]["FileToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a file by presigned address
+         * @description Serves the signed PDF that a `getSignedPdf` redirect points to. The token is self-contained and
+         *     HMAC-signed (file, partition, expiry) and is the only credential: no `Authorization` header is
+         *     needed and query parameters are ignored. A token that was altered or names no file answers
+         *     `404 resource_not_found`; one past its hour answers `410 link_expired`. No rate-limit headers are
+         *     sent, as no account is identified.
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Lists the webhooks of the key's partition, newest first. `signing_secret` is never included.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Registers an endpoint that receives the listed events of the key's partition. The answer is the
+         *     only one that includes the `signing_secret` (until it is rotated): store it. The URL must be an
+         *     absolute `http` or `https` address; addresses in private, loopback and link-local ranges are
+         *     refused (`400 parameter_invalid`, `param` `url`) unless the operator allows them.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Returns one webhook of the key's partition, without its signing secret.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes a webhook; pending deliveries to it are abandoned. Its id then answers `404`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes the given fields of a webhook and leaves the others as they are. Setting `status` to
+         *     `enabled` re-enables a webhook that was disabled (by you, by a `410 Gone` answer or after three
+         *     days of failed deliveries). `description: null` clears the description.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Replaces the webhook's signing secret with a new one and returns it, this once. For the next 24
+         *     hours deliveries, retries included, carry two `v1=` signatures in `Service-Signature`, one with
+         *     the new secret and one with the replaced one, so a receiver can switch at its own pace (Stripe's
+         *     verifier accepts a header when any `v1` matches); after that only the new secret signs. Rotating
+         *     again within the 24 hours drops the oldest secret at once. Takes no request body.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Lists the deliveries of events to this webhook, newest first, with their state.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+                /**
+                 * @description The delivery's id (`whd_` and 24 base62 characters), of a delivery to the webhook in the path.
+                 *     Deliberately not pattern-checked: an id of the wrong shape is an id that names nothing, so it
+                 *     answers `404 resource_not_found`, not `400`.
+                 */
+                delivery_id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery
+         * @description Schedules another attempt of this delivery at once, whatever its state, with the same event id,
+         *     the same body and a fresh signature. A `failed` or `succeeded` delivery becomes `pending` again.
+         *     If that attempt fails, the schedule goes on from the attempt it was (none after the tenth). A
+         *     delivery of a disabled webhook is not attempted: it goes back to `failed`. Takes no request body.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "form.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.created
+         * @description Sent when a form is created, from a template (`createForm`) or from a description
+         *     (`generateForm`). `data.object` is the form as created, in `draft`.
+         */
+        post: operations["onFormCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.sent
+         * @description Sent after each successful `sendForm`. `data.object` is the form with its recipients, the new
+         *     ones included.
+         */
+        post: operations["onFormSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.viewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.viewed
+         * @description Sent when a recipient opens the signing page for the first time (once per recipient).
+         *     `data.object` is the form; that recipient's `viewed_at` is set.
+         */
+        post: operations["onFormViewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.signed
+         * @description Sent once, when the last recipient has signed and the sealed, signed PDF is stored.
+         *     `data.object` is the form in `signed`; fetch the document with `getSignedPdf`.
+         */
+        post: operations["onFormSigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.expired
+         * @description Sent once, when a `sent` or `viewed` form reaches its `expires_at` unsigned. `data.object` is the
+         *     form in `expired`.
+         */
+        post: operations["onFormExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The body of every error response. */
@@ -423,6 +786,15 @@ export interface components {
             signer: number;
             /** @enum {string} */
             status: "sent" | "viewed" | "signed";
+            /**
+             * @description What became of the message carrying the signing link: `queued` until the mail server or SMS
+             *     gateway accepted it, `delivered` once it did, `failed` when the last attempt failed (it is
+             *     retried with backoff; `delivery_error` says why).
+             * @enum {string}
+             */
+            delivery_status: "queued" | "delivered" | "failed";
+            /** @description Why the last delivery attempt failed; `null` unless `delivery_status` is `failed`. */
+            delivery_error: string | null;
             /**
              * Format: uri
              * @description The recipient's personal signing page, `{base_url}/sign/<token>`.
@@ -611,10 +983,30 @@ export interface components {
              * @description When the next attempt is due; `null` unless `pending`.
              */
             next_attempt_at: string | null;
+            /** @description The attempts made, oldest first (the latest 20 are kept). */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @enum {string} */
             mode: "live" | "test";
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description One attempt of a delivery, as the delivery log keeps it. */
+        WebhookDeliveryAttempt: {
+            /** @description The attempt's number, as sent in `Service-Delivery-Attempt`. */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt started (its signature's `t`).
+             */
+            attempted_at: string;
+            /** @description The receiver's HTTP status; `null` when no answer came. */
+            status_code: number | null;
+            /** @description From the start of the attempt to the end of the answer (or the failure). */
+            duration_ms: number;
+            /** @description Why the attempt failed (a non-2xx status, a refused address, a timeout…); `null` on success. */
+            error: string | null;
+            /** @description The first kilobyte of the receiver's answer, as UTF-8 text; `null` when no answer came. */
+            response_body: string | null;
         };
         /** @description A page of deliveries, newest first. */
         WebhookDeliveryList: {
@@ -645,7 +1037,7 @@ export interface components {
             /** @description The template to fill, of the key's partition. */
             template_id: string;
             prefill?: components["schemas"]["Prefill"];
-            /** @description A name for the form. Without it the form's `name` is `null`. */
+            /** @description A name for the form. Without it the form takes its template's name. */
             name?: string;
             /** @description Days, counted from the first send, after which an unsigned form expires. Defaults to 30. */
             expires_in_days?: number;
@@ -668,9 +1060,10 @@ export interface components {
             save_as_template?: boolean;
         };
         /**
-         * @description Initial field values by field name (at most 500 keys). Each value must suit its field's type
-         *     (`400 parameter_invalid`, `param` `prefill.<name>`); keys that match no field are ignored and
-         *     reported in `X-Service-Prefill-Unmatched`. Keys are free-form: unknown keys are not an error.
+         * @description Initial field values by field name (at most 500 keys, each key 1–200 characters). Each value must
+         *     suit its field's type (`400 parameter_invalid`, `param` `prefill.<name>`); keys that match no field
+         *     are ignored and reported in `X-Service-Prefill-Unmatched`. Keys are free-form: unknown keys are not
+         *     an error.
          */
         Prefill: {
             [key: string]: string | number | boolean | null;
@@ -891,9 +1284,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency the request needs (the database, or the configured language-model endpoint) cannot be reached (`service_unavailable`). Type `api_error`. Try again later. */
+        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -972,9 +1366,12 @@ export interface components {
         FileToken: string;
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
-         *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>`. Compare in
-         *     constant time and reject the delivery when `t` is more than 300 seconds from your clock. Stripe's
-         *     `webhooks.constructEvent` verifies this header value unchanged.
+         *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+         *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+         *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+         *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+         *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+         *     value unchanged.
          * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
          */
         ServiceSignature: string;
@@ -982,7 +1379,10 @@ export interface components {
         ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired";
         /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
         ServiceEventId: string;
-        /** @description Which attempt this is, from 1 (the first) to 10. */
+        /**
+         * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+         *     through `retryWebhookDelivery` adds one.
+         */
         ServiceDeliveryAttempt: number;
     };
     requestBodies: never;
@@ -1029,8 +1429,9 @@ export interface components {
         /**
          * @description The `prefill` keys that matched no field of the form and were ignored, comma-separated, in request
          *     order. Absent when every key matched. Header values are ASCII: a key holding a comma, a `%` or any
-         *     character outside printable ASCII is percent-encoded (as by `encodeURIComponent`); others appear as
-         *     they are.
+         *     character outside printable ASCII is percent-encoded (as by `encodeURIComponent`, a lone surrogate as
+         *     U+FFFD); others appear as they are. The header holds at most 4,096 characters: keys that do not fit
+         *     are left out and the list ends with `,…` (the `…` percent-encoded as `%E2%80%A6`).
          */
         "X-Service-Prefill-Unmatched": string;
         /** @description Seconds to wait before trying again. */
@@ -1121,6 +1522,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTypescriptSdk: {
@@ -1154,6 +1556,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTemplates: {
@@ -1195,6 +1598,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTemplate: {
@@ -1245,6 +1649,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTemplate: {
@@ -1285,6 +1690,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listForms: {
@@ -1328,6 +1734,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createForm: {
@@ -1369,6 +1776,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getForm: {
@@ -1409,6 +1817,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFormPdf: {
@@ -1464,6 +1873,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFormEvents: {
@@ -1512,6 +1922,878 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, now `sent` (or still `viewed`), with the new recipients. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSignedPdf: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `url`: answer with a `302` redirect to a presigned download address valid for one hour.
+                 *     `base64`: answer with a `SignedPdf` JSON object holding the document.
+                 */
+                format?: components["parameters"]["SignedPdfFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF, base64-encoded in JSON (`format=base64`). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedPdf"];
+                };
+            };
+            /** @description A redirect to the presigned download address (`format=url`). */
+            302: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The presigned token from the `getSignedPdf` redirect. Not pattern-checked: a token that cannot be
+                 *     read or whose signature does not match answers `404 resource_not_found`.
+                 */
+                token: components["parameters"]["FileToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF, as an attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the `id` of the last webhook of the previous page. The page starts with the next older
+                 *     webhook. An id that is not in this list answers `400 parameter_invalid`.
+                 */
+                starting_after?: components["parameters"]["StartingAfterWebhook"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhooks. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook was created, enabled; its signing secret is shown this once. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook was deleted. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated webhook. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new signing secret. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the `id` of the last delivery of the previous page. The page starts with the next older
+                 *     delivery. An id that is not in this list answers `400 parameter_invalid`.
+                 */
+                starting_after?: components["parameters"]["StartingAfterDelivery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+                /**
+                 * @description The delivery's id (`whd_` and 24 base62 characters), of a delivery to the webhook in the path.
+                 *     Deliberately not pattern-checked: an id of the wrong shape is an id that names nothing, so it
+                 *     answers `404 resource_not_found`, not `400`.
+                 */
+                delivery_id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, now `pending`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    onFormCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.sent";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormViewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.viewed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormSigned: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.signed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -15,7 +15,10 @@ export interface HttpServices {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the auth hook on every key-authenticated route. */
-    partition: Partition;
+    /**
+     * Set by the auth hook on key-authenticated routes only; route handlers receive it as an argument
+     * (routes/route.ts), never from here.
+     */
+    partition?: Partition;
   }
 }

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** One-shot hashing: no Hash object per call (the API key check runs this on every request). */
 export function sha256Hex(data: string | Uint8Array): string {
@@ -7,10 +7,4 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString('hex');
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
 }

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   account: 'acct',
   delivery: 'whd',
   job: 'job',
+  message: 'msg',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -18,6 +18,14 @@ export class Lru<K, V> {
     this.#map.set(key, value);
   }
 
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map.clear();
+  }
+
   get size(): number {
     return this.#map.size;
   }

@@ -1,5 +1,18 @@
-// Public API of the PDF layer: template detection, filling, and the built-in sample template.
+// Public face of the PDF layer. Areas: inspect/ (reading uploads), fill/ (drawing values, with text
+// layout and fonts), pool/ (the worker threads all PDF work runs in), sample/ (the built-in template),
+// seal/ (the signed final document and the service certificate), audit/ (the pages sealing appends).
+// shared/ holds what several areas use (geometry, option names, the decode guard); field.ts and
+// work.ts are the vocabulary of all of them. An area reaches another only through that area's
+// index.ts, and code outside src/pdf only through this file (test/pdf/areas.test.ts).
 export * from './field.js';
-export { createPdfInspector, type DetectedTemplate, type PdfInspector, type PdfInspectorOptions } from './inspector.js';
-export { createPdfRenderer, type PdfRenderer } from './renderer.js';
-export { makeSampleTemplatePdf, type SampleTemplate } from './sample-template.js';
+export * from './work.js';
+export { type DetectedTemplate } from './inspect/index.js';
+export { createPdfRenderer, type PdfRenderer } from './fill/index.js';
+export { createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
+export { type PdfPool, type PdfPoolOptions } from './pool/pdf-pool.js';
+export { makeSampleTemplatePdf, type SampleTemplate } from './sample/index.js';
+export {
+  GENERATED_CERT_FILE, loadSigningCertificate, sealPdf, SigningCertificateError,
+  type Mark, type SealRequest, type SigningCertificate, type SigningCertificateOptions,
+} from './seal/index.js';
+export { type AuditRecipient, type AuditTrail, type ExtraSigner } from './audit/index.js';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { revokeKey } from '../../src/domain/keys/manage-keys.js';
 import { setAccountPlan } from '../../src/domain/accounts/manage-accounts.js';
@@ -72,15 +73,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('keys are stored only as SHA-256 and last use is recorded', async () => {
+      // Stands alone: it uses the key it checks instead of relying on an earlier test to have.
+      assert.equal((await h.request({ url: '/api/v1/templates', as: h.actors.aTest })).status, 200);
       const rows = await h.deps.database.db.selectFrom('api_keys').selectAll().execute();
       for (const r of rows) {
         assert.match(r.key_hash, /^[0-9a-f]{64}$/);
         for (const value of Object.values(r)) assert.ok(!String(value).includes(h.actors.aTest.key.slice(8)), 'secret never stored');
       }
-      await new Promise((r) => setTimeout(r, 50));
-      const used = rows.find((r) => r.id === h.actors.aLive.keyId);
-      const after = await h.deps.database.db.selectFrom('api_keys').select('last_used_at').where('id', '=', used!.id).executeTakeFirstOrThrow();
-      assert.ok(after.last_used_at, 'last_used_at set after use');
+      const mine = rows.find((r) => r.id === h.actors.aTest.keyId);
+      assert.equal(mine?.key_hash, createHash('sha256').update(h.actors.aTest.key).digest('hex'), 'the hash is SHA-256 of the whole key');
+      // last_used_at is written off the request's path: wait for it, within a bound.
+      const deadline = Date.now() + 3_000;
+      let lastUsed: string | null = null;
+      while (!lastUsed && Date.now() < deadline) {
+        lastUsed = (await h.deps.database.db.selectFrom('api_keys').select('last_used_at').where('id', '=', h.actors.aTest.keyId).executeTakeFirstOrThrow()).last_used_at;
+        if (!lastUsed) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(lastUsed, 'last_used_at set after use');
     });
 
     it('openapi.yaml and sdk/typescript need a key too', async () => {

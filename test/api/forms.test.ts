@@ -87,6 +87,29 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(decoded, ['Größe', 'a,b', 'plain']);
     });
 
+    it('a key holding a lone surrogate is reported (as U+FFFD), and the form is created once', async () => {
+      const before = (await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest })).json<{ data: Form[] }>().data.length;
+      const res = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: `{"template_id":"${templateId}","prefill":{"\\ud800x":1}}`, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 201, res.body);
+      assert.equal(res.headers['x-service-prefill-unmatched'], '%EF%BF%BDx');
+      const after = (await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest })).json<{ data: Form[] }>().data.length;
+      assert.equal(after, before + 1);
+    });
+
+    it('the unmatched header stops at 4,096 characters and ends with an encoded ellipsis', async () => {
+      const prefill = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown_key_${String(i).padStart(3, '0')}_${'k'.repeat(150)}`, i]));
+      const res = await create({ template_id: templateId, prefill });
+      assert.equal(res.status, 201, res.body);
+      const header = String(res.headers['x-service-prefill-unmatched']);
+      assert.ok(header.length <= 4096, `${header.length}`);
+      assert.ok(header.endsWith(',%E2%80%A6'));
+      const listed = header.split(',').slice(0, -1);
+      assert.deepEqual(listed, Object.keys(prefill).slice(0, listed.length), 'the first keys, in request order');
+      assert.ok(listed.length > 20);
+      // Node's fetch reads it (a 20 KB header once made it throw).
+      assert.ok((await fetchableHeader(header)).length > 0);
+    });
+
     it('prefill values are checked against the field type', async () => {
       const cases: Array<[string, unknown]> = [
         [byType('checkbox').name, 'yes'],
@@ -151,9 +174,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await create({ template_id: templateId })).status, 201);
     });
 
+    it("a form created without a name takes its template's name", async () => {
+      const res = await create({ template_id: templateId });
+      assert.equal(res.json<Form>().name, 'OpenOffice form');
+    });
+
     it('list: newest first, status filter, pagination', async () => {
+      // Its own forms, so the test stands alone: created one after another, they list in reverse.
+      const made: string[] = [];
+      for (let i = 0; i < 4; i++) made.push((await create({ template_id: templateId, name: `list ${i}` })).json<Form>().id);
       const all = (await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest })).json<{ data: Form[]; has_more: boolean }>();
-      assert.ok(all.data.length >= 4);
+      assert.deepEqual(all.data.slice(0, 4).map((f) => f.id), [...made].reverse());
+      const stamps = all.data.map((f) => (f as Form & { created_at: string }).created_at);
+      assert.deepEqual(stamps, [...stamps].sort().reverse(), 'newest first throughout');
       const drafts = (await h.request({ url: '/api/v1/forms?status=draft&limit=100', as: h.actors.aTest })).json<{ data: Form[] }>();
       assert.equal(drafts.data.length, all.data.length);
       const signed = (await h.request({ url: '/api/v1/forms?status=signed', as: h.actors.aTest })).json<{ data: Form[] }>();
@@ -179,14 +212,20 @@ for (const dialect of DIALECTS) {
     it('GET /forms/{id}/pdf renders the filled document lazily and caches it', async () => {
       const text = byType('text');
       const form = (await create({ template_id: templateId, prefill: { [text.name]: 'Ελληνικά Łódź' } })).json<Form>();
-      const renders = () => fs.readdirSync(path.join(h.dataDir, 'files', h.actors.aTest.partition.accountId, 'test')).includes('renders')
-        ? fs.readdirSync(path.join(h.dataDir, 'files', h.actors.aTest.partition.accountId, 'test', 'renders')).filter((f) => f.startsWith(form.id)) : [];
+      // Renderings are stored by the hash of their inputs (the ETag), in the partition's folder.
+      const renderDir = path.join(h.dataDir, 'files', 'renders', h.actors.aTest.partition.accountId, 'test');
+      const allRenders = () => (fs.existsSync(renderDir) ? fs.readdirSync(renderDir).filter((f) => f.endsWith('.pdf')) : []);
+      const before = new Set(allRenders());
+      // This form's renderings: new files, less those of the other form this test renders.
+      const others = new Set<string>();
+      const renders = () => allRenders().filter((f) => !before.has(f) && !others.has(f));
       assert.equal(renders().length, 0, 'nothing rendered at create time');
       const res = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
       assert.equal(res.status, 200);
       assert.equal(res.headers['content-type'], 'application/pdf');
       assert.equal(res.rawPayload.subarray(0, 5).toString(), '%PDF-');
       assert.equal(renders().length, 1);
+      assert.ok(allRenders().includes(`${String(res.headers['etag']).slice(1, -1)}.pdf`), 'stored under its hash');
       const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-pdf-')), 'f.pdf');
       fs.writeFileSync(tmp, res.rawPayload);
       execFileSync('qpdf', ['--check', tmp]);
@@ -213,6 +252,7 @@ for (const dialect of DIALECTS) {
       const otherPdf = await h.request({ url: `/api/v1/forms/${other.id}/pdf`, as: h.actors.aTest, headers: { 'if-none-match': etag } });
       assert.equal(otherPdf.status, 200);
       assert.notEqual(otherPdf.headers['etag'], etag);
+      others.add(`${String(otherPdf.headers['etag']).slice(1, -1)}.pdf`);
       const foreign = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.bTest, headers: { 'if-none-match': etag } });
       assert.equal(foreign.status, 404);
       // A new renderer version renders anew rather than serving what the old one cached.
@@ -229,4 +269,18 @@ for (const dialect of DIALECTS) {
       fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
     });
   });
+}
+
+/** A header value as a real HTTP client receives it (Node's fetch refuses oversized headers). */
+async function fetchableHeader(value: string): Promise<string> {
+  const http = await import('node:http');
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'x-test': value }).end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    return res.headers.get('x-test') ?? '';
+  } finally {
+    server.close();
+  }
 }

@@ -37,6 +37,12 @@ for (const dialect of DIALECTS) {
         ['openapi', () => h.request({ url: '/api/v1/openapi.yaml', as: h.actors.aTest }), 200],
         ['sdk', () => h.request({ url: '/api/v1/sdk/typescript', as: h.actors.bTest }), 200],
         ['list', () => h.request({ url: '/api/v1/templates', as: h.actors.aTest }), 200],
+        ['home page', () => h.request({ url: '/' }), 200],
+        ['docs page', () => h.request({ url: '/docs' }), 200],
+        ['dashboard page', () => h.request({ url: '/dashboard' }), 200],
+        ['signing page 404', () => h.request({ url: '/sign/anything' }), 404],
+        ['404 id too long', () => h.request({ url: `/api/v1/forms/${'x'.repeat(200)}`, as: h.actors.aTest }), 404],
+        ['404 NUL id', () => h.request({ url: '/api/v1/forms/%00', as: h.actors.aTest }), 404],
       ];
       for (const [name, run, status] of cases) {
         const res = await run();

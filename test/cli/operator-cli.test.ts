@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +10,7 @@ import pg from 'pg';
 import { DIALECTS, PG_URL } from '../harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/pdfs/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/pdfs/', import.meta.url));
 
 function cli(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/formsign.js', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
@@ -60,7 +61,12 @@ for (const dialect of DIALECTS) {
     it('migrate, accounts, keys and templates import, with --json', () => {
       const m = cli(env, 'migrate', '--json');
       assert.equal(m.code, 0, m.stderr);
-      assert.equal(m.json<{ dialect: string }>().dialect, dialect);
+      const migrated = m.json<{ dialect: string; applied: string[] }>();
+      assert.equal(migrated.dialect, dialect);
+      assert.ok(migrated.applied.length >= 7, `a fresh store gets every migration: ${migrated.applied.join(', ')}`);
+      assert.equal(migrated.applied[0], '0001_initial');
+      assert.deepEqual(cli(env, 'migrate', '--json').json<{ applied: string[] }>().applied, [], 'nothing left to apply');
+      assert.equal(cli(env, 'migrate').stdout, `Database (${dialect}) is up to date; nothing to apply.\n`);
 
       const acct = cli(env, 'accounts', 'create', '--name', 'Acme', '--email', 'ops@acme.test', '--json');
       assert.equal(acct.code, 0, acct.stderr);
@@ -68,8 +74,17 @@ for (const dialect of DIALECTS) {
       assert.match(account.id, /^acct_[0-9A-Za-z]{24}$/);
       assert.equal(account.plan, 'trial');
 
-      const key = cli(env, 'keys', 'create', '--account', account.id, '--mode', 'live', '--label', 'prod', '--json').json<{ id: string; key: string; display: string }>();
+      const accounts = cli(env, 'accounts', 'list', '--json').json<{ data: Array<{ id: string; name: string; plan: string }> }>();
+      assert.deepEqual(accounts.data.map((a) => [a.id, a.name, a.plan]), [[account.id, 'Acme', 'trial']]);
+      assert.equal(cli(env, 'accounts', 'list').stdout, `${account.id}  trial  Acme  <ops@acme.test>\n`);
+
+      const created = cli(env, 'keys', 'create', '--account', account.id, '--mode', 'live', '--label', 'prod', '--json');
+      const key = created.json<{ id: string; key: string; display: string }>();
       assert.match(key.key, /^fk_live_[0-9a-f]{32}$/);
+      assert.equal(
+        created.stderr,
+        `warning: account ${account.id} is on the trial plan: this live key gets 402 plan_required until \`npm run --silent formsign -- accounts set-plan ${account.id} paid\`\n`,
+      );
       assert.equal(key.display, `fk_live_…${key.key.slice(-4)}`);
 
       const list = cli(env, 'keys', 'list', '--account', account.id, '--json').json<{ data: Array<{ id: string; revoked_at: string | null; key?: string }> }>();
@@ -79,6 +94,9 @@ for (const dialect of DIALECTS) {
 
       const plan = cli(env, 'accounts', 'set-plan', account.id, 'paid', '--json');
       assert.equal(plan.json<{ plan: string }>().plan, 'paid');
+      const paidKey = cli(env, 'keys', 'create', '--account', account.id, '--mode', 'live');
+      assert.equal(paidKey.code, 0, paidKey.stderr);
+      assert.equal(paidKey.stderr, '', 'no warning once the account is paid');
       const limits = cli(env, 'accounts', 'set-limits', account.id, '--monthly', '50000', '--per-minute', '900', '--json').json<{ monthly_limit: number; per_minute_limit: number }>();
       assert.deepEqual([limits.monthly_limit, limits.per_minute_limit], [50000, 900]);
 
@@ -100,7 +118,10 @@ for (const dialect of DIALECTS) {
       assert.equal(cli(env, 'keys', 'create', '--account', 'x', '--mode', 'prod').code, 2);
       const u = cli(env, 'frobnicate');
       assert.equal(u.code, 2);
-      assert.match(u.stderr, /Usage: formsign/);
+      assert.match(u.stderr, /^unknown command 'frobnicate'\n\nUsage: formsign/);
+      assert.match(cli(env, 'keys', 'frobnicate').stderr, /^unknown command 'keys frobnicate'\n/);
+      const missing = cli(env, 'templates', 'import', 'no-such-file.pdf', '--account', 'acct_x', '--mode', 'test');
+      assert.deepEqual([missing.code, missing.stderr], [1, 'File not found: no-such-file.pdf\n']);
       const bad = cli(env, 'accounts', 'create', '--name', 'x', '--colour', 'red');
       assert.equal(bad.code, 2);
     });
@@ -119,6 +140,9 @@ for (const dialect of DIALECTS) {
       try {
         const first = await startServer(e);
         assert.match(first.output, /API key: {2}fk_test_[0-9a-f]{32}/);
+        assert.match(first.output, /export FORMSIGN_KEY=fk_test_[0-9a-f]{32} BASE=http:\/\/localhost:\d+\n/);
+        assert.match(first.output, /API reference: http:\/\/localhost:\d+\/docs/);
+        const accountId = /account: {2}(acct_[0-9A-Za-z]{24})/.exec(first.output)![1]!;
         const key = /fk_test_[0-9a-f]{32}/.exec(first.output)![0];
         const templateId = /template: (tmpl_[0-9A-Za-z]{24})/.exec(first.output)![1];
         assert.match(first.output, /curl -s http:\/\/localhost:\d+\/api\/v1\/templates -H "Authorization: Bearer fk_test_/);
@@ -136,6 +160,8 @@ for (const dialect of DIALECTS) {
         await first.exited;
         const second = await startServer(e);
         assert.doesNotMatch(second.output, /fk_test_/);
+        assert.match(second.output, new RegExp(`Account ${accountId} \\(Demo account, trial plan\\)`));
+        assert.match(second.output, new RegExp(`npm run --silent formsign -- keys create --account ${accountId} --mode test\n`));
         second.stop();
         await second.exited;
       } finally {
@@ -145,17 +171,117 @@ for (const dialect of DIALECTS) {
   });
 }
 
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', r));
-  const deadline = Date.now() + 30_000;
-  while (!/Health:/.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+describe('operator CLI: messages a person can act on', () => {
+  let store: Awaited<ReturnType<typeof freshStore>>;
+  before(async () => (store = await freshStore('sqlite', 'msg')));
+  after(() => store.drop());
+
+  it('no command prints the usage (exit 2) instead of starting a server; help prints it on stdout', () => {
+    const none = cli(store.env);
+    assert.equal(none.code, 2);
+    assert.equal(none.stdout, '');
+    assert.match(none.stderr, /^Usage: formsign <command> \[--json\]\n {2}serve /);
+    assert.match(none.stderr, /\n {2}accounts list\n/);
+    const help = cli(store.env, 'help');
+    assert.equal(help.code, 0);
+    assert.equal(help.stdout, none.stderr);
+  });
+
+  it('PORT out of range names the range', () => {
+    for (const port of ['abc', '70000', '80.5']) {
+      const r = cli({ ...store.env, PORT: port }, 'serve');
+      assert.deepEqual([r.code, r.stderr], [2, 'Invalid configuration: PORT must be a whole number between 1 and 65535\n']);
+    }
+  });
+
+  it('a port in use: one line naming another port, exit 1, no stack', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const r = cli({ ...store.env, PORT: String(port) }, 'serve');
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, `Port ${port} is in use; set PORT=${port + 1} (or another free port), e.g. PORT=${port + 1} npm start\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('JSON log lines by default when stdout is not a terminal: stdout is only JSON, the banner is on stderr', async () => {
+    const server = await startServer({ ...store.env, PORT: '0', LOG_LEVEL: 'info' });
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/healthz`);
+      await waitFor(() => /request completed/.test(server.stdout()));
+      const lines = server.stdout().trim().split('\n');
+      for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line);
+      assert.match(server.stderr(), /^Formsign is listening on /);
+    } finally {
+      server.stop();
+      await server.exited;
+    }
+  });
+
+  it('LOG_FORMAT=pretty: the banner, then one short line per request', async () => {
+    const server = await startServer({ ...store.env, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+      const id = res.headers.get('service-request-id');
+      await waitFor(() => server.stdout().includes(id!));
+      const out = server.stdout();
+      assert.match(out, /^Formsign is listening on /, 'the banner comes first, with no JSON line before it');
+      assert.doesNotMatch(out, /^\{/m);
+      assert.match(out, new RegExp(`^\\d\\d:\\d\\d:\\d\\d {2}GET /healthz {2}200 {2}[\\d.]+ ms {2}${id}$`, 'm'));
+    } finally {
+      server.stop();
+      await server.exited;
+    }
+  });
+
+  it('PostgreSQL unreachable: the URL without its password and what to do', () => {
+    const r = cli({ ...store.env, DATABASE_URL: 'postgres://formsign:s3cret@127.0.0.1:1/formsign' }, 'migrate');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      'Cannot reach PostgreSQL at postgres://formsign@127.0.0.1:1/formsign (connection refused: nothing listens there); start PostgreSQL there or set DATABASE_URL to one that runs.\n',
+    );
+  });
+
+  it('PostgreSQL database missing: created on first use when the login may', async () => {
+    const name = `formsign_created_${process.pid}_${Date.now()}`;
+    const u = new URL(PG_URL);
+    u.pathname = `/${name}`;
+    try {
+      const r = cli({ ...store.env, DATABASE_URL: u.toString() }, 'migrate', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`^Created the database postgres://[^@]*@[^/]+/${name} \\(it did not exist\\)\\.\\n$`));
+      assert.equal(r.json<{ dialect: string }>().dialect, 'postgres');
+    } finally {
+      await pgAdmin(`drop database if exists ${name} with (force)`);
+    }
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+async function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  const deadline = Date.now() + 60_000;
+  while (!/Health:/.test(stdout + stderr)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${stdout}${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const output = stdout + stderr;
   const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(output)![1]);
-  return { output, port, exited, stop: () => child.kill('SIGTERM') };
+  return { output, port, exited, stdout: () => stdout, stderr: () => stderr, stop: () => child.kill('SIGTERM') };
 }

@@ -7,6 +7,7 @@ import { getForm, listFormEvents } from '../../src/domain/forms/read-forms.js';
 import type { EventView, FormView } from '../../src/domain/forms/present-form.js';
 import type { CachedTemplate } from '../../src/domain/templates/template-cache.js';
 import { Lru } from '../../src/lib/lru.js';
+import { createSigningLinks } from '../../src/lib/signing-links.js';
 import type { Partition } from '../../src/lib/partition.js';
 import type { FieldDef, FieldValue } from '../../src/pdf/field.js';
 import { DIALECTS, openStore, type DialectName } from '../harness.js';
@@ -132,7 +133,7 @@ for (const dialect of DIALECTS) {
     let s: Awaited<ReturnType<typeof openEmptyStore>>;
     let db: DatabaseHandle['db'];
     let applied: string[];
-    const deps = () => ({ db, templateCache: new Lru<string, CachedTemplate>(100) });
+    const deps = () => ({ db, templateCache: new Lru<string, CachedTemplate>(100), links: createSigningLinks({ baseUrl: 'http://localhost:3000', key: 'k'.repeat(43) }) });
 
     before(async () => {
       s = await openEmptyStore(dialect);
@@ -186,7 +187,7 @@ for (const dialect of DIALECTS) {
     after(() => s.close());
 
     it('applies 0002 only (0001 was already there)', () => {
-      assert.deepEqual(applied, ['0002_lean_form_writes']);
+      assert.deepEqual(applied.slice(0, 1), ['0002_lean_form_writes']); // later migrations follow it
     });
 
     it('rewrites each event row: form_created_at is its form\'s created_at, form is the snapshot, data is gone', async () => {

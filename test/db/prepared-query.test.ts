@@ -29,10 +29,10 @@ for (const dialect of DIALECTS) {
       handle = store.handle;
       await migrateToLatest(handle);
       for (const { accountId } of [A, B]) {
-        await insertAccount(handle.db, { id: accountId, name: accountId, email: null, plan: 'trial', monthly_limit: null, per_minute_limit: null, created_at: NOW, updated_at: NOW });
+        await handle.transact((trx) => insertAccount(trx, { id: accountId, name: accountId, email: null, plan: 'trial', monthly_limit: null, per_minute_limit: null, created_at: NOW, updated_at: NOW }));
       }
-      for (let i = 0; i < 5; i++) await insertTemplate(handle.db, A, templateRow(`tpl_a${i}`, `2026-01-01T00:00:0${i}.000Z`));
-      for (let i = 0; i < 3; i++) await insertTemplate(handle.db, B, templateRow(`tpl_b${i}`, `2026-01-01T00:00:0${i}.000Z`));
+      for (let i = 0; i < 5; i++) await handle.transact((trx) => insertTemplate(trx, A, templateRow(`tpl_a${i}`, `2026-01-01T00:00:0${i}.000Z`)));
+      for (let i = 0; i < 3; i++) await handle.transact((trx) => insertTemplate(trx, B, templateRow(`tpl_b${i}`, `2026-01-01T00:00:0${i}.000Z`)));
     });
 
     after(() => store.close());
@@ -83,6 +83,15 @@ for (const dialect of DIALECTS) {
         return a.id === undefined ? q : q.where('id', '=', 'tpl_a1');
       });
       await assert.rejects(shaped(handle.db, { id: 'tpl_a2' }), /argument\(s\) id shaped the query/);
+    });
+
+    it('refuses a builder that branches on whether an argument is set (it would answer [] when unset)', async () => {
+      const branching = preparedQuery((db, a: { status?: 'draft' | 'sent' | undefined }) => {
+        const q = db.selectFrom('forms').select('id').where('account_id', '=', 'acct_x');
+        return a.status ? q.where('status', '=', a.status) : q;
+      });
+      await assert.rejects(branching(handle.db, { status: undefined }), /changes shape when an argument is unset/);
+      await assert.rejects(branching(handle.db, { status: 'draft' }), /changes shape when an argument is unset/);
     });
 
     it('refuses a page size that is not a row count', () => {

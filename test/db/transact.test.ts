@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import type { Trx } from '../../src/db/transact.js';
 import type { AccountsTable } from '../../src/db/tables.js';
 import { DIALECTS, PG_URL, openStore as openFreshStore, type DialectName } from '../harness.js';
 
@@ -17,7 +18,7 @@ function account(id: string): AccountsTable {
   return { id, name: `name ${id}`, email: null, plan: 'trial', monthly_limit: null, per_minute_limit: null, created_at: NOW, updated_at: NOW };
 }
 
-async function insertAccount(trx: Db, id: string): Promise<void> {
+async function insertAccount(trx: Trx, id: string): Promise<void> {
   await trx.insertInto('accounts').values(account(id)).execute();
 }
 
@@ -254,7 +255,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await s.handle.transact(async (trx) => (await insertAccount(trx, 'later_ok'), 'ok')), 'ok');
       assert.deepEqual(await s.outside.ids('later_'), ['later_ok', 'later_taken']);
       // No transaction was left open on the handle's connection: a plain write outside transact commits.
-      await insertAccount(s.handle.db, 'later_plain');
+      await insertAccount(s.handle.db as Trx, 'later_plain'); // deliberately outside transact (the type forbids it)
       assert.deepEqual(await s.outside.ids('later_plain'), ['later_plain']);
       if (s.sqliteFile) {
         // ... and another connection can take the write lock at once (busy_timeout is 0 on this one).
@@ -275,6 +276,33 @@ for (const dialect of DIALECTS) {
         { status: 'rejected', reason: 'plain string' },
       ]);
       assert.deepEqual(await s.outside.ids('odd_'), ['odd_a']);
+    });
+
+    it('a unit that reads through the plain handle (deps.db) fails at once instead of deadlocking', async () => {
+      const started = performance.now();
+      await assert.rejects(
+        s.handle.transact(async (trx) => {
+          await insertAccount(trx, 'plain_read');
+          return countInside(s.handle.db, 'plain_');
+        }),
+        (e: Error) => e.name === 'UnitMisuseError' && /plain database handle/.test(e.message),
+      );
+      assert.ok(performance.now() - started < 1000);
+      assert.equal(await s.outside.count('plain_'), 0);
+      // Later requests are not stuck behind it.
+      assert.equal(await countInside(s.handle.db, 'plain_'), 0);
+      assert.equal(await s.handle.transact(async (trx) => (await insertAccount(trx, 'plain_after'), 'ok')), 'ok');
+    });
+
+    it('a nested transact throws at once and leaves nothing behind', async () => {
+      await assert.rejects(
+        s.handle.transact(async (trx) => {
+          await insertAccount(trx, 'nested_outer');
+          return s.handle.transact((inner) => insertAccount(inner, 'nested_inner'));
+        }),
+        (e: Error) => e.name === 'UnitMisuseError' && /transact\(\) was called inside a unit/.test(e.message),
+      );
+      assert.equal(await s.outside.count('nested_'), 0);
     });
 
     it('a transact on a closed store rejects instead of hanging', async () => {
@@ -319,14 +347,13 @@ for (const dialect of DIALECTS) {
         assert.equal(await s.outside.count('turn_'), 2);
       });
 
-      it('sqlite: when a batch fails, the failing unit is retried alone and the other units write exactly once', async () => {
+      it('sqlite: a failing unit is rolled back to its savepoint; every unit runs exactly once and the others commit', async () => {
         const runs = range(4).map(() => 0);
         const boom = new Error('unit 2 fails');
         const settled = await Promise.allSettled(
           range(4).map((i) =>
             s.handle.transact(async (trx) => {
               runs[i]! += 1;
-              // events has no primary key since 0002: a write that was not rolled back would show twice.
               await trx
                 .insertInto('events')
                 .values({ id: `evt_once_${i}`, account_id: 'acct_x', mode: 'test', type: 'form.created', form_id: 'form_x', form_created_at: NOW, form: '{}', created_at: NOW })
@@ -338,10 +365,30 @@ for (const dialect of DIALECTS) {
         );
         assert.deepEqual(settled.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
         assert.equal((settled[2] as PromiseRejectedResult).reason, boom);
-        // The batch ran once together and then once per unit (the documented retry).
-        assert.ok(runs.every((n) => n >= 1 && n <= 2), `runs: ${runs.join(', ')}`);
+        assert.deepEqual(runs, [1, 1, 1, 1], 'no unit ran twice (its JavaScript side effects happen once)');
         const rows = s.sqliteFile!.prepare(`select id from events where id like 'evt_once_%' order by id`).pluck().all();
         assert.deepEqual(rows, ['evt_once_0', 'evt_once_1', 'evt_once_3']);
+      });
+
+      it('sqlite: 200 units of which one fails commit in one transaction, not 200', async () => {
+        const before = s.sqliteFile!.pragma('data_version', { simple: true }) as number;
+        let commits = 0;
+        // data_version changes for this connection once per commit made by another connection.
+        const settled = await Promise.allSettled(
+          range(200).map((i) =>
+            s.handle.transact(async (trx) => {
+              await insertAccount(trx, `two_hundred_${pad(i)}`);
+              if (i === 100) throw new Error('one client error');
+            }),
+          ),
+        );
+        const after = s.sqliteFile!.pragma('data_version', { simple: true }) as number;
+        if (after !== before) commits = 1;
+        assert.equal(settled.filter((r) => r.status === 'rejected').length, 1);
+        assert.equal(await s.outside.count('two_hundred_'), 199);
+        assert.equal(commits, 1);
+        // One commit means one WAL commit frame set: the other connection saw exactly one change.
+        assert.equal(after - before, 1, 'the batch committed once');
       });
 
       it('sqlite: while another connection holds the write lock, units reject with SQLITE_BUSY after one wait (not one per unit), and the handle recovers', async () => {
@@ -368,24 +415,32 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(await s.outside.ids('busy_'), ['busy_after']);
       });
 
-      it('sqlite: a unit that swallows an error which rolled the transaction back fails; the others of its batch commit exactly once', async () => {
+      it('sqlite: a unit that swallows an error which rolled the transaction back fails; no later statement of it runs in autocommit; units before it reject retryably, units after it commit once', async () => {
         await s.handle.transact((trx) => insertAccount(trx, 'swallow_taken'));
+        const runs = [0, 0, 0];
         const settled = await Promise.allSettled(
           ['swallow_a', 'swallow_b', 'swallow_c'].map((id, i) =>
             s.handle.transact(async (trx) => {
+              runs[i]! += 1;
               await insertAccount(trx, id);
               if (i === 1) {
-                // OR ROLLBACK ends the whole transaction on the conflict; the unit then carries on.
+                // OR ROLLBACK ends the whole transaction on the conflict; the unit then carries on and writes again.
                 const a = account('swallow_taken');
                 await sql`insert or rollback into accounts (id, name, plan, created_at, updated_at) values (${a.id}, ${a.name}, ${a.plan}, ${NOW}, ${NOW})`.execute(trx).catch(() => undefined);
+                await insertAccount(trx, 'swallow_again');
               }
               return id;
             }),
           ),
         );
-        assert.deepEqual(settled.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
-        assert.match(String((settled[1] as PromiseRejectedResult).reason), /ended the shared transaction/);
-        assert.deepEqual(await s.outside.ids('swallow_'), ['swallow_a', 'swallow_c', 'swallow_taken']);
+        assert.deepEqual(settled.map((r) => r.status), ['rejected', 'rejected', 'fulfilled']);
+        assert.equal((settled[0] as PromiseRejectedResult).reason.name, 'BatchAbortedError');
+        assert.equal((settled[0] as PromiseRejectedResult).reason.retryable, true);
+        assert.match(String((settled[1] as PromiseRejectedResult).reason), /shared transaction ended/);
+        assert.deepEqual(runs, [1, 1, 1]);
+        // Neither the write after the rollback (it would have autocommitted) nor the lost unit's write exists.
+        assert.deepEqual(await s.outside.ids('swallow_'), ['swallow_c', 'swallow_taken']);
+        assert.equal(await s.handle.transact(async (trx) => (await insertAccount(trx, 'swallow_later'), 'ok')), 'ok');
       });
     }
   });

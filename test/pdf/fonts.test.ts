@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { chooseFace, DocumentFonts, hanStyleOf } from '../../src/pdf/fonts.js';
+import { chooseFace, DocumentFonts, hanStyleOf } from '../../src/pdf/fill/fonts.js';
 import { inkIn, pdfToText, qpdfCheck } from './support/fixtures.js';
 
 // First, before any other test lays out Latin text in DejaVu Sans: the bug it guards against depends on

@@ -1,4 +1,4 @@
-// The inspector against the ten real-world forms in shared/fixtures/pdfs (see SOURCES.md there).
+// The inspector against the ten real-world forms in test/fixtures/pdfs (see SOURCES.md there).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -70,9 +70,17 @@ describe('inspect() details', () => {
     assert.ok(r.fields.some((f) => f.type === 'select' && f.options && f.options.length > 10));
   });
 
-  it('returns the upload itself when nothing had to be decrypted', async () => {
+  it('returns the upload itself when nothing had to be decrypted or removed', async () => {
+    // Its only /OpenAction is a plain "go to page 1", which stays.
+    const r = await detected('openoffice_form_example.pdf');
+    assert.deepEqual(r.pdf, readFixture('openoffice_form_example.pdf'));
+    assert.ok(!r.warnings.some((w) => /active content/.test(w)));
+  });
+
+  it('removes the scripts real forms carry, and says so', async () => {
     const r = await detected('osha_form_301_injury_report.pdf');
-    assert.deepEqual(r.pdf, readFixture('osha_form_301_injury_report.pdf'));
+    assert.notDeepEqual(r.pdf, readFixture('osha_form_301_injury_report.pdf'));
+    assert.ok(r.warnings.some((w) => /^Removed active content .*\d+ scripts/.test(w)), r.warnings.join('\n'));
   });
 
   it('turns the JLPT Shift-JIS radio export names into readable, distinct Japanese', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pairOptions, readableNameBytes } from '../../src/pdf/option-text.js';
+import { pairOptions, readableNameBytes } from '../../src/pdf/shared/option-text.js';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { degrees, PDFDocument } from '@cantoo/pdf-lib';
-import { rectFromTopLeft, rectToTopLeft } from '../../src/pdf/page-geometry.js';
+import { rectFromTopLeft, rectToTopLeft } from '../../src/pdf/shared/page-geometry.js';
 
 async function page(rotation: number, box?: [number, number, number, number]) {
   const doc = await PDFDocument.create();

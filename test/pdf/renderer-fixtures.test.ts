@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFName, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
-import { radioChoices, selectChoices } from '../../src/pdf/field-options.js';
+import { radioChoices, selectChoices } from '../../src/pdf/shared/field-options.js';
 import {
   createPdfInspector, createPdfRenderer, type FieldDef, type FieldValue, type PdfInspector,
 } from '../../src/pdf/index.js';

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFRef, PDFTextField } from '@cantoo/pdf-lib';
-import { detectTemplate } from '../../src/pdf/detect-template.js';
-import { radioChoices } from '../../src/pdf/field-options.js';
+import { detectTemplate } from '../../src/pdf/inspect/detect-template.js';
+import { radioChoices } from '../../src/pdf/shared/field-options.js';
 import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
 import { blankGlyphsShown, pdfToText, qpdfCheck, readFixture, wordBoxes } from './support/fixtures.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,17 @@ function behavesLikeABlobStore(store: () => BlobStore): void {
   it('answers ping', async () => {
     assert.equal(await store().ping(), true);
   });
+
+  it('lists the keys under a prefix with their sizes and times', async () => {
+    const before = Date.now() - 5_000;
+    await store().put('listing/acct_l/test/a.pdf', Buffer.from('aaa'));
+    await store().put('listing/acct_l/live/b.pdf', Buffer.from('bbbbb'));
+    await store().put('listing-other/c.pdf', Buffer.from('c'));
+    const listed = (await store().list('listing/')).sort((x, y) => x.key.localeCompare(y.key));
+    assert.deepEqual(listed.map((b) => [b.key, b.size]), [['listing/acct_l/live/b.pdf', 5], ['listing/acct_l/test/a.pdf', 3]]);
+    for (const b of listed) assert.ok(b.modifiedAt >= before && b.modifiedAt <= Date.now() + 5_000, `time of ${b.key}`);
+    assert.deepEqual(await store().list('listing-none/'), []);
+  });
 }
 
 describe('assertValidBlobKey', () => {
@@ -132,6 +143,34 @@ describe('fs blob store', () => {
   });
 
   behavesLikeABlobStore(() => createFsBlobStore(root));
+
+  it('syncs the directory after the rename, and the parents of directories it made', async () => {
+    const dir = await tempDir('blob-fs-sync');
+    const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof import('node:fs/promises');
+    const original = fsp.open;
+    const synced: string[] = [];
+    // The store imports `open` from node:fs/promises; syncBuiltinESMExports makes it see this spy.
+    fsp.open = (async (path: string, flags?: string) => {
+      const handle = await original(path, flags);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => { synced.push(String(path)); return sync(); };
+      return handle;
+    }) as typeof fsp.open;
+    syncBuiltinESMExports();
+    try {
+      await createFsBlobStore(dir).put('acct_s/test/renders/r.pdf', Buffer.from('x'));
+      const dirs = synced.filter((p) => !p.endsWith('.tmp'));
+      assert.ok(synced.some((p) => p.endsWith('.tmp')), 'the file itself is synced');
+      assert.deepEqual(dirs, [join(dir, 'acct_s/test/renders'), join(dir, 'acct_s/test'), join(dir, 'acct_s'), dir]);
+      synced.length = 0;
+      await createFsBlobStore(dir).put('acct_s/test/renders/r2.pdf', Buffer.from('y'));
+      assert.deepEqual(synced.filter((p) => !p.endsWith('.tmp')), [join(dir, 'acct_s/test/renders')], 'an existing directory: only itself');
+    } finally {
+      fsp.open = original;
+      syncBuiltinESMExports();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('leaves no temp files behind after writes and overwrites', async () => {
     const dir = await tempDir('blob-fs-clean');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// ../shared/fixtures/pdfs beside the repository (CI clones main with shared/ next to it).
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/pdfs/', import.meta.url));
+// test/fixtures/pdfs, inside the repository (public forms; see SOURCES.md there).
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/pdfs/', import.meta.url));
 
 export function fixture(name: string): Buffer {
   return fs.readFileSync(`${FIXTURES_DIR}${name}`);

@@ -12,7 +12,7 @@ export const SEED_FIELDS: FieldDef[] = [
 /** A template row for read-path tests, written with an explicit timestamp to control list order. */
 export async function seedTemplate(h: Harness, p: Partition, name: string, createdAt: string, fields: FieldDef[] = SEED_FIELDS): Promise<string> {
   const id = newId('template');
-  await insertTemplate(h.deps.database.db, p, {
+  await h.deps.database.transact((trx) => insertTemplate(trx, p, {
     id,
     name,
     page_count: 1,
@@ -23,6 +23,6 @@ export async function seedTemplate(h: Harness, p: Partition, name: string, creat
     pdf_sha256: '0'.repeat(64),
     created_at: createdAt,
     updated_at: createdAt,
-  });
+  }));
   return id;
 }

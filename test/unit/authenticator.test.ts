@@ -23,34 +23,70 @@ describe('authenticator cache', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  const deps = () => ({ db: handle.db, transact: handle.transact, clock: systemClock });
+  /** The same store, counting the queries the authenticator runs. */
+  const counting = () => {
+    const counter = { queries: 0 };
+    const db = handle.db.withPlugin({ transformQuery: (a) => (counter.queries++, a.node), transformResult: async (a) => a.result });
+    return { counter, deps: { db, clock: systemClock } };
+  };
+  const newKey = async () => {
+    const account = await createAccount(deps(), { name: 'x' });
+    return { account, key: await createApiKey(deps(), { accountId: account.id, mode: 'test' }) };
+  };
+  const invalidKey = (i: number) => `Bearer fk_test_${i.toString(16).padStart(32, '0')}`;
+
   it('costs no query while cached, and a revocation applies once the entry expires', async () => {
-    const deps = { db: handle.db, clock: systemClock };
-    const account = await createAccount(deps, { name: 'x' });
-    const key = await createApiKey(deps, { accountId: account.id, mode: 'test' });
-    let queries = 0;
-    const counting = { ...deps, db: handle.db.withPlugin({ transformQuery: (a) => (queries++, a.node), transformResult: async (a) => a.result }) };
-    const auth = createAuthenticator(counting, { ttlMs: 300, maxEntries: 100, touchEveryMs: 60_000 });
+    const { account, key } = await newKey();
+    const { counter, deps: counted } = counting();
+    const auth = createAuthenticator(counted, { ttlMs: 300, maxEntries: 100, touchEveryMs: 60_000 });
     const p = await auth.authenticate(`Bearer ${key.key}`);
     assert.deepEqual({ accountId: p.accountId, mode: p.mode }, { accountId: account.id, mode: 'test' });
-    const afterFirst = queries;
+    const afterFirst = counter.queries;
     for (let i = 0; i < 50; i++) await auth.authenticate(`Bearer ${key.key}`);
-    assert.equal(queries, afterFirst, 'cache hits run no query');
-    await revokeKey(deps, key.id);
+    assert.equal(counter.queries, afterFirst, 'cache hits run no query');
+    await revokeKey(deps(), key.id);
     await auth.authenticate(`Bearer ${key.key}`); // still cached: bounded staleness
     await new Promise((r) => setTimeout(r, 350));
     await assert.rejects(auth.authenticate(`Bearer ${key.key}`), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
   });
 
   it('unknown keys are cached too, within a bounded size', async () => {
-    let queries = 0;
-    const counting = { db: handle.db.withPlugin({ transformQuery: (a) => (queries++, a.node), transformResult: async (a) => a.result }), clock: systemClock };
-    const auth = createAuthenticator(counting, { ttlMs: 10_000, maxEntries: 3, touchEveryMs: 60_000 });
-    const bad = `Bearer fk_test_${'f'.repeat(32)}`;
+    const { counter, deps: counted } = counting();
+    const auth = createAuthenticator(counted, { ttlMs: 10_000, maxEntries: 3, touchEveryMs: 60_000 });
+    const bad = invalidKey(0xfff);
     await assert.rejects(auth.authenticate(bad));
     await assert.rejects(auth.authenticate(bad));
-    assert.equal(queries, 1);
-    for (let i = 0; i < 10; i++) await assert.rejects(auth.authenticate(`Bearer fk_test_${String(i).repeat(32)}`));
+    assert.equal(counter.queries, 1);
+    for (let i = 0; i < 10; i++) await assert.rejects(auth.authenticate(invalidKey(i)));
     await assert.rejects(auth.authenticate(bad));
-    assert.equal(queries, 12, 'the oldest entries were evicted');
+    assert.equal(counter.queries, 12, 'the oldest entries were evicted');
+    assert.equal(auth.cacheSizes().invalid, 3);
+  });
+
+  it('a flood of 30,000 distinct invalid keys evicts no valid key and keeps both caches within their bounds', async () => {
+    const keys = await Promise.all([newKey(), newKey(), newKey()]);
+    const { counter, deps: counted } = counting();
+    const auth = createAuthenticator(counted, { ttlMs: 600_000, maxEntries: 100, maxInvalidEntries: 1_000, touchEveryMs: 600_000 });
+    for (const k of keys) await auth.authenticate(`Bearer ${k.key.key}`);
+    for (let i = 0; i < 30_000; i++) {
+      await assert.rejects(auth.authenticate(invalidKey(i)), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
+      // The valid keys in use stay hot while the flood goes on.
+      if (i % 5_000 === 0) await auth.authenticate(`Bearer ${keys[0]!.key.key}`);
+    }
+    assert.deepEqual(auth.cacheSizes(), { valid: 3, invalid: 1_000 });
+    const before = counter.queries;
+    for (const k of keys) await auth.authenticate(`Bearer ${k.key.key}`);
+    assert.equal(counter.queries, before, 'every valid key is still cached after the flood: no query');
+  });
+
+  it('a key that becomes valid or invalid moves between the caches', async () => {
+    const { key } = await newKey();
+    const auth = createAuthenticator(deps(), { ttlMs: 0, maxEntries: 10, touchEveryMs: 600_000 });
+    await auth.authenticate(`Bearer ${key.key}`);
+    assert.deepEqual(auth.cacheSizes(), { valid: 1, invalid: 0 });
+    await revokeKey(deps(), key.id);
+    await assert.rejects(auth.authenticate(`Bearer ${key.key}`));
+    assert.deepEqual(auth.cacheSizes(), { valid: 0, invalid: 1 });
   });
 });

@@ -18,6 +18,19 @@ describe('config', () => {
     assert.ok(Object.isFrozen(c) && Object.isFrozen(c.webhooks), 'frozen');
   });
 
+  it('PORT out of range says which numbers it takes', () => {
+    for (const port of ['abc', '70000', '-1', '80.5']) {
+      assert.throws(() => loadConfig({ PORT: port }), { message: 'Invalid configuration: PORT must be a whole number between 1 and 65535' });
+    }
+  });
+
+  it('LOG_FORMAT: pretty on a terminal unless set, JSON lines otherwise', () => {
+    assert.equal(loadConfig({}, false).logFormat, 'json');
+    assert.equal(loadConfig({}, true).logFormat, 'pretty');
+    assert.equal(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat, 'json');
+    assert.equal(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
+  });
+
   it('BASE_URL follows PORT and loses a trailing slash', () => {
     assert.equal(loadConfig({ PORT: '8080' }).baseUrl, 'http://localhost:8080');
     assert.equal(loadConfig({ BASE_URL: 'https://sign.example.com/' }).baseUrl, 'https://sign.example.com');
@@ -42,6 +55,7 @@ describe('config', () => {
     [{ LLM_BASE_URL: 'localhost:8080' }, 'LLM_BASE_URL'],
     [{ WORKER: 'sometimes' }, 'WORKER'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
   ];
   for (const [env, variable] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {

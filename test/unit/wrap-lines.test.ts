@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lineBreaker } from '../../src/pdf/wrap-lines.js';
+import { lineBreaker } from '../../src/pdf/fill/wrap-lines.js';
 
 // Width = number of characters, so expected lines can be read off by eye.
 const chars = (s: string) => [...s].length;

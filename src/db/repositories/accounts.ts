@@ -1,10 +1,11 @@
 import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
 import type { AccountRow, AccountsTable } from '../tables.js';
 
 // Accounts are the root of every partition, so these operator-level queries take the account id itself.
 
-export async function insertAccount(db: Db, row: AccountsTable): Promise<void> {
-  await db.insertInto('accounts').values(row).execute();
+export async function insertAccount(trx: Trx, row: AccountsTable): Promise<void> {
+  await trx.insertInto('accounts').values(row).execute();
 }
 
 export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
@@ -12,11 +13,11 @@ export async function findAccount(db: Db, id: string): Promise<AccountRow | unde
 }
 
 export async function updateAccount(
-  db: Db,
+  trx: Trx,
   id: string,
   patch: Partial<Pick<AccountsTable, 'plan' | 'monthly_limit' | 'per_minute_limit' | 'updated_at'>>,
 ): Promise<boolean> {
-  const r = await db.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
+  const r = await trx.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

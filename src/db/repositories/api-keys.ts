@@ -1,8 +1,9 @@
 import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
 import type { AccountRow, ApiKeyRow, ApiKeysTable } from '../tables.js';
 
-export async function insertApiKey(db: Db, row: ApiKeysTable): Promise<void> {
-  await db.insertInto('api_keys').values(row).execute();
+export async function insertApiKey(trx: Trx, row: ApiKeysTable): Promise<void> {
+  await trx.insertInto('api_keys').values(row).execute();
 }
 
 /**
@@ -33,11 +34,15 @@ export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefi
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function revokeApiKey(db: Db, id: string, at: string): Promise<boolean> {
-  const r = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+export async function revokeApiKey(trx: Trx, id: string, at: string): Promise<boolean> {
+  const r = await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Best effort and off the request's critical path: one statement, its own transaction; a lost touch
+ * only makes `last_used_at` a minute older. Not a `Trx`, so authentication never queues behind writes.
+ */
 export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
 }

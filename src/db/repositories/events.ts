@@ -1,5 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { EventRow, EventsTable } from '../tables.js';
@@ -13,8 +14,8 @@ export interface EventForm {
 
 const insertEventRow = preparedInsert('events', ['id', 'account_id', 'mode', 'type', 'form_id', 'form_created_at', 'form', 'created_at', 'published_at']);
 
-export function insertEvent(db: Db, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode' | 'published_at'>): Promise<void> {
-  return insertEventRow(db, { ...row, account_id: p.accountId, mode: p.mode, published_at: null });
+export function insertEvent(trx: Trx, p: Partition, row: Omit<EventsTable, 'account_id' | 'mode' | 'published_at'>): Promise<void> {
+  return insertEventRow(trx, { ...row, account_id: p.accountId, mode: p.mode, published_at: null });
 }
 
 type FormArgs = Partition & { formId: string; formCreatedAt: string };

@@ -1,5 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
@@ -12,8 +13,8 @@ const insertFormRow = preparedInsert('forms', [
   'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
 ]);
 
-export function insertForm(db: Db, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
-  return insertFormRow(db, { ...row, account_id: p.accountId, mode: p.mode });
+export function insertForm(trx: Trx, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
+  return insertFormRow(trx, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
 const formById = preparedQuery((db, a: Partition & { id: string }) =>
@@ -30,4 +31,25 @@ const formsByStatus = preparedPage((db, a: Partition & { status: FormStatus }) =
 
 export function listForms(db: Db, p: Partition, q: PageQuery & { status?: FormStatus | undefined }): Promise<Page<FormRow>> {
   return q.status ? formsByStatus(db, { ...p, status: q.status }, q) : allForms(db, p, q);
+}
+
+/**
+ * The form as the first statement of a write unit, with its row locked until the unit commits (on
+ * PostgreSQL an UPDATE takes the row lock; SQLite's single writer serialises units anyway), so that
+ * two concurrent changes of one form (two sends, a send and a signature) cannot both read the old
+ * state. Undefined when the partition has no such form.
+ */
+export async function lockForm(trx: Trx, p: Partition, id: string, now: string): Promise<FormRow | undefined> {
+  return trx
+    .updateTable('forms')
+    .set({ updated_at: now })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateForm(trx: Trx, p: Partition, id: string, patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at'>>): Promise<void> {
+  await trx.updateTable('forms').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).execute();
 }

@@ -1,11 +1,12 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { NewTemplateRow, TemplateRow } from '../tables.js';
 import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
-export async function insertTemplate(db: Db, p: Partition, row: Omit<NewTemplateRow, 'account_id' | 'mode'>): Promise<void> {
-  await db.insertInto('templates').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
+export async function insertTemplate(trx: Trx, p: Partition, row: Omit<NewTemplateRow, 'account_id' | 'mode'>): Promise<void> {
+  await trx.insertInto('templates').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
 }
 
 const templateById = preparedQuery((db, a: Partition & { id: string }) =>

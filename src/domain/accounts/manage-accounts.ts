@@ -20,22 +20,22 @@ export function presentAccount(a: AccountRow): AccountView {
   return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, created_at: a.created_at };
 }
 
-export async function createAccount(deps: Pick<DomainDeps, 'db' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined }): Promise<AccountView> {
+export async function createAccount(deps: Pick<DomainDeps, 'transact' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined }): Promise<AccountView> {
   if (!input.name.trim()) throw new AppError('parameter_invalid', 'An account needs a name.', 'name');
   const now = isoNow(deps.clock);
   const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, created_at: now, updated_at: now };
-  await insertAccount(deps.db, row);
+  await deps.transact((trx) => insertAccount(trx, row));
   return presentAccount(row);
 }
 
-export async function setAccountPlan(deps: Pick<DomainDeps, 'db' | 'clock'>, id: string, plan: Plan): Promise<AccountView> {
-  if (!(await updateAccount(deps.db, id, { plan, updated_at: isoNow(deps.clock) }))) throw notFound('account', id);
+export async function setAccountPlan(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, id: string, plan: Plan): Promise<AccountView> {
+  if (!(await deps.transact((trx) => updateAccount(trx, id, { plan, updated_at: isoNow(deps.clock) })))) throw notFound('account', id);
   return presentAccount((await findAccount(deps.db, id))!);
 }
 
 /** Operator overrides of the plan's defaults; null restores the default. */
 export async function setAccountLimits(
-  deps: Pick<DomainDeps, 'db' | 'clock'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>,
   id: string,
   limits: { monthly?: number | null; perMinute?: number | null },
 ): Promise<AccountView> {
@@ -47,7 +47,7 @@ export async function setAccountLimits(
     ...(limits.perMinute !== undefined ? { per_minute_limit: limits.perMinute } : {}),
     updated_at: isoNow(deps.clock),
   };
-  if (!(await updateAccount(deps.db, id, patch))) throw notFound('account', id);
+  if (!(await deps.transact((trx) => updateAccount(trx, id, patch)))) throw notFound('account', id);
   return presentAccount((await findAccount(deps.db, id))!);
 }
 

@@ -1,9 +1,9 @@
-import type { Db } from '../../db/database.js';
 import { insertEvent } from '../../db/repositories/events.js';
-import type { FormRow } from '../../db/tables.js';
+import type { Trx } from '../../db/transact.js';
 import { newId } from '../../lib/ids.js';
+import { noteEnqueued } from '../../outbox/wakeup.js';
 import type { Partition } from '../../lib/partition.js';
-import { formSnapshot, type EventView } from '../forms/present-form.js';
+import { snapshotJson, type EventView, type FormState } from '../forms/present-form.js';
 
 export type EventType = EventView['type'];
 
@@ -12,11 +12,13 @@ export type EventType = EventView['type'];
  * commit or fail together. The event row is also its publication entry (the transactional-outbox
  * pattern with the events as the outbox): it is written unpublished, and the webhook publisher finds
  * it through the partial index on pending events. A separate job per event would be the same fact
- * written twice. The event keeps a snapshot of the form as it is now; the body every consumer sees is
- * rendered from it.
+ * written twice. The event keeps the form's state as it is now (`snapshotJson`); the body every
+ * consumer sees is rendered from it by the one form presenter.
  */
-export async function recordFormEvent(trx: Db, p: Partition, type: EventType, form: FormRow, at: string): Promise<string> {
+export async function recordFormEvent(trx: Trx, p: Partition, type: EventType, form: FormState, at: string): Promise<string> {
   const id = newId('event');
-  await insertEvent(trx, p, { id, type, form_id: form.id, form_created_at: form.created_at, form: formSnapshot(form), created_at: at });
+  await insertEvent(trx, p, { id, type, form_id: form.head.id, form_created_at: form.head.created_at, form: snapshotJson(form), created_at: at });
+  // Wakes the worker once this commits (PostgreSQL: NOTIFY), so the publisher fans it out at once.
+  await noteEnqueued(trx);
   return id;
 }

@@ -10,7 +10,7 @@ import type { Json } from '../json.js';
 import { encodeValues } from '../templates/field-set.js';
 import { loadTemplate } from '../templates/template-cache.js';
 import { checkPrefill } from './prefill-rules.js';
-import { formJson, type FormView } from './present-form.js';
+import { formJson, formState, type FormView } from './present-form.js';
 
 export interface CreateFormInput {
   template_id: string;
@@ -26,7 +26,7 @@ export interface CreateFormInput {
  * a copy, so the hot path is one group-committed transaction of three small rows.
  */
 export async function createForm(
-  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
   p: Partition,
   input: CreateFormInput,
 ): Promise<{ form: Json<FormView>; unmatched: string[] }> {
@@ -53,10 +53,12 @@ export async function createForm(
     completed_at: null,
     expires_at: null,
   };
-  const form = formJson(row, template.fields, encoded, row.metadata);
+  const state = formState(row, []);
+  // Built before the commit: nothing that can fail happens after a write the client is not told of.
+  const form = formJson(state, template.fields, deps.links, encoded);
   await deps.transact(async (trx) => {
     await insertForm(trx, p, row);
-    await recordFormEvent(trx, p, 'form.created', row, now);
+    await recordFormEvent(trx, p, 'form.created', state, now);
   });
   return { form, unmatched };
 }

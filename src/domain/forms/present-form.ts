@@ -1,53 +1,115 @@
-import type { EventRow, FormRow } from '../../db/tables.js';
+import type { EventRow, FormRow, RecipientRow } from '../../db/tables.js';
 import type { components } from '../../generated/api.js';
-import type { FieldValue } from '../../pdf/field.js';
+import type { SigningLinks } from '../../lib/signing-links.js';
+import type { FieldValue } from '../../pdf/index.js';
 import { json, str, type Json } from '../json.js';
 import { encodeValues, fieldsWithValuesJson, type EncodedValues, type FieldSet } from '../templates/field-set.js';
 
+// The one presentation of a form. The API (get, list, create, send), the events log and the webhook
+// bodies all build the Form object here, from a `FormState`: what a form is at one moment, as stored.
+// An event keeps its form's state (`snapshotJson`) and renders the Form object as it was through the
+// same function, so the two can never drift apart.
+
 export type FormView = components['schemas']['Form'];
 export type EventView = components['schemas']['Event'];
+export type RecipientView = components['schemas']['Recipient'];
 
-/** What the Form object shows of a form besides its fields, values and metadata. */
+/** What the Form object shows of a form besides its fields, values, metadata and recipients. */
 export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'template_id' | 'created_at' | 'sent_at' | 'completed_at' | 'expires_at'>;
+
+/** What the Recipient object shows; the signing link is derived from the id, never stored. */
+export type RecipientState = Pick<
+  RecipientRow,
+  'id' | 'name' | 'email' | 'phone' | 'channel' | 'signer' | 'status' | 'delivery_status' | 'delivery_error' | 'sent_at' | 'viewed_at' | 'signed_at'
+>;
+
+export interface FormState {
+  readonly head: FormHead;
+  /** The stored JSON object of values (`forms.values`). */
+  readonly valuesJson: string;
+  /** The stored JSON object of metadata (`forms.metadata`). */
+  readonly metadataJson: string;
+  /** In the order first sent. */
+  readonly recipients: readonly RecipientState[];
+}
+
+export function formState(row: FormRow, recipients: readonly RecipientRow[]): FormState {
+  return { head: row, valuesJson: row.values, metadataJson: row.metadata, recipients };
+}
 
 /**
  * The Form object as JSON text, built by splicing: the field definitions are prepared once per
- * template, and `metadataJson` is JSON we stored ourselves.
+ * template, values are encoded once (pass `values` when the caller already has them encoded) and the
+ * metadata is JSON we stored ourselves.
  */
-export function formJson(f: FormHead, fields: FieldSet, values: EncodedValues, metadataJson: string): Json<FormView> {
+export function formJson(state: FormState, fields: FieldSet, links: SigningLinks, values?: EncodedValues): Json<FormView> {
+  const h = state.head;
+  const encoded = values ?? encodeValues(JSON.parse(state.valuesJson) as Record<string, FieldValue>);
   return json(
-    `{"object":"form","id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},` +
-      `"template_id":${str(f.template_id)},"fields":${fieldsWithValuesJson(fields, values)},"recipients":[],` +
-      `"created_at":${str(f.created_at)},"sent_at":${str(f.sent_at)},"completed_at":${str(f.completed_at)},` +
-      `"expires_at":${str(f.expires_at)},"metadata":${metadataJson}}`,
+    `{"object":"form","id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},` +
+      `"template_id":${str(h.template_id)},"fields":${fieldsWithValuesJson(fields, encoded)},"recipients":${recipientsJson(state.recipients, links)},` +
+      `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},` +
+      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson}}`,
   );
 }
 
-export function formRowJson(f: FormRow, fields: FieldSet): Json<FormView> {
-  return formJson(f, fields, encodeValues(JSON.parse(f.values) as Record<string, FieldValue>), f.metadata);
+function recipientsJson(recipients: readonly RecipientState[], links: SigningLinks): string {
+  if (recipients.length === 0) return '[]';
+  return JSON.stringify(recipients.map((r): RecipientView => presentRecipient(r, links)));
 }
 
-interface FormSnapshot extends FormHead {
-  values: Record<string, FieldValue>;
-  metadata: Record<string, string>;
+export function presentRecipient(r: RecipientState, links: SigningLinks): RecipientView {
+  return {
+    object: 'recipient',
+    id: r.id,
+    name: r.name ?? '',
+    email: r.email,
+    phone: r.phone,
+    channel: r.channel,
+    signer: r.signer,
+    status: r.status,
+    delivery_status: r.delivery_status,
+    delivery_error: r.delivery_error,
+    signing_url: links.url(r.id),
+    sent_at: r.sent_at,
+    viewed_at: r.viewed_at,
+    signed_at: r.signed_at,
+  };
 }
+
+const RECIPIENT_KEYS = ['id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at'] as const;
 
 /**
- * An event's copy of its form as it is now: the head, values and metadata (the stored JSON columns
- * spliced in, not re-escaped). With the form's field definitions, which never change, it renders
- * the Form object exactly as it was.
+ * A form's state as an event keeps it: the head, values, metadata (the stored JSON columns spliced in,
+ * not re-escaped) and the recipients without their links. With the form's field definitions, which
+ * never change, it renders the Form object exactly as it was.
  */
-export function formSnapshot(f: FormRow): string {
+export function snapshotJson(state: FormState): string {
+  const h = state.head;
+  const recipients = state.recipients.length === 0 ? '[]' : JSON.stringify(state.recipients.map((r) => Object.fromEntries(RECIPIENT_KEYS.map((k) => [k, r[k]]))));
   return (
-    `{"id":${str(f.id)},"mode":${str(f.mode)},"status":${str(f.status)},"name":${str(f.name)},"template_id":${str(f.template_id)},` +
-    `"created_at":${str(f.created_at)},"sent_at":${str(f.sent_at)},"completed_at":${str(f.completed_at)},"expires_at":${str(f.expires_at)},` +
-    `"values":${f.values},"metadata":${f.metadata}}`
+    `{"id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},"template_id":${str(h.template_id)},` +
+    `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},"expires_at":${str(h.expires_at)},` +
+    `"values":${state.valuesJson},"metadata":${state.metadataJson},"recipients":${recipients}}`
   );
+}
+
+interface Snapshot extends FormHead {
+  values: Record<string, FieldValue>;
+  metadata: Record<string, string>;
+  /** Absent in events recorded before sending existed (their forms had no recipients). */
+  recipients?: RecipientState[];
+}
+
+function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedValues } {
+  const s = JSON.parse(snapshot) as Snapshot;
+  const values = encodeValues(s.values);
+  return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values };
 }
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
-export function eventJson(e: EventRow, fields: FieldSet): Json<EventView> {
-  const s = JSON.parse(e.form) as FormSnapshot;
-  const form = formJson(s, fields, encodeValues(s.values), JSON.stringify(s.metadata));
+export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {
+  const { state, values } = stateOfSnapshot(e.form);
+  const form = formJson(state, fields, links, values);
   return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
 }

@@ -1,6 +1,7 @@
 import { findEvent, listFormEvents as listEventRows } from '../../db/repositories/events.js';
 import { findForm, listForms as listRows } from '../../db/repositories/forms.js';
-import type { FormRow } from '../../db/tables.js';
+import { listRecipientsOfForm, listRecipientsOfForms } from '../../db/repositories/recipients.js';
+import type { FormRow, RecipientRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
@@ -8,22 +9,43 @@ import type { Json } from '../json.js';
 import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
 import { fieldSet, type FieldSet } from '../templates/field-set.js';
 import { loadTemplate, loadTemplates, type CachedTemplate } from '../templates/template-cache.js';
-import { eventJson, formRowJson, type EventView, type FormView } from './present-form.js';
+import { eventJson, formJson, formState, type EventView, type FormState, type FormView } from './present-form.js';
 
-type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
+type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache' | 'links'>;
 
 export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<Json<ListView<FormView>>> {
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
   const page = await listRows(deps.db, p, { ...q, status: input.status });
   const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (usesTemplateFields(r) ? [r.template_id] : [])));
-  const items = page.rows.map((r) => formRowJson(r, fieldsOf(r, templates.get(r.template_id ?? ''))).json);
+  const recipients = groupByForm(await listRecipientsOfForms(deps.db, p, page.rows.filter(mayHaveRecipients).map((r) => r.id)));
+  const items = page.rows.map((r) => formJson(formState(r, recipients.get(r.id) ?? []), fieldsOf(r, templates.get(r.template_id ?? '')), deps.links).json);
   return listJson(items, page.hasMore);
+}
+
+/** A draft has never been sent, so it has no recipients: the common list of drafts costs no extra query. */
+function mayHaveRecipients(row: FormRow): boolean {
+  return row.status !== 'draft';
+}
+
+function groupByForm(rows: RecipientRow[]): Map<string, RecipientRow[]> {
+  const byForm = new Map<string, RecipientRow[]>();
+  for (const r of rows) {
+    const list = byForm.get(r.form_id);
+    if (list) list.push(r);
+    else byForm.set(r.form_id, [r]);
+  }
+  return byForm;
 }
 
 export async function loadForm(deps: Pick<DomainDeps, 'db'>, p: Partition, id: string): Promise<FormRow> {
   const row = await findForm(deps.db, p, id);
   if (!row) throw notFound('form', id);
   return row;
+}
+
+/** The form's state as the presenter takes it: its row and, once sent, its recipients. */
+export async function loadFormState(deps: Pick<DomainDeps, 'db'>, p: Partition, row: FormRow): Promise<FormState> {
+  return formState(row, mayHaveRecipients(row) ? await listRecipientsOfForm(deps.db, p, row.id) : []);
 }
 
 function usesTemplateFields(row: FormRow): row is FormRow & { fields: null; template_id: string } {
@@ -38,13 +60,13 @@ function fieldsOf(row: FormRow, template: CachedTemplate | undefined): FieldSet 
   return template.fields;
 }
 
-export async function formFields(deps: ReadDeps, p: Partition, row: FormRow): Promise<FieldSet> {
+export async function formFields(deps: Pick<DomainDeps, 'db' | 'templateCache'>, p: Partition, row: FormRow): Promise<FieldSet> {
   return fieldsOf(row, usesTemplateFields(row) ? await loadTemplate(deps, p, row.template_id) : undefined);
 }
 
 export async function getForm(deps: ReadDeps, p: Partition, id: string): Promise<Json<FormView>> {
   const row = await loadForm(deps, p, id);
-  return formRowJson(row, await formFields(deps, p, row));
+  return formJson(await loadFormState(deps, p, row), await formFields(deps, p, row), deps.links);
 }
 
 export async function listFormEvents(deps: ReadDeps, p: Partition, formId: string, input: ListInput): Promise<Json<ListView<EventView>>> {
@@ -52,5 +74,5 @@ export async function listFormEvents(deps: ReadDeps, p: Partition, formId: strin
   const q = await resolveCursor(input, (id) => findEvent(deps.db, p, form, id), 'event');
   const page = await listEventRows(deps.db, p, form, q);
   const fields = await formFields(deps, p, form);
-  return listJson(page.rows.map((e) => eventJson(e, fields).json), page.hasMore);
+  return listJson(page.rows.map((e) => eventJson(e, fields, deps.links).json), page.hasMore);
 }

@@ -3,11 +3,44 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
+import { fromPdfError } from '../pdf/pdf-errors.js';
 import type { FieldSet } from '../templates/field-set.js';
 import { formFields, loadForm } from './read-forms.js';
 
 /** Renders in flight, by cache key: concurrent first reads of one form render it once. */
-const inFlight = new Map<string, Promise<Uint8Array>>();
+const inFlight = new Map<string, SharedRender>();
+
+/**
+ * One rendering awaited by one or more readers. Its job is cancelled only when every reader has
+ * given up (their signals fired): one client leaving must not fail the others' reads.
+ */
+interface SharedRender { pdf: Promise<Uint8Array>; join(signal: AbortSignal | undefined): Promise<Uint8Array> }
+
+function shareRender(start: (signal: AbortSignal) => Promise<Uint8Array>, done: () => void): SharedRender {
+  const controller = new AbortController();
+  let waiting = 0;
+  const pdf = start(controller.signal).finally(done);
+  return {
+    pdf,
+    join(signal) {
+      waiting++;
+      if (signal) {
+        const leave = (): void => {
+          if (--waiting > 0) return;
+          controller.abort();
+          // A reader arriving now starts a fresh rendering instead of joining a cancelled one.
+          done();
+        };
+        if (signal.aborted) leave();
+        else {
+          signal.addEventListener('abort', leave, { once: true });
+          void pdf.finally(() => signal.removeEventListener('abort', leave)).catch(() => undefined);
+        }
+      }
+      return pdf;
+    },
+  };
+}
 
 export type FormPdf =
   | { notModified: false; pdf: Uint8Array; filename: string; etag: string }
@@ -16,22 +49,31 @@ export type FormPdf =
 /**
  * The filled, unsigned document. Rendered on first read and cached in the blob store under a key that
  * hashes the renderer's version, the source file, the fields and the values, so neither a changed value
- * nor an improved renderer is ever served a stale rendering. The same hash is the document's entity tag:
+ * nor an improved renderer is ever served a stale rendering (render-cache.ts bounds what is kept). The same hash is the document's entity tag:
  * a client that already holds this version (`ifNoneMatch`) is told so before anything is read or drawn.
  */
-export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string, ifNoneMatch?: string): Promise<FormPdf> {
+export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string, ifNoneMatch?: string, signal?: AbortSignal): Promise<FormPdf> {
   const form = await loadForm(deps, p, formId);
   const fields = await formFields(deps, p, form);
   const version = sha256Hex(`${deps.pdfRenderer.version}\n${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32);
   const etag = `"${version}"`;
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
-  const cacheKey = `${p.accountId}/${p.mode}/renders/${form.id}-${version}.pdf`;
-  let pending = inFlight.get(cacheKey);
-  if (!pending) {
-    pending = renderOnce(deps, form, fields, cacheKey).finally(() => inFlight.delete(cacheKey));
-    inFlight.set(cacheKey, pending);
+  // Keyed by the hash alone (in the partition's folder): forms with the same inputs share one copy.
+  const cacheKey = deps.renderCache.keyFor(p, version);
+  let shared = inFlight.get(cacheKey);
+  if (!shared) {
+    const mine: SharedRender = shareRender((jobSignal) => renderOnce(deps, p, form, fields, cacheKey, jobSignal), () => {
+      if (inFlight.get(cacheKey) === mine) inFlight.delete(cacheKey);
+    });
+    inFlight.set(cacheKey, (shared = mine));
   }
-  return { notModified: false, pdf: await pending, filename: `${form.id}.pdf`, etag };
+  let pdf: Uint8Array;
+  try {
+    pdf = await shared.join(signal);
+  } catch (err) {
+    throw fromPdfError(err);
+  }
+  return { notModified: false, pdf, filename: `${form.id}.pdf`, etag };
 }
 
 /** RFC 9110 If-None-Match: `*`, or a list of tags compared weakly (a W/ prefix is ignored). */
@@ -40,13 +82,13 @@ function matchesEtag(header: string, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-async function renderOnce(deps: DomainDeps, form: FormRow, fields: FieldSet, cacheKey: string): Promise<Uint8Array> {
-  const cached = await deps.blobs.get(cacheKey);
+async function renderOnce(deps: DomainDeps, p: Partition, form: FormRow, fields: FieldSet, cacheKey: string, signal: AbortSignal): Promise<Uint8Array> {
+  const cached = await deps.renderCache.get(cacheKey);
   if (cached) return cached;
   const source = await deps.blobs.get(form.pdf_key);
   if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
-  const pdf = await deps.pdfRenderer.render(source, fields.defs, values);
-  await deps.blobs.put(cacheKey, pdf, 'application/pdf');
+  const pdf = await deps.pdfRenderer.render(source, fields.defs, values, { owner: p.accountId, signal });
+  await deps.renderCache.put(cacheKey, pdf);
   return pdf;
 }

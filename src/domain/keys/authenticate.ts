@@ -2,15 +2,21 @@ import { findKeyWithAccountByHash, touchApiKey } from '../../db/repositories/api
 import type { Plan } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { Lru } from '../../lib/lru.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 
 const KEY_FORMAT = /^fk_(live|test)_[0-9a-f]{32}$/;
 
-interface CacheEntry {
-  /** undefined = no such key (or revoked): cached too, so a flood of bad keys costs no queries. */
-  found: { keyId: string; partition: Partition; plan: Plan } | undefined;
+interface Found {
+  keyId: string;
+  partition: Partition;
+  plan: Plan;
+}
+
+interface CacheEntry<T> {
+  value: T;
   expiresAt: number;
 }
 
@@ -21,6 +27,17 @@ export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<Partition & { keyId: string }>;
   /** Drops cached entries, e.g. after a revoke in the same process. */
   invalidate(): void;
+  /** Entries held, for tests and metrics: both caches are bounded. */
+  cacheSizes(): { valid: number; invalid: number };
+}
+
+export interface AuthenticatorOptions {
+  ttlMs: number;
+  /** Bound of the cache of valid keys. */
+  maxEntries: number;
+  /** Bound of the cache of unknown and revoked keys (default: maxEntries). */
+  maxInvalidEntries?: number;
+  touchEveryMs: number;
 }
 
 /**
@@ -28,18 +45,27 @@ export interface Authenticator {
  * failure (malformed, unknown, revoked) answers the same. Results are cached for `ttlMs` so the hot path
  * costs no query; that bounds how long a revocation or plan change takes to apply.
  */
-export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts: { ttlMs: number; maxEntries: number; touchEveryMs: number }): Authenticator {
-  const cache = new Map<string, CacheEntry>();
-  const lastTouched = new Map<string, number>();
+export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts: AuthenticatorOptions): Authenticator {
+  // Two bounded caches, so that a flood of made-up keys (each one a miss, each one cached as invalid)
+  // only ever evicts other invalid keys: the valid keys in use stay cached and cost no query.
+  const valid = new Lru<string, CacheEntry<Found>>(opts.maxEntries);
+  const invalid = new Lru<string, CacheEntry<undefined>>(opts.maxInvalidEntries ?? opts.maxEntries);
+  const lastTouched = new Lru<string, number>(opts.maxEntries);
 
-  async function lookup(hash: string): Promise<CacheEntry['found']> {
+  async function lookup(hash: string): Promise<Found | undefined> {
     const now = Date.now();
-    const hit = cache.get(hash);
-    if (hit && hit.expiresAt > now) return hit.found;
+    const hit = valid.get(hash) ?? invalid.get(hash);
+    if (hit && hit.expiresAt > now) return hit.value;
     const row = await findKeyWithAccountByHash(deps.db, hash);
     const found = row && !row.key.revoked_at ? { keyId: row.key.id, partition: { accountId: row.key.account_id, mode: row.key.mode }, plan: row.plan } : undefined;
-    if (cache.size >= opts.maxEntries) cache.delete(cache.keys().next().value as string);
-    cache.set(hash, { found, expiresAt: now + opts.ttlMs });
+    const expiresAt = now + opts.ttlMs;
+    if (found) {
+      invalid.delete(hash);
+      valid.set(hash, { value: found, expiresAt });
+    } else {
+      valid.delete(hash);
+      invalid.set(hash, { value: undefined, expiresAt });
+    }
     return found;
   }
 
@@ -66,7 +92,9 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
       return { ...found.partition, keyId: found.keyId };
     },
     invalidate() {
-      cache.clear();
+      valid.clear();
+      invalid.clear();
     },
+    cacheSizes: () => ({ valid: valid.size, invalid: invalid.size }),
   };
 }

@@ -27,7 +27,7 @@ export function presentKey(k: ApiKeyRow): ApiKeyView {
 
 /** Creates a key; the secret is returned this once and only its SHA-256 is stored. */
 export async function createApiKey(
-  deps: Pick<DomainDeps, 'db' | 'clock'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>,
   input: { accountId: string; mode: Mode; label?: string | undefined },
 ): Promise<ApiKeyView & { key: string }> {
   if (!(await findAccount(deps.db, input.accountId))) throw notFound('account', input.accountId, 'account');
@@ -44,7 +44,7 @@ export async function createApiKey(
     last_used_at: null,
     revoked_at: null,
   };
-  await insertApiKey(deps.db, row);
+  await deps.transact((trx) => insertApiKey(trx, row));
   return { ...presentKey(row), key };
 }
 
@@ -53,9 +53,9 @@ export async function listKeys(deps: Pick<DomainDeps, 'db'>, accountId: string):
   return (await listApiKeys(deps.db, accountId)).map(presentKey);
 }
 
-export async function revokeKey(deps: Pick<DomainDeps, 'db' | 'clock'>, keyId: string): Promise<ApiKeyView> {
+export async function revokeKey(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, keyId: string): Promise<ApiKeyView> {
   const existing = await findApiKey(deps.db, keyId);
   if (!existing) throw notFound('API key', keyId);
-  await revokeApiKey(deps.db, keyId, isoNow(deps.clock));
+  await deps.transact((trx) => revokeApiKey(trx, keyId, isoNow(deps.clock)));
   return presentKey((await findApiKey(deps.db, keyId))!);
 }

@@ -17,6 +17,67 @@ export interface CachedTemplate {
   readonly json: string;
 }
 
+/** What the template cache must offer; lib/lru.ts's Lru fits too (tests use one). */
+export interface TemplateCacheStore {
+  get(id: string): CachedTemplate | undefined;
+  set(id: string, template: CachedTemplate): void;
+}
+
+/**
+ * Roughly the memory a cached template holds: its JSON text and, for the fields, the stored JSON,
+ * the per-field JSON pieces and the parsed objects (each about the JSON's size), at two bytes per
+ * UTF-16 unit. A 20,000-field template weighs about 9 MB, a typical one a few kB.
+ */
+export function templateWeight(t: CachedTemplate): number {
+  return 2 * (t.json.length + 3 * t.fields.json.length) + 1024;
+}
+
+/**
+ * Templates by id, least recently used dropped first, bounded by their total weight in bytes (not by
+ * count: six 20,000-field templates would otherwise hold 54 MB). A template heavier than a quarter of
+ * the budget is not kept at all, so one huge template cannot empty the cache for everyone else.
+ */
+export class TemplateCache implements TemplateCacheStore {
+  readonly #map = new Map<string, { template: CachedTemplate; weight: number }>();
+  #bytes = 0;
+  constructor(readonly maxBytes: number) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  get(id: string): CachedTemplate | undefined {
+    const entry = this.#map.get(id);
+    if (!entry) return undefined;
+    this.#map.delete(id);
+    this.#map.set(id, entry);
+    return entry.template;
+  }
+
+  set(id: string, template: CachedTemplate): void {
+    this.#drop(id);
+    const weight = templateWeight(template);
+    if (weight > this.maxBytes / 4) return;
+    for (const oldest of this.#map.keys()) {
+      if (this.#bytes + weight <= this.maxBytes) break;
+      this.#drop(oldest);
+    }
+    this.#map.set(id, { template, weight });
+    this.#bytes += weight;
+  }
+
+  #drop(id: string): void {
+    const entry = this.#map.get(id);
+    if (!entry) return;
+    this.#map.delete(id);
+    this.#bytes -= entry.weight;
+  }
+}
+
 type CacheDeps = Pick<DomainDeps, 'db' | 'templateCache'>;
 
 function remember(deps: CacheDeps, row: TemplateRow): CachedTemplate {

@@ -1,45 +1,76 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { resolveRef, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '../openapi.js';
-import { absolutize, createValidators } from '../validation.js';
+import { absolutize, createValidators, refusingNul } from '../validation.js';
 
 export interface RouteSchemas {
   body?: Record<string, unknown>;
   querystring?: Record<string, unknown>;
+  params?: Record<string, unknown>;
 }
 
-/** Bodies and query strings are validated with the document's own schemas (Ajv 2020). */
+/**
+ * Bodies, query strings and path parameters are validated with the document's own schemas (Ajv 2020),
+ * and a NUL character in any string of them is refused first (see `refusingNul`).
+ */
 export function installValidators(app: FastifyInstance, doc: OpenApiDocument): void {
   const v = createValidators(doc);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? v.body : v.query;
-    return ajv.compile(schema) as ReturnType<typeof ajv.compile>;
+    return refusingNul(ajv.compile(schema)) as ReturnType<typeof ajv.compile>;
   });
 }
 
-export function schemasFor(doc: OpenApiDocument, op: OpenApiOperation): RouteSchemas {
-  const out: RouteSchemas = {};
-  const query = (op.parameters ?? []).map((p) => resolveRef<OpenApiParameter>(doc, p)).filter((p) => p.in === 'query');
-  // Always a schema, even with no parameters: an unknown query parameter is refused, not ignored.
-  out.querystring = absolutize({
+function parametersIn(doc: OpenApiDocument, op: OpenApiOperation, pathParameters: OpenApiOperation['parameters'], where: 'query' | 'path'): OpenApiParameter[] {
+  return [...(pathParameters ?? []), ...(op.parameters ?? [])].map((p) => resolveRef<OpenApiParameter>(doc, p)).filter((p) => p.in === where);
+}
+
+function objectSchema(params: OpenApiParameter[]): Record<string, unknown> {
+  return absolutize({
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(query.map((p) => [p.name, p.schema ?? {}])),
-    required: query.filter((p) => p.required).map((p) => p.name),
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema ?? {}])),
+    required: params.filter((p) => p.required).map((p) => p.name),
   });
+}
+
+/** `pathParameters`: those declared on the path item, shared by its operations. */
+export function schemasFor(doc: OpenApiDocument, op: OpenApiOperation, pathParameters?: OpenApiOperation['parameters']): RouteSchemas {
+  const out: RouteSchemas = {};
+  // Always a schema, even with no parameters: an unknown query parameter is refused, not ignored.
+  out.querystring = objectSchema(parametersIn(doc, op, pathParameters, 'query'));
+  const path = parametersIn(doc, op, pathParameters, 'path');
+  if (path.length > 0) out.params = objectSchema(path);
   const json = op.requestBody?.content['application/json']?.schema;
   if (json) out.body = absolutize(json);
   return out;
 }
 
+/** The media types an operation's request body may be sent as, from the document. */
+export function acceptedMediaTypes(op: OpenApiOperation): string[] {
+  return Object.keys(op.requestBody?.content ?? {});
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /**
- * JSON operations accept only JSON: another media type is 415, not an empty body. A missing body is
- * treated as `{}`, so the answer names the missing required parameter instead of "body must be object".
+ * preParsing hook: a body of another media type is refused before it is read, with a 415 that names
+ * the type the endpoint accepts. A request without a body passes (JSON operations treat it as `{}`).
  */
+export function requireMediaType(accepted: readonly string[]): preParsingHookHandler {
+  const names = accepted.map((t) => `\`${t}\``).join(' or ');
+  return (req, _reply, payload, done): void => {
+    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    if (accepted.includes(type) || (type === '' && !hasBody(req))) return done(null, payload);
+    const sent = type === '' ? 'without a Content-Type' : `as \`${type}\``;
+    done(new AppError('unsupported_media_type', `This endpoint accepts request bodies sent as ${names} only; this one was sent ${sent}.`));
+  };
+}
+
+/** A JSON operation called without a body is treated as `{}`, so the answer names the missing required parameter instead of "body must be object". */
 export async function requireJsonBody(req: FastifyRequest): Promise<void> {
-  const type = req.headers['content-type'];
-  if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
-    throw new AppError('unsupported_media_type', 'Send the request body as JSON with `Content-Type: application/json`.');
-  }
   if (req.body === undefined || req.body === null) req.body = {};
 }

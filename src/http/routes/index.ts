@@ -7,9 +7,20 @@ import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
+import sendForm from './forms/sendForm.js';
+import getSignedPdf from './forms/getSignedPdf.js';
+import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import getTemplate from './templates/getTemplate.js';
 import listTemplates from './templates/listTemplates.js';
+import createWebhook from './webhooks/createWebhook.js';
+import deleteWebhook from './webhooks/deleteWebhook.js';
+import getWebhook from './webhooks/getWebhook.js';
+import listWebhookDeliveries from './webhooks/listWebhookDeliveries.js';
+import listWebhooks from './webhooks/listWebhooks.js';
+import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
+import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
+import updateWebhook from './webhooks/updateWebhook.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -26,4 +37,15 @@ export const ROUTES: readonly RouteDef[] = [
   getForm,
   getFormPdf,
   listFormEvents,
+  sendForm,
+  getSignedPdf,
+  downloadFile,
+  listWebhooks,
+  createWebhook,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  retryWebhookDelivery,
 ];

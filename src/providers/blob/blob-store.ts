@@ -7,6 +7,15 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Deleting an absent key is not an error, so retries and cleanup jobs stay idempotent. */
   delete(key: string): Promise<void>;
+  /** Every blob whose key starts with `prefix` (a whole segment path such as `renders/`), in no order. */
+  list(prefix: string): Promise<BlobInfo[]>;
   /** True when the backing store answers (used by /readyz). */
   ping(): Promise<boolean>;
+}
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+  /** Milliseconds since the epoch when the blob was last written. */
+  modifiedAt: number;
 }

@@ -1,4 +1,4 @@
-export type { BlobStore } from './blob-store.js';
+export type { BlobInfo, BlobStore } from './blob-store.js';
 export { assertValidBlobKey } from './blob-key.js';
 export { createFsBlobStore } from './fs-blob-store.js';
 export { createS3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';

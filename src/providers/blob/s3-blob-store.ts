@@ -3,11 +3,12 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { assertValidBlobKey } from './blob-key.js';
-import type { BlobStore } from './blob-store.js';
+import type { BlobInfo, BlobStore } from './blob-store.js';
 
 export interface S3BlobStoreOptions {
   /** Set for MinIO, s3rver and other S3-compatible services; omit for AWS. */
@@ -97,6 +98,19 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
         // S3 itself answers 204 for absent keys, but some compatible servers send 404.
         if (!isAbsent(err)) throw err;
       }
+    },
+
+    async list(prefix) {
+      const found: BlobInfo[] = [];
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+        for (const o of page.Contents ?? []) {
+          if (o.Key !== undefined) found.push({ key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified?.getTime() ?? 0 });
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return found;
     },
 
     async ping() {

@@ -1,4 +1,4 @@
-// Shared test helpers: the real-world fixtures (from shared/ beside the repo) and the Debian tools
+// Shared test helpers: the real-world fixtures (test/fixtures/pdfs) and the Debian tools
 // (qpdf, pdftotext) used as independent judges of our output.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { decodePDFRawStream, PDFDocument, PDFRawStream } from '@cantoo/pdf-lib';
 import type { FieldType } from '../../../src/pdf/index.js';
 
-export const FIXTURE_DIR = fileURLToPath(new URL('../../../../shared/fixtures/pdfs/', import.meta.url));
+export const FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/pdfs/', import.meta.url));
 
 export const readFixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(FIXTURE_DIR, name)));
 

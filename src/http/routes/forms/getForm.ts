@@ -7,5 +7,5 @@ type Params = operations['getForm']['parameters']['path'];
 
 export default defineRoute({
   operationId: 'getForm',
-  handler: (s) => async (req, reply) => sendJson(reply, await getForm(s.domain, req.partition, (req.params as Params).form_id)),
+  handler: (s) => async (req, reply, p) => sendJson(reply, await getForm(s.domain, p, (req.params as Params).form_id)),
 });

@@ -8,5 +8,5 @@ type Query = NonNullable<operations['listFormEvents']['parameters']['query']>;
 
 export default defineRoute({
   operationId: 'listFormEvents',
-  handler: (s) => async (req, reply) => sendJson(reply, await listFormEvents(s.domain, req.partition, (req.params as Params).form_id, req.query as Query)),
+  handler: (s) => async (req, reply, p) => sendJson(reply, await listFormEvents(s.domain, p, (req.params as Params).form_id, req.query as Query)),
 });

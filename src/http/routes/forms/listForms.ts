@@ -7,5 +7,5 @@ type Query = NonNullable<operations['listForms']['parameters']['query']>;
 
 export default defineRoute({
   operationId: 'listForms',
-  handler: (s) => async (req, reply) => sendJson(reply, await listForms(s.domain, req.partition, req.query as Query)),
+  handler: (s) => async (req, reply, p) => sendJson(reply, await listForms(s.domain, p, req.query as Query)),
 });

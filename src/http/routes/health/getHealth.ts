@@ -1,6 +1,6 @@
-import { defineRoute } from '../route.js';
+import { definePublicRoute } from '../route.js';
 
-export default defineRoute({
+export default definePublicRoute({
   operationId: 'getHealth',
   handler: () => async () => ({ status: 'ok' }),
 });

@@ -1,7 +1,7 @@
 import { AppError } from '../../../domain/errors.js';
-import { defineRoute } from '../route.js';
+import { definePublicRoute } from '../route.js';
 
-export default defineRoute({
+export default definePublicRoute({
   operationId: 'getReadiness',
   handler: (s) => async () => {
     if (!(await s.ready())) throw new AppError('service_unavailable', 'The database or file store is not reachable.');

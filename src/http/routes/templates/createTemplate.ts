@@ -1,48 +1,44 @@
 import { AppError } from '../../../domain/errors.js';
 import { importTemplate } from '../../../domain/templates/import-template.js';
+import type { Partition } from '../../../lib/partition.js';
+import type { HttpServices } from '../../services.js';
+import { clientGoneSignal } from '../client-gone.js';
 import { defineRoute } from '../route.js';
-
-const TEXT_PARTS = new Set(['name', 'fields']);
+import { readUpload, type Upload } from './upload-file.js';
 
 export default defineRoute({
   operationId: 'createTemplate',
   multipart: true,
-  handler: (s) => async (req, reply) => {
+  handler: (s) => async (req, reply, p) => {
     if (!req.isMultipart()) {
       throw new AppError('unsupported_media_type', 'Upload the PDF as multipart/form-data with a `file` part (and optional `name` and `fields` parts).');
     }
-    let pdf: Buffer | undefined;
-    let filename: string | undefined;
-    const text: Record<string, string> = {};
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new AppError('parameter_unknown', `Received unknown file part '${part.fieldname}'.`, part.fieldname);
-        if (pdf) throw new AppError('parameter_invalid', 'Send exactly one `file` part.', 'file');
-        pdf = await part.toBuffer();
-        filename = part.filename;
-      } else {
-        if (!TEXT_PARTS.has(part.fieldname)) throw new AppError('parameter_unknown', `Received unknown parameter '${part.fieldname}'.`, part.fieldname);
-        text[part.fieldname] = String(part.value);
-      }
+    // A client that leaves while its PDF waits for a worker takes the job out of the queue.
+    const signal = clientGoneSignal(reply);
+    const upload = await readUpload(req);
+    try {
+      return reply.code(201).send(await importUpload(s, p, upload, signal));
+    } finally {
+      await upload.discard();
     }
-    if (!pdf) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
-    if (text['name'] !== undefined && (text['name'].trim().length === 0 || text['name'].length > 200)) {
-      throw new AppError('parameter_invalid', 'name must be 1 to 200 characters.', 'name');
-    }
-    let fields: unknown;
-    if (text['fields'] !== undefined) {
-      try {
-        fields = JSON.parse(text['fields']);
-      } catch {
-        throw new AppError('parameter_invalid', 'fields must be a JSON array of field objects.', 'fields');
-      }
-    }
-    const template = await importTemplate(s.domain, req.partition, {
-      pdf,
-      name: text['name'],
-      fields,
-      fallbackName: filename?.replace(/\.pdf$/i, ''),
-    });
-    return reply.code(201).send(template);
   },
 });
+
+async function importUpload(s: HttpServices, p: Partition, { path, filename, text }: Upload, signal: AbortSignal): Promise<unknown> {
+  if (!path) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
+  const name = text['name'];
+  // Lengths in code points, as OpenAPI counts them.
+  if (name !== undefined && (name.trim().length === 0 || [...name].length > 200)) {
+    throw new AppError('parameter_invalid', 'name must be 1 to 200 characters.', 'name');
+  }
+  let fields: unknown;
+  if (text['fields'] !== undefined) {
+    try {
+      fields = JSON.parse(text['fields']);
+    } catch {
+      throw new AppError('parameter_invalid', 'fields must be a JSON array of field objects.', 'fields');
+    }
+  }
+  return importTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.pdf$/i, ''), signal });
+}
+

@@ -7,5 +7,5 @@ type Params = operations['getTemplate']['parameters']['path'];
 
 export default defineRoute({
   operationId: 'getTemplate',
-  handler: (s) => async (req, reply) => sendJson(reply, await getTemplate(s.domain, req.partition, (req.params as Params).template_id)),
+  handler: (s) => async (req, reply, p) => sendJson(reply, await getTemplate(s.domain, p, (req.params as Params).template_id)),
 });

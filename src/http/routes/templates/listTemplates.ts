@@ -7,5 +7,5 @@ type Query = NonNullable<operations['listTemplates']['parameters']['query']>;
 
 export default defineRoute({
   operationId: 'listTemplates',
-  handler: (s) => async (req, reply) => sendJson(reply, await listTemplates(s.domain, req.partition, req.query as Query)),
+  handler: (s) => async (req, reply, p) => sendJson(reply, await listTemplates(s.domain, p, req.query as Query)),
 });

@@ -1,0 +1,27 @@
+import type { Config } from '../config.js';
+import { createDeps, type Deps, type DepsOptions } from '../deps.js';
+import { OperatorError } from './output.js';
+import { checkPostgres, withoutPassword } from './postgres-check.js';
+
+// How every command (serve, worker, the operator commands) opens the store: a PostgreSQL database
+// that does not exist yet is created when the login allows it, and a store that cannot be opened
+// becomes one sentence saying what to change.
+
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
+
+export async function openDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
+  if (config.databaseUrl) {
+    const check = await checkPostgres(config.databaseUrl, { create: true, variable: 'DATABASE_URL' });
+    if (!check.ok) throw new OperatorError(check.problem);
+    if (check.created) process.stderr.write(`Created the database ${withoutPassword(config.databaseUrl)} (it did not exist).\n`);
+  }
+  try {
+    return await createDeps(config, opts);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (!config.databaseUrl && typeof code === 'string' && UNWRITABLE.has(code)) {
+      throw new OperatorError(`Cannot open the SQLite database in ${config.dataDir} (${(error as Error).message}); set DATA_DIR to a folder this user can write.`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+import type { Deps } from '../deps.js';
+import { AppError } from '../domain/errors.js';
+import { WorkerLockedError } from '../outbox/sqlite-worker-lock.js';
+import { print } from './output.js';
+
+/**
+ * `formsign worker`: runs the job worker alone (set WORKER=off on the servers). On PostgreSQL any
+ * number may run; on SQLite one process holds the worker and a second is refused with a message.
+ * SIGTERM or SIGINT: running jobs get a bounded time to finish, the rest are handed back, then exit.
+ */
+export async function runWorker(deps: Deps, _args: string[], json: boolean): Promise<void> {
+  try {
+    await deps.worker.start();
+  } catch (error) {
+    // The lock message names the file and what to do: printed as a sentence, not a stack.
+    if (error instanceof WorkerLockedError) throw new AppError('service_unavailable', error.message);
+    throw error;
+  }
+  print(json, { object: 'worker', id: deps.worker.id, dialect: deps.database.dialect, status: 'running' }, () =>
+    `Worker ${deps.worker.id} is running on ${deps.database.dialect}; SIGTERM or Ctrl-C stops it.`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  await deps.worker.stop();
+}

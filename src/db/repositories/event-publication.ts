@@ -1,0 +1,49 @@
+import type { Partition } from '../../lib/partition.js';
+import type { Db } from '../database.js';
+import { preparedQuery } from '../prepared-query.js';
+import type { Trx } from '../transact.js';
+import type { EventRow } from '../tables.js';
+import { limitLiteral } from './pagination.js';
+
+// The events table is the webhook outbox: an event is written unpublished in the transaction of its
+// state change, and the publisher claims pending ones (the partial index events_unpublished_idx), fans
+// them out and marks them published in one transaction. The claim reads across partitions by design:
+// it is the worker's view, never an API client's.
+
+export type PendingEvent = Pick<EventRow, 'id' | 'account_id' | 'mode' | 'type' | 'created_at'>;
+
+/**
+ * Up to `limit` unpublished events, oldest first, locked until the caller's transaction ends.
+ * PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent publishers take disjoint events without waiting;
+ * SQLite has one writer at a time, which serialises publishers anyway.
+ */
+export async function claimPendingEvents(trx: Trx, r: { limit: number; skipLocked: boolean }): Promise<PendingEvent[]> {
+  let q = trx
+    .selectFrom('events')
+    .select(['id', 'account_id', 'mode', 'type', 'created_at'])
+    .where('published_at', 'is', null)
+    .orderBy('created_at')
+    .limit(limitLiteral(r.limit));
+  if (r.skipLocked) q = q.forUpdate().skipLocked();
+  return q.execute();
+}
+
+/** Whether any event waits for publication: one read of the partial index, no write transaction. */
+export async function hasPendingEvents(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('events').select('id').where('published_at', 'is', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function markEventsPublished(trx: Trx, ids: readonly string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('events').set({ published_at: now }).where('id', 'in', ids).where('published_at', 'is', null).execute();
+}
+
+const eventById = preparedQuery((db, a: Partition & { id: string }) =>
+  db.selectFrom('events').selectAll().where('id', '=', a.id).where('account_id', '=', a.accountId).where('mode', '=', a.mode),
+);
+
+/** One event of the partition by id (events.id is unique since 0003). */
+export async function findEventById(db: Db, p: Partition, id: string): Promise<EventRow | undefined> {
+  return (await eventById(db, { ...p, id }))[0];
+}

@@ -1,0 +1,73 @@
+import type { Partition } from '../../lib/partition.js';
+import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
+import { preparedInsert } from '../prepared-insert.js';
+import type { MessageRow, MessagesTable } from '../tables.js';
+
+// Each e-mail or SMS as composed at send time, and what became of it. Without an SMTP server or SMS
+// gateway this table is the dev outbox: its rows are the messages, delivered with transport 'dev'.
+
+/** A message as composed: queued, nothing sent yet (the fields of its outcome, if named, must say so). */
+export type NewMessage = Omit<MessagesTable, 'account_id' | 'mode' | 'transport' | 'status' | 'provider_message_id' | 'error' | 'updated_at' | 'delivered_at'> & {
+  transport?: null;
+  status?: 'queued';
+  provider_message_id?: null;
+  error?: null;
+  updated_at?: string;
+  delivered_at?: null;
+};
+
+const insertMessageRow = preparedInsert('messages', [
+  'id', 'account_id', 'mode', 'form_id', 'recipient_id', 'channel', 'to_address', 'subject', 'text', 'html',
+  'transport', 'status', 'provider_message_id', 'error', 'created_at', 'updated_at', 'delivered_at',
+]);
+
+/** A message as composed, queued for delivery (its job is enqueued in the same transaction). */
+export function insertMessage(trx: Trx, p: Partition, row: NewMessage): Promise<void> {
+  return insertMessageRow(trx, {
+    ...row,
+    account_id: p.accountId,
+    mode: p.mode,
+    transport: null,
+    status: 'queued',
+    provider_message_id: null,
+    error: null,
+    updated_at: row.created_at,
+    delivered_at: null,
+  });
+}
+
+export async function findMessage(db: Db, p: Partition, id: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('messages').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
+}
+
+export async function recordMessageDelivered(trx: Trx, p: Partition, id: string, d: { transport: string; providerMessageId: string | null; at: string }): Promise<void> {
+  await trx
+    .updateTable('messages')
+    .set({ status: 'delivered', transport: d.transport, provider_message_id: d.providerMessageId, error: null, delivered_at: d.at, updated_at: d.at })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function recordMessageFailed(trx: Trx, p: Partition, id: string, f: { error: string; at: string }): Promise<void> {
+  await trx
+    .updateTable('messages')
+    .set({ status: 'failed', error: f.error, updated_at: f.at })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .where('status', '!=', 'delivered')
+    .execute();
+}
+
+/**
+ * Newest first. With a partition, that partition's messages (the dashboard's view); without, every
+ * partition's: the operator's view of the dev outbox from the command line.
+ */
+export async function listMessages(db: Db, q: { partition?: Partition | undefined; limit: number }): Promise<MessageRow[]> {
+  let query = db.selectFrom('messages').selectAll();
+  if (q.partition) query = query.where('account_id', '=', q.partition.accountId).where('mode', '=', q.partition.mode);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+}

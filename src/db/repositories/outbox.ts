@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
+import { preparedInsert } from '../prepared-insert.js';
+import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
+
+// The job queue. Jobs carry their partition (account_id, mode) like every row, but the worker serves
+// every partition at once, so the claim and the operator's listing read across partitions by design:
+// they are the worker's and the operator's views, never an API client's.
+
+/** A job as a use case writes it: status pending, no lease, no attempts yet. */
+export type NewJob = Pick<OutboxTable, 'id' | 'account_id' | 'mode' | 'kind' | 'payload' | 'run_at' | 'created_at'> & { version: number };
+
+// `attempts` takes its default (0).
+const insertJobRow = preparedInsert('outbox', [
+  'id', 'account_id', 'mode', 'kind', 'version', 'payload', 'status', 'run_at', 'locked_until', 'locked_by', 'last_error', 'created_at', 'updated_at',
+]);
+
+export function insertJob(trx: Trx, job: NewJob): Promise<void> {
+  return insertJobRow(trx, { ...job, status: 'pending', locked_until: null, locked_by: null, last_error: null, updated_at: job.created_at });
+}
+
+/** A scheduled job's one row; a second worker creating it at the same moment is a no-op. */
+export async function ensureJob(trx: Trx, job: NewJob): Promise<void> {
+  await trx
+    .insertInto('outbox')
+    .values({ ...job, status: 'pending', locked_until: null, locked_by: null, last_error: null, updated_at: job.created_at })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export interface ClaimRequest {
+  now: string;
+  leaseUntil: string;
+  limit: number;
+  workerId: string;
+  /** PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent workers claim disjoint rows without waiting. */
+  skipLocked: boolean;
+}
+
+/**
+ * Takes up to `limit` due jobs: pending or failed ones whose time has come, and running ones whose
+ * lease ran out (their worker died). Each claim counts an attempt; the attempt count is also the
+ * lease's fencing token, so a worker that lost its lease cannot mark a job another worker now holds.
+ */
+export async function claimJobs(trx: Trx, r: ClaimRequest): Promise<OutboxRow[]> {
+  let due = trx
+    .selectFrom('outbox')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['pending', 'failed']), eb('run_at', '<=', r.now)]),
+        eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', r.now)]),
+      ]),
+    )
+    .orderBy('run_at')
+    .limit(r.limit);
+  if (r.skipLocked) due = due.forUpdate().skipLocked();
+  return trx
+    .updateTable('outbox')
+    .set({ status: 'running', attempts: sql`attempts + 1`, locked_until: r.leaseUntil, locked_by: r.workerId, updated_at: r.now })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** The lease a worker holds: the job and the attempt it claimed. */
+export interface Lease {
+  id: string;
+  attempts: number;
+}
+
+const held = (trx: Trx, l: Lease) => trx.updateTable('outbox').where('id', '=', l.id).where('attempts', '=', l.attempts).where('status', '=', 'running');
+
+/** True when the lease was still this worker's (and the job is now done). */
+export async function markJobDone(trx: Trx, l: Lease, now: string): Promise<boolean> {
+  const r = await held(trx, l).set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A failed attempt: `failed` with the next attempt at `runAt`, or `dead` with no attempts left. */
+export async function markJobFailed(trx: Trx, l: Lease, f: { status: Extract<JobStatus, 'failed' | 'dead'>; runAt: string; error: string; now: string }): Promise<boolean> {
+  const r = await held(trx, l).set({ status: f.status, run_at: f.runAt, locked_until: null, last_error: f.error, updated_at: f.now }).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * A scheduled job's run ended: it is due again at `runAt` with a fresh set of attempts (a scheduled
+ * job never dies; its last error, if its attempts ran out, stays visible until a run succeeds).
+ */
+export async function rescheduleJob(trx: Trx, l: Lease, r0: { runAt: string; error: string | null; now: string }): Promise<boolean> {
+  const r = await held(trx, l)
+    .set({ status: r0.error ? 'failed' : 'pending', attempts: 0, run_at: r0.runAt, locked_until: null, last_error: r0.error, updated_at: r0.now })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function extendLease(trx: Trx, l: Lease, until: string, now: string): Promise<boolean> {
+  const r = await held(trx, l).set({ locked_until: until, updated_at: now }).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A worker stopping before the attempt ended hands the job back at once, the attempt uncounted. */
+export async function releaseLease(trx: Trx, l: Lease, now: string): Promise<boolean> {
+  const r = await held(trx, l)
+    .set({ status: l.attempts > 1 ? 'failed' : 'pending', attempts: l.attempts - 1, run_at: now, locked_until: null, updated_at: now })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The operator's retry: a failed or dead job is due now with a fresh set of attempts. */
+export async function retryJob(trx: Trx, id: string, now: string): Promise<OutboxRow | undefined> {
+  return trx
+    .updateTable('outbox')
+    .set({ status: 'pending', attempts: 0, run_at: now, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'dead'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findJob(db: Db, id: string): Promise<OutboxRow | undefined> {
+  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first. */
+export async function listJobs(db: Db, q: { status?: JobStatus | undefined; limit: number }): Promise<OutboxRow[]> {
+  let query = db.selectFrom('outbox').selectAll();
+  if (q.status) query = query.where('status', '=', q.status);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/** The earliest time a job becomes claimable (a retry's run_at, or a running job's lease end), if any. */
+export async function nextDueAt(db: Db): Promise<string | undefined> {
+  // Two queries, each a range of the (status, run_at) index; done jobs, however many, are not read.
+  const waiting = await db.selectFrom('outbox').select((eb) => eb.fn.min('run_at').as('t')).where('status', 'in', ['pending', 'failed']).executeTakeFirst();
+  const leased = await db.selectFrom('outbox').select((eb) => eb.fn.min('locked_until').as('t')).where('status', '=', 'running').executeTakeFirst();
+  const times = [waiting?.t, leased?.t].filter((t): t is string => typeof t === 'string');
+  return times.sort()[0];
+}

@@ -1,0 +1,56 @@
+import { expireForm, findFormsToExpire } from '../../db/repositories/form-expiry.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { isoNow } from '../../lib/clock.js';
+import type { JobHandler } from '../../outbox/job.js';
+import type { PayloadOf } from '../../outbox/registry.js';
+import type { DomainDeps } from '../context.js';
+import { recordFormEvent } from '../events/record-event.js';
+import { formState } from './present-form.js';
+
+type SweepDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock'>;
+
+/**
+ * Forms past `expires_at` that are still `sent` or `viewed` become `expired`, each with one
+ * `form.expired` event written in the same transaction as its status. Idempotent and safe to run from
+ * several workers at once: a form is expired (and its event written) only by the update that finds it
+ * still expirable. Signing links stop working because the link lookup refuses expired forms.
+ * Returns how many forms this run expired.
+ */
+/** Transactions the sweep runs at once. */
+const SWEEP_CONCURRENCY = 4;
+
+export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } = {}): Promise<number> {
+  const batchSize = opts.batchSize ?? 200;
+  const now = isoNow(deps.clock);
+  let expired = 0;
+  for (;;) {
+    const due = await findFormsToExpire(deps.db, now, batchSize);
+    // One unit per form, so one form's failure does not hold back the others (group commit still
+    // shares the commit on SQLite). A few at a time: on PostgreSQL each holds a pooled connection, and
+    // the API shares the pool.
+    const results: boolean[] = [];
+    for (let i = 0; i < due.length; i += SWEEP_CONCURRENCY) {
+      results.push(
+        ...(await Promise.all(
+          due.slice(i, i + SWEEP_CONCURRENCY).map(({ id, partition }) =>
+            deps.transact(async (trx) => {
+              const form = await expireForm(trx, partition, id, now);
+              if (form) await recordFormEvent(trx, partition, 'form.expired', formState(form, await listRecipientsOfForm(trx, partition, form.id)), now);
+              return form !== undefined;
+            }),
+          ),
+        )),
+      );
+    }
+    expired += results.filter(Boolean).length;
+    if (due.length < batchSize) return expired;
+  }
+}
+
+export function formsExpiryHandler(deps: SweepDeps): JobHandler<PayloadOf<'forms.expire'>> {
+  return {
+    async run() {
+      await expireForms(deps);
+    },
+  };
+}

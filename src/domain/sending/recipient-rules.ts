@@ -1,0 +1,101 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { Channel, RecipientRow } from '../../db/tables.js';
+import { AppError } from '../errors.js';
+
+// Pure rules of sending (CONTRACT.md Part B, "Forms"); unit-tested without a database.
+
+export const MAX_RECIPIENTS_PER_FORM = 100;
+
+export interface RecipientInput {
+  email?: string | undefined;
+  phone?: string | undefined;
+  channel: Channel;
+  name: string;
+  signer?: number | undefined;
+}
+
+export interface NormalisedRecipient {
+  name: string;
+  channel: Channel;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  /** What "the same recipient" compares: the lower-cased e-mail or the E.164 number. */
+  addressKey: string;
+  signer: number | undefined;
+}
+
+/**
+ * The HTML standard's "valid e-mail address": no quotes, angle brackets, commas or spaces, which a mail
+ * library would read as a display name or a second address (one recipient fanning out to several).
+ */
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+function invalid(i: number, field: string, message: string): AppError {
+  return new AppError('parameter_invalid', message, `recipients[${i}]${field ? `.${field}` : ''}`);
+}
+
+/**
+ * Checks and normalises the recipients of one call. Phone numbers must be international (a `+` and
+ * the country code): a national number is ambiguous without a country, and guessing one would text a
+ * stranger. Duplicates inside the call are refused here; against earlier sends, `findAlreadySent`.
+ */
+export function normaliseRecipients(input: readonly RecipientInput[]): NormalisedRecipient[] {
+  const seen = new Map<string, number>();
+  return input.map((r, i) => {
+    const name = r.name.trim();
+    if (!name) throw invalid(i, 'name', `recipients[${i}].name must not be blank.`);
+    let email: string | null = null;
+    let phone: string | null = null;
+    if (r.email !== undefined) {
+      email = r.email.trim();
+      if (!EMAIL.test(email)) throw invalid(i, 'email', `recipients[${i}].email must be an e-mail address.`);
+    }
+    if (r.phone !== undefined) phone = normalisePhone(r.phone, i);
+    if (r.channel === 'email' && email === null) throw new AppError('parameter_missing', `recipients[${i}].email is required for the email channel.`, `recipients[${i}].email`);
+    if (r.channel === 'sms' && phone === null) throw new AppError('parameter_missing', `recipients[${i}].phone is required for the sms channel.`, `recipients[${i}].phone`);
+    const addressKey = r.channel === 'email' ? email!.toLowerCase() : phone!;
+    const key = `${r.channel}:${addressKey}`;
+    const first = seen.get(key);
+    if (first !== undefined) throw invalid(i, '', `recipients[${i}] is the same recipient as recipients[${first}] (${r.channel} ${addressKey}).`);
+    seen.set(key, i);
+    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer };
+  });
+}
+
+function normalisePhone(raw: string, i: number): string {
+  const trimmed = raw.trim();
+  if (!trimmed.startsWith('+')) {
+    throw invalid(i, 'phone', `recipients[${i}].phone must be an international number starting with + and the country code, e.g. +14155550123.`);
+  }
+  const parsed = parsePhoneNumberFromString(trimmed);
+  if (!parsed || !parsed.isPossible()) throw invalid(i, 'phone', `recipients[${i}].phone is not a possible phone number: '${trimmed}'.`);
+  return parsed.number;
+}
+
+/** The index of the first recipient of the call that was already sent the form, if any. */
+export function findAlreadySent(existing: readonly Pick<RecipientRow, 'channel' | 'address_key'>[], incoming: readonly NormalisedRecipient[]): number | undefined {
+  const sent = new Set(existing.map((r) => `${r.channel}:${r.address_key}`));
+  const i = incoming.findIndex((r) => sent.has(`${r.channel}:${r.addressKey}`));
+  return i === -1 ? undefined : i;
+}
+
+/**
+ * Signer slots: an explicit `signer` must be free; the others take the lowest free slots in the order
+ * given. Slots beyond the template's signer count are allowed (they sign on an added page).
+ */
+export function assignSigners(taken: readonly number[], incoming: readonly NormalisedRecipient[]): number[] {
+  const used = new Set(taken);
+  incoming.forEach((r, i) => {
+    if (r.signer === undefined) return;
+    if (used.has(r.signer)) throw invalid(i, 'signer', `recipients[${i}].signer ${r.signer} is already taken by another recipient of this form.`);
+    used.add(r.signer);
+  });
+  let next = 1;
+  return incoming.map((r) => {
+    if (r.signer !== undefined) return r.signer;
+    while (used.has(next)) next++;
+    used.add(next);
+    return next;
+  });
+}

@@ -1,0 +1,93 @@
+import { findAccount } from '../../db/repositories/accounts.js';
+import { lockForm, updateForm } from '../../db/repositories/forms.js';
+import { insertMessage } from '../../db/repositories/messages.js';
+import { insertRecipient, listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { FormRow, RecipientRow } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { Partition } from '../../lib/partition.js';
+import { enqueue } from '../../outbox/enqueue.js';
+import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
+import type { DomainDeps } from '../context.js';
+import { AppError, notFound } from '../errors.js';
+import { recordFormEvent } from '../events/record-event.js';
+import { formFields, loadForm } from '../forms/read-forms.js';
+import { formJson, formState, type FormView } from '../forms/present-form.js';
+import type { Json } from '../json.js';
+import { composeMessage } from './compose-message.js';
+import { assignSigners, findAlreadySent, MAX_RECIPIENTS_PER_FORM, normaliseRecipients, type RecipientInput } from './recipient-rules.js';
+
+const DAY_MS = 86_400_000;
+const SENDABLE: ReadonlySet<FormRow['status']> = new Set(['draft', 'sent', 'viewed']);
+
+/**
+ * Sends a form to new recipients, all or nothing, in ONE transaction: the recipients, the message
+ * each one gets (composed now, so what was sent is what the dev outbox and the logs show), a delivery
+ * job per message, the form's new status and the `form.sent` event. The messages go out from the job
+ * worker after the commit; the call never waits for a mail server or gateway, and a crash can delay a
+ * message but never lose it.
+ */
+export async function sendForm(
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  formId: string,
+  input: { recipients: readonly RecipientInput[] },
+): Promise<Json<FormView>> {
+  const incoming = normaliseRecipients(input.recipients);
+  // The field definitions never change, so they are read before the transaction (which may not touch
+  // deps.db), and the response is built inside it: nothing that can fail runs after the commit.
+  const fields = await formFields(deps, p, await loadForm(deps, p, formId));
+  const now = isoNow(deps.clock);
+  return deps.transact(async (trx) => {
+    const form = await lockForm(trx, p, formId, now);
+    if (!form) throw notFound('form', formId);
+    if (!SENDABLE.has(form.status)) throw new AppError('form_not_sendable', `This form is ${form.status}; only a draft, sent or viewed form can be sent.`);
+    if (form.expires_at !== null && form.expires_at <= now) throw new AppError('form_expired', `This form expired at ${form.expires_at}; it can no longer be sent.`);
+    const existing = await listRecipientsOfForm(trx, p, form.id);
+    const again = findAlreadySent(existing, incoming);
+    if (again !== undefined) {
+      const r = incoming[again]!;
+      throw new AppError('form_already_sent', `This form was already sent to ${r.addressKey} by ${r.channel}; nothing was sent.`, `recipients[${again}]`);
+    }
+    if (existing.length + incoming.length > MAX_RECIPIENTS_PER_FORM) {
+      throw new AppError('parameter_invalid', `A form can have at most ${MAX_RECIPIENTS_PER_FORM} recipients; it has ${existing.length} and this call adds ${incoming.length}.`, 'recipients');
+    }
+    const signers = assignSigners(existing.map((r) => r.signer), incoming);
+    const expiresAt = form.expires_at ?? new Date(Date.parse(now) + form.expires_in_days * DAY_MS).toISOString();
+    const account = await findAccount(trx, p.accountId);
+    const added: RecipientRow[] = [];
+    for (const [i, r] of incoming.entries()) {
+      const id = newId('recipient');
+      const row: RecipientRow = {
+        id, account_id: p.accountId, mode: p.mode, form_id: form.id, position: existing.length + i, signer: signers[i]!,
+        name: r.name, email: r.email, phone: r.phone, channel: r.channel, address_key: r.addressKey,
+        token_hash: deps.links.tokenHash(deps.links.token(id)),
+        status: 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
+        viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null, created_at: now, updated_at: now,
+      };
+      await insertRecipient(trx, p, row);
+      const message = composeMessage({
+        channel: r.channel,
+        to: r.channel === 'email' ? r.email! : r.phone!,
+        recipientName: r.name,
+        formName: form.name ?? 'a document',
+        accountName: account?.name ?? 'Formsign',
+        signingUrl: deps.links.url(id),
+        expiresAt,
+      });
+      const messageId = newId('message');
+      await insertMessage(trx, p, {
+        id: messageId, form_id: form.id, recipient_id: id, channel: r.channel, to_address: r.channel === 'email' ? r.email! : r.phone!,
+        subject: message.subject ?? null, text: message.text, html: message.html ?? null, transport: null, status: 'queued',
+        provider_message_id: null, error: null, created_at: now, updated_at: now, delivered_at: null,
+      });
+      await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now });
+      added.push(row);
+    }
+    const sent: FormRow = { ...form, status: form.status === 'draft' ? 'sent' : form.status, sent_at: form.sent_at ?? now, expires_at: expiresAt, updated_at: now };
+    await updateForm(trx, p, form.id, { status: sent.status, sent_at: sent.sent_at, expires_at: sent.expires_at, updated_at: now });
+    const state = formState(sent, [...existing, ...added]);
+    await recordFormEvent(trx, p, 'form.sent', state, now);
+    return formJson(state, fields, deps.links);
+  });
+}

@@ -1,0 +1,54 @@
+import { lockForm, updateForm } from '../../db/repositories/forms.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { insertSealedFile } from '../../db/repositories/sealed-files.js';
+import type { FormRow } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { Partition } from '../../lib/partition.js';
+import type { DomainDeps } from '../context.js';
+import { recordFormEvent } from '../events/record-event.js';
+import { formState } from '../forms/present-form.js';
+
+/**
+ * Where a sealed file is kept: named by its content, so a second seal of the same form (a retried job
+ * whose first run went on past its timeout, a job made obsolete by a late recipient) can never
+ * overwrite the file `sealed_files` already points at.
+ */
+export function sealedFileKey(p: Partition, formId: string, sha256: string): string {
+  return `${p.accountId}/${p.mode}/signed/${formId}-${sha256.slice(0, 32)}.pdf`;
+}
+
+/**
+ * The last step of sealing: the signed PDF is stored, then ONE transaction records the file, makes the
+ * form `signed` (with `completed_at`) and writes `form.signed` — so a signed form always has its file and
+ * its event, and neither exists without the other. Inside that transaction (the form row locked) the
+ * form must still be `sent` or `viewed` and its recipients must be exactly the ones sealed, all signed:
+ * a recipient added while the document was being sealed makes this seal obsolete (their signature
+ * enqueues another), and an expired or already signed form is left as it is. Returns whether it
+ * recorded the file; safe to run again.
+ */
+export async function recordSealedForm(
+  deps: Pick<DomainDeps, 'transact' | 'blobs' | 'clock'>,
+  p: Partition,
+  formId: string,
+  pdf: Uint8Array,
+  sealedRecipientIds: readonly string[],
+): Promise<boolean> {
+  const sha256 = sha256Hex(pdf);
+  const key = sealedFileKey(p, formId, sha256);
+  await deps.blobs.put(key, pdf, 'application/pdf');
+  const now = isoNow(deps.clock);
+  // A seal that loses leaves its file unreferenced (rare: races only); it is never the recorded one.
+  return deps.transact(async (trx) => {
+    const form = await lockForm(trx, p, formId, now);
+    if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return false;
+    const recipients = await listRecipientsOfForm(trx, p, formId);
+    const sealed = new Set(sealedRecipientIds);
+    if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
+    await insertSealedFile(trx, p, { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now });
+    const signed: FormRow = { ...form, status: 'signed', completed_at: now, updated_at: now };
+    await updateForm(trx, p, formId, { status: 'signed', completed_at: now, updated_at: now });
+    await recordFormEvent(trx, p, 'form.signed', formState(signed, recipients), now);
+    return true;
+  });
+}

@@ -1,0 +1,34 @@
+import { findForm } from '../../db/repositories/forms.js';
+import { findRecipientByTokenHash } from '../../db/repositories/recipients.js';
+import type { FormRow, RecipientRow } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import type { Partition } from '../../lib/partition.js';
+import type { DomainDeps } from '../context.js';
+
+export type SigningLink =
+  /** The recipient may view and sign. */
+  | { state: 'open'; partition: Partition; form: FormRow; recipient: RecipientRow }
+  /** The form expired (or is past `expires_at` before the sweep recorded it): the link no longer works. */
+  | { state: 'expired'; partition: Partition; form: FormRow; recipient: RecipientRow }
+  /** This recipient has signed: the link shows a read-only confirmation. */
+  | { state: 'signed'; partition: Partition; form: FormRow; recipient: RecipientRow };
+
+// 32 bytes of HMAC as base64url (signing-links.ts).
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * What a signing link (`/sign/<token>`) opens, or undefined for a token that is not one. The token is
+ * the credential: it is looked up by its hash, and the partition comes from the recipient it names.
+ */
+export async function resolveSigningLink(deps: Pick<DomainDeps, 'db' | 'links' | 'clock'>, token: string): Promise<SigningLink | undefined> {
+  if (!TOKEN.test(token)) return undefined;
+  const recipient = await findRecipientByTokenHash(deps.db, deps.links.tokenHash(token));
+  if (!recipient) return undefined;
+  const partition: Partition = { accountId: recipient.account_id, mode: recipient.mode };
+  const form = await findForm(deps.db, partition, recipient.form_id);
+  if (!form) return undefined;
+  const link = { partition, form, recipient };
+  if (recipient.status === 'signed') return { state: 'signed', ...link };
+  const expired = form.status === 'expired' || (form.expires_at !== null && form.expires_at <= isoNow(deps.clock));
+  return { state: expired ? 'expired' : 'open', ...link };
+}

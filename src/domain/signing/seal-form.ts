@@ -1,0 +1,92 @@
+import { findForm } from '../../db/repositories/forms.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { findTemplate } from '../../db/repositories/templates.js';
+import type { RecipientRow } from '../../db/tables.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { Partition } from '../../lib/partition.js';
+import type { JobHandler } from '../../outbox/job.js';
+import type { FieldValue, JobOptions, SealRequest } from '../../pdf/index.js';
+import type { DomainDeps } from '../context.js';
+import { formFields } from '../forms/read-forms.js';
+import { recordSealedForm } from './record-sealed-form.js';
+import { loadSigningRecord } from './signing-record.js';
+
+/** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
+export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer'> & {
+  /** Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job. */
+  seal(req: SealRequest, opts: JobOptions): Promise<Uint8Array>;
+};
+
+/**
+ * The `form.seal` job: when every recipient has signed, render the filled document with every value,
+ * stamp the signatures, append the audit trail, PAdES-sign it, store it, and only then make the form
+ * `signed` with `form.signed` (record-sealed-form.ts, one transaction). A failure throws and the worker
+ * retries it with backoff; after the last attempt the job is `dead` and listed by
+ * `formsign outbox list --status dead`. Running it again is safe: a signed form is left alone.
+ */
+export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }> {
+  return {
+    async run(payload, ctx) {
+      const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds);
+    },
+  };
+}
+
+/**
+ * The sealed document of a fully signed form and the recipients it seals; undefined when there is
+ * nothing (more) to seal.
+ */
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[] } | undefined> {
+  const form = await findForm(deps.db, p, formId);
+  if (!form || form.status === 'signed') return undefined;
+  const recipients = await listRecipientsOfForm(deps.db, p, form.id);
+  // A recipient added after the last signature (a form is sendable until it is signed) makes this job
+  // obsolete: that recipient's signature enqueues the seal again.
+  if (recipients.length === 0 || recipients.some((r) => r.status !== 'signed')) return undefined;
+  const fields = await formFields(deps, p, form);
+  const record = await loadSigningRecord(deps, p, form.id, form.values);
+  const source = await deps.blobs.get(form.pdf_key);
+  if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
+  const job: JobOptions = { owner: p.accountId, signal };
+  const document = await deps.pdfRenderer.render(source, fields.defs, record.values, job);
+  const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
+  const byId = new Map(recipients.map((r) => [r.id, r]));
+  const req: SealRequest = {
+    document,
+    fields: fields.defs,
+    marks: record.images.flatMap((i) => (i.fieldName === null ? [] : [{ field: i.fieldName, png: i.png }])),
+    dates: datesSigned(fields.defs, record.values),
+    extraSigners: record.images.flatMap((i) => {
+      const r = byId.get(i.recipientId);
+      return i.fieldName === null && r ? [{ name: r.name ?? '', signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
+    }),
+    audit: {
+      formId: form.id,
+      formName: form.name,
+      documentId: `${form.id}-signed`,
+      templateSha256: template?.pdf_sha256 ?? null,
+      filledSha256: sha256Hex(document),
+      recipients: recipients.map(auditRecipient),
+    },
+    signingTime: deps.clock.now(),
+  };
+  return { pdf: await deps.seal(req, job), recipientIds: recipients.map((r) => r.id) };
+}
+
+function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {
+  const dates: Record<string, string> = {};
+  for (const d of defs) {
+    const v = values[d.name];
+    if (d.type === 'date_signed' && typeof v === 'string') dates[d.name] = v;
+  }
+  return dates;
+}
+
+function auditRecipient(r: RecipientRow): SealRequest['audit']['recipients'][number] {
+  return {
+    name: r.name ?? '', email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
+    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
+    viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
+  };
+}

@@ -1,0 +1,87 @@
+import { lockForm } from '../../db/repositories/forms.js';
+import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { insertSignature } from '../../db/repositories/signatures.js';
+import { isoNow } from '../../lib/clock.js';
+import type { Partition } from '../../lib/partition.js';
+import { enqueue } from '../../outbox/enqueue.js';
+import { formSeal } from '../../outbox/jobs/form-seal.job.js';
+import type { FieldValue } from '../../pdf/field.js';
+import type { DomainDeps } from '../context.js';
+import { AppError } from '../errors.js';
+import { formFields } from '../forms/read-forms.js';
+import type { SigningLink } from './resolve-link.js';
+import { checkSubmission, type SubmittedImage } from './signing-rules.js';
+import { markViewed, type Client } from './view-form.js';
+
+export interface SignInput {
+  /** This signer's fields: values as prefill takes them; signature and initials as `{image, method}`. */
+  values: Record<string, unknown>;
+  /** The signer agreed to sign electronically (ESIGN/UETA): must be `true`. */
+  consent: unknown;
+}
+
+export interface SignResult {
+  /** Every recipient has now signed: the seal job was enqueued with this signature. */
+  complete: boolean;
+}
+
+type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templateCache'>;
+
+/**
+ * A recipient signs: their values checked as prefill is, their signature images stored in the blob
+ * store, then in ONE transaction the form's values, the recipient `signed` (time, IP, user agent), a
+ * row per image, and — when this was the last recipient — the seal job. The form stays `sent`/`viewed`:
+ * it becomes `signed` only when the seal job has stored the sealed file.
+ */
+export async function signForm(deps: SignDeps, link: SigningLink, input: SignInput, client: Client): Promise<SignResult> {
+  const { partition: p, form, recipient } = link;
+  if (link.state === 'signed') throw new AppError('form_not_sendable', 'You have already signed this document.');
+  if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired: the document can no longer be signed. Ask the sender to send it again.');
+  if (input.consent !== true) throw new AppError('parameter_invalid', 'Tick the box to agree to sign electronically before you finish.', 'consent');
+  const fields = await formFields(deps, p, form);
+  const at = isoNow(deps.clock);
+  const current = JSON.parse(form.values) as Record<string, FieldValue>;
+  const checked = checkSubmission(fields.defs, recipient.signer, input.values, current, at.slice(0, 10));
+  // Images are content-addressed, so a retried submission rewrites the same keys; stored before the
+  // transaction because a blob store is not part of it (an image no row names is harmless).
+  const keyed = checked.images.map((image) => ({ image, key: imageKey(p, form.id, recipient.id, image) }));
+  for (const { image, key } of keyed) await deps.blobs.put(key, image.png, 'image/png');
+  const seen = { at, ...client };
+  return deps.transact(async (trx) => {
+    const locked = await lockForm(trx, p, form.id, at);
+    if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
+    if (locked.status === 'expired' || (locked.expires_at !== null && locked.expires_at <= at)) {
+      throw new AppError('form_expired', 'This document expired before it was signed. Ask the sender to send it again.');
+    }
+    if (locked.status === 'signed') throw new AppError('form_not_sendable', 'This document has already been signed by everyone.');
+    // A signature without a page view before it (a client posting directly) still records the view.
+    await markViewed(trx, p, form.id, recipient.id, seen);
+    const signed = await markRecipientSigned(trx, p, recipient.id, seen);
+    if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
+    const merged = { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values };
+    await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
+    for (const { image, key } of keyed) {
+      await insertSignature(trx, p, {
+        form_id: form.id, recipient_id: recipient.id, field_name: image.fieldName ?? ownSignatureField(recipient.id), kind: image.kind,
+        method: image.method, blob_key: key, sha256: image.sha256, width: image.width, height: image.height, created_at: at,
+      });
+    }
+    const recipients = await listRecipientsOfForm(trx, p, form.id);
+    const complete = recipients.every((r) => r.status === 'signed');
+    if (complete) await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
+    return { complete };
+  });
+}
+
+/**
+ * The `signatures.field_name` of a recipient's signature for an added signature page (a recipient
+ * whose slot has no signature field): `recipient:<recipient id>`, which no real field is named.
+ */
+export function ownSignatureField(recipientId: string): string {
+  return `recipient:${recipientId}`;
+}
+
+function imageKey(p: Partition, formId: string, recipientId: string, image: SubmittedImage): string {
+  return `${p.accountId}/${p.mode}/signatures/${formId}/${recipientId}-${image.sha256.slice(0, 32)}.png`;
+}

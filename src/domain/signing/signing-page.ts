@@ -1,0 +1,62 @@
+import { findAccount } from '../../db/repositories/accounts.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { FieldDef, FieldValue } from '../../pdf/field.js';
+import type { DomainDeps } from '../context.js';
+import { formFields } from '../forms/read-forms.js';
+import type { SigningLink } from './resolve-link.js';
+import { needsOwnSignature } from './signing-rules.js';
+import { viewForm, type Client } from './view-form.js';
+
+/** A field as the signing page shows it: this signer's fields editable, the others' read-only. */
+export interface PageField extends Omit<FieldDef, 'signer'> {
+  mine: boolean;
+  /** Text-like and choice values; image fields show only whether they are signed. */
+  value: FieldValue;
+  signed?: boolean;
+}
+
+export interface SigningPage {
+  state: SigningLink['state'];
+  formName: string;
+  senderName: string;
+  recipientName: string;
+  expiresAt: string | null;
+  signedAt: string | null;
+  /** The form is sealed: the signed copy can be downloaded. */
+  sealed: boolean;
+  /** Recipients who have not signed yet (others than this one). */
+  waitingFor: number;
+  fields: PageField[];
+  /** This recipient signs on a page the seal adds, so the page asks for one signature of its own. */
+  ownSignature: boolean;
+}
+
+const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
+
+/**
+ * What the signing page shows for an opened link; a first open of an open link records the view
+ * (view-form.ts) before the page is built, so the page never shows a state older than its own view.
+ */
+export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>, link: SigningLink, client: Client): Promise<SigningPage> {
+  await viewForm(deps, link, client);
+  const { partition: p, form, recipient } = link;
+  const [fields, account, recipients] = await Promise.all([formFields(deps, p, form), findAccount(deps.db, p.accountId), listRecipientsOfForm(deps.db, p, form.id)]);
+  const values = JSON.parse(form.values) as Record<string, FieldValue>;
+  return {
+    state: link.state,
+    formName: form.name ?? 'Document',
+    senderName: account?.name ?? 'The sender',
+    recipientName: recipient.name ?? '',
+    expiresAt: form.expires_at,
+    signedAt: recipient.signed_at,
+    sealed: form.status === 'signed',
+    waitingFor: recipients.filter((r) => r.id !== recipient.id && r.status !== 'signed').length,
+    fields: fields.defs.map(({ signer, ...f }) => {
+      const value = values[f.name] ?? null;
+      const mine = signer === recipient.signer;
+      if (IMAGE_TYPES.has(f.type)) return { ...f, mine, value: null, signed: value !== null };
+      return { ...f, mine, value };
+    }),
+    ownSignature: needsOwnSignature(fields.defs, recipient.signer),
+  };
+}

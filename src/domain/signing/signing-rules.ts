@@ -1,0 +1,128 @@
+import type { FieldDef, FieldValue } from '../../pdf/field.js';
+import { AppError } from '../errors.js';
+import { checkValue } from '../forms/prefill-rules.js';
+import { parseSignatureImage, type SignatureImage } from './signature-image.js';
+
+// Pure: what one recipient may submit on the signing page, checked as prefill is (per type), plus the
+// signing-stage fields only a signer fills. The submitted set may name only this signer's fields.
+
+export type ImageKind = 'signature' | 'initials';
+
+export interface SubmittedImage extends SignatureImage {
+  /** The field the image fills; null for the signature of a recipient with no field (an added signature page). */
+  fieldName: string | null;
+  kind: ImageKind;
+}
+
+export interface CheckedSubmission {
+  /** Values to merge into the form's values: this signer's fields only, `date_signed` included. */
+  values: Record<string, FieldValue>;
+  images: SubmittedImage[];
+}
+
+/** The key under which a recipient without a signature field of their own submits their signature. */
+export const OWN_SIGNATURE_KEY = '_signature';
+
+const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
+
+/** The fields a recipient in signer slot `signer` fills. */
+export function fieldsOfSigner(defs: readonly FieldDef[], signer: number): FieldDef[] {
+  return defs.filter((f) => f.signer === signer);
+}
+
+/**
+ * True when the slot has no signature field: its recipient signs on a page the seal adds (a recipient
+ * beyond the template's signer count), so the page asks for one signature of its own.
+ */
+export function needsOwnSignature(defs: readonly FieldDef[], signer: number): boolean {
+  return !defs.some((f) => f.signer === signer && f.type === 'signature');
+}
+
+/** The value stored in `forms.values` for a signed image field: the image, named by its SHA-256. */
+export function imageValue(image: SignatureImage): string {
+  return `sha256:${image.sha256}`;
+}
+
+function isFilled(field: FieldDef, value: FieldValue | undefined): boolean {
+  if (value === null || value === undefined) return false;
+  if (field.type === 'checkbox') return value === true;
+  return typeof value !== 'string' || value.trim() !== '';
+}
+
+/**
+ * Checks a submission `{ <field name>: value }` for signer slot `signer`, given the form's fields and
+ * current values (a required field prefilled by the sender need not be submitted again). `signedOn`
+ * (YYYY-MM-DD) fills the slot's `date_signed` fields. Throws the contract's 400 errors, naming
+ * `values.<field>`.
+ */
+export function checkSubmission(
+  defs: readonly FieldDef[],
+  signer: number,
+  submitted: Record<string, unknown>,
+  current: Readonly<Record<string, FieldValue>>,
+  signedOn: string,
+): CheckedSubmission {
+  const byName = new Map(defs.map((f) => [f.name, f]));
+  const own = needsOwnSignature(defs, signer);
+  const values: Record<string, FieldValue> = {};
+  const images: SubmittedImage[] = [];
+  for (const [name, raw] of Object.entries(submitted)) {
+    const param = `values.${name}`;
+    if (own && name === OWN_SIGNATURE_KEY) {
+      images.push({ ...parseSignatureImage(raw, param, 'signature'), fieldName: null, kind: 'signature' });
+      continue;
+    }
+    const field = byName.get(name);
+    if (!field) throw new AppError('parameter_unknown', `Received unknown field '${param}': this document has no such field.`, param);
+    if (field.signer !== signer) throw new AppError('parameter_invalid', `${param} belongs to another signer; you can fill only your own fields.`, param);
+    if (field.type === 'date_signed') throw new AppError('parameter_invalid', `${param} is filled with the date of signing; leave it out.`, param);
+    if (IMAGE_TYPES.has(field.type)) {
+      if (raw === null) continue;
+      const image = parseSignatureImage(raw, param, field.type);
+      images.push({ ...image, fieldName: name, kind: field.type as ImageKind });
+      values[name] = imageValue(image);
+      continue;
+    }
+    values[name] = checkSingle(field, raw, param);
+  }
+  for (const field of fieldsOfSigner(defs, signer)) {
+    if (field.type === 'date_signed') {
+      values[field.name] = signedOn;
+      continue;
+    }
+    if (!field.required) continue;
+    const value = Object.hasOwn(values, field.name) ? values[field.name] : current[field.name];
+    const image = IMAGE_TYPES.has(field.type) && !Object.hasOwn(values, field.name);
+    if (image || !isFilled(field, value)) throw new AppError('parameter_missing', `${field.label ?? field.name} is required: ${requiredHint(field)}.`, `values.${field.name}`);
+  }
+  if (own && !images.some((i) => i.fieldName === null)) throw new AppError('parameter_missing', 'Your signature is required: draw or type it.', `values.${OWN_SIGNATURE_KEY}`);
+  return { values, images };
+}
+
+function requiredHint(field: FieldDef): string {
+  switch (field.type) {
+    case 'signature':
+      return 'draw or type your signature';
+    case 'initials':
+      return 'draw or type your initials';
+    case 'checkbox':
+      return 'tick the box';
+    case 'radio':
+    case 'select':
+      return 'choose an option';
+    default:
+      return 'fill it in';
+  }
+}
+
+/** The prefill check, with its errors naming the signing page's parameter instead of `prefill.…`. */
+function checkSingle(field: FieldDef, raw: unknown, param: string): FieldValue {
+  try {
+    return checkValue(field, raw);
+  } catch (err) {
+    if (err instanceof AppError && err.param === `prefill.${field.name}`) {
+      throw new AppError(err.code, err.message.replace(`prefill.${field.name}`, param), param);
+    }
+    throw err;
+  }
+}

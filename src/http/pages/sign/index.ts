@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainDeps } from '../../../domain/context.js';
+import { AppError } from '../../../domain/errors.js';
+import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
+import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
+import { resolveSigningLink, type SigningLink } from '../../../domain/signing/resolve-link.js';
+import { signForm } from '../../../domain/signing/sign-form.js';
+import { openSigningPage } from '../../../domain/signing/signing-page.js';
+import type { Client } from '../../../domain/signing/view-form.js';
+import { errorBody, toAppError } from '../../error-handler.js';
+import { html } from '../html.js';
+import { sendPage } from '../send-page.js';
+import { registerAssets } from '../static-asset.js';
+import { expiredPage, openPage, signedPage } from './sign-html.js';
+import { registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
+import { SIGN_CSP, SIGN_SUBMIT_HEADER } from './sign-policy.js';
+
+// The signing page (no account, no key: the link's token is the credential). GET shows the document
+// and this recipient's fields (and records the first view), GET …/document.pdf is the filled document
+// the page renders, POST takes the signature as JSON.
+
+type Params = { token: string };
+const INVALID = 'This signing link is not valid. Ask the sender for a new one.';
+const MAX_USER_AGENT = 512;
+
+function clientOf(req: FastifyRequest): Client {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip || null, userAgent: typeof ua === 'string' ? ua.slice(0, MAX_USER_AGENT) : null };
+}
+
+async function linkOf(deps: DomainDeps, token: string): Promise<SigningLink> {
+  const link = await resolveSigningLink(deps, token);
+  if (!link) throw new AppError('resource_not_found', INVALID);
+  return link;
+}
+
+/**
+ * A submission must come from the page itself: a JSON body (a cross-site form cannot send one), a
+ * header no cross-site request can carry without a CORS preflight (never granted here), and, where
+ * the browser names the origin, this server's own.
+ */
+function assertSameSite(req: FastifyRequest): void {
+  if (req.headers[SIGN_SUBMIT_HEADER] !== '1') throw new AppError('parameter_invalid', 'Sign from the signing page: this request is missing its page header.');
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== req.headers.host) throw new AppError('parameter_invalid', 'Sign from the signing page: this request comes from another site.');
+}
+
+/** Errors of the JSON submission are JSON (the page shows their message), not HTML pages. */
+function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const app = toAppError(err);
+  if (app.status >= 500) req.log.error({ err }, 'signing failed');
+  if (app.headers) reply.headers(app.headers);
+  return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
+}
+
+export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
+  registerAssets(app, Object.values(SIGN_ASSETS));
+  registerStandardFonts(app);
+
+  app.get<{ Params: Params }>('/sign/:token', async (req, reply) => {
+    const { token } = req.params;
+    const link = await linkOf(deps, token);
+    // HEAD (a link checker, a mail scanner's probe) shows nothing, so it records no view either.
+    if (req.method === 'HEAD') return sendPage(reply, html``, { csp: SIGN_CSP });
+    const page = await openSigningPage(deps, link, clientOf(req));
+    const base = `/sign/${token}`;
+    if (page.state === 'expired') return sendPage(reply, expiredPage(page), { status: 410, csp: SIGN_CSP });
+    if (page.state === 'signed') return sendPage(reply, signedPage(page, { signedPdf: `${base}/signed.pdf` }), { csp: SIGN_CSP });
+    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base }, deps.clock.now().toISOString().slice(0, 10)), { csp: SIGN_CSP });
+  });
+
+  app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {
+    const link = await linkOf(deps, req.params.token);
+    if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
+    const controller = new AbortController();
+    req.raw.once('close', () => controller.abort());
+    const result = await getFormPdf(deps, link.partition, link.form.id, undefined, controller.signal);
+    if (result.notModified) throw new Error('unreachable: no If-None-Match was given');
+    return reply
+      .header('Cache-Control', 'private, no-store')
+      .header('Content-Disposition', `inline; filename="${result.filename}"`)
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cross-Origin-Resource-Policy', 'same-origin')
+      .type('application/pdf')
+      .send(Buffer.from(result.pdf));
+  });
+
+  // The signer's copy, once sealed; before that the confirmation page says it is being sealed.
+  app.get<{ Params: Params }>('/sign/:token/signed.pdf', async (req, reply) => {
+    const link = await linkOf(deps, req.params.token);
+    const { pdf, filename } = await readSignedPdf(deps, link.partition, link.form.id);
+    return reply
+      .header('Cache-Control', 'private, no-store')
+      .header('Content-Disposition', `attachment; filename="${filename}"`)
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Content-Type-Options', 'nosniff')
+      .type('application/pdf')
+      .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  });
+
+  app.post<{ Params: Params; Body: unknown }>('/sign/:token', { errorHandler: jsonError }, async (req, reply) => {
+    assertSameSite(req);
+    const body = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {values, consent}.');
+    const { values, consent, ...rest } = body as Record<string, unknown>;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
+    const link = await linkOf(deps, req.params.token);
+    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent }, clientOf(req));
+    return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}` });
+  });
+
+  const notFound = async (): Promise<never> => {
+    throw new AppError('resource_not_found', INVALID);
+  };
+  app.get('/sign', notFound);
+  app.get('/sign/*', notFound);
+}

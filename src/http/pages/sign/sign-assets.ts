@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { setSecurityHeaders } from '../security-headers.js';
+import { StaticAsset } from '../static-asset.js';
+
+// The signing page's scripts, styles and fonts, all served from this origin: pdf.js and its worker,
+// signature_pad (its ES module), the script font for typed signatures, and the page's own script and
+// stylesheet. Read from node_modules as installed, so `npm start` needs no build step.
+
+const require = createRequire(import.meta.url);
+const DIR = '/assets/sign/';
+
+function packageDir(name: string): string {
+  return path.dirname(require.resolve(`${name}/package.json`));
+}
+
+function moduleFile(file: string, base: string, ext: string, contentType: string): StaticAsset {
+  return new StaticAsset(DIR, base, ext, contentType, () => fs.readFileSync(file));
+}
+
+const JS = 'text/javascript; charset=utf-8';
+const PDFJS = packageDir('pdfjs-dist');
+// signature_pad's exports map names no package.json; its entry sits in dist/ beside the ES module.
+const SIGNATURE_PAD = path.dirname(require.resolve('signature_pad'));
+const SCRIPT_FONT = path.join(packageDir('@expo-google-fonts/dancing-script'), '400Regular', 'DancingScript_400Regular.ttf');
+const here = (file: string): string => new URL(`./assets/${file}`, import.meta.url).pathname;
+
+export const SIGN_ASSETS = {
+  pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
+  pdfjsWorker: moduleFile(path.join(PDFJS, 'build', 'pdf.worker.min.mjs'), 'pdf.worker.min', 'mjs', JS),
+  signaturePad: moduleFile(path.join(SIGNATURE_PAD, 'signature_pad.min.js'), 'signature_pad.min', 'js', JS),
+  scriptFont: moduleFile(SCRIPT_FONT, 'dancing-script', 'ttf', 'font/ttf'),
+  script: moduleFile(here('sign.js'), 'sign', 'js', JS),
+  waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
+  style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
+} as const;
+
+/**
+ * pdf.js asks for the standard fonts (the 14 base fonts PDFs use without embedding) by their file
+ * names under one address, so these are served by name, under the package's version for caching.
+ */
+export const STANDARD_FONTS_URL = `${DIR}pdfjs-${(JSON.parse(fs.readFileSync(path.join(PDFJS, 'package.json'), 'utf8')) as { version: string }).version}/standard_fonts/`;
+
+export function registerStandardFonts(app: FastifyInstance): void {
+  const dir = path.join(PDFJS, 'standard_fonts');
+  for (const file of fs.readdirSync(dir)) {
+    if (!/\.(pfb|ttf)$/.test(file)) continue;
+    let body: Buffer | undefined;
+    app.get(`${STANDARD_FONTS_URL}${file}`, (_req, reply) => {
+      body ??= fs.readFileSync(path.join(dir, file));
+      return setSecurityHeaders(reply).header('Cache-Control', 'public, max-age=31536000, immutable').type('application/octet-stream').send(body);
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { JobDefinition, JobHandler } from './job.js';
+import { formSeal } from './jobs/form-seal.job.js';
+import { formsExpire } from './jobs/forms-expire.job.js';
+import { messageDeliver } from './jobs/message-deliver.job.js';
+import { webhookDeliver } from './jobs/webhook-deliver.job.js';
+import { webhookSweep } from './jobs/webhook-sweep.job.js';
+
+/** Every kind of job there is. A row whose kind is not here is failed as unknown, never guessed at. */
+export const JOBS = {
+  [messageDeliver.name]: messageDeliver,
+  [formsExpire.name]: formsExpire,
+  [formSeal.name]: formSeal,
+  [webhookDeliver.name]: webhookDeliver,
+  [webhookSweep.name]: webhookSweep,
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export type PayloadOf<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
+
+/** One handler per definition: the composition root cannot leave a job without the code that runs it. */
+export type JobHandlers = { readonly [N in JobName]: JobHandler<PayloadOf<N>> };
+
+export function jobDefinition(name: string): JobDefinition | undefined {
+  return Object.hasOwn(JOBS, name) ? (JOBS[name as JobName] as JobDefinition) : undefined;
+}
+
+export const SCHEDULED_JOBS: readonly JobDefinition[] = Object.values(JOBS).filter((d: JobDefinition) => d.everyMs !== undefined);

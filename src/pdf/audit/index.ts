@@ -1,0 +1,5 @@
+// The audit area: the pages sealing appends (the audit trail, extra signers' signatures) and the
+// layout they share.
+export { appendAuditTrail, formatTime, type AuditRecipient, type AuditTrail, type SealFacts } from './audit-page.js';
+export { appendSignaturePage, type ExtraSigner } from './signature-page.js';
+export { fitCentred } from './fit.js';

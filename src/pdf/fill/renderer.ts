@@ -1,0 +1,83 @@
+// Fills a stored template with values: AcroForm fields through the form API, flat fields by
+// drawing. The result is not flattened (the signing stage does that), but every value has an
+// appearance stream, so viewers show it without regenerating anything.
+import { EncryptedPDFError, PDFDocument, PDFHexString, PDFName, PDFString, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
+import { drawFlatField } from './draw-flat.js';
+import type { FieldDef, FieldType, FieldValue } from '../field.js';
+import type { JobOptions } from '../work.js';
+import { fillAcroField } from './fill-acroform.js';
+import { DocumentFonts, hanStyleOf } from './fonts.js';
+import { removeActiveContent } from '../shared/active-content.js';
+import { dropStaleStructures, dropUsageRights } from '../shared/pdf-cleanup.js';
+import { completeMissingAppearances } from './missing-appearances.js';
+
+export interface PdfRenderer {
+  /** Changes whenever the same inputs would render differently, so cached renderings are not reused. */
+  readonly version: string;
+  /** `opts` matters where the work is scheduled (the pool); drawing in this thread ignores it. */
+  render(templatePdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>, opts?: JobOptions): Promise<Uint8Array>;
+}
+
+// Bump on any change to what a rendering looks like (fonts, sizing, wrapping, layout).
+// 2: Korean and Chinese faces, shrink-to-fit, CJK line breaking, ToUnicode kept across documents.
+// 3: values mixing scripts no one face covers are drawn in runs of several fonts (a word keeps one).
+const RENDERER_VERSION = '3';
+
+/** Filled in by the signing stage, never from submitted values. */
+const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed']);
+const LOAD = { updateMetadata: false, preserveXFA: true } as const;
+
+async function loadTemplate(bytes: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await PDFDocument.load(bytes, LOAD);
+  } catch (err) {
+    // Templates are stored decrypted; this covers ones stored before that was the rule.
+    if (err instanceof EncryptedPDFError) return PDFDocument.load(bytes, { ...LOAD, password: '' });
+    throw err;
+  }
+}
+
+function fieldsByName(form: PDFForm): Map<string, PDFField> {
+  const byName = new Map<string, PDFField>();
+  for (const field of form.getFields()) if (!byName.has(field.getName())) byName.set(field.getName(), field);
+  return byName;
+}
+
+export function createPdfRenderer(): PdfRenderer {
+  return {
+    version: RENDERER_VERSION,
+    async render(templatePdf, fields, values) {
+      const doc = await loadTemplate(templatePdf);
+      const lang = doc.catalog.lookupMaybe(PDFName.of('Lang'), PDFString, PDFHexString)?.decodeText();
+      const texts = Object.values(values).filter((v): v is string => typeof v === 'string');
+      const fonts = new DocumentFonts(doc, hanStyleOf(lang, texts));
+      // getForm() would add an empty AcroForm to a flat PDF; only real forms are touched.
+      const form = doc.catalog.getAcroForm() ? doc.getForm() : undefined;
+      // Viewers that understand XFA (Acrobat) would show the XFA data instead of our values.
+      if (form?.hasXFA()) form.deleteXFA();
+      const acroFields = form ? fieldsByName(form) : new Map<string, PDFField>();
+      const touched = new Set<PDFField>();
+      for (const def of fields) {
+        const value = Object.hasOwn(values, def.name) ? values[def.name] : undefined;
+        if (value === undefined || SIGNING_STAGE.has(def.type)) continue;
+        const field = acroFields.get(def.name);
+        if (field) {
+          await fillAcroField(field, value, fonts);
+          touched.add(field);
+        } else {
+          await drawFlatField(doc, def, value, fonts);
+        }
+      }
+      // Every value now has an appearance drawn with a font that has its glyphs. A viewer told to
+      // regenerate them would use the field's /DA font, often Helvetica, and lose non-Latin text.
+      if (form && (await completeMissingAppearances(form, touched, fonts))) {
+        form.acroForm.dict.delete(PDFName.of('NeedAppearances'));
+      }
+      dropUsageRights(doc);
+      // Templates are cleaned at import; this covers ones stored before that was the rule.
+      removeActiveContent(doc);
+      dropStaleStructures(doc, false);
+      return doc.save({ updateFieldAppearances: false });
+    },
+  };
+}

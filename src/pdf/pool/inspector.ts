@@ -1,0 +1,54 @@
+// What the domain calls: an inspector and a renderer, both running their work in one PdfPool.
+import type { FieldDef, FieldValue } from '../field.js';
+import { createPdfRenderer, type PdfRenderer } from '../fill/index.js';
+import type { DetectedTemplate } from '../inspect/index.js';
+import type { SealRequest, SigningCertificate } from '../seal/index.js';
+import type { JobOptions, PdfSource } from '../work.js';
+import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
+
+export interface PdfInspector {
+  inspect(source: PdfSource, opts?: JobOptions): Promise<DetectedTemplate>;
+  close(): Promise<void>;
+}
+
+export interface PdfWork {
+  readonly pool: PdfPool;
+  readonly inspector: PdfInspector;
+  readonly renderer: PdfRenderer;
+  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest. */
+  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export function createPdfWork(options: PdfPoolOptions): PdfWork {
+  const pool = createPdfPool(options);
+  const { version } = createPdfRenderer();
+  const close = (): Promise<void> => pool.close();
+  return {
+    pool,
+    inspector: { inspect: (source, opts) => pool.run({ kind: 'inspect', source }, opts), close },
+    renderer: {
+      version,
+      render: (pdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>, opts?: JobOptions) =>
+        pool.run({ kind: 'fill', pdf, fields, values }, opts),
+    },
+    seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
+    close,
+  };
+}
+
+export interface PdfInspectorOptions {
+  /** CPU time one inspection may use; the worker is terminated past it. */
+  timeoutMs: number;
+  /** V8 old-generation heap limit of the worker thread. */
+  maxOldGenerationSizeMb: number;
+}
+
+/**
+ * A stand-alone inspector with a one-worker pool of its own (tests, tools). Its trial fill may use the
+ * whole job limit: these limits are set per test, often far below what a fill needs.
+ */
+export function createPdfInspector(options: PdfInspectorOptions): PdfInspector {
+  const { timeoutMs, maxOldGenerationSizeMb } = options;
+  return createPdfWork({ workers: 1, jobCpuMs: timeoutMs, trialFillCpuMs: timeoutMs, maxOldGenerationSizeMb, maxQueued: 1000, perOwnerQueued: 1000 }).inspector;
+}

@@ -1,0 +1,38 @@
+// Messages between the pool and its worker threads. Every kind of PDF work is one job kind here;
+// sealing will add its own.
+import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
+import type { DetectedTemplate } from '../inspect/index.js';
+import type { SealRequest, SigningCertificate } from '../seal/index.js';
+import type { PdfSource } from '../work.js';
+
+export type PdfJob =
+  | { kind: 'inspect'; source: PdfSource }
+  | { kind: 'fill'; pdf: Uint8Array; fields: readonly FieldDef[]; values: Record<string, FieldValue> }
+  // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
+  | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate };
+
+export type JobKind = PdfJob['kind'];
+
+/** What each kind of job resolves to in the caller's thread. */
+export interface JobResults {
+  inspect: DetectedTemplate;
+  fill: Uint8Array;
+  seal: Uint8Array;
+}
+
+export interface JobRequest { id: number; job: PdfJob }
+
+export type JobReply =
+  | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'fill' | 'seal'; pdf: Uint8Array }
+  | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };
+
+/** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */
+export interface WorkerReady { ready: true; tid: number | undefined }
+
+export interface PoolWorkerData {
+  /** Cap on any one decoded stream (decoded data lives outside the capped heap). */
+  maxDecodedStreamBytes: number;
+  /** CPU time the trial fill at import may take: a fraction of a fill job's limit, for headroom. */
+  trialFillCpuMs: number;
+}

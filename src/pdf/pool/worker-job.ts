@@ -1,0 +1,71 @@
+// A pool worker thread: runs one job per message. Anything that goes wrong is answered as a failure;
+// running out of time or memory ends the whole thread, which the pool handles.
+import { readFile } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PdfRejectedError } from '../field.js';
+import { createPdfRenderer } from '../fill/index.js';
+import { detectTemplate } from '../inspect/index.js';
+import { makeSampleTemplatePdf } from '../sample/index.js';
+import { sealPdf } from '../seal/index.js';
+import { installDecodeGuard } from '../shared/decode-guard.js';
+import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
+import { currentThreadId } from './thread-cpu.js';
+import { trialFill, trialValues } from './trial-fill.js';
+
+const port = parentPort;
+if (!port) throw new Error('worker-job must run in a worker thread');
+const data = workerData as PoolWorkerData;
+
+// pdf-lib narrates every recoverable problem of a hostile or broken upload on the console; the
+// outcome reaches the caller as a result instead, so the server log stays readable.
+console.log = () => undefined;
+console.warn = () => undefined;
+
+installDecodeGuard(data.maxDecodedStreamBytes);
+const tid = currentThreadId();
+const renderer = createPdfRenderer();
+
+async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer: ArrayBuffer[] }> {
+  if (job.kind === 'fill') {
+    const pdf = await renderer.render(job.pdf, job.fields, job.values);
+    return { reply: { id, ok: true, kind: 'fill', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'seal') {
+    const pdf = await sealPdf(job.request, job.certificate);
+    return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
+  }
+  const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
+  const t = await detectTemplate(bytes);
+  // A template that imports can always be filled: the trial fill must fit well inside a fill's limit.
+  await trialFill(renderer, t, { tid, cpuMs: data.trialFillCpuMs });
+  return { reply: { id, ok: true, kind: 'inspect', pageCount: t.pageCount, fields: t.fields, warnings: t.warnings, pdf: t.pdf }, transfer: transferable(t.pdf) };
+}
+
+async function readUpload(path: string): Promise<Uint8Array> {
+  const buf = await readFile(path);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+const transferable = (bytes: Uint8Array): ArrayBuffer[] => (bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : []);
+
+async function answer({ id, job }: JobRequest): Promise<void> {
+  let outcome: { reply: JobReply; transfer: ArrayBuffer[] };
+  try {
+    outcome = await run(id, job);
+  } catch (err) {
+    const reply: JobReply = err instanceof PdfRejectedError
+      ? { id, ok: false, rejection: err.code, message: err.message }
+      : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+    outcome = { reply, transfer: [] };
+  }
+  port?.postMessage(outcome.reply, outcome.transfer);
+}
+
+// Warm up before the first job: a cold thread compiles pdf-lib's hot paths while it works, and a job
+// measured against a CPU budget should not pay for that (the same file gets the same verdict on a
+// fresh worker as on a warm one).
+const sample = await makeSampleTemplatePdf();
+await renderer.render((await detectTemplate(sample.pdf)).pdf, sample.fields, trialValues(sample.fields));
+
+port.on('message', (msg: JobRequest) => void answer(msg));
+port.postMessage({ ready: true, tid } satisfies WorkerReady);

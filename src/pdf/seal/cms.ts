@@ -1,0 +1,90 @@
+// The CMS SignedData a PAdES signature carries (ETSI EN 319 142-1, baseline B-B): detached, SHA-256
+// with RSA, and signed attributes contentType, messageDigest and signingCertificateV2 (which binds
+// the signer's certificate into what is signed). No signing-time attribute: PAdES puts the claimed
+// time in the signature dictionary's /M instead. Structures come from pkijs/asn1js; the signature
+// itself from node:crypto.
+import { sign } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { certificateHash, type SigningCertificate } from './certificate.js';
+
+const OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  sha256: '2.16.840.1.101.3.4.2.1',
+  rsaEncryption: '1.2.840.113549.1.1.1',
+} as const;
+
+const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+
+interface Prepared { certs: pkijs.Certificate[]; signer: pkijs.Certificate; essCertIdV2: asn1js.Sequence }
+// Parsing the certificates once per certificate object: every seal signs with the same one.
+const prepared = new WeakMap<SigningCertificate, Prepared>();
+
+function prepare(cert: SigningCertificate): Prepared {
+  let p = prepared.get(cert);
+  if (!p) {
+    const certs = [cert.certificateDer, ...cert.chainDer].map((der) => pkijs.Certificate.fromBER(toArrayBuffer(der)));
+    const signer = certs[0]!;
+    // SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 }; ESSCertIDv2 with the
+    // hash algorithm left at its default (SHA-256, so DER omits it) and IssuerSerial.
+    const essCertIdV2 = new asn1js.Sequence({
+      value: [new asn1js.Sequence({
+        value: [new asn1js.Sequence({
+          value: [
+            new asn1js.OctetString({ valueHex: toArrayBuffer(certificateHash(cert)) }),
+            new asn1js.Sequence({
+              value: [
+                // GeneralNames with one directoryName [4] (explicit: Name is a CHOICE).
+                new asn1js.Sequence({ value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [signer.issuer.toSchema()] })] }),
+                signer.serialNumber,
+              ],
+            }),
+          ],
+        })],
+      })],
+    });
+    p = { certs, signer, essCertIdV2 };
+    prepared.set(cert, p);
+  }
+  return p;
+}
+
+/** DER of a detached CMS SignedData over a document whose SHA-256 is `digest`. */
+export function buildCadesSignature(digest: Uint8Array, cert: SigningCertificate): Buffer {
+  const { certs, signer, essCertIdV2 } = prepare(cert);
+  const attributes = [
+    new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+    new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: toArrayBuffer(digest) })] }),
+    new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essCertIdV2] }),
+  ];
+  // DER orders a SET OF by the encodings of its members.
+  const encoded = (a: pkijs.Attribute): Buffer => Buffer.from(a.toSchema().toBER());
+  attributes.sort((a, b) => Buffer.compare(encoded(a), encoded(b)));
+  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
+  // What is signed is the attributes as a SET (tag 0x31), not as the [0] they are stored with.
+  const toSign = Buffer.from(signedAttrs.toSchema().toBER());
+  toSign[0] = 0x31;
+  const signature = sign('sha256', toSign, cert.key);
+  const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+    digestAlgorithm: sha256(),
+    signedAttrs,
+    signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsaEncryption, algorithmParams: new asn1js.Null() }),
+    signature: new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
+  });
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    digestAlgorithms: [sha256()],
+    certificates: certs,
+    signerInfos: [signerInfo],
+  });
+  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  return Buffer.from(contentInfo.toSchema().toBER());
+}

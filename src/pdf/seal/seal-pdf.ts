@@ -1,0 +1,50 @@
+// Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
+// signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
+// signed with a PAdES signature by the service certificate. A pure function of its inputs.
+import { ParseSpeeds, PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import { appendAuditTrail, appendSignaturePage, type AuditTrail, type ExtraSigner } from '../audit/index.js';
+import { DocumentFonts } from '../fill/index.js';
+import type { FieldDef } from '../field.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { SigningCertificate } from './certificate.js';
+import { flattenForm } from './flatten.js';
+import { saveSigned } from './pades.js';
+import { drawDates, drawMarks, type Mark } from './stamp-marks.js';
+
+export interface SealRequest {
+  /** The filled, unsigned PDF, as the fill stage renders it. */
+  document: Uint8Array;
+  /** The form's field definitions. */
+  fields: readonly FieldDef[];
+  /** Signature and initials images (PNG), by field name. */
+  marks: readonly Mark[];
+  /** date_signed field name → 'YYYY-MM-DD'. */
+  dates: Readonly<Record<string, string>>;
+  /** Recipients beyond the template's signer slots: they sign on an added page. */
+  extraSigners: readonly ExtraSigner[];
+  audit: AuditTrail;
+  signingTime: Date;
+}
+
+export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promise<Uint8Array> {
+  // The audit page states this hash; it must be the one of the bytes actually sealed.
+  if (sha256Hex(req.document) !== req.audit.filledSha256.toLowerCase()) {
+    throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
+  }
+  // Parsed (and saved, pades.ts) in one go: pdf-lib's default yields to the event loop every 50-100
+  // objects with setTimeout, which costs more than the work on a busy process. Sealing runs in a
+  // worker thread, where there is nothing to yield to.
+  const doc = await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const pages = doc.getPages();
+  flattenForm(doc, pages);
+  // Viewers that render the document themselves (XFA's NeedsRendering) would ignore what is drawn.
+  doc.catalog.delete(PDFName.of('NeedsRendering'));
+  await drawMarks(doc, req.fields, req.marks);
+  await drawDates(doc, req.fields, req.dates);
+  const fonts = new DocumentFonts(doc);
+  await appendSignaturePage(doc, fonts, req.extraSigners);
+  await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
+  doc.setModificationDate(req.signingTime);
+  const last = doc.getPages().at(-1)!;
+  return saveSigned(doc, last, cert, { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` });
+}

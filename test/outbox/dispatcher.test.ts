@@ -1,0 +1,285 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
+import { claimJobs, insertJob, markJobDone } from '../../src/db/repositories/outbox.js';
+import type { Transact } from '../../src/db/transact.js';
+import type { Partition } from '../../src/lib/partition.js';
+import { retryDelayMs } from '../../src/outbox/backoff.js';
+import { createDispatcher, type DispatcherOptions, type Worker } from '../../src/outbox/dispatcher.js';
+import { enqueue } from '../../src/outbox/enqueue.js';
+import type { JobContext, JobFailure } from '../../src/outbox/job.js';
+import { messageDeliver } from '../../src/outbox/jobs/message-deliver.job.js';
+import { retryJobNow } from '../../src/outbox/operator.js';
+import { listenForJobs } from '../../src/outbox/pg-listener.js';
+import { SCHEDULED_JOBS, type JobHandlers } from '../../src/outbox/registry.js';
+import { acquireSqliteWorkerLock, WorkerLockedError } from '../../src/outbox/sqlite-worker-lock.js';
+import { transactWithWakeup } from '../../src/outbox/wakeup.js';
+import { DIALECTS, openStore, PG_URL } from '../harness.js';
+import { FakeClock } from './support/sending.js';
+
+const T0 = '2026-03-01T12:00:00.000Z';
+const p: Partition = { accountId: 'acct_worker', mode: 'test' };
+
+/** A message.deliver handler whose behaviour each test sets; it records every call. */
+function scriptedHandlers() {
+  const calls: Array<{ payload: { message_id: string }; ctx: JobContext }> = [];
+  const failures: JobFailure[] = [];
+  const state = { behaviour: async (_n: number): Promise<void> => undefined };
+  const handlers: JobHandlers = {
+    'message.deliver': {
+      async run(payload, ctx) {
+        calls.push({ payload, ctx });
+        await state.behaviour(calls.length);
+      },
+      async failed(_trx, _payload, _ctx, failure) {
+        failures.push(failure);
+      },
+    },
+    'forms.expire': { run: async () => undefined },
+    'form.seal': { run: async () => undefined },
+    'webhook.deliver': { run: async () => undefined },
+    'webhook.sweep': { run: async () => undefined },
+  };
+  return { handlers, calls, failures, state };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`job dispatcher (${dialect})`, () => {
+    let store: Awaited<ReturnType<typeof openStore>>;
+    let handle: DatabaseHandle;
+    let clock: FakeClock;
+    let script: ReturnType<typeof scriptedHandlers>;
+    let worker: Worker;
+    const made: Worker[] = [];
+
+    const dispatcher = (o: Partial<DispatcherOptions> = {}) => {
+      const w = createDispatcher({ db: handle.db, transact: handle.transact, dialect: handle.dialect, clock, handlers: script.handlers, random: () => 0.5, ...o });
+      made.push(w);
+      return w;
+    };
+    const job = (id: string) => handle.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const add = (message_id: string, runAt?: string, transact: Transact = handle.transact) =>
+      transact((trx) => enqueue(trx, p, messageDeliver, { message_id }, { now: clock.now().toISOString(), runAt }));
+
+    before(async () => {
+      store = await openStore(dialect, 'dispatch');
+      handle = store.handle;
+      await migrateToLatest(handle);
+    });
+    after(async () => {
+      for (const w of made) await w.stop();
+      await store.close();
+    });
+    beforeEach(async () => {
+      for (const w of made.splice(0)) await w.stop();
+      await handle.transact((trx) => trx.deleteFrom('outbox').execute().then(() => undefined));
+      clock = new FakeClock(Date.parse(T0));
+      script = scriptedHandlers();
+      worker = dispatcher();
+    });
+
+    it('runs a due job once with its payload and marks it done', async () => {
+      const id = await add('msg_a');
+      assert.equal(await worker.runDue(), 1 + SCHEDULED_JOBS.length, 'the job and the scheduled sweeps');
+      assert.deepEqual(script.calls.map((c) => [c.payload.message_id, c.ctx.attempt, c.ctx.jobId, c.ctx.partition]), [['msg_a', 1, id, p]]);
+      const row = await job(id);
+      assert.equal(row.status, 'done');
+      assert.equal(row.locked_until, null);
+      assert.equal(row.locked_by, worker.id);
+      assert.equal(await worker.runDue(), 0);
+      assert.equal(script.calls.length, 1);
+    });
+
+    it('a job due later waits for its time (injected clock, no sleeping)', async () => {
+      const id = await add('msg_later', new Date(Date.parse(T0) + 60_000).toISOString());
+      await worker.runDue();
+      assert.equal(script.calls.length, 0);
+      clock.advance(60_000);
+      await worker.runDue();
+      assert.equal(script.calls.length, 1);
+      assert.equal((await job(id)).status, 'done');
+    });
+
+    it('a failed attempt is rescheduled with exponential backoff and jitter, then retried', async () => {
+      script.state.behaviour = async (n) => {
+        if (n <= 2) throw new Error(`mail server down (${n})`);
+      };
+      const id = await add('msg_retry');
+      await worker.runDue();
+      let row = await job(id);
+      const first = retryDelayMs(messageDeliver.retry, 1, () => 0.5);
+      assert.equal(first, 11_250, '15 s base, half fixed and half jittered (0.5)');
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error, row.run_at], ['failed', 1, 'mail server down (1)', new Date(Date.parse(T0) + first).toISOString()]);
+      clock.advance(first - 1);
+      await worker.runDue();
+      assert.equal(script.calls.length, 1, 'not before its time');
+      clock.advance(1);
+      await worker.runDue();
+      row = await job(id);
+      const second = retryDelayMs(messageDeliver.retry, 2, () => 0.5);
+      assert.equal(second, 2 * first, 'the wait doubles');
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error], ['failed', 2, 'mail server down (2)']);
+      clock.advance(second);
+      await worker.runDue();
+      row = await job(id);
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error], ['done', 3, null]);
+      assert.deepEqual(script.failures.map((f) => f.dead), [false, false]);
+    });
+
+    it('jitter spreads jobs that failed together', () => {
+      const waits = [0, 0.25, 0.5, 1].map((r) => retryDelayMs(messageDeliver.retry, 3, () => r));
+      assert.deepEqual(waits, [30_000, 37_500, 45_000, 60_000]);
+      assert.equal(retryDelayMs(messageDeliver.retry, 30, () => 1), messageDeliver.retry.maxMs, 'capped');
+    });
+
+    it('after the last attempt the job is dead with its last error, stays visible, and outbox retry revives it', async () => {
+      script.state.behaviour = async (n) => {
+        throw new Error(`refused ${n}`);
+      };
+      const id = await add('msg_dead');
+      const max = messageDeliver.retry.maxAttempts;
+      for (let i = 0; i < max + 2; i++) {
+        await worker.runDue();
+        clock.advance(messageDeliver.retry.maxMs);
+      }
+      let row = await job(id);
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error], ['dead', max, `refused ${max}`]);
+      assert.equal(script.calls.length, max, 'no attempt after the last');
+      assert.deepEqual(script.failures.map((f) => f.dead), [...Array(max - 1).fill(false), true]);
+      assert.equal(script.failures.at(-1)?.retryAt, null);
+
+      const revived = await retryJobNow({ db: handle.db, transact: handle.transact, clock }, id);
+      assert.ok(revived.ok);
+      row = await job(id);
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error], ['pending', 0, `refused ${max}`], 'the last error stays until a run succeeds');
+      script.state.behaviour = async () => undefined;
+      await worker.runDue();
+      row = await job(id);
+      assert.deepEqual([row.status, Number(row.attempts), row.last_error], ['done', 1, null]);
+      assert.deepEqual(await retryJobNow({ db: handle.db, transact: handle.transact, clock }, id), { ok: false, reason: 'not_retryable', status: 'done' });
+      assert.deepEqual(await retryJobNow({ db: handle.db, transact: handle.transact, clock }, 'job_nope'), { ok: false, reason: 'not_found' });
+    });
+
+    it('a job whose lease ran out (its worker died) is claimed again, and the old lease can no longer settle it', async () => {
+      const id = await add('msg_lease');
+      const now = clock.now().toISOString();
+      const [claimed] = await handle.transact((trx) =>
+        claimJobs(trx, { now, leaseUntil: new Date(Date.parse(now) + 60_000).toISOString(), limit: 1, workerId: 'dead-worker', skipLocked: dialect === 'postgres' }),
+      );
+      assert.equal(claimed?.id, id);
+      await worker.runDue();
+      assert.equal(script.calls.length, 0, 'the lease still holds');
+      clock.advance(60_001);
+      await worker.runDue();
+      assert.equal(script.calls.length, 1);
+      assert.equal(script.calls[0]?.ctx.attempt, 2, 'the lost attempt counts');
+      const row = await job(id);
+      assert.deepEqual([row.status, row.locked_by], ['done', worker.id]);
+      const late = await handle.transact((trx) => markJobDone(trx, { id, attempts: 1 }, clock.now().toISOString()));
+      assert.equal(late, false, 'the dead worker’s lease is fenced off by the attempt count');
+    });
+
+    it('a job reclaimed after its last attempt’s worker died is dead, not run an extra time', async () => {
+      const id = await add('msg_lost');
+      await handle.transact((trx) => trx.updateTable('outbox').set({ attempts: messageDeliver.retry.maxAttempts, status: 'running', locked_until: T0, last_error: 'refused' }).where('id', '=', id).execute().then(() => undefined));
+      clock.advance(1);
+      await worker.runDue();
+      const row = await job(id);
+      assert.equal(row.status, 'dead');
+      assert.match(row.last_error ?? '', /last attempt stopped before it ended \(earlier: refused\)/);
+      assert.equal(script.calls.length, 0);
+    });
+
+    it('a row of an unknown kind or with a payload that does not match is dead at once, with a reason', async () => {
+      const now = clock.now().toISOString();
+      await handle.transact(async (trx) => {
+        await insertJob(trx, { id: 'job_unknown', account_id: p.accountId, mode: p.mode, kind: 'nope.nothing', version: 1, payload: '{}', run_at: now, created_at: now });
+        await insertJob(trx, { id: 'job_badpayload', account_id: p.accountId, mode: p.mode, kind: 'message.deliver', version: 1, payload: '{"msg":1}', run_at: now, created_at: now });
+      });
+      await worker.runDue();
+      const unknown = await job('job_unknown');
+      const bad = await job('job_badpayload');
+      assert.equal(unknown.status, 'dead');
+      assert.match(unknown.last_error ?? '', /No job definition is named "nope.nothing"/);
+      assert.equal(bad.status, 'dead');
+      assert.match(bad.last_error ?? '', /does not match message.deliver v1/);
+      assert.equal(script.calls.length, 0);
+    });
+
+    it('a job written for another version of its definition is retried, not misread', async () => {
+      const now = clock.now().toISOString();
+      await handle.transact((trx) => insertJob(trx, { id: 'job_v2', account_id: p.accountId, mode: p.mode, kind: 'message.deliver', version: 2, payload: '{"message_id":"m"}', run_at: now, created_at: now }));
+      await worker.runDue();
+      const row = await job('job_v2');
+      assert.equal(row.status, 'failed');
+      assert.match(row.last_error ?? '', /written for version 2 of message.deliver; this worker runs version 1/);
+      assert.equal(script.calls.length, 0);
+    });
+
+    it('the scheduled sweep exists once and runs again a period after each run', async () => {
+      await worker.runDue();
+      const other = dispatcher({ lock: undefined });
+      await other.runDue();
+      const rows = await handle.db.selectFrom('outbox').selectAll().where('kind', '=', 'forms.expire').execute();
+      assert.equal(rows.length, 1);
+      assert.deepEqual([rows[0]?.status, rows[0]?.run_at], ['pending', new Date(Date.parse(T0) + 60_000).toISOString()]);
+    });
+
+    it('wakes promptly after a commit that enqueued (slow poll of one minute), and stop hands back a job still running', async () => {
+      let release!: () => void;
+      const blocked = new Promise<void>((r) => (release = r));
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      script.state.behaviour = async (n) => {
+        if (n === 2) {
+          started();
+          await blocked;
+        }
+      };
+      worker = dispatcher({ pollMs: 60_000, stopGraceMs: 100 });
+      const transact = transactWithWakeup(handle.transact, worker.wake);
+      await worker.start();
+      const t = performance.now();
+      const first = await add('msg_prompt', undefined, transact);
+      while ((await job(first)).status !== 'done') await new Promise((r) => setTimeout(r, 10));
+      assert.ok(performance.now() - t < 2000, `done ${Math.round(performance.now() - t)} ms after the commit`);
+
+      const second = await add('msg_blocked', undefined, transact);
+      await running;
+      await worker.stop();
+      const row = await job(second);
+      assert.deepEqual([row.status, Number(row.attempts), row.locked_until], ['pending', 0, null], 'handed back, the attempt uncounted');
+      release();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal((await job(second)).status, 'pending', 'the late end of the handed-back attempt changes nothing');
+    });
+
+    if (dialect === 'sqlite') {
+      it('one process holds the worker: a second one is refused with a message naming the lock', async () => {
+        const file = path.join(store.dataDir, 'worker.lock');
+        const a = dispatcher({ lock: () => acquireSqliteWorkerLock(file) });
+        await a.start();
+        const b = dispatcher({ lock: () => acquireSqliteWorkerLock(file) });
+        await assert.rejects(b.start(), (e: unknown) => e instanceof WorkerLockedError && e.message.includes(file) && /WORKER=off/.test(e.message));
+        await a.stop();
+        await b.start();
+        await b.stop();
+      });
+    }
+
+    if (dialect === 'postgres') {
+      it('LISTEN/NOTIFY wakes a worker for a job committed elsewhere (no in-process signal)', async () => {
+        worker = dispatcher({ pollMs: 60_000, listen: (onSignal) => listenForJobs(PG_URL, store.pgSchema, onSignal) });
+        await worker.start();
+        await new Promise((r) => setTimeout(r, 100));
+        const t = performance.now();
+        const id = await add('msg_notify');
+        while ((await job(id)).status !== 'done') {
+          assert.ok(performance.now() - t < 3000, 'woken by NOTIFY well before the one-minute poll');
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '../../../src/config.js';
+import { createDeps, type Deps, type DepsOptions } from '../../../src/deps.js';
+import { PG_URL, type DialectName, type Harness } from '../../harness.js';
+
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** A store other processes can open by environment alone: a temp DATA_DIR, plus a new database on PostgreSQL. */
+export async function processStore(dialect: DialectName, prefix: string, extra: Record<string, string> = {}, depsOptions: DepsOptions = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${prefix}-`));
+  const env: Record<string, string> = { DATA_DIR: dir, LOG_LEVEL: 'warn', ...extra };
+  let dbName: string | undefined;
+  if (dialect === 'postgres') {
+    dbName = `formsign_${prefix}_${process.pid}_${Date.now()}`;
+    await pgAdmin(`create database ${dbName}`);
+    const u = new URL(PG_URL);
+    u.pathname = `/${dbName}`;
+    env['DATABASE_URL'] = u.toString();
+  }
+  const deps = await createDeps(loadConfig(env), depsOptions);
+  return {
+    env,
+    deps,
+    /** seedTemplate and friends take a harness; they only use its deps. */
+    asHarness: { deps } as unknown as Harness,
+    async drop() {
+      await deps.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (dbName) await pgAdmin(`drop database ${dbName} with (force)`);
+    },
+  };
+}
+
+async function pgAdmin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export interface Child {
+  proc: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+export function startChild(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, stdout: () => out, stderr: () => err, exited };
+}
+
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export type { Deps };

@@ -1,0 +1,36 @@
+import { chromium, type Browser } from 'playwright-core';
+import { createHarness, type Harness } from '../harness.js';
+import { listen } from '../api/raw-http.js';
+
+// Debian's Chromium against a real listening app, for page tests (screenshots, console, requests).
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface BrowserHarness {
+  h: Harness;
+  browser: Browser;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function openBrowserHarness(opts: Parameters<typeof createHarness>[1] = {}): Promise<BrowserHarness> {
+  const h = await createHarness('sqlite', opts);
+  const origin = `http://127.0.0.1:${await listen(h.app)}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  return {
+    h,
+    browser,
+    origin,
+    async close() {
+      await browser.close();
+      await h.close();
+    },
+  };
+}
+
+/** URLs a page asked for that are not this server (data: and blob: stay in the page). */
+export function requestsAway(origin: string, requests: string[]): string[] {
+  return requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+}
