@@ -2,7 +2,7 @@
 // place, fonts are embedded as subsets, and untouched AcroForm fields stay as they were.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFRef, PDFTextField } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFRef, PDFTextField } from '@cantoo/pdf-lib';
 import { detectTemplate } from '../../src/pdf/inspect/detect-template.js';
 import { radioChoices } from '../../src/pdf/shared/field-options.js';
 import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
@@ -244,6 +244,30 @@ describe('AcroForm details', () => {
     }
     const squeezed = pdfToText(out, '-raw').replace(/\s+/g, '');
     for (const value of Object.values(values)) assert.ok(squeezed.includes(value.replace(/\s+/g, '')), value);
+  });
+
+  it('keeps the last line\'s descenders inside the field\'s padding when multiline text is shrunk to fit', async () => {
+    // Sizes where the lines' pitch alone just fits used to let g, j, p, q and y dip into the padding.
+    const helvetica = await (await PDFDocument.create()).embedFont('Helvetica');
+    for (const height of [31, 37, 44, 52, 61]) {
+      const t = await textFieldTemplate([{ name: 'notes', rect: { x: 72, y: 500, width: 140, height }, da: '/Helv 0 Tf 0 g', multiline: true }]);
+      const out = await renderer.render(t.pdf, t.fields, { notes: 'gypsy jiggly pygmy quay; '.repeat(6).trim() });
+      const doc = await PDFDocument.load(out);
+      const ap = doc.getForm().getTextField('notes').acroField.getWidgets()[0]!.getNormalAppearance();
+      const stream = doc.context.lookup(ap as PDFRef);
+      assert.ok(stream instanceof PDFRawStream);
+      const ops = Buffer.from(decodePDFRawStream(stream).decode()).toString();
+      // The text area is the clipping path pdf-lib draws inside the border and padding.
+      const clip = /([\d.]+) ([\d.]+) m\n[\d.]+ [\d.]+ l\n[\d.]+ [\d.]+ l\n[\d.]+ [\d.]+ l\nh\nW/.exec(ops);
+      assert.ok(clip, ops);
+      const size = Number(/\/Helvetica ([\d.]+) Tf/.exec(ops)?.[1]);
+      const baselines = [...ops.matchAll(/1 0 0 1 [\d.]+ (-?[\d.]+) Tm/g)].map((m) => Number(m[1]));
+      assert.ok(baselines.length >= 2, `height ${height}: several lines (${baselines.length})`);
+      const descent = helvetica.heightAtSize(size) - helvetica.heightAtSize(size, { descender: false });
+      const lowest = Math.min(...baselines) - descent;
+      assert.ok(lowest >= Number(clip[2]) - 0.01,
+        `height ${height}: ${baselines.length} lines at ${size} pt: the descenders reach ${lowest.toFixed(2)}, below the text area's bottom ${clip[2]}`);
+    }
   });
 
   it('sizes each widget of a field shown twice for its own box', async () => {

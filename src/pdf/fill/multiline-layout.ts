@@ -38,7 +38,10 @@ export function linesAt(font: TextMetrics, text: string, size: number, width: nu
 
 /** How tall `count` lines at `size` stand: pdf-lib's field layout, or our own drawing's (draw-flat.ts). */
 export type BlockHeight = (font: TextMetrics, count: number, size: number) => number;
-export const fieldBlockHeight: BlockHeight = (font, count, size) => count * font.heightAtSize(size) * PITCH;
+// pdf-lib puts line n's baseline n pitches below the top, so the last line's descenders hang one
+// descent below n pitches: without it, a box filled to the last pitch has them cross the padding.
+export const fieldBlockHeight: BlockHeight = (font, count, size) =>
+  count * font.heightAtSize(size) * PITCH + (font.heightAtSize(size) - font.heightAtSize(size, { descender: false }));
 
 /** `start`, or the largest size below it (in half points, down to 4 pt) at which the broken text fits. */
 export function fitLines(
