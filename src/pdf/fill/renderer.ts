@@ -21,6 +21,7 @@ export interface PdfRenderer {
 // Bump on any change to what a rendering looks like (fonts, sizing, wrapping, layout).
 // 2: Korean and Chinese faces, shrink-to-fit, CJK line breaking, ToUnicode kept across documents.
 // 3: values mixing scripts no one face covers are drawn in runs of several fonts (a word keeps one).
+// 4: multiline text leaves room for the last line's descenders inside the padding.
 const RENDERER_VERSION = '4';
 
 /** Filled in by the signing stage, never from submitted values. */
