@@ -89,6 +89,8 @@ for (const dialect of DIALECTS) {
       // One worker, and a queue of 12 (so one account may have 3 waiting): small enough to fill in a test.
       h = await createHarness(dialect, { env: { PDF_WORKERS: '1', PDF_QUEUE_LIMIT: '12' } });
       upload = uploadTo(h);
+      // Some tests talk to a real socket (a client that leaves, /healthz under load).
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
     });
     after(() => h.close());
 
@@ -121,7 +123,6 @@ for (const dialect of DIALECTS) {
 
     it('a 100,000-object PDF is refused at import with the reason, while /healthz keeps answering', async () => {
       const hog = await manyObjects(100_000);
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
       const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
       assert.equal((await upload([file(fixture(SMALL))])).status, 201, 'the pool has started');
       const bound = await healthBound(base);
@@ -215,28 +216,35 @@ for (const dialect of DIALECTS) {
     it('a client that disconnects takes its queued job out of the queue', async () => {
       const inspector = (h.deps.domain as { pdfInspector: PdfInspector }).pdfInspector;
       const real = inspector.inspect;
+      const submitted: string[] = [];
       const outcomes: string[] = [];
-      inspector.inspect = (source, opts) => real.call(inspector, source, opts).then(
-        (v) => { outcomes.push('done'); return v; },
-        (err: Error) => { outcomes.push(err.name); throw err; },
-      );
+      inspector.inspect = (source, opts) => {
+        submitted.push('job');
+        return real.call(inspector, source, opts).then(
+          (v) => { outcomes.push('done'); return v; },
+          (err: Error) => { outcomes.push(err.name); throw err; },
+        );
+      };
+      const until = async (what: string, ready: () => boolean): Promise<void> => {
+        for (let i = 0; i < 3_000 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.ok(ready(), `timed out waiting until ${what}`);
+      };
       const templatesOfB = async () => (await h.request({ url: '/api/v1/templates', as: h.actors.bTest })).json<{ data: unknown[] }>().data.length;
       const before = await templatesOfB();
       try {
         const port = (h.app.server.address() as AddressInfo).port;
-        const busy = upload([file(fixture(BIG))]);
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        // A job that keeps the one worker busy for seconds, so the next one surely waits behind it.
+        const busy = upload([file(await manyObjects(10_000), 'heavy.pdf')]);
+        await until('the heavy job is submitted', () => submitted.length === 1);
         const m = multipart([file(fixture(SMALL))]);
         const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/v1/templates', headers: { ...m.headers, authorization: `Bearer ${h.actors.bTest.key}`, 'content-length': String(m.payload.length) } });
         req.on('error', () => undefined);
         req.end(m.payload);
-        // Wait until its job is queued behind the big one, then leave.
-        for (let i = 0; i < 200 && outcomes.length === 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          if (i === 30) req.destroy();
-        }
+        await until('the small job is queued', () => submitted.length === 2);
+        assert.deepEqual(outcomes, [], 'the heavy job is still running');
+        req.destroy();
+        await until('both jobs ended', () => outcomes.length === 2);
         assert.equal((await busy).status, 201);
-        await new Promise((resolve) => setTimeout(resolve, 100));
         assert.deepEqual(outcomes, ['PdfJobCancelledError', 'done'], 'the cancelled job ended first, without running');
         assert.equal(await templatesOfB(), before, 'nothing was imported for the client that left');
       } finally {
