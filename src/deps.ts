@@ -29,7 +29,7 @@ import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import type { WebhookServices } from './domain/webhooks/services.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
-import { formSealHandler } from './domain/signing/seal-form.js';
+import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 
 // The composition root: the only place that constructs implementations or chooses them from config.
 
@@ -58,6 +58,11 @@ export interface DepsOptions {
   worker?: WorkerOptions;
   /** The DNS resolver webhook connections use (tests resolve names to loopback with their own). */
   webhookResolver?: Resolver;
+  /**
+   * Test hook, never set in production: awaited by the seal job once the PDF is signed and before it
+   * is stored, so a crash test can hold a worker there and SIGKILL it mid-job.
+   */
+  afterSeal?: (formId: string) => Promise<void>;
 }
 
 // PDF job limits: CPU time of the worker thread (not time in the queue) and heap per worker; a
@@ -143,7 +148,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'forms.expire': formsExpiryHandler(domain),
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
-    'form.seal': formSealHandler({ ...domain, seal: (req, job) => pdfWork.seal(req, domain.signingCertificate, job) }),
+    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
@@ -161,6 +166,15 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
       : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
   });
   return { worker, closeSenders: () => email.close() };
+}
+
+function withAfterSeal(seal: SealDeps['seal'], afterSeal: DepsOptions['afterSeal']): SealDeps['seal'] {
+  if (!afterSeal) return seal;
+  return async (req, job) => {
+    const pdf = await seal(req, job);
+    await afterSeal(req.audit.formId);
+    return pdf;
+  };
 }
 
 // A slow receiver may hold at most this many of a worker's job slots (the dispatcher runs 8 by default).
