@@ -12,6 +12,7 @@ import getSignedPdf from './forms/getSignedPdf.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import getTemplate from './templates/getTemplate.js';
+import getTemplatePreview from './templates/getTemplatePreview.js';
 import listTemplates from './templates/listTemplates.js';
 import createWebhook from './webhooks/createWebhook.js';
 import deleteWebhook from './webhooks/deleteWebhook.js';
@@ -32,6 +33,7 @@ export const ROUTES: readonly RouteDef[] = [
   listTemplates,
   createTemplate,
   getTemplate,
+  getTemplatePreview,
   createForm,
   listForms,
   getForm,

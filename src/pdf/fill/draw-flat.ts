@@ -1,6 +1,6 @@
 // Values for fields that exist only as FieldDefs (flat PDFs whose fields were given as JSON) are
 // drawn onto the page inside the field's rectangle.
-import { cleanText, degrees, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { cleanText, degrees, rgb, type Color, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { FieldDef, FieldValue } from '../field.js';
 import { isChecked } from './checkbox-value.js';
 import type { DocumentFonts } from './fonts.js';
@@ -62,11 +62,11 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
 }
 
 /** One line from its baseline origin, run by run when the value needs several fonts. */
-function drawLine(page: PDFPage, font: ValueFont, line: string, at: { x: number; y: number; rotation: number }, size: number): void {
+export function drawLine(page: PDFPage, font: ValueFont, line: string, at: { x: number; y: number; rotation: number }, size: number, color: Color = INK): void {
   const turn = (at.rotation * Math.PI) / 180;
   let { x, y } = at;
   for (const run of font.runs(line)) {
-    page.drawText(run.text, { x, y, size, font: run.font, color: INK, rotate: degrees(at.rotation) });
+    page.drawText(run.text, { x, y, size, font: run.font, color, rotate: degrees(at.rotation) });
     const advance = run.font.widthOfTextAtSize(run.text, size);
     x += advance * Math.cos(turn);
     y += advance * Math.sin(turn);

@@ -3,6 +3,7 @@
 // appearance stream, so viewers show it without regenerating anything.
 import { EncryptedPDFError, PDFDocument, PDFHexString, PDFName, PDFString, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
 import { drawFlatField } from './draw-flat.js';
+import { drawPreview } from './draw-preview.js';
 import type { FieldDef, FieldType, FieldValue } from '../field.js';
 import type { JobOptions } from '../work.js';
 import { fillAcroField } from './fill-acroform.js';
@@ -16,6 +17,8 @@ export interface PdfRenderer {
   readonly version: string;
   /** `opts` matters where the work is scheduled (the pool); drawing in this thread ignores it. */
   render(templatePdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>, opts?: JobOptions): Promise<Uint8Array>;
+  /** The template with each field's rectangle outlined and named (draw-preview.ts). */
+  preview(templatePdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions): Promise<Uint8Array>;
 }
 
 // Bump on any change to what a rendering looks like (fonts, sizing, wrapping, layout).
@@ -80,5 +83,6 @@ export function createPdfRenderer(): PdfRenderer {
       dropStaleStructures(doc, false);
       return doc.save({ updateFieldAppearances: false });
     },
+    preview: (templatePdf, fields) => drawPreview(templatePdf, fields),
   };
 }

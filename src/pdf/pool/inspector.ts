@@ -31,6 +31,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
       version,
       render: (pdf: Uint8Array, fields: readonly FieldDef[], values: Record<string, FieldValue>, opts?: JobOptions) =>
         pool.run({ kind: 'fill', pdf, fields, values }, opts),
+      preview: (pdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions) => pool.run({ kind: 'preview', pdf, fields }, opts),
     },
     seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
     close,

@@ -198,7 +198,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
         (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
-      } else if (reply.kind === 'fill' || reply.kind === 'seal') {
+      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });
@@ -216,7 +216,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (failure === 'starved') return new PdfBusyError(retryAfter());
     const seconds = Math.round(limits.jobCpuMs / 100) / 10;
     if (kind === 'inspect') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'seal' ? 'Sealing' : 'Filling';
+    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);

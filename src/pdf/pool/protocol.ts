@@ -8,6 +8,7 @@ import type { PdfSource } from '../work.js';
 export type PdfJob =
   | { kind: 'inspect'; source: PdfSource }
   | { kind: 'fill'; pdf: Uint8Array; fields: readonly FieldDef[]; values: Record<string, FieldValue> }
+  | { kind: 'preview'; pdf: Uint8Array; fields: readonly FieldDef[] }
   // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
   | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate };
 
@@ -17,6 +18,7 @@ export type JobKind = PdfJob['kind'];
 export interface JobResults {
   inspect: DetectedTemplate;
   fill: Uint8Array;
+  preview: Uint8Array;
   seal: Uint8Array;
 }
 
@@ -24,7 +26,7 @@ export interface JobRequest { id: number; job: PdfJob }
 
 export type JobReply =
   | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
-  | { id: number; ok: true; kind: 'fill' | 'seal'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal'; pdf: Uint8Array }
   | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };
 
 /** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */

@@ -30,6 +30,10 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
     const pdf = await renderer.render(job.pdf, job.fields, job.values);
     return { reply: { id, ok: true, kind: 'fill', pdf }, transfer: transferable(pdf) };
   }
+  if (job.kind === 'preview') {
+    const pdf = await renderer.preview(job.pdf, job.fields);
+    return { reply: { id, ok: true, kind: 'preview', pdf }, transfer: transferable(pdf) };
+  }
   if (job.kind === 'seal') {
     const pdf = await sealPdf(job.request, job.certificate);
     return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
