@@ -1,0 +1,82 @@
+// The words the built-in generator knows, in English, Spanish, French and German. Patterns run on
+// folded text (lower case, accents removed: see fold()), so "Teléfono" and "telefono" are one word.
+import type { FieldType } from '../../pdf/index.js';
+import type { Language } from './spec.js';
+
+export function fold(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss');
+}
+
+const w = (alternatives: string): RegExp => new RegExp(`(?:^|[^a-z0-9])(?:${alternatives})(?![a-z0-9])`);
+
+/** Signature, initials and the date of signing: matched before anything else. */
+export const DATE_SIGNED = w('date signed|signing date|date of signing|date of signature|signature date|fecha de (?:la )?firma|date de (?:la )?signature|datum der unterschrift|unterschriftsdatum');
+export const INITIALS = w('initials?|initialed|iniciales|paraphes?|initialen|kurzzeichen|parafe');
+export const SIGNATURE = w('signatures?|signed by|firmas?|unterschrift(?:en)?|signatory|signataire');
+
+/** "I agree …": a statement the signer ticks. `required` when it is consent rather than a preference. */
+export const CONSENT = w('^(?:acknowledge|accept|agree to|consent to|authori[sz]e)|i (?:hereby )?(?:agree|consent|accept|acknowledge|authori[sz]e|certify|confirm|understand|give (?:my )?permission|grant|release|declare|allow|permit)|(?:confirm|confirms|acknowledge|acknowledges|accept|accepts) that|acepto|doy mi consentimiento|autorizo|declaro|certifico|j[\'’ ]?accepte|j[\'’ ]?autorise|je certifie|je confirme|je consens|je reconnais|ich bin einverstanden|ich stimme|ich akzeptiere|ich bestatige|ich erklare|einverstanden');
+export const PREFERENCE = w('i (?:would like|wish|want|prefer)|me gustaria|je souhaite|ich mochte');
+
+const EMAIL = w('e ?-?mails?|email address|correo(?: electronico)?|courriel|adresse electronique|mail');
+const PHONE = w('phones?|telephone|tel|mobile|cell(?: ?phone)?|cellular|fax|telefonos?|movil|celular|telephone portable|portable|telefon(?:nummer)?|handy(?:nummer)?|mobilnummer|mobil');
+const DATE = w('date|dates|birthday|dob|deadline|expiry|expiration|expires|valid until|due date|due on|due by|day of|last (?:\\w+ )?visit|first day|last day|working day|week (?:starting|of)|fecha|nacimiento|cumpleanos|vencimiento|naissance|echeance|datum|geburtsdatum|geburtstag|frist|ablauf\\w*|\\w+tag|\\w+beginn|\\w+ende|\\w+datum|beginn|fin de|debut|inicio|fin');
+const DATE_ON = /(?:^|\s)(?:on|since|until|from|starting|start(?:s|ing)? on)$/;
+const NUMBER = w('amount|salary|wage|price|cost|fee|fees|rent|deposit|income|revenue|total|quantity|qty|number of|how many|years of|years experience|how much|age|how old|hours|weight|height|mileage|miles|km|kilometers|gpa|rate|budget|limit|count|percentage|percent|score|per (?:week|month|year|day|visit|hour)|years? in|in years|dose|sessions|bedrooms|bathrooms|siblings|attendees|occupants|guests|year|importe|monto|cantidad|salario|sueldo|precio|renta|deposito|ingresos|edad|numero de|costo|coste|tarifa|montant|salaire|prix|loyer|depot|revenus?|nombre de|quantite|tarif|betrag|gehalt|preis|miete|kaution|einkommen|anzahl|menge|summe|kosten|alter|gebuhr');
+const ID_NUMBER = /(?:^|\s)(?:phone|telephone|mobile|policy|account|routing|order|quote|invoice|license|licence|serial|space|unit|apartment|customer|member|employee|student|tax|vat|id|reference|case|ticket|tracking|passport|social security|card|house|room|flat|suite|registration|vin|contract|project)\s+(?:number|no|#)\b/;
+const MULTILINE = w('address|addresses|comments?|describe|description|notes?|reason|reasons|message|explain|explanation|details|instructions|statement|cover letter|what happened|feedback|remarks|requests|concerns|history|summary|direccion|domicilio|comentarios?|descripcion|motivo|notas?|mensaje|observaciones|explique|adresse|commentaires?|motif|remarques?|observations|anschrift|adresse|bemerkungen?|beschreibung|grund|nachricht|kommentare?|anmerkungen?|begrundung|hinweise');
+/** Contact-type addresses are not postal: "email address" stays an e-mail field. */
+const NOT_POSTAL = w('e ?-?mail address|email address|web address|ip address|adresse e ?-?mail|adresse electronique|correo electronico');
+
+export const OPTIONAL = w('optional|optionally|if any|if applicable|not required|opcional|facultatif|facultative|optionnel|optionnelle|freiwillig|falls zutreffend|wahlweise');
+export const REQUIRED = w('required|mandatory|must|obligatorio|obligatoire|pflicht|erforderlich');
+
+export const YES_NO = /^(?:yes|no|si|oui|non|ja|nein|y|n)$/;
+
+/** The type a phrase names, apart from choices (options) and signatures, which the caller decides. */
+export function typeOf(folded: string): FieldType {
+  if (PHONE.test(folded) && !ID_NUMBER.test(folded.replace(/\b(?:phone|telephone|mobile)\s+number\b/, ''))) {
+    // "phone number" is a phone; "pick-up person phone" too; "phone" wins over the person words.
+    return 'phone';
+  }
+  if (EMAIL.test(folded)) return 'email';
+  if (ID_NUMBER.test(folded)) return 'text';
+  if (DATE.test(folded) || DATE_ON.test(folded) || /^when\b/.test(folded)) {
+    // "start time" and "time of incident" stay text: there is no time type.
+    if (!/\btime\b/.test(folded) || /\bdate\b/.test(folded)) return 'date';
+  }
+  if (NUMBER.test(folded) && !/\b(?:year group|school year|year of study|rate the|rate your|ano escolar)\b/.test(folded)) return 'number';
+  return 'text';
+}
+
+export function isMultiline(folded: string): boolean {
+  return MULTILINE.test(folded) && !NOT_POSTAL.test(folded);
+}
+
+/** Words of the texts the generator adds itself, in the description's language. */
+export const WORDS: Record<Language, { yes: string; no: string; signature: string; signer: string; dateSigned: string; initials: string; form: string; of: (role: string) => string }> = {
+  en: { yes: 'Yes', no: 'No', signature: 'Signature', signer: 'Signer', dateSigned: 'Date signed', initials: 'Initials', form: 'Form', of: (r) => `${r} signature` },
+  es: { yes: 'Sí', no: 'No', signature: 'Firma', signer: 'Firmante', dateSigned: 'Fecha de firma', initials: 'Iniciales', form: 'Formulario', of: (r) => `Firma (${r})` },
+  fr: { yes: 'Oui', no: 'Non', signature: 'Signature', signer: 'Signataire', dateSigned: 'Date de signature', initials: 'Initiales', form: 'Formulaire', of: (r) => `Signature (${r})` },
+  de: { yes: 'Ja', no: 'Nein', signature: 'Unterschrift', signer: 'Unterzeichner', dateSigned: 'Datum der Unterschrift', initials: 'Kürzel', form: 'Formular', of: (r) => `Unterschrift (${r})` },
+};
+
+const STOP: Record<Language, string[]> = {
+  en: ['the', 'and', 'of', 'for', 'with', 'your', 'name', 'email', 'phone', 'signature', 'sign', 'date', 'address', 'number', 'their', 'to'],
+  es: ['el', 'la', 'los', 'las', 'y', 'del', 'de', 'para', 'con', 'nombre', 'fecha', 'firma', 'correo', 'telefono', 'direccion', 'su'],
+  fr: ['le', 'la', 'les', 'et', 'du', 'des', 'de', 'pour', 'avec', 'nom', 'prenom', 'adresse', 'telephone', 'votre', 'l', 'd'],
+  de: ['der', 'die', 'das', 'und', 'des', 'mit', 'fur', 'von', 'name', 'unterschrift', 'datum', 'vorname', 'nachname', 'anschrift', 'ihre', 'ich'],
+};
+
+/** The description's language by its common words; English when nothing else clearly wins. */
+export function detectLanguage(text: string): Language {
+  const words = fold(text).split(/[^a-z]+/).filter(Boolean);
+  let best: Language = 'en';
+  let bestScore = 0;
+  for (const lang of ['en', 'es', 'fr', 'de'] as const) {
+    const set = new Set(STOP[lang]);
+    const score = words.reduce((n, x) => n + (set.has(x) ? 1 : 0), 0) * (lang === 'en' ? 1.2 : 1);
+    if (score > bestScore) { best = lang; bestScore = score; }
+  }
+  return best;
+}

@@ -1,0 +1,176 @@
+// Splits a description into a title and list items: sentences, lines, bullets, semicolons, commas
+// and "and"/"plus" (and their Spanish, French and German twins). Parenthesised groups are kept whole:
+// "(annual, sick, unpaid)" is one choice list, "(optional)" one remark.
+import { fold, CONSENT } from './lexicon.js';
+
+export interface Item {
+  /** The phrase as written (placeholders of parenthesised groups removed). */
+  text: string;
+  /** A choice list: "(A, B or C)", "(yes/no)", or "X: A, B or C". */
+  options?: string[];
+  /** One-part parenthesised remarks: "(optional)", "(date)". */
+  remarks: string[];
+  /** Ends with a question mark. */
+  question: boolean;
+}
+
+export interface Segmented {
+  title: string | undefined;
+  sentences: string[];
+}
+
+const GROUP = /\u2063(\d+)\u2063/g;
+const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
+const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
+const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
+const KEEP_TOGETHER = /terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+const TITLE_WORDS = 'form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
+const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
+
+export class Groups {
+  readonly all: string[] = [];
+  protect(text: string): string {
+    return text.replace(/\(([^()]{0,300})\)/g, (_, inner: string) => `\u2063${this.all.push(inner.trim()) - 1}\u2063`);
+  }
+  restore(text: string): string {
+    return text.replace(GROUP, (_, i: string) => `(${this.all[Number(i)] ?? ''})`);
+  }
+}
+
+/** Lines, bullets, sentences and semicolons; the first short heading becomes the title. */
+export function sentences(prompt: string, groups: Groups): Segmented {
+  const text = groups.protect(prompt.replace(/\r\n?/g, '\n'))
+    .replace(/^[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])[ \t]+/gm, '\n')
+    .replace(/[ \t]+/g, ' ');
+  const parts = text
+    .split(/\n+|;\s*|(?<![A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}/)
+    .map((s) => s.trim().replace(/^[-–—:,\s]+|[-–—,\s]+$/g, ''))
+    .filter((s) => s.length > 0);
+  let title: string | undefined;
+  const first = parts[0];
+  if (first !== undefined) {
+    const head = splitHead(first);
+    if (head && wordCount(head.left) <= 8 && !head.left.includes(',')) {
+      if (!looksLikeOptions(head.right)) {
+        title = head.left;
+        parts[0] = head.right;
+      }
+    } else {
+      const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit)\s+(.*)$/i.exec(first);
+      if (withMatch && wordCount(withMatch[1]!) <= 6 && TITLE_NOUN.test(fold(withMatch[1]!))) {
+        title = withMatch[1]!;
+        parts[0] = withMatch[2]!;
+      } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first)) {
+        title = first;
+        parts.shift();
+      }
+    }
+  }
+  return { title: title === undefined ? undefined : groups.restore(title).trim(), sentences: parts.filter((s) => s.length > 0) };
+}
+
+/** "Heading: rest", "Heading - rest", "Heading — rest". */
+export function splitHead(sentence: string): { left: string; right: string } | undefined {
+  const m = /^(.+?)\s*(?::|\s[-–—]\s)\s*(.*)$/.exec(sentence);
+  return m ? { left: m[1]!.trim(), right: m[2]!.trim() } : undefined;
+}
+
+/** Short items joined by commas and a final "or": "basic, standard or premium". */
+export function looksLikeOptions(text: string): boolean {
+  if (!OR.test(text)) return false;
+  const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 3) && !GROUP.test(text);
+}
+
+export function optionList(text: string): string[] {
+  return text.split(LIST).map((s) => s.trim().replace(/[.?!]+$/, '')).filter(Boolean);
+}
+
+/** A sentence's items: split by commas, then by "and" (with compound heads shared), groups resolved. */
+export function items(sentence: string, groups: Groups): Item[] {
+  const head = splitHead(sentence);
+  if (head && head.right && looksLikeOptions(head.right)) {
+    // "…, and chooses insurance: basic, standard or premium": the list belongs to the last item.
+    const before = head.left.includes(',') ? items(head.left, groups) : [resolve(head.left, groups)];
+    const last = before[before.length - 1];
+    if (last) last.options = optionList(head.right);
+    return before;
+  }
+  const body = head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
+  const commaParts: string[] = [];
+  for (const raw of body.split(/\s*,\s*/)) {
+    const part = raw.trim();
+    if (!part) continue;
+    // "ich bin einverstanden, dass …" and "I certify that …, which …" belong to the clause before.
+    if (commaParts.length > 0 && /^(?:dass|que|that|qui)\b/i.test(part)) {
+      commaParts[commaParts.length - 1] += `, ${part}`;
+    } else {
+      commaParts.push(part);
+    }
+  }
+  const out: Item[] = [];
+  for (const part of commaParts) {
+    const cleaned = part.replace(/^(?:and|or|plus|also|y|et|und)\s+/i, '');
+    const folded = fold(cleaned);
+    // "start date and I accept the privacy policy": the statement after the "and" stays whole.
+    const consentAt = CONSENT.exec(folded);
+    const andBefore = consentAt && consentAt.index > 0 ? /\s+(?:and|&|plus|y|et|und)\s*$/.exec(folded.slice(0, consentAt.index + 1)) : null;
+    if (andBefore && andBefore.index > 0) {
+      for (const piece of splitAnd(cleaned.slice(0, andBefore.index))) out.push(resolve(piece, groups));
+      out.push(resolve(cleaned.slice(consentAt!.index + 1).trim(), groups));
+      continue;
+    }
+    const pieces = consentAt || KEEP_TOGETHER.test(folded) ? [cleaned] : splitAnd(cleaned);
+    for (const piece of pieces) out.push(resolve(piece, groups));
+  }
+  return out;
+}
+
+const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship']);
+const NOT_PREFIX = new Set(['full', 'first', 'last', 'legal', 'complete', 'your', 'their', 'his', 'her', 'home', 'current', 'preferred', 'the', 'a', 'an', 'my', 'our', 'printed', 'middle']);
+
+function splitAnd(phrase: string): string[] {
+  const pieces = phrase.split(AND).map((s) => s.trim()).filter(Boolean);
+  for (let i = 1; i < pieces.length; i++) {
+    const prev = pieces[i - 1]!.split(/\s+/);
+    const cur = pieces[i]!;
+    const last = prev[prev.length - 1]?.toLowerCase() ?? '';
+    if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase())) {
+      pieces[i] = `${prev.slice(0, -1).join(' ')} ${cur}`;
+    }
+  }
+  return pieces;
+}
+
+function resolve(piece: string, groups: Groups): Item {
+  const remarks: string[] = [];
+  let options: string[] | undefined;
+  const text = piece.replace(GROUP, (_, i: string) => {
+    const inner = groups.all[Number(i)] ?? '';
+    const list = optionList(inner);
+    if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) options = list;
+    else remarks.push(inner);
+    return ' ';
+  }).replace(/\s+/g, ' ').trim();
+  const question = /\?/.test(text);
+  const item: Item = { text: text.replace(/[?¿¡!]/g, '').trim(), remarks, question };
+  if (options) item.options = options;
+  return item;
+}
+
+export function wordCount(s: string): number {
+  return s.split(/\s+/).filter(Boolean).length;
+}
+
+/** A title from a paragraph: "… needs a waiver …" → "Waiver"; "a form for a contractor invoice approval" → "Contractor invoice approval". */
+export function titleFromText(text: string): string | undefined {
+  const f = text.split(/[.\n]/)[0] ?? '';
+  const forM = /\b(?:form|document|sheet)\s+for\s+(?:a|an|the|our)?\s*([\p{L}-]+(?:\s+[\p{L}-]+){0,3})/iu.exec(f);
+  if (forM) return forM[1];
+  const nounM = new RegExp(`\\b(?:a|an|the|our)\\s+((?:[\\p{L}-]+\\s+){0,2}?(?:${TITLE_WORDS}))\\b`, 'iu').exec(fold(f));
+  if (nounM) {
+    const start = fold(f).indexOf(nounM[1]!);
+    return f.slice(start, start + nounM[1]!.length);
+  }
+  return undefined;
+}

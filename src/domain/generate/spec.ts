@@ -1,0 +1,36 @@
+// What a generator (built-in or model) produces: a title and an ordered list of fields without
+// positions. The PDF layout (src/pdf/generate) places them; the same checks apply to either source.
+import type { FieldType } from '../../pdf/index.js';
+
+export type Language = 'en' | 'es' | 'fr' | 'de';
+export const LANGUAGES: readonly Language[] = ['en', 'es', 'fr', 'de'];
+
+export interface GeneratedField {
+  /** snake_case, unique within the form, stable for the same description. */
+  name: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  /** 1-based signer slot. */
+  signer: number;
+  options?: string[];
+  multiline?: boolean;
+}
+
+export interface Signer {
+  slot: number;
+  /** The signer's role as the description names it ("Tenant"); shown under the signature line. */
+  role: string;
+}
+
+export interface GeneratedSpec {
+  title: string;
+  language: Language;
+  fields: GeneratedField[];
+  signers: Signer[];
+}
+
+export const MAX_FIELDS = 100;
+export const MAX_PROMPT = 4000;
+export const MAX_LABEL = 120;
+export const MAX_OPTIONS = 20;
