@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
+import { registerDashboard } from './http/dashboard/index.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations, type OpenApiOperation } from './http/openapi.js';
 import { registerPages, withRedactedRequests } from './http/pages/index.js';
@@ -79,6 +80,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   }
   if (byId.size > 0) throw new Error(`routes without an operation in openapi.yaml: ${[...byId.keys()].join(', ')}`);
   registerPages(app, s.openapi, s.domain);
+  await registerDashboard(app, s, { uploadBodyLimit: PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT });
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -47,6 +47,9 @@ function firstStart(base: string, demo: NonNullable<Awaited<ReturnType<typeof bo
     `  API key:  ${demo.key}   (shown this once; only its hash is stored)`,
     `  template: ${demo.template.id} (${demo.template.name})`,
     '',
+    `Dashboard: ${base}/dashboard — sign in as demo@example.com with this one-time link (valid 24 hours):`,
+    `  ${demo.loginLink}`,
+    '',
     'Try it:',
     `  curl -s ${base}/api/v1/templates -H "Authorization: Bearer ${demo.key}"`,
     `  curl -s ${base}/api/v1/forms -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" \\`,
@@ -64,6 +67,7 @@ function laterStart(accounts: Array<{ id: string; name: string; plan: string }>)
   return [
     `Account ${first.id} (${first.name}, ${first.plan} plan). Keys are shown only when made; make one with:`,
     `  ${CLI} keys create --account ${first.id} --mode test`,
+    `Dashboard sign-in link for a user: ${CLI} users login-link --email E`,
     ...(accounts.length > 1 ? [`Other accounts: ${CLI} accounts list`] : []),
     '',
   ];

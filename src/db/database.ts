@@ -10,6 +10,7 @@ import * as m0004 from './migrations/0004_worker.js';
 import * as m0005 from './migrations/0005_signing.js';
 import * as m0006 from './migrations/0006_webhooks.js';
 import * as m0007 from './migrations/0007_sealed_files.js';
+import * as m0011 from './migrations/0011_dashboard.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
@@ -136,6 +137,7 @@ const migrations: Record<string, Migration> = {
   '0005_signing': m0005,
   '0006_webhooks': m0006,
   '0007_sealed_files': m0007,
+  '0011_dashboard': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

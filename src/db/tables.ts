@@ -244,6 +244,45 @@ export interface ServiceSecretsTable {
   created_at: string;
 }
 
+/** A person who signs in to an account's dashboard (0011). */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  /** Lower-cased; unique across accounts (the sign-in name). */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url), or null until the user sets one (link-only sign-in). */
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A dashboard sign-in (0011); the cookie carries the token, the store its SHA-256. */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** A one-time dashboard sign-in link (0011). */
+export interface LoginLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Failed sign-ins counted per subject (`email:…` or `ip:…`) in a fixed window (0011). */
+export interface LoginFailuresTable {
+  subject: string;
+  failures: number;
+  window_start: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -258,6 +297,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   signatures: SignaturesTable;
   sealed_files: SealedFilesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_links: LoginLinksTable;
+  login_failures: LoginFailuresTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -275,3 +318,5 @@ export type SignatureRow = Selectable<SignaturesTable>;
 export type SealedFileRow = Selectable<SealedFilesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

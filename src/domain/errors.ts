@@ -26,6 +26,11 @@ export const ERROR_CODES = {
   monthly_quota_exceeded: [429, 'rate_limit_error'],
   internal_error: [500, 'api_error'],
   service_unavailable: [503, 'api_error'],
+  // The dashboard's own API (/dashboard/api), beside the contract's: sessions instead of keys.
+  session_required: [401, 'authentication_error'],
+  login_failed: [401, 'authentication_error'],
+  csrf_token_invalid: [403, 'permission_error'],
+  email_taken: [409, 'conflict_error'],
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

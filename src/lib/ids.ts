@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   delivery: 'whd',
   job: 'job',
   message: 'msg',
+  user: 'usr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -108,15 +108,6 @@ describe('pages beside the API', () => {
     assert.match(res.body, /class="status"/);
   });
 
-  it('/dashboard answers a coming-soon page until the dashboard lands', async () => {
-    for (const url of ['/dashboard', '/dashboard/templates']) {
-      const res = await page(url);
-      assert.equal(res.status, 200);
-      assert.match(res.body, /The dashboard is coming/);
-      assert.match(res.body, /aria-current="page"/);
-    }
-  });
-
   it('the stylesheet and icon are served by content hash with a year-long cache', async () => {
     const home = await page('/');
     const css = /<link rel="stylesheet" href="(\/assets\/formsign\.[0-9a-f]{12}\.css)">/.exec(home.body)?.[1];

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import type { OpenApiDocument } from '../openapi.js';
-import { registerDashboard } from './dashboard.js';
 import { registerDocs } from './docs.js';
 import { registerHome } from './home.js';
 import { LAYOUT_ASSETS } from './layout.js';
@@ -13,13 +12,13 @@ export { sendErrorPage } from './error-page.js';
 export { withRedactedRequests } from './sign/redact-url.js';
 
 /**
- * The routes beside the contract-driven API: pages for people (`/`, `/docs`, `/dashboard`, `/sign`)
- * and their assets. They share the API's request id; their errors are HTML pages (error-handler.ts).
+ * The routes beside the contract-driven API: pages for people (`/`, `/docs`, `/sign`) and their
+ * assets (the dashboard, `/dashboard`, is its own app: src/http/dashboard/). They share the API's
+ * request id; their errors are HTML pages (error-handler.ts).
  */
 export function registerPages(app: FastifyInstance, doc: OpenApiDocument, domain: DomainDeps): void {
   registerAssets(app, Object.values(LAYOUT_ASSETS));
   registerHome(app, doc);
   registerDocs(app, doc);
-  registerDashboard(app);
   registerSign(app, domain);
 }

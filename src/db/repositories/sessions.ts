@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Db } from '../database.js';
+import type { Trx } from '../transact.js';
+import type { LoginLinksTable, SessionRow, SessionsTable, UserRow } from '../tables.js';
+
+// Sessions and one-time links are looked up by the SHA-256 of their token: that lookup is how a
+// dashboard request learns its account, as an API key's hash does for the API.
+
+export async function insertSession(trx: Trx, row: SessionsTable): Promise<void> {
+  await trx.insertInto('sessions').values(row).execute();
+}
+
+/** A live session (not revoked, not expired at `now`) with its user. */
+export async function findLiveSession(db: Db, tokenHash: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select(['users.email as user_email', 'users.password_hash as user_password_hash', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { user_email, user_password_hash, user_created_at, user_updated_at, ...session } = row;
+  return { session, user: { id: session.user_id, account_id: session.account_id, email: user_email, password_hash: user_password_hash, created_at: user_created_at, updated_at: user_updated_at } };
+}
+
+export async function revokeSession(trx: Trx, tokenHash: string, at: string): Promise<boolean> {
+  const r = await trx.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Ends every session of a user (password change, operator action). */
+export async function revokeUserSessions(trx: Trx, accountId: string, userId: string, at: string): Promise<number> {
+  const r = await trx.updateTable('sessions').set({ revoked_at: at }).where('account_id', '=', accountId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function insertLoginLink(trx: Trx, row: LoginLinksTable): Promise<void> {
+  await trx.insertInto('login_links').values(row).execute();
+}
+
+/**
+ * Marks an unused, unexpired link used and returns its user id; at most one caller ever gets it (the
+ * update is conditional), so a link signs in once.
+ */
+export async function consumeLoginLink(trx: Trx, tokenHash: string, now: string): Promise<string | undefined> {
+  const link = await trx.selectFrom('login_links').select(['user_id']).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  if (!link) return undefined;
+  const r = await trx.updateTable('login_links').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? link.user_id : undefined;
+}
+
+export async function findLoginFailures(db: Db, subjects: readonly string[]): Promise<Array<{ subject: string; failures: number; window_start: string }>> {
+  if (subjects.length === 0) return [];
+  return db.selectFrom('login_failures').selectAll().where('subject', 'in', [...subjects]).execute();
+}
+
+/**
+ * One more failure for the subject; a window that started at or before `windowStartAfter` starts over
+ * at 1. One upsert, so two failures at the same moment on two instances both count.
+ */
+export async function countLoginFailure(trx: Trx, subject: string, now: string, windowStartAfter: string): Promise<void> {
+  const stale = sql<boolean>`login_failures.window_start <= ${windowStartAfter}`;
+  await trx
+    .insertInto('login_failures')
+    .values({ subject, failures: 1, window_start: now })
+    .onConflict((oc) => oc.column('subject').doUpdateSet({
+      failures: sql<number>`case when ${stale} then 1 else login_failures.failures + 1 end`,
+      window_start: sql<string>`case when ${stale} then ${now} else login_failures.window_start end`,
+    }))
+    .execute();
+}
+
+export async function clearLoginFailures(trx: Trx, subject: string): Promise<void> {
+  await trx.deleteFrom('login_failures').where('subject', '=', subject).execute();
+}

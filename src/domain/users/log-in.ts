@@ -1,0 +1,25 @@
+import { findUserByEmail } from '../../db/repositories/users.js';
+import type { DomainDeps } from '../context.js';
+import { AppError } from '../errors.js';
+import { assertNotThrottled, clearEmailFailures, recordLoginFailure } from './login-throttle.js';
+import { burnPasswordCheck, verifyPassword } from './passwords.js';
+import { startSession, type StartedSession } from './sessions.js';
+import { givenPassword, normalizeEmail } from './user-rules.js';
+
+const WRONG = 'The e-mail address or the password is wrong.';
+
+/** Sign-in with e-mail and password; the same answer for an unknown address and a wrong password. */
+export async function logIn(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
+  const email = normalizeEmail(input.email);
+  const password = givenPassword(input.password);
+  const subjects = { email, ip: input.ip };
+  await assertNotThrottled(deps, subjects);
+  const user = await findUserByEmail(deps.db, email);
+  const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await burnPasswordCheck(password), false);
+  if (!ok || !user) {
+    await recordLoginFailure(deps, subjects);
+    throw new AppError('login_failed', user && !user.password_hash ? `${WRONG} If you were given a sign-in link, use it, then set a password.` : WRONG);
+  }
+  await clearEmailFailures(deps, email);
+  return startSession(deps, user);
+}

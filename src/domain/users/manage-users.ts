@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { findAccount } from '../../db/repositories/accounts.js';
+import { consumeLoginLink, insertLoginLink, revokeUserSessions } from '../../db/repositories/sessions.js';
+import { findUser, findUserByEmail, findUserById, insertUser, setUserPassword } from '../../db/repositories/users.js';
+import { isoNow } from '../../lib/clock.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import type { DomainDeps } from '../context.js';
+import { AppError, notFound } from '../errors.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { startSession, type Session, type StartedSession } from './sessions.js';
+import { checkNewPassword, normalizeEmail } from './user-rules.js';
+
+export interface UserView {
+  object: 'user';
+  id: string;
+  account_id: string;
+  email: string;
+  has_password: boolean;
+  created_at: string;
+}
+
+export interface LoginLinkView {
+  object: 'login_link';
+  user_id: string;
+  email: string;
+  url: string;
+  expires_at: string;
+}
+
+/** How long a one-time sign-in link works. */
+export const LOGIN_LINK_HOURS = 24;
+/** Where a link lands: the page reads the token from the fragment, which never reaches a server log. */
+export const LOGIN_LINK_PATH = '/dashboard/link#';
+
+/** An operator's user (`formsign users create`, the demo account): no password until they set one. */
+export async function createUser(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { accountId: string; email: string }): Promise<UserView> {
+  const email = normalizeEmail(input.email, '--email');
+  if (!(await findAccount(deps.db, input.accountId))) throw notFound('account', input.accountId, 'account');
+  if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', `A user with the e-mail address ${email} exists already.`, 'email');
+  const now = isoNow(deps.clock);
+  const row = { id: newId('user'), account_id: input.accountId, email, password_hash: null, created_at: now, updated_at: now };
+  await deps.transact((trx) => insertUser(trx, row));
+  return { object: 'user', id: row.id, account_id: row.account_id, email, has_password: false, created_at: now };
+}
+
+/** A one-time sign-in link for the user with this e-mail address. */
+export async function createLoginLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'baseUrl'>, emailInput: string): Promise<LoginLinkView> {
+  const email = normalizeEmail(emailInput, '--email');
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) throw new AppError('resource_not_found', `No user has the e-mail address ${email}.`, 'email');
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + LOGIN_LINK_HOURS * 3_600_000).toISOString();
+  await deps.transact((trx) => insertLoginLink(trx, { token_hash: sha256Hex(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, used_at: null }));
+  return { object: 'login_link', user_id: user.id, email, url: `${deps.baseUrl}${LOGIN_LINK_PATH}${token}`, expires_at: expiresAt };
+}
+
+/** Signs in with a link's token, once; a used, expired or unknown token gets the same answer. */
+export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown): Promise<StartedSession> {
+  const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask your operator for a new one.');
+  if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw invalid;
+  const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock)));
+  if (!userId) throw invalid;
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw invalid;
+  return startSession(deps, user);
+}
+
+/**
+ * Sets the signed-in user's password. Changing one needs the current password; a user who has none yet
+ * (signed in by link) sets a first one. Every session of the user ends and this one is replaced by a
+ * new session, so a password change also signs out a session someone else may hold.
+ */
+export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, session: Session, input: { current_password?: unknown; new_password: unknown }): Promise<StartedSession> {
+  const password = checkNewPassword(input.new_password, 'new_password');
+  const user = await findUser(deps.db, session.accountId, session.userId);
+  if (!user) throw new AppError('session_required', 'Sign in to the dashboard first: this request has no valid session.');
+  if (user.password_hash) {
+    const current = typeof input.current_password === 'string' ? input.current_password : '';
+    if (!(await verifyPassword(current, user.password_hash))) throw new AppError('parameter_invalid', 'The current password is wrong.', 'current_password');
+  }
+  const hash = await hashPassword(password);
+  const at = isoNow(deps.clock);
+  await deps.transact(async (trx) => {
+    await setUserPassword(trx, user.account_id, user.id, hash, at);
+    await revokeUserSessions(trx, user.account_id, user.id, at);
+  });
+  return startSession(deps, { ...user, password_hash: hash });
+}

@@ -1,0 +1,43 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// Passwords are hashed with scrypt (node:crypto, on libuv's thread pool, so a hash never blocks the
+// event loop) and compared in constant time. The parameters travel with the hash, so they can be
+// raised later without invalidating stored passwords.
+
+const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+// scrypt needs 128·N·r bytes; the default cap (32 MiB) is exactly that at N=16384, r=8, so leave room.
+const MAX_MEM = 64 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, opts: ScryptOptions, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, { ...opts, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS, KEY_LENGTH);
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+/** True when the password matches the stored hash; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const salt = Buffer.from(parts[4]!, 'base64url');
+  const expected = Buffer.from(parts[5]!, 'base64url');
+  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return false;
+  const actual = await derive(password, salt, { N, r, p }, expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * Costs what a real check costs, for sign-ins naming no user (or a user without a password), so the
+ * answer's timing does not tell which e-mail addresses have accounts.
+ */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(password, await dummy);
+}

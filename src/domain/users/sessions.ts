@@ -1,0 +1,97 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { findAccount } from '../../db/repositories/accounts.js';
+import { findLiveSession, insertSession, revokeSession } from '../../db/repositories/sessions.js';
+import type { Plan, UserRow } from '../../db/tables.js';
+import type { Trx } from '../../db/transact.js';
+import { isoNow } from '../../lib/clock.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { DomainDeps } from '../context.js';
+import { AppError } from '../errors.js';
+
+// Dashboard sessions live in the store, so signing out (or an operator) ends one at once on every
+// instance. The cookie carries a random token; the store keeps its SHA-256 only, so a copy of the
+// database signs no one in. Each session has its own CSRF token, which the page sends back in a header
+// on every state-changing call.
+
+export const SESSION_DAYS = 14;
+
+export interface SessionView {
+  object: 'session';
+  user: { id: string; email: string; has_password: boolean };
+  account: { id: string; name: string; plan: Plan };
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface Session {
+  tokenHash: string;
+  accountId: string;
+  userId: string;
+  view: SessionView;
+}
+
+/** A new session's cookie token and what the page needs to know. */
+export interface StartedSession {
+  token: string;
+  view: SessionView;
+}
+
+const token = () => randomBytes(32).toString('base64url');
+
+/** Writes a session inside the caller's unit (sign-up makes the account, the user and the session together). */
+export async function insertNewSession(trx: Trx, deps: Pick<DomainDeps, 'clock'>, user: Pick<UserRow, 'id' | 'account_id'>): Promise<{ token: string; csrf: string; expiresAt: string }> {
+  const t = token();
+  const csrf = token();
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString();
+  await insertSession(trx, { token_hash: sha256Hex(t), user_id: user.id, account_id: user.account_id, csrf_token: csrf, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
+  return { token: t, csrf, expiresAt };
+}
+
+export async function startSession(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, user: UserRow): Promise<StartedSession> {
+  const s = await deps.transact((trx) => insertNewSession(trx, deps, user));
+  const session = await resolveSession(deps, s.token);
+  if (!session) throw new Error('a session just written was not found');
+  return { token: s.token, view: session.view };
+}
+
+/** The session a cookie token names, if it is live; its account's plan is read fresh each time. */
+export async function resolveSession(deps: Pick<DomainDeps, 'db' | 'clock'>, cookieToken: string | undefined): Promise<Session | undefined> {
+  if (!cookieToken || cookieToken.length > 100) return undefined;
+  const tokenHash = sha256Hex(cookieToken);
+  const found = await findLiveSession(deps.db, tokenHash, isoNow(deps.clock));
+  if (!found) return undefined;
+  const account = await findAccount(deps.db, found.session.account_id);
+  if (!account) return undefined;
+  return {
+    tokenHash,
+    accountId: account.id,
+    userId: found.user.id,
+    view: {
+      object: 'session',
+      user: { id: found.user.id, email: found.user.email, has_password: found.user.password_hash !== null },
+      account: { id: account.id, name: account.name, plan: account.plan },
+      csrf_token: found.session.csrf_token,
+      expires_at: found.session.expires_at,
+    },
+  };
+}
+
+export async function requireSession(deps: Pick<DomainDeps, 'db' | 'clock'>, cookieToken: string | undefined): Promise<Session> {
+  const session = await resolveSession(deps, cookieToken);
+  if (!session) throw new AppError('session_required', 'Sign in to the dashboard first: this request has no valid session.');
+  return session;
+}
+
+/** The CSRF token sent with a state-changing call must be this session's, compared in constant time. */
+export function checkCsrf(session: Session, sent: string | undefined): void {
+  const expected = Buffer.from(session.view.csrf_token);
+  const given = Buffer.from(sent ?? '');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError('csrf_token_invalid', 'This request is missing the page\'s CSRF token. Reload the dashboard and try again.');
+  }
+}
+
+export async function endSession(deps: Pick<DomainDeps, 'transact' | 'clock'>, session: Session): Promise<void> {
+  await deps.transact((trx) => revokeSession(trx, session.tokenHash, isoNow(deps.clock)));
+}

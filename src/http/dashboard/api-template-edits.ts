@@ -1,0 +1,18 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DomainDeps } from '../../domain/context.js';
+import { deleteTemplate } from '../../domain/templates/delete-template.js';
+import { updateTemplate } from '../../domain/templates/update-template.js';
+import type { Partition } from '../../lib/partition.js';
+import { jsonObject } from './json-input.js';
+
+type TemplateParams = { mode: string; template_id: string };
+
+// The builder's save, rename and delete: the public API's use cases (PATCH/DELETE /api/v1/templates/{id}).
+
+export function registerTemplateEdits(api: FastifyInstance, deps: DomainDeps, guard: (req: FastifyRequest) => Promise<void>, partition: (req: FastifyRequest<{ Params: TemplateParams }>) => Partition): void {
+  api.patch<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: guard }, async (req) => {
+    const body = jsonObject(req, ['name', 'fields']);
+    return updateTemplate(deps, partition(req), req.params.template_id, body);
+  });
+  api.delete<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: guard }, async (req) => deleteTemplate(deps, partition(req), req.params.template_id));
+}

@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainDeps } from '../../domain/context.js';
+import { AppError } from '../../domain/errors.js';
+import { checkCsrf, requireSession, type Session } from '../../domain/users/sessions.js';
+import { errorBody, toAppError } from '../error-handler.js';
+import { readSessionCookie } from './session-cookie.js';
+
+// Every dashboard API call but sign-up and sign-in needs a live session; every state-changing one
+// also needs the session's CSRF token in a header (a cross-site page can neither read the token nor
+// set a custom header without a CORS preflight, which is never granted).
+
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const sessions = new WeakMap<FastifyRequest, Session>();
+
+export function sessionGuard(deps: DomainDeps) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const session = await requireSession(deps, readSessionCookie(req));
+    if (!SAFE.has(req.method)) checkCsrf(session, headerValue(req, CSRF_HEADER));
+    sessions.set(req, session);
+  };
+}
+
+/** The session the guard found; a route without the guard has none. */
+export function sessionOf(req: FastifyRequest): Session {
+  const s = sessions.get(req);
+  if (!s) throw new Error('dashboard route without the session guard');
+  return s;
+}
+
+function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * Sign-up and sign-in have no session yet, so no CSRF token: they take JSON only (a cross-site form
+ * cannot send it) and, where the browser names the origin, only this server's own.
+ */
+export function assertSameOrigin(req: FastifyRequest): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== req.headers.host) throw new AppError('csrf_token_invalid', 'This request comes from another site.');
+}
+
+/** The dashboard API answers in the contract's JSON error shape, never with an HTML page. */
+export function jsonErrorHandler(err: Error, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const app = toAppError(err);
+  if (app.status >= 500) req.log.error({ err }, 'dashboard request failed');
+  if (app.headers) reply.headers(app.headers);
+  return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import type { HttpServices } from '../services.js';
+import { registerKeysApi } from './api-keys.js';
+import { registerSessionApi } from './api-session.js';
+import { registerTemplatesApi } from './api-templates.js';
+import { jsonErrorHandler } from './guard.js';
+import { registerSpa } from './spa.js';
+
+/**
+ * The dashboard: the built single-page app at /dashboard and the API it calls under /dashboard/api
+ * (sessions instead of API keys, JSON errors in the contract's shape, the same use cases as /api/v1).
+ */
+export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
+  registerSpa(app, opts.distDir);
+  await app.register(async (api) => {
+    api.setErrorHandler(jsonErrorHandler);
+    api.addHook('onSend', async (_req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+    });
+    registerSessionApi(api, s.domain);
+    registerTemplatesApi(api, s.domain, opts);
+    registerKeysApi(api, s.domain, s.authenticator);
+    api.all('/*', async (req) => {
+      throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
+    });
+  }, { prefix: '/dashboard/api' });
+}
