@@ -48,6 +48,7 @@ const schema = z
     PDF_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((c, ctx) => {
     // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
@@ -91,6 +92,8 @@ export interface Config {
   readonly logLevel: string;
   /** JSON lines for services; one short line per request for people (the default on a terminal). */
   readonly logFormat: 'json' | 'pretty';
+  /** The bearer token GET /metrics requires; unset: /metrics is open on the listening address. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pdf: { workers: c.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1), queueLimit: c.PDF_QUEUE_LIMIT },
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (stdoutIsTty ? 'pretty' : 'json'),
+    metricsToken: c.METRICS_TOKEN,
   };
   return deepFreeze(config);
 }

@@ -30,6 +30,15 @@ import { publishAllPending } from './domain/webhooks/publish-events.js';
 import type { WebhookServices } from './domain/webhooks/services.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { countOpenJobs } from './db/repositories/outbox-depth.js';
+import { createLimits, type Limits } from './domain/limits/limits.js';
+import { MemoryWindowStore } from './domain/limits/memory-window.js';
+import { WINDOW_MS } from './domain/limits/policy.js';
+import { QuotaCounter } from './domain/limits/quota.js';
+import { RedisWindowStore } from './domain/limits/redis-window.js';
+import type { WindowStore } from './domain/limits/sliding-window.js';
+import { createMetrics, type Metrics } from './lib/metrics.js';
+import type { WebhookResponse, WebhookSender } from './providers/webhook-http/index.js';
 
 // The composition root: the only place that constructs implementations or chooses them from config.
 
@@ -43,6 +52,9 @@ export interface Deps {
   readonly http: HttpServices;
   /** The job worker, built but not started: `formsign serve` (WORKER=inline) or `formsign worker` starts it. */
   readonly worker: Worker;
+  /** Rate-limit windows and the monthly quota (also in `http`). */
+  readonly limits: Limits;
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -63,6 +75,14 @@ export interface DepsOptions {
    * is stored, so a crash test can hold a worker there and SIGKILL it mid-job.
    */
   afterSeal?: (formId: string) => Promise<void>;
+  /** Limits tuning for tests: quota flush interval, Redis key prefix, how often a Redis outage is logged. */
+  limits?: LimitsOptions;
+}
+
+export interface LimitsOptions {
+  flushEveryMs?: number;
+  redisKeyPrefix?: string;
+  redisWarnEveryMs?: number;
 }
 
 // PDF job limits: CPU time of the worker thread (not time in the queue) and heap per worker; a
@@ -94,9 +114,11 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts), signingCertificate };
-  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts);
+  const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate };
+  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics);
   wakeSignal.listen(worker.wake);
+  const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
   const http: HttpServices = {
     domain,
@@ -104,6 +126,9 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     openapi: loadOpenApiDocument(),
     sdkSource: fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'),
     ready: async () => (await ping(database.db)) && (await blobs.ping()),
+    limits,
+    metrics,
+    metricsToken: config.metricsToken,
   };
   return {
     config,
@@ -113,8 +138,12 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     authenticator,
     http,
     worker,
+    limits,
+    metrics,
     async close() {
       await worker.stop();
+      // The calls counted since the last flush are written before the database closes.
+      await limits.close().catch((err: Error) => console.error(`formsign: ${err.message}`));
       closeSenders();
       domain.webhooks.sender.close();
       await pdf.close();
@@ -138,7 +167,7 @@ function createBlobStore(config: Config): BlobStore {
   return createFsBlobStore(path.join(config.dataDir, 'files'));
 }
 
-function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions): { worker: Worker; closeSenders(): void } {
+function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics): { worker: Worker; closeSenders(): void } {
   const email: EmailSender = config.smtp.url ? createSmtpEmailSender({ url: config.smtp.url, from: config.smtp.from, maxConnections: opts.worker?.concurrency ?? 8 }) : devEmailSender;
   const sms: SmsSender = config.sms
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
@@ -148,7 +177,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'forms.expire': formsExpiryHandler(domain),
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
-    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), opts.afterSeal) }),
+    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
@@ -181,7 +210,7 @@ function withAfterSeal(seal: SealDeps['seal'], afterSeal: DepsOptions['afterSeal
 const WEBHOOK_PER_ENDPOINT_CONCURRENCY = 4;
 const VERSION = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-function createWebhookServices(config: Config, opts: DepsOptions): WebhookServices {
+function createWebhookServices(config: Config, opts: DepsOptions, metrics: Metrics): WebhookServices {
   const userAgent = `Formsign-Webhooks/${VERSION}`;
   const sender = createWebhookSender({
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
@@ -190,5 +219,55 @@ function createWebhookServices(config: Config, opts: DepsOptions): WebhookServic
     maxSocketsPerHost: 32,
     ...(opts.webhookResolver ? { resolver: opts.webhookResolver } : {}),
   });
-  return { sender, retryScale: config.webhooks.retryScale, perEndpointConcurrency: WEBHOOK_PER_ENDPOINT_CONCURRENCY, userAgent, random: Math.random };
+  return { sender: countAttempts(sender, metrics), retryScale: config.webhooks.retryScale, perEndpointConcurrency: WEBHOOK_PER_ENDPOINT_CONCURRENCY, userAgent, random: Math.random };
+}
+
+/** In-process windows unless REDIS_URL is set; the quota flushes every second (issue 14). */
+function createLimitsService(config: Config, database: DatabaseHandle, clock: Clock, metrics: Metrics, opts: LimitsOptions = {}): Limits {
+  const log = (line: string) => console.error(`formsign limits: ${line}`);
+  const window: WindowStore = config.redisUrl
+    ? new RedisWindowStore({ url: config.redisUrl, windowMs: WINDOW_MS, onFailOpen: () => metrics.redisFailOpen(), log, ...(opts.redisKeyPrefix ? { keyPrefix: opts.redisKeyPrefix } : {}), ...(opts.redisWarnEveryMs !== undefined ? { warnEveryMs: opts.redisWarnEveryMs } : {}) })
+    : new MemoryWindowStore(WINDOW_MS);
+  const quota = new QuotaCounter({ db: database.db, transact: database.transact, clock }, { flushEveryMs: opts.flushEveryMs ?? 1000, log });
+  quota.start();
+  return createLimits({ clock, window, quota });
+}
+
+/** Seal time in /metrics, measured around the PDF pool's seal. */
+function timedSeal(seal: SealDeps['seal'], metrics: Metrics): SealDeps['seal'] {
+  return async (req, job) => {
+    const started = performance.now();
+    try {
+      const pdf = await seal(req, job);
+      metrics.observeSeal((performance.now() - started) / 1000, true);
+      return pdf;
+    } catch (err) {
+      metrics.observeSeal((performance.now() - started) / 1000, false);
+      throw err;
+    }
+  };
+}
+
+/** Webhook attempt outcomes in /metrics: the receiver's status class, or `error` when none answered. */
+function countAttempts(sender: WebhookSender, metrics: Metrics): WebhookSender {
+  return {
+    post: (req) =>
+      sender.post(req).then(
+        (res) => {
+          metrics.webhookAttempt(webhookOutcome(res));
+          return res;
+        },
+        (err: unknown) => {
+          metrics.webhookAttempt('error');
+          throw err;
+        },
+      ),
+    checkHost: (hostname) => sender.checkHost(hostname),
+    close: () => sender.close(),
+  };
+}
+
+function webhookOutcome(res: WebhookResponse): string {
+  if (!res.ok) return res.refused ? 'refused' : 'error';
+  return `${Math.floor(res.status / 100)}xx`;
 }

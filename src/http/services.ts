@@ -1,5 +1,7 @@
 import type { DomainDeps } from '../domain/context.js';
 import type { Authenticator } from '../domain/keys/authenticate.js';
+import type { Limits } from '../domain/limits/limits.js';
+import type { Metrics } from '../lib/metrics.js';
 import type { Partition } from '../lib/partition.js';
 import type { OpenApiDocument } from './openapi.js';
 
@@ -11,6 +13,12 @@ export interface HttpServices {
   /** The generated TypeScript declarations served at /api/v1/sdk/typescript. */
   readonly sdkSource: string;
   readonly ready: () => Promise<boolean>;
+  /** Per-endpoint windows and the monthly quota (issue 14); absent: no limits, no limit headers. */
+  readonly limits?: Limits;
+  /** Prometheus metrics at GET /metrics; absent: no such route. */
+  readonly metrics?: Metrics;
+  /** METRICS_TOKEN: the bearer token /metrics requires, if any. */
+  readonly metricsToken?: string | undefined;
 }
 
 declare module 'fastify' {

@@ -1,0 +1,52 @@
+import type { Plan } from '../../db/tables.js';
+
+// The contract's limits (Part B, "Rate-limit headers"): one sliding window of 60 s per account and
+// endpoint (method + route template), and a quota of calls per account per UTC calendar month.
+
+export const WINDOW_SECONDS = 60;
+export const WINDOW_MS = WINDOW_SECONDS * 1000;
+
+const READS = 300;
+const CREATE_FORM = 120;
+const SEND = 60;
+const GENERATE = 20;
+const WEBHOOK_WRITES = 30;
+/** Writes the contract does not name (template upload, edit, delete): as dear as a send. */
+const OTHER_WRITES = 60;
+
+/** The endpoint a window counts: HEAD is the GET it mirrors. */
+export function endpointKey(method: string, route: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${route}`;
+}
+
+/** Requests per window for an endpoint; an account's `per_minute_limit` replaces it for every endpoint. */
+export function defaultPerWindow(method: string, route: string): number {
+  if (method === 'GET' || method === 'HEAD') return READS;
+  if (route === '/api/v1/forms' && method === 'POST') return CREATE_FORM;
+  if (route === '/api/v1/forms/:form_id/send') return SEND;
+  if (route === '/api/v1/forms/generate') return GENERATE;
+  if (route.startsWith('/api/v1/webhooks')) return WEBHOOK_WRITES;
+  return OTHER_WRITES;
+}
+
+/** Calls the monthly quota does not count (the contract's two documents). */
+const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript']);
+
+export function countsTowardQuota(endpoint: string): boolean {
+  return !UNCOUNTED.has(endpoint);
+}
+
+export function defaultMonthly(plan: Plan): number {
+  return plan === 'paid' ? 10_000 : 1_000;
+}
+
+/** 'YYYY-MM' of the UTC calendar month of `ms`. */
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** Unix seconds of the start of the UTC month after the one of `ms`. */
+export function nextMonthStart(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+}

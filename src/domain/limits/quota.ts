@@ -1,0 +1,200 @@
+import type { Db } from '../../db/database.js';
+import type { Transact } from '../../db/transact.js';
+import type { Plan } from '../../db/tables.js';
+import { addUsage, findAccountLimits, type AccountLimitsRow, type UsageIncrement } from '../../db/repositories/usage.js';
+import type { Clock } from '../../lib/clock.js';
+import { defaultMonthly, monthOf } from './policy.js';
+
+/** What the limiter knows of an account: plan, overrides and the month's total as last read. */
+export interface AccountLimits {
+  readonly plan: Plan;
+  readonly monthlyLimit: number;
+  /** null: each endpoint's default. */
+  readonly perMinuteLimit: number | null;
+}
+
+interface Entry extends AccountLimits {
+  /** The month `dbCalls` belongs to. */
+  month: string;
+  /** The total in the database at the last refresh (every process's flushed calls). */
+  dbCalls: number;
+  /** performance.now() of the last read: an account back after a quiet spell is read again first. */
+  readAt: number;
+}
+
+export interface QuotaOptions {
+  flushEveryMs: number;
+  /** Bound of the accounts remembered (the least recently used are read again when they return). */
+  maxAccounts?: number;
+  /** An entry older than this is read again before use (default: 10 flush intervals). */
+  staleAfterMs?: number;
+  log(line: string): void;
+}
+
+type Deps = { db: Db; transact: Transact; clock: Clock };
+
+/**
+ * The monthly quota without a database round trip per request: calls are counted in memory and
+ * added to the database in one batch every `flushEveryMs` (an atomic upsert per account), and the
+ * same timer reads back the month totals, plans and overrides of the accounts seen since the last
+ * flush — so other processes' calls and `accounts set-limits` apply within about one interval. A
+ * crash loses at most the calls of the last interval (undercounting: a paying account is never
+ * blocked wrongly). Only an account's first call in this process waits for one read.
+ */
+export class QuotaCounter {
+  private readonly accounts = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<Entry>>();
+  /** Calls not yet written, by `account\tmonth`. */
+  private pending = new Map<string, number>();
+  /** Calls being written by the running flush. */
+  private readonly inflight = new Map<string, number>();
+  private readonly seen = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: QuotaOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.opts.flushEveryMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is counted (a graceful shutdown loses nothing). */
+  async stop(): Promise<void> {
+    this.abandon();
+    await this.flush();
+  }
+
+  /** Stops the timer without writing: what a crash does (tests). */
+  abandon(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The account's limits: synchronous once known, one read the first time. */
+  limits(accountId: string): AccountLimits | Promise<AccountLimits> {
+    this.seen.add(accountId);
+    const hit = this.accounts.get(accountId);
+    // Accounts in use are refreshed by every flush; one that was quiet is read again before it is
+    // judged, so a plan change or `set-limits` never waits for its next call to apply.
+    if (hit && performance.now() - hit.readAt <= (this.opts.staleAfterMs ?? this.opts.flushEveryMs * 10)) {
+      // Map order is the recency order: re-inserting keeps the LRU bound cheap.
+      this.accounts.delete(accountId);
+      this.accounts.set(accountId, hit);
+      return hit;
+    }
+    let p = this.loading.get(accountId);
+    if (!p) {
+      const month = monthOf(this.deps.clock.now().getTime());
+      p = findAccountLimits(this.deps.db, [accountId], month).then(
+        (rows) => {
+          this.loading.delete(accountId);
+          const row = rows[0];
+          if (!row) throw new Error(`account ${accountId} is not in the database`);
+          return this.store(row, month);
+        },
+        (err: unknown) => {
+          this.loading.delete(accountId);
+          throw err;
+        },
+      );
+      this.loading.set(accountId, p);
+    }
+    return p;
+  }
+
+  /** Calls of the account in `month`: the database's total at the last refresh plus this process's unwritten ones. */
+  used(accountId: string, month: string): number {
+    const e = this.accounts.get(accountId);
+    const key = `${accountId}\t${month}`;
+    return (e && e.month === month ? e.dbCalls : 0) + (this.pending.get(key) ?? 0) + (this.inflight.get(key) ?? 0);
+  }
+
+  count(accountId: string, month: string): void {
+    const key = `${accountId}\t${month}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  /** Writes the pending calls in one transaction, then refreshes the accounts seen since the last flush. */
+  flush(): Promise<void> {
+    // One flush at a time; a caller arriving during one waits for it and then runs its own.
+    const run = (this.flushing ?? Promise.resolve()).then(() => this.flushOnce());
+    const tracked = run.finally(() => {
+      if (this.flushing === tracked) this.flushing = undefined;
+    });
+    this.flushing = tracked;
+    return tracked;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    for (const [k, n] of batch) this.inflight.set(k, (this.inflight.get(k) ?? 0) + n);
+    const now = this.deps.clock.now();
+    const increments: UsageIncrement[] = [...batch].map(([k, calls]) => {
+      const [accountId = '', month = ''] = k.split('\t');
+      return { accountId, month, calls };
+    });
+    let written = false;
+    try {
+      if (increments.length > 0) await this.deps.transact((trx) => addUsage(trx, increments, now.toISOString()));
+      written = true;
+    } catch (err) {
+      this.opts.log(`could not record API usage (${(err as Error).message}); retrying with the next flush`);
+    }
+    const month = monthOf(now.getTime());
+    const ids = new Set([...this.seen, ...increments.map((i) => i.accountId)].filter((id) => this.accounts.has(id)));
+    this.seen.clear();
+    let rows: AccountLimitsRow[] | undefined;
+    try {
+      rows = ids.size > 0 ? await readInChunks(this.deps.db, [...ids], month) : [];
+    } catch (err) {
+      this.opts.log(`could not read API usage (${(err as Error).message}); using the last totals`);
+    }
+    // Synchronously from here: the totals and the in-flight counts change together, never counted twice.
+    for (const [k, n] of batch) {
+      const left = (this.inflight.get(k) ?? 0) - n;
+      if (left > 0) this.inflight.set(k, left);
+      else this.inflight.delete(k);
+      if (!written) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
+    }
+    if (rows) for (const row of rows) this.store(row, month);
+    else if (written) {
+      // The write landed but the read did not: keep the calls in the local totals.
+      for (const inc of increments) {
+        const e = this.accounts.get(inc.accountId);
+        if (e && e.month === inc.month) e.dbCalls += inc.calls;
+      }
+    }
+  }
+
+  private store(row: AccountLimitsRow, month: string): Entry {
+    const entry: Entry = {
+      plan: row.plan,
+      monthlyLimit: row.monthly_limit ?? defaultMonthly(row.plan),
+      perMinuteLimit: row.per_minute_limit,
+      month,
+      dbCalls: row.calls,
+      readAt: performance.now(),
+    };
+    this.accounts.delete(row.id);
+    this.accounts.set(row.id, entry);
+    const max = this.opts.maxAccounts ?? 100_000;
+    if (this.accounts.size > max) {
+      const oldest = this.accounts.keys().next().value;
+      if (oldest !== undefined) this.accounts.delete(oldest);
+    }
+    return entry;
+  }
+}
+
+// SQLite allows a few thousand bound parameters per statement; stay well under.
+async function readInChunks(db: Db, ids: string[], month: string): Promise<AccountLimitsRow[]> {
+  const out: AccountLimitsRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await findAccountLimits(db, ids.slice(i, i + 500), month)));
+  return out;
+}

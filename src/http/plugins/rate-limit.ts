@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Limits, LimitVerdict } from '../../domain/limits/limits.js';
+
+/**
+ * onRequest hook, after the auth hook on key-authenticated routes: the window and the monthly quota,
+ * and their headers on every authenticated response (a later 400 or 404 keeps them; a refused key
+ * never reaches this hook, so a 401 carries none). Callback style, synchronous with the in-process
+ * window: no promise per request on the hot path.
+ */
+export function rateLimitHook(limits: Limits, onLimited: (reason: NonNullable<LimitVerdict['reason']>) => void) {
+  return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const p = req.partition;
+    if (!p) return done();
+    const apply = (v: LimitVerdict): void => {
+      for (const name in v.headers) reply.header(name, v.headers[name]);
+      if (v.refusal) {
+        onLimited(v.reason!);
+        return done(v.refusal);
+      }
+      done();
+    };
+    let verdict: LimitVerdict | Promise<LimitVerdict>;
+    try {
+      verdict = limits.check(p.accountId, req.method, req.routeOptions.url ?? req.url);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (verdict instanceof Promise) verdict.then(apply, (err: Error) => done(err));
+    else apply(verdict);
+  };
+}

@@ -1,0 +1,80 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+// Prometheus metrics (GET /metrics). One registry per composition, never prom-client's global one,
+// so that several apps in one process (tests, benchmarks) keep their own counts.
+
+export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+
+export interface OutboxDepth {
+  kind: string;
+  status: string;
+  count: number;
+}
+
+export interface MetricsSources {
+  /** Read at scrape time (one grouped query): jobs per kind and open status. */
+  outboxDepth?: () => Promise<OutboxDepth[]>;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** One finished HTTP request: counted and timed per route template and status class. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  limited(reason: 'rate_limited' | 'monthly_quota_exceeded'): void;
+  redisFailOpen(): void;
+  webhookAttempt(outcome: string): void;
+  observeSeal(seconds: number, ok: boolean): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const CLASSES: readonly StatusClass[] = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
+export function statusClass(status: number): StatusClass {
+  return CLASSES[Math.min(4, Math.max(0, Math.floor(status / 100) - 1))]!;
+}
+
+export function createMetrics(sources: MetricsSources = {}): Metrics {
+  const registry = new Registry();
+  const requests = new Counter({ name: 'formsign_http_requests_total', help: 'HTTP requests by method, route template and status class.', labelNames: ['method', 'route', 'status_class'] as const, registers: [registry] });
+  const duration = new Histogram({ name: 'formsign_http_request_duration_seconds', help: 'Time from request to the last response byte, by method, route template and status class.', labelNames: ['method', 'route', 'status_class'] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const limited = new Counter({ name: 'formsign_rate_limited_requests_total', help: 'Requests refused with 429, by reason (rate_limited, monthly_quota_exceeded).', labelNames: ['reason'] as const, registers: [registry] });
+  const failOpen = new Counter({ name: 'formsign_rate_limit_redis_fail_open_total', help: 'Requests let through without a shared window because Redis did not answer.', registers: [registry] });
+  const webhooks = new Counter({ name: 'formsign_webhook_attempts_total', help: 'Webhook delivery attempts by outcome (2xx, 3xx, 4xx, 5xx, error).', labelNames: ['outcome'] as const, registers: [registry] });
+  const seal = new Histogram({ name: 'formsign_seal_duration_seconds', help: 'Time to seal a signed PDF (flatten, audit page, PAdES signature), by result.', labelNames: ['result'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
+  const outboxDepth = sources.outboxDepth;
+  new Gauge({
+    name: 'formsign_outbox_jobs',
+    help: 'Jobs waiting or stuck in the outbox, by kind and status (pending, running, failed, dead); read at scrape time.',
+    labelNames: ['kind', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      if (!outboxDepth) return;
+      this.reset();
+      for (const row of await outboxDepth()) this.set({ kind: row.kind, status: row.status }, row.count);
+    },
+  });
+  // Label lookups hash their values on every call; the children are kept per label set instead.
+  const children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const cls = statusClass(status);
+      const key = `${method} ${route} ${cls}`;
+      let child = children.get(key);
+      if (!child) {
+        child = { count: requests.labels(method, route, cls), time: duration.labels(method, route, cls) };
+        children.set(key, child);
+      }
+      child.count.inc();
+      child.time.observe(seconds);
+    },
+    limited: (reason) => limited.inc({ reason }),
+    redisFailOpen: () => failOpen.inc(),
+    webhookAttempt: (outcome) => webhooks.inc({ outcome }),
+    observeSeal: (seconds, ok) => seal.observe({ result: ok ? 'ok' : 'error' }, seconds),
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
