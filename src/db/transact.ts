@@ -88,6 +88,8 @@ export interface SqliteConnection {
   inTransaction(): boolean;
   /** Runs after a batch commits, outside any transaction (the WAL restart, see sqlite-checkpointer.ts). */
   afterCommit(): void;
+  /** Resolves once every commit made so far is on disk (wal-sync.ts: the WAL flushed off the event loop). */
+  durable(): Promise<void>;
 }
 
 /**
@@ -131,11 +133,12 @@ export class BatchAbortedError extends Error {
 
 /**
  * SQLite: group commit. SQLite has one writer, and a commit's cost is the pages it writes to the WAL
- * (and, with synchronous = FULL, one fsync), many of them index pages shared between consecutive
+ * (and one flush of the WAL to disk), many of them index pages shared between consecutive
  * writes. Units that arrive in the same turn of the event loop therefore share one
  * `begin immediate … commit`, each inside a SAVEPOINT of its own: a unit that throws is rolled back to
  * its savepoint and rejects alone, while the others commit exactly once. A unit's promise settles only
- * after the commit, so no caller ever sees a write that could still be lost.
+ * once the commit is on disk (`durable`, flushed off the event loop while the next batch runs), so no
+ * caller is ever told of a write that a power loss could still take back.
  *
  * When SQLite abandons the transaction itself (an error such as SQLITE_FULL or an I/O error, or a unit's
  * `or rollback`, rolls back everything), the unit that caused it rejects with that error, the units
@@ -228,7 +231,13 @@ async function runBatch(conn: Kysely<Database>, sqlite: SqliteConnection, state:
     for (const { p } of done) p.reject(error);
     return [];
   }
-  for (const { p, value } of done) p.resolve(value);
+  if (done.length > 0) {
+    sqlite.durable().then(
+      () => { for (const { p, value } of done) p.resolve(value); },
+      // Committed, but whether it reached the disk is unknown: the callers are told it failed.
+      (error: unknown) => { for (const { p } of done) p.reject(error); },
+    );
+  }
   try {
     sqlite.afterCommit();
   } catch {

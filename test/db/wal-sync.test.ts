@@ -1,0 +1,114 @@
+// wal-sync.ts: the rules that let SQLite commit with synchronous = NORMAL and still settle a write's
+// promise only once it is on disk. The flush is injected, so each test decides when it completes.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../../src/db/database.js';
+import { createWalSync, type Fdatasync } from '../../src/db/wal-sync.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-walsync-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A flush that completes only when the test says so, recording each call. */
+function controlledFlush(): { fdatasync: Fdatasync; calls: number; finish(err?: Error): void } {
+  const pending: Array<(err: NodeJS.ErrnoException | null) => void> = [];
+  const ctl = {
+    calls: 0,
+    fdatasync: ((_fd, cb) => { ctl.calls++; pending.push(cb); }) as Fdatasync,
+    finish(err?: Error) {
+      const cb = pending.shift();
+      assert.ok(cb, 'a flush is running');
+      cb(err ?? null);
+    },
+  };
+  return ctl;
+}
+
+const settled = async (p: Promise<unknown>): Promise<string> => {
+  let state = 'pending';
+  p.then(() => (state = 'resolved'), () => (state = 'rejected'));
+  await new Promise((resolve) => setImmediate(resolve));
+  return state;
+};
+
+describe('WAL flush', () => {
+  const wal = path.join(dir, 'x.sqlite-wal');
+  fs.writeFileSync(wal, 'frames');
+
+  it('releases a waiter only with a flush that started after it asked', async () => {
+    const flush = controlledFlush();
+    const sync = createWalSync(wal, flush.fdatasync);
+    const first = sync.durable();
+    assert.equal(flush.calls, 1);
+    // Asked while the first flush runs: its frames may have been written after that flush began.
+    const second = sync.durable();
+    assert.equal(flush.calls, 1, 'one flush in flight at a time');
+    flush.finish();
+    assert.equal(await settled(first), 'resolved');
+    assert.equal(await settled(second), 'pending', 'the running flush does not count for a later commit');
+    assert.equal(flush.calls, 2, 'the next flush starts as soon as the first ends');
+    flush.finish();
+    assert.equal(await settled(second), 'resolved');
+  });
+
+  it('lets every waiter that asked during one flush share the next', async () => {
+    const flush = controlledFlush();
+    const sync = createWalSync(wal, flush.fdatasync);
+    const first = sync.durable();
+    const during = Array.from({ length: 50 }, () => sync.durable());
+    flush.finish();
+    await settled(first);
+    assert.equal(flush.calls, 2, '50 commits, one more flush');
+    flush.finish();
+    for (const p of during) assert.equal(await settled(p), 'resolved');
+    assert.equal(flush.calls, 2);
+  });
+
+  it('rejects exactly the waiters of a failed flush, and flushes again for the next', async () => {
+    const flush = controlledFlush();
+    const sync = createWalSync(wal, flush.fdatasync);
+    const failed = sync.durable();
+    const later = sync.durable();
+    failed.catch(() => undefined);
+    flush.finish(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await assert.rejects(failed, /EIO/);
+    assert.equal(await settled(later), 'pending');
+    flush.finish();
+    assert.equal(await settled(later), 'resolved');
+  });
+
+  it('rejects when the WAL cannot be opened, instead of claiming durability', async () => {
+    const sync = createWalSync(path.join(dir, 'missing', 'x.sqlite-wal'));
+    await assert.rejects(sync.durable(), /ENOENT/);
+  });
+});
+
+describe('group commit and the WAL flush', () => {
+  it('runs NORMAL and settles a write only after the WAL flush that follows its commit', async () => {
+    const dataDir = fs.mkdtempSync(path.join(dir, 'db-'));
+    const flushes: number[] = [];
+    const realFd = fs.fdatasync;
+    // Watch the real flush: it must run between the commit and the promise settling.
+    (fs as { fdatasync: Fdatasync }).fdatasync = (fd, cb) => { flushes.push(fd); realFd(fd, cb); };
+    try {
+      const store = openDatabase({ databaseUrl: undefined, dataDir });
+      try {
+        await migrateToLatest(store);
+        const mode = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
+        assert.equal(mode.rows[0]?.synchronous, 1, 'synchronous = NORMAL');
+        const before = flushes.length;
+        await store.transact(async (trx) => {
+          await trx.insertInto('service_secrets').values({ name: 'wal-sync-test', value: 'x', created_at: new Date().toISOString() }).execute();
+        });
+        assert.ok(flushes.length > before, 'the WAL was flushed before the write was acknowledged');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      (fs as { fdatasync: Fdatasync }).fdatasync = realFd;
+    }
+  });
+});
