@@ -13,6 +13,7 @@ import * as m0007 from './migrations/0007_sealed_files.js';
 import * as m0011 from './migrations/0011_dashboard.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { createWalSync } from './wal-sync.js';
 import type { Database } from './tables.js';
 import { BatchState, groupCommit, guardDialect, transactEach, type Transact } from './transact.js';
 
@@ -61,9 +62,12 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   const file = new SQLite(filePath);
   // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the server runs.
   file.pragma('journal_mode = WAL');
-  // FULL: every commit is fsynced before it returns, so a 2xx survives power loss (NORMAL only survives
-  // a process crash). Group commit (transact.ts) spreads that one fsync over a whole batch of units.
-  file.pragma('synchronous = FULL');
+  // NORMAL: a commit writes the WAL without flushing it; the group commit (transact.ts) then flushes
+  // it on the thread pool and only then settles the batch's promises (wal-sync.ts), so a 2xx still
+  // survives power loss while the event loop never waits for the disk. Under NORMAL SQLite syncs the
+  // WAL itself before each checkpoint, so frames a checkpoint moves are on disk first.
+  file.pragma('synchronous = NORMAL');
+  const walSync = createWalSync(`${filePath}-wal`);
   // better-sqlite3 waits for a lock on the event loop: 200 ms outlasts any write transaction the
   // server or an operator command holds (a few ms, fsync included), and bounds the stall when one is
   // held longer; past it the request answers 503 with Retry-After (http/database-busy.ts).
@@ -92,6 +96,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     transact: groupCommit(db, {
       run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters),
       inTransaction: () => file.inTransaction,
+      durable: () => walSync.durable(),
       afterCommit() {
         if (!restartWanted) return;
         restartWanted = false;
@@ -100,6 +105,8 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     }, batch),
     async close() {
       await checkpointer.stop();
+      // Before the connection closes: closing the last one deletes the WAL.
+      await walSync.close();
       await db.destroy();
     },
   };
