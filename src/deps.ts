@@ -30,6 +30,7 @@ import { publishAllPending } from './domain/webhooks/publish-events.js';
 import type { WebhookServices } from './domain/webhooks/services.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
@@ -184,6 +185,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     db: database.db,
     transact: database.transact,
     dialect: database.dialect,
+    'outbox.sweep': outboxSweepHandler(domain),
     clock: domain.clock,
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),
