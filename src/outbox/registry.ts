@@ -3,6 +3,7 @@ import type { JobDefinition, JobHandler } from './job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
 import { messageDeliver } from './jobs/message-deliver.job.js';
+import { outboxSweep } from './jobs/outbox-sweep.job.js';
 import { webhookDeliver } from './jobs/webhook-deliver.job.js';
 import { webhookSweep } from './jobs/webhook-sweep.job.js';
 
@@ -13,6 +14,7 @@ export const JOBS = {
   [formSeal.name]: formSeal,
   [webhookDeliver.name]: webhookDeliver,
   [webhookSweep.name]: webhookSweep,
+  [outboxSweep.name]: outboxSweep,
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -40,6 +40,7 @@ function scriptedHandlers() {
     'form.seal': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
+    'outbox.sweep': { run: async () => undefined },
   };
   return { handlers, calls, failures, state };
 }

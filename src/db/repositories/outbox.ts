@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
+import { limitLiteral } from './pagination.js';
 import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
 
 // The job queue. Jobs carry their partition (account_id, mode) like every row, but the worker serves
@@ -137,4 +138,14 @@ export async function nextDueAt(db: Db): Promise<string | undefined> {
   const leased = await db.selectFrom('outbox').select((eb) => eb.fn.min('locked_until').as('t')).where('status', '=', 'running').executeTakeFirst();
   const times = [waiting?.t, leased?.t].filter((t): t is string => typeof t === 'string');
   return times.sort()[0];
+}
+
+/**
+ * Deletes up to `limit` done jobs that were due before `before` (a range of the (status, run_at)
+ * index); scheduled jobs are never done (each run reschedules its row), so they stay.
+ */
+export async function deleteDoneJobsBefore(trx: Trx, before: string, limit: number): Promise<number> {
+  const old = trx.selectFrom('outbox').select('id').where('status', '=', 'done').where('run_at', '<', before).orderBy('run_at').limit(limitLiteral(limit));
+  const r = await trx.deleteFrom('outbox').where('id', 'in', old).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
