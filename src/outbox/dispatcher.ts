@@ -32,7 +32,7 @@ export interface DispatcherOptions {
   readonly log?: (line: string) => void;
   /**
    * Jobs finishing within this window settle in one commit (default: 5 ms on SQLite, 0 on PostgreSQL).
-   * SQLite commits are synchronous fsyncs that hold the event loop, and every running job's I/O with it.
+   * SQLite has one writer: each commit and its WAL flush serialise behind the others, so fewer is faster.
    */
   readonly settleWindowMs?: number;
   /**
