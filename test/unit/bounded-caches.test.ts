@@ -13,7 +13,7 @@ import { createFsBlobStore } from '../../src/providers/blob/index.js';
 function template(id: string, fieldCount: number): CachedTemplate {
   const fields = Array.from({ length: fieldCount }, (_, i) => ({ name: `field_${i}`, type: 'text', required: false, signer: 1, page: 1, x: 1, y: 1, width: 10, height: 10 }));
   const json = JSON.stringify(fields);
-  return { id, accountId: 'acct_a', mode: 'test', name: id, pdfKey: `k/${id}.pdf`, fields: fieldSet(json), json: `{"id":"${id}","fields":${json}}` };
+  return { id, accountId: 'acct_a', mode: 'test', name: id, pdfKey: `k/${id}.pdf`, version: 1, fields: fieldSet(json), json: `{"id":"${id}","fields":${json}}`, deleted: false, readAt: 0 };
 }
 
 describe('template cache', () => {

@@ -9,7 +9,7 @@ import { preparedPage, type Page, type PageQuery } from './pagination.js';
 type FormStatus = FormsTable['status'];
 
 const insertFormRow = preparedInsert('forms', [
-  'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'fields', 'values', 'metadata', 'pdf_key',
+  'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'template_version', 'fields', 'values', 'metadata', 'pdf_key',
   'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
 ]);
 

@@ -13,12 +13,14 @@ const templateById = preparedQuery((db, a: Partition & { id: string }) =>
   db.selectFrom('templates').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('id', '=', a.id),
 );
 
+/** Deleted templates included (their forms still read them); the domain decides what the API may see. */
 export async function findTemplate(db: Db, p: Partition, id: string): Promise<TemplateRow | undefined> {
   return (await templateById(db, { ...p, id }))[0];
 }
 
 const templateIds = preparedPage((db, a: Partition) =>
-  db.selectFrom('templates').select('id').where('account_id', '=', a.accountId).where('mode', '=', a.mode),
+  // Matches the partial list index (0010): deleted templates are not in it.
+  db.selectFrom('templates').select('id').where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('deleted_at', 'is', null),
 );
 
 /** The page's ids only: served from the list index alone, without reading the rows' JSON. */
@@ -26,7 +28,51 @@ export function listTemplateIds(db: Db, p: Partition, q: PageQuery): Promise<Pag
   return templateIds(db, p, q);
 }
 
+/** Deleted templates included, as findTemplate. */
 export async function findTemplates(db: Db, p: Partition, ids: string[]): Promise<TemplateRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('templates').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', 'in', ids).execute();
+}
+
+/**
+ * The live template as the first statement of a write unit, its row locked until the unit commits (on
+ * PostgreSQL the UPDATE takes the row lock; SQLite's single writer serialises units anyway), so two
+ * concurrent edits cannot both archive the same version. Undefined when missing or deleted.
+ */
+export async function lockTemplate(trx: Trx, p: Partition, id: string, now: string): Promise<TemplateRow | undefined> {
+  return trx
+    .updateTable('templates')
+    .set({ updated_at: now })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export type TemplatePatch = Partial<Pick<TemplateRow, 'name' | 'fields' | 'signer_count' | 'version' | 'deleted_at'>> & { updated_at: string };
+
+export async function updateTemplateRow(trx: Trx, p: Partition, id: string, patch: TemplatePatch): Promise<TemplateRow | undefined> {
+  return trx.updateTable('templates').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Keeps the fields of a version the template is moving past, for the forms made from it. */
+export async function insertTemplateVersion(trx: Trx, p: Partition, row: { template_id: string; version: number; fields: string; created_at: string }): Promise<void> {
+  await trx.insertInto('template_versions').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
+}
+
+const versionById = preparedQuery((db, a: Partition & { id: string; version: number }) =>
+  db
+    .selectFrom('template_versions')
+    .select(['template_id', 'version', 'fields'])
+    .where('account_id', '=', a.accountId)
+    .where('mode', '=', a.mode)
+    .where('template_id', '=', a.id)
+    .where('version', '=', a.version),
+);
+
+/** The fields of an earlier version of a template. */
+export async function findTemplateVersion(db: Db, p: Partition, id: string, version: number): Promise<{ template_id: string; version: number; fields: string } | undefined> {
+  return (await versionById(db, { ...p, id, version }))[0];
 }

@@ -42,6 +42,8 @@ export async function createForm(
     status: 'draft',
     name: input.name ?? template.name,
     template_id: template.id,
+    // The version whose fields were checked above: a later edit makes a new version and leaves this one.
+    template_version: template.version,
     fields: null,
     values: encoded.json,
     metadata: JSON.stringify(input.metadata ?? {}),

@@ -8,7 +8,7 @@ import { notFound } from '../errors.js';
 import type { Json } from '../json.js';
 import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
 import { fieldSet, type FieldSet } from '../templates/field-set.js';
-import { loadTemplate, loadTemplates, type CachedTemplate } from '../templates/template-cache.js';
+import { loadTemplateVersion, loadTemplateVersions, versionKey } from '../templates/template-cache.js';
 import { eventJson, formJson, formState, type EventView, type FormState, type FormView } from './present-form.js';
 
 type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache' | 'links'>;
@@ -16,9 +16,13 @@ type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache' | 'links'>;
 export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<Json<ListView<FormView>>> {
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
   const page = await listRows(deps.db, p, { ...q, status: input.status });
-  const templates = await loadTemplates(deps, p, page.rows.flatMap((r) => (usesTemplateFields(r) ? [r.template_id] : [])));
+  const templates = await loadTemplateVersions(deps, p, page.rows.flatMap((r) => (usesTemplateFields(r) ? [templateRef(r)] : [])));
   const recipients = groupByForm(await listRecipientsOfForms(deps.db, p, page.rows.filter(mayHaveRecipients).map((r) => r.id)));
-  const items = page.rows.map((r) => formJson(formState(r, recipients.get(r.id) ?? []), fieldsOf(r, templates.get(r.template_id ?? '')), deps.links).json);
+  const items = page.rows.map((r) => {
+    const ref = usesTemplateFields(r) ? templateRef(r) : undefined;
+    const fields = ref && templates.get(versionKey(ref.id, ref.version));
+    return formJson(formState(r, recipients.get(r.id) ?? []), fieldsOf(r, fields), deps.links).json;
+  });
   return listJson(items, page.hasMore);
 }
 
@@ -52,16 +56,27 @@ function usesTemplateFields(row: FormRow): row is FormRow & { fields: null; temp
   return row.fields === null && row.template_id !== null;
 }
 
-/** The form's field definitions: its own, or (the usual case) its template's, prepared once. */
-function fieldsOf(row: FormRow, template: CachedTemplate | undefined): FieldSet {
+/** The template version a form was made from: forms made before versions existed (0010) have version 1. */
+function templateRef(row: FormRow & { template_id: string }): { id: string; version: number } {
+  return { id: row.template_id, version: row.template_version ?? 1 };
+}
+
+/**
+ * The form's field definitions: its own, or (the usual case) those of the template version it was made
+ * from, prepared once. An edit makes a new version and a delete keeps the row, so neither changes what
+ * an existing form reads, renders, sends or seals.
+ */
+function fieldsOf(row: FormRow, templateFields: FieldSet | undefined): FieldSet {
   if (row.fields !== null) return fieldSet(row.fields);
-  // Templates are never deleted while forms refer to them; a miss is a broken store, not a user error.
-  if (!template) throw new Error(`form ${row.id} refers to template ${String(row.template_id)}, which is missing`);
-  return template.fields;
+  // Template rows and their versions are never removed; a miss is a broken store, not a user error.
+  if (!templateFields) throw new Error(`form ${row.id} refers to template ${String(row.template_id)} version ${String(row.template_version ?? 1)}, which is missing`);
+  return templateFields;
 }
 
 export async function formFields(deps: Pick<DomainDeps, 'db' | 'templateCache'>, p: Partition, row: FormRow): Promise<FieldSet> {
-  return fieldsOf(row, usesTemplateFields(row) ? await loadTemplate(deps, p, row.template_id) : undefined);
+  if (!usesTemplateFields(row)) return fieldsOf(row, undefined);
+  const ref = templateRef(row);
+  return fieldsOf(row, await loadTemplateVersion(deps, p, ref.id, ref.version));
 }
 
 export async function getForm(deps: ReadDeps, p: Partition, id: string): Promise<Json<FormView>> {

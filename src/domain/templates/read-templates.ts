@@ -11,7 +11,7 @@ import { loadTemplate, loadTemplates } from './template-cache.js';
  * A list reads only ids from the index and takes each template's JSON from the template cache, which
  * fetches just the rows this process has not prepared yet.
  */
-export async function listTemplates(deps: Pick<DomainDeps, 'db' | 'templateCache'>, p: Partition, input: ListInput): Promise<Json<ListView<TemplateView>>> {
+export async function listTemplates(deps: Pick<DomainDeps, 'db' | 'templateCache' | 'clock'>, p: Partition, input: ListInput): Promise<Json<ListView<TemplateView>>> {
   const q = await resolveCursor(input, (id) => findTemplate(deps.db, p, id), 'template');
   const page = await listTemplateIds(deps.db, p, q);
   const templates = await loadTemplates(deps, p, page.rows.map((r) => r.id));
@@ -20,7 +20,7 @@ export async function listTemplates(deps: Pick<DomainDeps, 'db' | 'templateCache
   return listJson(items, page.hasMore);
 }
 
-export async function getTemplate(deps: Pick<DomainDeps, 'db' | 'templateCache'>, p: Partition, id: string): Promise<Json<TemplateView>> {
+export async function getTemplate(deps: Pick<DomainDeps, 'db' | 'templateCache' | 'clock'>, p: Partition, id: string): Promise<Json<TemplateView>> {
   const t = await loadTemplate(deps, p, id);
   if (!t) throw notFound('template', id);
   return json(t.json);

@@ -1,0 +1,67 @@
+import { findTemplate, insertTemplateVersion, lockTemplate, updateTemplateRow, type TemplatePatch } from '../../db/repositories/templates.js';
+import { isoNow } from '../../lib/clock.js';
+import type { Partition } from '../../lib/partition.js';
+import type { DomainDeps } from '../context.js';
+import { AppError, notFound } from '../errors.js';
+import { parseFieldDefs, signerCount } from './field-rules.js';
+import { presentTemplate, type TemplateView } from './present-template.js';
+import { rememberTemplate } from './template-cache.js';
+
+/**
+ * What may change: `name`, and `fields` (the whole new list, as JSON values in the import's field
+ * model; checked here by the import's rules, so callers that skip the HTTP schema, such as the
+ * dashboard, get the same answers).
+ */
+export interface TemplateEdit {
+  name?: string | undefined;
+  fields?: unknown;
+}
+
+const EDITABLE = new Set(['name', 'fields']);
+
+/**
+ * Renames a template or replaces its fields. New fields make a new version: the outgoing fields are
+ * kept in template_versions, in the same transaction, so a form made from any earlier version keeps
+ * reading (rendering, sending, sealing) exactly the fields it was made with. The PDF never changes.
+ */
+export async function updateTemplate(
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>,
+  p: Partition,
+  templateId: string,
+  patch: TemplateEdit,
+): Promise<TemplateView> {
+  for (const key of Object.keys(patch)) {
+    if (!EDITABLE.has(key)) throw new AppError('parameter_unknown', `Received unknown parameter '${key}'.`, key);
+  }
+  const name = patch.name === undefined ? undefined : checkName(patch.name);
+  const before = await findTemplate(deps.db, p, templateId);
+  if (!before || before.deleted_at !== null) throw notFound('template', templateId);
+  // The page count never changes, so the fields are checked before the transaction, not inside it.
+  const defs = patch.fields === undefined ? undefined : parseFieldDefs(patch.fields, before.page_count);
+  if (name === undefined && defs === undefined) return presentTemplate(before);
+  const fields = defs && JSON.stringify(defs);
+  const now = isoNow(deps.clock);
+  const row = await deps.transact(async (trx) => {
+    const current = await lockTemplate(trx, p, templateId, now);
+    if (!current) return undefined;
+    const change: TemplatePatch = { updated_at: now };
+    if (name !== undefined) change.name = name;
+    if (defs !== undefined && fields !== current.fields) {
+      await insertTemplateVersion(trx, p, { template_id: templateId, version: current.version, fields: current.fields, created_at: now });
+      change.fields = fields;
+      change.signer_count = signerCount(defs);
+      change.version = current.version + 1;
+    }
+    return updateTemplateRow(trx, p, templateId, change);
+  });
+  if (!row) throw notFound('template', templateId);
+  // This process sees its own edit at once; other processes within TEMPLATE_FRESH_MS (template-cache.ts).
+  rememberTemplate(deps, row, deps.clock.now().getTime());
+  return presentTemplate(row);
+}
+
+function checkName(input: unknown): string {
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name.length === 0 || name.length > 200) throw new AppError('parameter_invalid', 'name must be a string of 1 to 200 characters, not only spaces.', 'name');
+  return name;
+}
