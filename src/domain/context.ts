@@ -6,6 +6,7 @@ import type { SigningLinks } from '../lib/signing-links.js';
 import type { PdfInspector, PdfRenderer, SigningCertificate } from '../pdf/index.js';
 import type { BlobStore } from '../providers/blob/index.js';
 import type { RenderCache } from './forms/render-cache.js';
+import type { GenerateServices } from './generate/generate-form.js';
 import type { TemplateCacheStore } from './templates/template-cache.js';
 import type { WebhookServices } from './webhooks/services.js';
 
@@ -32,4 +33,6 @@ export interface DomainDeps {
   readonly baseUrl: string;
   /** The service certificate sealed PDFs are signed with (loaded once at start). */
   readonly signingCertificate: SigningCertificate;
+  /** Forms from a description: the PDF layout (in the PDF pool) and the optional model (LLM_*). */
+  readonly generate: GenerateServices;
 }

@@ -11,6 +11,7 @@ export { createPdfRenderer, type PdfRenderer } from './fill/index.js';
 export { createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
 export { type PdfPool, type PdfPoolOptions } from './pool/pdf-pool.js';
 export { makeSampleTemplatePdf, type SampleTemplate } from './sample/index.js';
+export { layoutForm, type LaidOutForm, type LayoutField, type LayoutRequest } from './generate/index.js';
 export {
   GENERATED_CERT_FILE, loadSigningCertificate, sealPdf, SigningCertificateError,
   type Mark, type SealRequest, type SigningCertificate, type SigningCertificateOptions,

@@ -1,6 +1,7 @@
 // What the domain calls: an inspector and a renderer, both running their work in one PdfPool.
 import type { FieldDef, FieldValue } from '../field.js';
 import { createPdfRenderer, type PdfRenderer } from '../fill/index.js';
+import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import type { JobOptions, PdfSource } from '../work.js';
@@ -17,6 +18,8 @@ export interface PdfWork {
   readonly renderer: PdfRenderer;
   /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest. */
   seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
+  /** Lays out a form generated from a description (generate/). */
+  generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
       preview: (pdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions) => pool.run({ kind: 'preview', pdf, fields }, opts),
     },
     seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
+    generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
     close,
   };
 }

@@ -198,6 +198,8 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
         (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
+      } else if (reply.kind === 'generate') {
+        (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
       } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
@@ -216,7 +218,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (failure === 'starved') return new PdfBusyError(retryAfter());
     const seconds = Math.round(limits.jobCpuMs / 100) / 10;
     if (kind === 'inspect') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : 'Filling';
+    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);
@@ -276,7 +278,7 @@ function requestFor(p: Pending): { message: JobRequest; transfer: ArrayBuffer[] 
     const bytes = new Uint8Array(job.source);
     return { message: { id: p.id, job: { kind: 'inspect', source: bytes } }, transfer: [bytes.buffer] };
   }
-  if (job.kind === 'seal') {
+  if (job.kind === 'seal' || job.kind === 'generate') {
     // Cloned: the request's images and document stay the caller's (a retried job may need them).
     return { message: { id: p.id, job }, transfer: [] };
   }

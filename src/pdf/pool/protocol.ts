@@ -1,6 +1,7 @@
 // Messages between the pool and its worker threads. Every kind of PDF work is one job kind here;
 // sealing will add its own.
 import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
+import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import type { PdfSource } from '../work.js';
@@ -10,7 +11,9 @@ export type PdfJob =
   | { kind: 'fill'; pdf: Uint8Array; fields: readonly FieldDef[]; values: Record<string, FieldValue> }
   | { kind: 'preview'; pdf: Uint8Array; fields: readonly FieldDef[] }
   // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
-  | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate };
+  | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate }
+  // A form generated from a description: its layout and AcroForm (generate/).
+  | { kind: 'generate'; request: LayoutRequest };
 
 export type JobKind = PdfJob['kind'];
 
@@ -20,6 +23,7 @@ export interface JobResults {
   fill: Uint8Array;
   preview: Uint8Array;
   seal: Uint8Array;
+  generate: LaidOutForm;
 }
 
 export interface JobRequest { id: number; job: PdfJob }
@@ -27,6 +31,7 @@ export interface JobRequest { id: number; job: PdfJob }
 export type JobReply =
   | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
   | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
   | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };
 
 /** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */

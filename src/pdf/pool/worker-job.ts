@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
 import { createPdfRenderer } from '../fill/index.js';
+import { layoutForm } from '../generate/index.js';
 import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
 import { sealPdf } from '../seal/index.js';
@@ -33,6 +34,10 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   if (job.kind === 'preview') {
     const pdf = await renderer.preview(job.pdf, job.fields);
     return { reply: { id, ok: true, kind: 'preview', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'generate') {
+    const out = await layoutForm(job.request);
+    return { reply: { id, ok: true, kind: 'generate', pdf: out.pdf, fields: out.fields, pageCount: out.pageCount }, transfer: transferable(out.pdf) };
   }
   if (job.kind === 'seal') {
     const pdf = await sealPdf(job.request, job.certificate);

@@ -1,0 +1,159 @@
+// POST /api/v1/forms/generate: a description becomes a draft form with its own generated PDF.
+//
+// How it is stored: a generated form that is not saved as a template is an ordinary form row with
+// `template_id: null`, its own field definitions in `forms.fields` and its own PDF at `forms.pdf_key`
+// (both columns exist for exactly this: see migration 0002). Everything downstream (reading, filling,
+// sending, signing, sealing) already reads a form's fields and PDF from the row, so nothing else
+// changes. With `save_as_template`, the PDF is imported through importTemplate (inspected and
+// trial-filled in the PDF pool like any upload) and the form is made from it by createForm, so both
+// paths emit the same `form.created` event and check prefill the same way.
+import { insertForm } from '../../db/repositories/forms.js';
+import type { FormRow } from '../../db/tables.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { Partition } from '../../lib/partition.js';
+import type { LaidOutForm, LayoutRequest } from '../../pdf/index.js';
+import type { JobOptions } from '../../pdf/index.js';
+import type { ChatModel } from '../../providers/llm/index.js';
+import type { DomainDeps } from '../context.js';
+import { AppError } from '../errors.js';
+import { recordFormEvent } from '../events/record-event.js';
+import { createForm } from '../forms/create-form.js';
+import { checkPrefill } from '../forms/prefill-rules.js';
+import { formJson, formState, type FormView } from '../forms/present-form.js';
+import { json, type Json } from '../json.js';
+import { fromPdfError } from '../pdf/pdf-errors.js';
+import { encodeValues, fieldSet } from '../templates/field-set.js';
+import { importTemplate } from '../templates/import-template.js';
+import { generateBuiltin } from './builtin.js';
+import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
+import { MAX_PROMPT, type GeneratedSpec, type Language } from './spec.js';
+
+/** What generating needs besides the usual stores: the PDF layout (in the pool) and the optional model. */
+export interface GenerateServices {
+  layout(req: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
+  /** Configured by LLM_BASE_URL; undefined → the built-in generator only. */
+  readonly model: ChatModel | undefined;
+  /** Told when the model failed and the built-in generator answered (logs, metrics). */
+  onModelFailure?(err: unknown): void;
+}
+
+export interface GenerateFormInput {
+  prompt: string;
+  name?: string | undefined;
+  prefill?: Record<string, unknown> | undefined;
+  expires_in_days?: number | undefined;
+  metadata?: Record<string, string> | undefined;
+  save_as_template?: boolean | undefined;
+  page_size?: 'letter' | 'a4' | undefined;
+  language?: string | undefined;
+}
+
+export type Generator = 'builtin' | 'model';
+
+const EXAMPLE = 'Job application: full name, email, phone, date of birth, position (full-time, part-time), start date, '
+  + 'cover letter, I confirm the information is true. Applicant signature.';
+const REQUIRED_NOTE: Record<Language, string> = { en: '* required', es: '* obligatorio', fr: '* obligatoire', de: '* Pflichtfeld' };
+
+/** The fields of a description: the model's when one is configured and answers well, else the built-in ones. */
+export async function generateSpec(
+  services: Pick<GenerateServices, 'model' | 'onModelFailure'>,
+  prompt: string,
+  language: Language | undefined,
+  signal?: AbortSignal,
+): Promise<{ spec: GeneratedSpec; generator: Generator }> {
+  if (services.model) {
+    try {
+      const raw = await services.model.complete({
+        system: modelInstructions(language), user: prompt, schemaName: 'form_fields', schema: MODEL_SCHEMA, signal,
+      });
+      const spec = fromModel(raw, prompt, language);
+      if (spec) return { spec, generator: 'model' };
+      services.onModelFailure?.(new Error('The model answer does not match the form schema.'));
+    } catch (err) {
+      services.onModelFailure?.(err);
+    }
+  }
+  return { spec: generateBuiltin(prompt, { language }), generator: 'builtin' };
+}
+
+function languageOf(input: string | undefined): Language | undefined {
+  if (input === undefined) return undefined;
+  const primary = input.toLowerCase().split(/[-_]/)[0];
+  return primary === 'en' || primary === 'es' || primary === 'fr' || primary === 'de' ? primary : undefined;
+}
+
+export async function generateForm(
+  deps: DomainDeps,
+  p: Partition,
+  input: GenerateFormInput,
+  signal?: AbortSignal,
+): Promise<{ form: Json<FormView & { generator: Generator }>; unmatched: string[]; generator: Generator }> {
+  const prompt = input.prompt.trim();
+  if (prompt.length === 0 || [...input.prompt].length > MAX_PROMPT) {
+    throw new AppError('parameter_invalid', `prompt must be a description of 1 to ${MAX_PROMPT} characters (not only spaces).`, 'prompt');
+  }
+  const language = languageOf(input.language);
+  const { spec, generator } = await generateSpec(deps.generate, prompt, language, signal);
+  if (spec.fields.length === 0) {
+    throw new AppError('parameter_invalid', `No form fields could be found in this description. Name the fields the form needs, for example: "${EXAMPLE}"`, 'prompt');
+  }
+  const title = input.name?.trim() || spec.title;
+  let laid: LaidOutForm;
+  try {
+    laid = await deps.generate.layout({
+      title, fields: spec.fields, signers: spec.signers, pageSize: input.page_size ?? 'letter',
+      language: input.language ?? spec.language, requiredNote: REQUIRED_NOTE[spec.language],
+    }, { owner: p.accountId, signal });
+  } catch (err) {
+    throw fromPdfError(err);
+  }
+
+  if (input.save_as_template) {
+    const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signal });
+    const made = await createForm(deps, p, {
+      template_id: template.id, prefill: input.prefill, name: title, expires_in_days: input.expires_in_days, metadata: input.metadata,
+    });
+    return { form: withGenerator(made.form, generator), unmatched: made.unmatched, generator };
+  }
+
+  const fields = fieldSet(JSON.stringify(laid.fields));
+  const { values, unmatched } = checkPrefill(fields, input.prefill ?? {});
+  const id = newId('form');
+  const pdfKey = `${p.accountId}/${p.mode}/forms/${id}.pdf`;
+  // The file is written before the row: a crash in between leaves an unreferenced file, never a row
+  // pointing at nothing (as templates are stored).
+  await deps.blobs.put(pdfKey, laid.pdf, 'application/pdf');
+  const now = isoNow(deps.clock);
+  const encoded = encodeValues(values);
+  const row: FormRow = {
+    id,
+    account_id: p.accountId,
+    mode: p.mode,
+    status: 'draft',
+    name: title,
+    template_id: null,
+    template_version: null,
+    fields: fields.json,
+    values: encoded.json,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    pdf_key: pdfKey,
+    expires_in_days: input.expires_in_days ?? 30,
+    created_at: now,
+    updated_at: now,
+    sent_at: null,
+    completed_at: null,
+    expires_at: null,
+  };
+  const state = formState(row, []);
+  const form = formJson(state, fields, deps.links, encoded);
+  await deps.transact(async (trx) => {
+    await insertForm(trx, p, row);
+    await recordFormEvent(trx, p, 'form.created', state, now);
+  });
+  return { form: withGenerator(form, generator), unmatched, generator };
+}
+
+function withGenerator(form: Json<FormView>, generator: Generator): Json<FormView & { generator: Generator }> {
+  return json(`${form.json.slice(0, -1)},"generator":${JSON.stringify(generator)}}`);
+}

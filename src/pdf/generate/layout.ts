@@ -1,0 +1,331 @@
+// Lays out a generated form on Letter or A4: a title, then the fields in one column (two for short
+// ones) with labels above their inputs, choices as real radio groups and checkboxes, and the signature
+// blocks last, one per signer, with a line and the signer's role. Every input is a real AcroForm field
+// named as the form's field, so the document fills in any PDF reader, and the returned FieldDefs say
+// where each one is. Text from the description is only ever drawn as text (pdf-lib encodes it as a
+// string operand): nothing in it can become PDF syntax.
+import {
+  PDFDocument, PDFHexString, PDFName, PDFString, rgb, StandardFonts, TextAlignment,
+  type PDFField, type PDFFont, type PDFPage,
+} from '@cantoo/pdf-lib';
+import type { FieldDef, FieldType } from '../field.js';
+import { DocumentFonts } from '../fill/index.js';
+
+export interface LayoutField {
+  name: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  signer: number;
+  options?: string[] | undefined;
+  multiline?: boolean | undefined;
+}
+
+export interface LayoutRequest {
+  title: string;
+  fields: readonly LayoutField[];
+  /** Role names by signer slot, shown under each signature line. */
+  signers: ReadonlyArray<{ slot: number; role: string }>;
+  pageSize: 'letter' | 'a4';
+  /** BCP 47 tag for the document's /Lang (screen readers, hyphenation). */
+  language?: string | undefined;
+  /** Shown under the title: what "*" means, in the form's language. */
+  requiredNote?: string | undefined;
+}
+
+export interface LaidOutForm { pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
+
+const SIZES = { letter: [612, 792], a4: [595.28, 841.89] } as const;
+const MARGIN = 54;
+const GAP = 18;
+const COLUMN_GAP = 20;
+const LABEL_SIZE = 9;
+const LABEL_GAP = 4;
+const INPUT_H = 22;
+const MULTILINE_H = 60;
+const BOX = 12;
+const SIG_H = 46;
+const INK = rgb(0.11, 0.13, 0.17);
+const MUTED = rgb(0.38, 0.41, 0.47);
+const RULE = rgb(0.78, 0.8, 0.84);
+const FIELD_BG = rgb(0.97, 0.975, 0.985);
+const ACCENT = rgb(0.16, 0.36, 0.75);
+const SHORT: ReadonlySet<FieldType> = new Set(['email', 'phone', 'date', 'number', 'select', 'date_signed']);
+
+interface Fonts { regular: PDFFont; bold: PDFFont }
+
+/** Keeps what the font can draw: control characters go, characters it lacks become "?". */
+function drawable(font: PDFFont, text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  try {
+    font.encodeText(clean);
+    return clean;
+  } catch {
+    return [...clean].map((c) => { try { font.encodeText(c); return c; } catch { return '?'; } }).join('');
+  }
+}
+
+function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(next, size) <= width || !line) {
+      line = next;
+    } else {
+      lines.push(line);
+      line = word;
+    }
+    // A single word wider than the line is cut rather than drawn past the margin.
+    while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+      let cut = line.length - 1;
+      while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+      lines.push(line.slice(0, cut));
+      line = line.slice(cut);
+    }
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
+function setTooltip(field: PDFField, text: string): void {
+  field.acroField.dict.set(PDFName.of('TU'), PDFHexString.fromText(text));
+}
+
+interface Block {
+  /** Height on the page, label included. */
+  height: number;
+  /** Draws at `top` (points from the page's top edge) and returns the field's rectangle. */
+  draw(page: PDFPage, x: number, top: number, width: number): void;
+}
+
+export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
+  const doc = await PDFDocument.create();
+  const [pageW, pageH] = SIZES[req.pageSize];
+  const every = [req.title, req.requiredNote ?? '', ...req.fields.flatMap((f) => [f.label, ...(f.options ?? [])]), ...req.signers.map((s) => s.role)].join(' ');
+  const fonts = new DocumentFonts(doc);
+  const regular = await fonts.forText(every);
+  const bold = regular.name === StandardFonts.Helvetica ? await doc.embedFont(StandardFonts.HelveticaBold) : regular;
+  const f: Fonts = { regular, bold };
+  doc.setTitle(drawable(regular, req.title), { showInWindowTitleBar: true });
+  doc.setCreator('Formsign');
+  doc.setProducer('Formsign');
+  if (req.language) doc.catalog.set(PDFName.of('Lang'), PDFString.of(req.language));
+  const form = doc.getForm();
+  const defs: FieldDef[] = [];
+  const contentW = pageW - 2 * MARGIN;
+  const pages: PDFPage[] = [];
+  let page!: PDFPage;
+  let top = 0;
+
+  const newPage = (): void => {
+    page = doc.addPage([pageW, pageH]);
+    pages.push(page);
+    top = MARGIN;
+  };
+  const y = (t: number): number => pageH - t;
+  const text = (s: string, x: number, t: number, size: number, font: PDFFont, color = INK): void => {
+    page.drawText(drawable(font, s), { x, y: y(t) - size * 0.78, size, font, color });
+  };
+  const labelLines = (field: LayoutField, width: number): string[] => wrap(f.bold, drawable(f.bold, field.label + (field.required ? ' *' : '')), LABEL_SIZE, width);
+  const place = (field: LayoutField, x: number, t: number, width: number, height: number): void => {
+    defs.push({
+      name: field.name, type: field.type, label: field.label, required: field.required, signer: field.signer,
+      page: pages.length, x: round(x), y: round(t), width: round(width), height: round(height),
+      ...(field.options ? { options: field.options } : {}),
+      ...(field.multiline ? { multiline: true } : {}),
+    });
+  };
+  const drawLabel = (field: LayoutField, x: number, t: number, width: number): number => {
+    const lines = labelLines(field, width);
+    lines.forEach((line, i) => text(line, x, t + i * (LABEL_SIZE + 2), LABEL_SIZE, f.bold, MUTED));
+    return lines.length * (LABEL_SIZE + 2) + LABEL_GAP;
+  };
+
+  const block = (field: LayoutField, width: number): Block => {
+    const labelH = labelLines(field, width).length * (LABEL_SIZE + 2) + LABEL_GAP;
+    if (field.type === 'checkbox') {
+      const lines = wrap(f.regular, drawable(f.regular, field.label + (field.required ? ' *' : '')), 10, width - BOX - 8);
+      return {
+        height: Math.max(BOX, lines.length * 13),
+        draw: (pg, x, t) => {
+          const box = form.createCheckBox(field.name);
+          box.addToPage(pg, { x: x + 0.5, y: y(t + BOX) + 0.5, width: BOX - 1, height: BOX - 1, borderColor: MUTED, borderWidth: 1, backgroundColor: rgb(1, 1, 1) });
+          if (field.required) box.enableRequired();
+          setTooltip(box, field.label);
+          lines.forEach((line, i) => text(line, x + BOX + 8, t + 1 + i * 13, 10, f.regular));
+          place(field, x, t, BOX, BOX);
+        },
+      };
+    }
+    if (field.type === 'radio') {
+      const options = field.options ?? [];
+      // Options flow left to right and wrap; each is a circle and its text.
+      const rows: Array<Array<{ option: string; dx: number }>> = [[]];
+      let dx = 0;
+      for (const option of options) {
+        const w = BOX + 6 + f.regular.widthOfTextAtSize(drawable(f.regular, option), 10) + 18;
+        if (dx > 0 && dx + w > width) { rows.push([]); dx = 0; }
+        rows[rows.length - 1]!.push({ option, dx });
+        dx += w;
+      }
+      return {
+        height: labelH + rows.length * 18 - 6,
+        draw: (pg, x, t) => {
+          drawLabel(field, x, t, width);
+          const group = form.createRadioGroup(field.name);
+          rows.forEach((row, r) => row.forEach(({ option, dx: ox }) => {
+            const oy = t + labelH + r * 18;
+            group.addOptionToPage(option, pg, { x: x + ox + 0.5, y: y(oy + BOX) + 0.5, width: BOX - 1, height: BOX - 1, borderColor: MUTED, borderWidth: 1, backgroundColor: rgb(1, 1, 1) });
+            text(option, x + ox + BOX + 6, oy + 1, 10, f.regular);
+          }));
+          if (field.required) group.enableRequired();
+          setTooltip(group, field.label);
+          place(field, x, t + labelH, width, rows.length * 18 - 6);
+        },
+      };
+    }
+    const height = field.multiline ? MULTILINE_H : INPUT_H;
+    return {
+      height: labelH + height,
+      draw: (pg, x, t, w) => {
+        const lh = drawLabel(field, x, t, w);
+        const rect = { x: x + 0.5, y: y(t + lh + height) + 0.5, width: w - 1, height: height - 1, borderColor: RULE, borderWidth: 1, backgroundColor: FIELD_BG };
+        if (field.type === 'select') {
+          const dd = form.createDropdown(field.name);
+          dd.addOptions(field.options ?? []);
+          dd.addToPage(pg, { ...rect, font: f.regular });
+          dd.setFontSize(10);
+          if (field.required) dd.enableRequired();
+          setTooltip(dd, field.label);
+        } else {
+          const tf = form.createTextField(field.name);
+          if (field.multiline) tf.enableMultiline();
+          tf.addToPage(pg, { ...rect, font: f.regular });
+          tf.setFontSize(field.multiline ? 10 : 11);
+          if (field.type === 'number' || field.type === 'date') tf.setAlignment(TextAlignment.Left);
+          if (field.required) tf.enableRequired();
+          setTooltip(tf, field.label);
+        }
+        place(field, x, t + lh, w, height);
+      },
+    };
+  };
+
+  // Signature, initials and date-signed fields go into their signer's block at the end.
+  const signing = new Set<FieldType>(['signature', 'initials', 'date_signed']);
+  const body = req.fields.filter((x) => !signing.has(x.type));
+  const signingFields = req.fields.filter((x) => signing.has(x.type));
+
+  newPage();
+  const titleLines = wrap(f.bold, drawable(f.bold, req.title), 20, contentW);
+  titleLines.forEach((line, i) => text(line, MARGIN, top + i * 25, 20, f.bold));
+  top += titleLines.length * 25 + 4;
+  if (req.requiredNote && req.fields.some((x) => x.required)) {
+    text(req.requiredNote, MARGIN, top + 2, 9, f.regular, MUTED);
+    top += 16;
+  }
+  page.drawRectangle({ x: MARGIN, y: y(top + 6), width: contentW, height: 2, color: ACCENT });
+  top += 6 + GAP + 4;
+
+  const ensure = (h: number): void => {
+    if (top + h > pageH - MARGIN) newPage();
+  };
+  const colW = (contentW - COLUMN_GAP) / 2;
+  const isShort = (x: LayoutField): boolean =>
+    (SHORT.has(x.type) || (x.type === 'text' && !x.multiline && x.label.length <= 32)) && labelLines(x, colW).length <= 2;
+  for (let i = 0; i < body.length; i++) {
+    const a = body[i]!;
+    const b = body[i + 1];
+    if (b && isShort(a) && isShort(b)) {
+      const ba = block(a, colW);
+      const bb = block(b, colW);
+      const h = Math.max(ba.height, bb.height);
+      ensure(h);
+      // Inputs of a pair line up: the shorter label is pushed down.
+      ba.draw(page, MARGIN, top + (h - ba.height), colW);
+      bb.draw(page, MARGIN + colW + COLUMN_GAP, top + (h - bb.height), colW);
+      top += h + GAP;
+      i++;
+      continue;
+    }
+    // A short field alone keeps a short input: a date box the width of the page looks like a text area.
+    const w = isShort(a) ? colW : contentW;
+    const bl = block(a, w);
+    ensure(bl.height);
+    bl.draw(page, MARGIN, top, w);
+    top += bl.height + GAP;
+  }
+
+  // Signature blocks: one per signer slot that has signing fields, never split across pages.
+  const slots = [...new Set(signingFields.map((x) => x.signer))].sort((p, q) => p - q);
+  if (slots.length > 0) top += 6;
+  for (const slot of slots) {
+    const mine = signingFields.filter((x) => x.signer === slot);
+    const role = req.signers.find((s) => s.slot === slot)?.role ?? '';
+    const sigs = mine.filter((x) => x.type === 'signature');
+    const others = mine.filter((x) => x.type !== 'signature');
+    const rowH = SIG_H + 30;
+    const height = Math.max(sigs.length, 1) * rowH;
+    ensure(height);
+    let rowTop = top;
+    const sigW = others.length > 0 ? contentW * 0.58 : contentW * 0.62;
+    for (let k = 0; k < Math.max(sigs.length, 1); k++) {
+      const sig = sigs[k];
+      if (sig) {
+        addSignatureField(doc, page, sig, { x: MARGIN, y: y(rowTop + SIG_H), width: sigW, height: SIG_H });
+        page.drawLine({ start: { x: MARGIN, y: y(rowTop + SIG_H) }, end: { x: MARGIN + sigW, y: y(rowTop + SIG_H) }, thickness: 1, color: INK });
+        text('X', MARGIN + 2, rowTop + SIG_H - 14, 11, f.regular, MUTED);
+        text(sig.label + (sig.required ? ' *' : ''), MARGIN, rowTop + SIG_H + 5, LABEL_SIZE, f.bold, MUTED);
+        if (role && !sig.label.toLowerCase().includes(role.toLowerCase())) text(role, MARGIN, rowTop + SIG_H + 17, LABEL_SIZE, f.regular, MUTED);
+        place(sig, MARGIN, rowTop, sigW, SIG_H);
+      }
+      // Initials and the date of signing sit beside the (first) signature, on the same baseline.
+      if (k === 0) {
+        let ox = MARGIN + sigW + COLUMN_GAP;
+        const ow = (contentW - sigW - COLUMN_GAP - (others.length - 1) * 12) / Math.max(others.length, 1);
+        for (const o of others) {
+          const h = o.type === 'initials' ? SIG_H : INPUT_H;
+          if (o.type === 'initials') {
+            addSignatureField(doc, page, o, { x: ox, y: y(rowTop + SIG_H), width: ow, height: h });
+          } else {
+            const tf = form.createTextField(o.name);
+            tf.addToPage(page, { x: ox + 0.5, y: y(rowTop + SIG_H) + 0.5, width: ow - 1, height: h - 1, borderWidth: 0, font: f.regular });
+            tf.setFontSize(11);
+            setTooltip(tf, o.label);
+          }
+          page.drawLine({ start: { x: ox, y: y(rowTop + SIG_H) }, end: { x: ox + ow, y: y(rowTop + SIG_H) }, thickness: 1, color: INK });
+          text(o.label + (o.required ? ' *' : ''), ox, rowTop + SIG_H + 5, LABEL_SIZE, f.bold, MUTED);
+          place(o, ox, rowTop + SIG_H - h, ow, h);
+          ox += ow + 12;
+        }
+      }
+      rowTop += rowH;
+    }
+    top = rowTop + 4;
+  }
+
+  pages.forEach((pg, i) => {
+    const label = `${i + 1} / ${pages.length}`;
+    pg.drawText(label, { x: pageW - MARGIN - f.regular.widthOfTextAtSize(label, 8), y: MARGIN / 2, size: 8, font: f.regular, color: MUTED });
+  });
+  // Appearances are drawn with the font that covers the labels; viewers need not regenerate them.
+  form.updateFieldAppearances(f.regular);
+  const pdf = await doc.save();
+  return { pdf, fields: defs, pageCount: pages.length };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+// pdf-lib has no API for signature fields, so each is a merged field/widget dictionary (as the sample template's).
+function addSignatureField(doc: PDFDocument, page: PDFPage, field: LayoutField, r: { x: number; y: number; width: number; height: number }): void {
+  const ref = doc.context.register(doc.context.obj({
+    Type: 'Annot', Subtype: 'Widget', FT: 'Sig', F: 4, Ff: field.required ? 2 : 0,
+    T: PDFString.of(field.name), TU: PDFHexString.fromText(field.label),
+    Rect: [r.x, r.y, r.x + r.width, r.y + r.height], P: page.ref,
+  }));
+  page.node.addAnnot(ref);
+  doc.getForm().acroForm.addField(ref);
+}

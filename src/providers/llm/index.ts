@@ -1,0 +1,1 @@
+export { createChatModel, ModelError, type ChatModel, type ChatModelConfig, type StructuredRequest } from './chat-client.js';

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
+
+// POST /api/v1/forms/generate through the API on both stores: the form, its own PDF (a real
+// AcroForm that qpdf accepts), the form.created event, prefill and its header, save_as_template,
+// and the refusals.
+
+interface FormBody {
+  id: string; template_id: string | null; name: string; generator: string; status: string;
+  fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; value: unknown; page: number; width: number }>;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`POST /api/v1/forms/generate (${dialect})`, () => {
+    let h: Harness;
+    before(async () => { h = await createHarness(dialect); });
+    after(async () => { await h.close(); });
+
+    const generate = (json: unknown) => h.request({ method: 'POST', url: '/api/v1/forms/generate', as: h.actors.aTest, json });
+
+    it('makes a draft form with generated fields, its own AcroForm PDF and form.created', async () => {
+      const res = await generate({
+        prompt: 'Rental application: applicant name, email, phone, move-in date, monthly income, do you have pets (yes or no), I agree to a credit check. Tenant signature.',
+        prefill: { applicant_name: 'Ada Lovelace', monthly_income: 4200, unknown_key: 'x' },
+        metadata: { source: 'test' },
+      });
+      assert.equal(res.status, 201, res.body);
+      const form = res.json<FormBody>();
+      assert.equal(form.template_id, null);
+      assert.equal(form.generator, 'builtin');
+      assert.equal(form.status, 'draft');
+      assert.equal(form.name, 'Rental application');
+      const byName = new Map(form.fields.map((f) => [f.name, f]));
+      assert.deepEqual(form.fields.map((f) => f.name), ['applicant_name', 'email', 'phone', 'move_in_date', 'monthly_income', 'do_you_have_pets', 'agree_credit_check', 'tenant_signature']);
+      assert.equal(byName.get('email')?.type, 'email');
+      assert.equal(byName.get('move_in_date')?.type, 'date');
+      assert.equal(byName.get('monthly_income')?.type, 'number');
+      assert.deepEqual(byName.get('do_you_have_pets')?.options, ['Yes', 'No']);
+      assert.equal(byName.get('agree_credit_check')?.type, 'checkbox');
+      assert.equal(byName.get('tenant_signature')?.type, 'signature');
+      assert.equal(byName.get('applicant_name')?.value, 'Ada Lovelace');
+      assert.equal(byName.get('monthly_income')?.value, 4200);
+      assert.ok(form.fields.every((f) => f.page === 1 && f.width > 0));
+      assert.equal(res.headers['x-service-prefill-unmatched'], 'unknown_key');
+
+      const got = await h.request({ url: `/api/v1/forms/${form.id}`, as: h.actors.aTest });
+      assert.equal(got.status, 200);
+      assert.deepEqual(got.json<FormBody>().fields.map((f) => f.name), form.fields.map((f) => f.name));
+      const events = await h.request({ url: `/api/v1/forms/${form.id}/events`, as: h.actors.aTest });
+      assert.deepEqual(events.json<{ data: Array<{ type: string }> }>().data.map((e) => e.type), ['form.created']);
+
+      const pdf = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
+      assert.equal(pdf.status, 200);
+      const check = qpdfCheck(pdf.rawPayload);
+      assert.ok(check.ok, check.output);
+      const names = await acroFieldNames(pdf.rawPayload);
+      for (const f of form.fields) assert.ok(names.includes(f.name), `AcroForm field ${f.name} in ${names.join(', ')}`);
+      const text = pdfText(pdf.rawPayload);
+      assert.match(text, /Rental application/);
+      assert.match(text, /Ada Lovelace/, 'the prefilled value is drawn');
+    });
+
+    it('saves the generated document as a template when asked', async () => {
+      const res = await generate({ prompt: 'Contact form with name, e-mail, telephone and message', save_as_template: true, page_size: 'a4', name: 'Contact us' });
+      assert.equal(res.status, 201, res.body);
+      const form = res.json<FormBody>();
+      assert.match(form.template_id ?? '', /^tmpl_/);
+      assert.equal(form.generator, 'builtin');
+      assert.equal(form.name, 'Contact us');
+      const t = await h.request({ url: `/api/v1/templates/${form.template_id}`, as: h.actors.aTest });
+      assert.equal(t.status, 200, t.body);
+      const tmpl = t.json<{ name: string; fields: Array<{ name: string; type: string }> }>();
+      assert.equal(tmpl.name, 'Contact us');
+      assert.deepEqual(tmpl.fields.map((f) => [f.name, f.type]), [['name', 'text'], ['e_mail', 'email'], ['telephone', 'phone'], ['message', 'text']]);
+      // A second form from the saved template works like any template's.
+      const again = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: form.template_id, prefill: { name: 'Grace' } } });
+      assert.equal(again.status, 201, again.body);
+    });
+
+    it('keeps Spanish labels and localises the choices it adds', async () => {
+      const res = await generate({ prompt: 'Registro: nombre, correo electrónico, ¿asistirá a la cena? (sí o no), firma del invitado' });
+      assert.equal(res.status, 201, res.body);
+      const fields = res.json<FormBody>().fields;
+      assert.deepEqual(fields.map((f) => f.type), ['text', 'email', 'radio', 'signature']);
+      assert.equal(fields[1]!.label, 'Correo electrónico');
+      assert.deepEqual(fields[2]!.options, ['Sí', 'No']);
+    });
+
+    it('refuses empty, blank, over-long and fieldless descriptions and wrong prefill values', async () => {
+      for (const prompt of ['', '   \n\t ', 'x'.repeat(4001)]) {
+        const res = await generate({ prompt });
+        assert.equal(res.status, 400, `${prompt.length} chars`);
+        const err = res.json<{ error: { code: string; param: string } }>().error;
+        assert.equal(err.code, 'parameter_invalid');
+        assert.equal(err.param, 'prompt');
+      }
+      const hello = await generate({ prompt: 'hello' });
+      assert.equal(hello.status, 400);
+      const err = hello.json<{ error: { code: string; message: string; param: string } }>().error;
+      assert.equal(err.code, 'parameter_invalid');
+      assert.match(err.message, /for example: "Job application: full name, email/);
+      const badPrefill = await generate({ prompt: 'name, email, date of birth', prefill: { date_of_birth: 'not a date' } });
+      assert.equal(badPrefill.status, 400, badPrefill.body);
+      assert.equal(badPrefill.json<{ error: { param: string } }>().error.param, 'prefill.date_of_birth');
+      const unknown = await generate({ prompt: 'name', colour: 'red' });
+      assert.equal(unknown.status, 400);
+    });
+
+    it('draws description text only as text and caps the form at 100 fields', async () => {
+      const hostile = 'Form: name ) Tj ET /JavaScript (app.alert(1)) <script>alert(1)</script>, email';
+      const res = await generate({ prompt: hostile });
+      assert.equal(res.status, 201, res.body);
+      const form = res.json<FormBody>();
+      const pdf = await h.request({ url: `/api/v1/forms/${form.id}/pdf`, as: h.actors.aTest });
+      assert.ok(qpdfCheck(pdf.rawPayload).ok);
+      assert.doesNotMatch(pdf.rawPayload.toString('latin1'), /\/JavaScript|\/JS\s|\/OpenAction/);
+      const many = Array.from({ length: 130 }, (_, i) => `item ${i + 1} name`).join(', ');
+      const big = await generate({ prompt: many });
+      assert.equal(big.status, 201, big.body);
+      assert.equal(big.json<FormBody>().fields.length, 100);
+    });
+  });
+}
