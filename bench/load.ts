@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 // target in a run, so ratios compare like with like on this machine at this moment.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+export const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 

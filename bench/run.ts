@@ -1,11 +1,43 @@
-// `npm run bench`: every benchmark in one run, each reported as a ratio against its floor.
-import * as http from './http.bench.js';
-import * as render from './render.bench.js';
+// `npm run bench`: every benchmark in one run, each reported against its floor (or its target when
+// the figure has no floor). BENCH_ONLY=send,seal-latency runs a subset (names below); BENCH_DIALECT=
+// postgres moves the ones that take a dialect to PostgreSQL. The machine should be otherwise idle.
 
-interface Row { name: string; ours: number; floor: number; ratio: number; target: string; unit?: string }
+interface Row { name: string; ours: number; floor?: number; ratio?: number; target: string; unit?: string }
+type Latency = { p50: number; p99: number; samples: number };
 
-const rows: Row[] = [...(await http.run()), ...(await render.run())];
-for (const r of rows) {
-  const unit = r.unit ?? 'ms/op';
-  console.log(`${r.name}\n  ours ${r.ours.toFixed(unit === 'req/s' ? 0 : 2)} ${unit} | floor ${r.floor.toFixed(unit === 'req/s' ? 0 : 2)} ${unit} | ratio ${r.ratio.toFixed(2)} (target ${r.target})`);
+const latencyRows = (what: string, l: Latency, target: string): Row[] => [
+  { name: `${what} (${l.samples} samples) p50`, ours: l.p50, target: '(reported)', unit: 'ms' },
+  { name: `${what} (${l.samples} samples) p99`, ours: l.p99, target, unit: 'ms' },
+];
+
+const BENCHES: Record<string, () => Promise<Row[]>> = {
+  http: async () => (await import('./http.bench.js')).run(),
+  render: async () => (await import('./render.bench.js')).run(),
+  'pdf-load': async () => (await import('./pdf-load.bench.js')).run(),
+  seal: async () => (await import('./seal.bench.js')).run(),
+  'seal-latency': async () => (await import('./seal-latency.bench.js')).run(),
+  send: async () => (await import('./send.bench.js')).run(),
+  worker: async () => {
+    const { rows, latency } = await (await import('./worker.bench.js')).run();
+    return [...rows, ...latencyRows('e-mail latency, committed send → SMTP DATA end, one at a time', latency, '(reported)')];
+  },
+  webhooks: async () => {
+    const { rows, latency } = await (await import('./webhooks.bench.js')).run();
+    return [...rows, ...latencyRows('webhook latency, committed event → request at the receiver, 100 events/s', latency, '(reported)')];
+  },
+};
+
+const only = (process.env['BENCH_ONLY'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = only.filter((n) => !(n in BENCHES));
+if (unknown.length > 0) throw new Error(`BENCH_ONLY names no benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+
+const fmt = (n: number, unit: string): string => n.toFixed(unit === 'req/s' || unit === 'msg/s' ? 0 : 2);
+for (const [name, bench] of Object.entries(BENCHES)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  console.log(`# ${name}`);
+  for (const r of await bench()) {
+    const unit = r.unit ?? 'ms/op';
+    const against = r.floor === undefined ? '' : ` | floor ${fmt(r.floor, unit)} ${unit} | ratio ${(r.ratio ?? r.ours / r.floor).toFixed(2)}`;
+    console.log(`${r.name}\n  ours ${fmt(r.ours, unit)} ${unit}${against} (target ${r.target})`);
+  }
 }

@@ -20,8 +20,8 @@ import {
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string }
 
-const FIXTURES = fileURLToPath(new URL('../test/fixtures/pdfs/', import.meta.url));
-const ONE_PAGE = 'osha_form_301_injury_report.pdf';
+export const FIXTURES = fileURLToPath(new URL('../test/fixtures/pdfs/', import.meta.url));
+export const ONE_PAGE = 'osha_form_301_injury_report.pdf';
 const TEN_PAGES = ['cdc_icar_ltc_assessment.pdf', 'lima_oxygen_prescription_fr.pdf', ONE_PAGE, 'openoffice_form_example.pdf'];
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -30,7 +30,7 @@ function withTemp<T>(fn: (dir: string) => T): T {
   try { return fn(dir); } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
-const mergedTenPages = (): Uint8Array => withTemp((dir) => {
+export const mergedTenPages = (): Uint8Array => withTemp((dir) => {
   const out = join(dir, 'ten.pdf');
   const run = spawnSync('qpdf', ['--empty', '--pages', ...TEN_PAGES.map((f) => join(FIXTURES, f)), '--', out], { encoding: 'utf8' });
   if (run.status !== 0 && run.status !== 3) throw new Error(`qpdf could not merge the 10-page form: ${run.stderr}`);
@@ -48,7 +48,7 @@ function valuesFor(fields: readonly FieldDef[]): Record<string, FieldValue> {
 }
 
 /** The floor: pdf-lib alone, the same values, load + fill + save. */
-async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): Promise<Uint8Array> {
+export async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf);
   const form = doc.getForm();
   for (const field of form.getFields()) {
@@ -65,7 +65,7 @@ async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): P
 }
 
 /** A 300×100 RGBA PNG with a stroke, the size a signature pad sends. */
-function signaturePng(): Uint8Array {
+export function signaturePng(): Uint8Array {
   const [w, h] = [300, 100];
   const raw = Buffer.alloc((w * 4 + 1) * h);
   for (let x = 0; x < w; x++) raw.set([20, 40, 160, 255], Math.round(h / 2 + 30 * Math.sin(x / 15)) * (w * 4 + 1) + 1 + x * 4);

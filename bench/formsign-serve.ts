@@ -1,0 +1,85 @@
+// Formsign as `npm start` runs it (`node --import tsx src/main.ts serve`: JSON logs at the default
+// level, the worker inline), on a store the benchmark seeds first through the domain. Logs go to
+// /dev/null; the banner and any error on stderr are kept for the failure message.
+import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createAccount } from '../src/domain/accounts/manage-accounts.js';
+import { createApiKey } from '../src/domain/keys/manage-keys.js';
+import type { Partition } from '../src/lib/partition.js';
+import { processStore, type Deps } from '../test/outbox/support/processes.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+export interface Served<T> {
+  base: string;
+  key: string;
+  partition: Partition;
+  seeded: T;
+  /** The benchmark's own handle on the same store (reads only while the server runs). */
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Seeds an account, a test key and whatever `seed` adds, then starts the server (pinned to `cpu` with
+ * taskset when given) and resolves once /healthz answers 200.
+ */
+export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cpu?: string; env?: Record<string, string>; seed: (deps: Deps, p: Partition) => Promise<T> }): Promise<Served<T>> {
+  const store = await processStore(o.dialect === 'postgres' ? 'postgres' : 'sqlite', o.prefix, { LOG_LEVEL: 'silent', ...o.env });
+  const account = await createAccount(store.deps.domain, { name: 'Bench Rentals', plan: 'paid' });
+  const partition: Partition = { accountId: account.id, mode: 'test' };
+  const key = (await createApiKey(store.deps.domain, { accountId: account.id, mode: 'test' })).key;
+  const seeded = await o.seed(store.deps, partition);
+  const port = await freePort();
+  // The store's env minus the quiet log level: the server logs as `npm start` does (info, JSON).
+  const env: NodeJS.ProcessEnv = { ...process.env, ...store.env, ...o.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_FORMAT: 'json' };
+  delete env['LOG_LEVEL'];
+  delete env['WORKER'];
+  const args = ['--import', 'tsx', 'src/main.ts', 'serve'];
+  const child = o.cpu && HAS_TASKSET
+    ? spawn('taskset', ['-c', o.cpu, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    if (stderr.length < 16_384) stderr += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`formsign serve exited with ${child.exitCode}: ${stderr}`);
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`formsign serve did not answer /healthz within 90 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    key,
+    partition,
+    seeded,
+    deps: store.deps,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await store.drop();
+    },
+  };
+}
