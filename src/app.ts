@@ -1,14 +1,17 @@
 import multipart from '@fastify/multipart';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { registerDashboard } from './http/dashboard/index.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations, type OpenApiOperation } from './http/openapi.js';
 import { registerPages, withRedactedRequests } from './http/pages/index.js';
+import { AccessLog } from './http/plugins/access-log.js';
 import { authHook } from './http/plugins/auth.js';
 import { clientErrorHandler } from './http/plugins/client-error.js';
 import { installDraining } from './http/plugins/draining.js';
 import { installJsonParser } from './http/plugins/json-body.js';
+import { registerMetricsRoute } from './http/plugins/metrics.js';
+import { rateLimitHook } from './http/plugins/rate-limit.js';
 import { registerRequestId } from './http/plugins/request-id.js';
 import { DEFAULT_HTTP_LIMITS, installSlowClientLimits, serverLimitOptions, type HttpLimits } from './http/plugins/slow-clients.js';
 import { acceptedMediaTypes, installValidators, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
@@ -33,8 +36,9 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     clientErrorHandler,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
-    // Every request log line carries the same id as the Service-Request-Id header.
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // One access-log line per request, carrying the same id as the Service-Request-Id header; the same
+    // callback feeds /metrics.
+    logController: new AccessLog(s.metrics),
     bodyLimit: JSON_BODY_LIMIT,
     // Requests during shutdown get the contract's 503 from installDraining instead of Fastify's own.
     return503OnClosing: false,
@@ -56,6 +60,8 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   const byId = new Map(ROUTES.map((r) => [r.operationId, r]));
   const known: Array<{ method: string; pattern: RegExp }> = [];
   const auth = authHook(s.authenticator);
+  // Limits run after the key is known; their headers stay on every answer of an authenticated route.
+  const authenticated = s.limits ? [auth, rateLimitHook(s.limits, (reason) => s.metrics?.limited(reason))] : auth;
   for (const entry of listOperations(s.openapi)) {
     if (entry.planned) continue;
     const def = byId.get(entry.operation.operationId);
@@ -69,7 +75,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       method: entry.method as 'GET',
       url: entry.route,
       schema: schemas,
-      ...(isPublic ? {} : { onRequest: auth }),
+      ...(isPublic ? {} : { onRequest: authenticated }),
       ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.
@@ -81,6 +87,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   if (byId.size > 0) throw new Error(`routes without an operation in openapi.yaml: ${[...byId.keys()].join(', ')}`);
   registerPages(app, s.openapi, s.domain);
   await registerDashboard(app, s, { uploadBodyLimit: PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT });
+  if (s.metrics) registerMetricsRoute(app, s.metrics, s.metricsToken);
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -1,7 +1,8 @@
 import { Lru } from '../lib/lru.js';
 
 // LOG_FORMAT=pretty (the default on a terminal): the server's JSON log lines turned into one short
-// line per request — time, method, path, status, duration, request id — for a person watching.
+// line per request — time, method, route, status, duration, request id — for a person watching.
+// (Fastify's own two lines per request are still understood, for logs of older versions.)
 // Services keep the JSON lines (LOG_FORMAT=json, the default when stdout is not a terminal).
 
 interface LogLine {
@@ -12,6 +13,12 @@ interface LogLine {
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
   responseTime?: number;
+  // The one access-log line (http/plugins/access-log.ts).
+  method?: string;
+  route?: string | null;
+  path?: string;
+  status?: number;
+  duration_ms?: number;
   err?: { message?: string; stack?: string };
 }
 
@@ -40,17 +47,23 @@ export function prettyLogStream(out: { write(text: string): unknown }): { write(
   };
 }
 
+function millis(ms: number | undefined): string {
+  return ms === undefined ? '' : `  ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}
+
 function format(entry: LogLine, started: Lru<string, string>): string | undefined {
   const id = entry.request_id;
   if (entry.msg === 'incoming request' && id && entry.req) {
     started.set(id, `${entry.req.method ?? '?'} ${entry.req.url ?? '?'}`);
     return undefined;
   }
+  if (entry.msg === 'request completed' && id && entry.method !== undefined) {
+    return `${clock(entry.time)}  ${entry.method} ${entry.route ?? entry.path ?? '?'}  ${entry.status ?? '?'}${millis(entry.duration_ms)}  ${id}`;
+  }
   if (entry.msg === 'request completed' && id) {
     const request = started.get(id) ?? '(request)';
     started.delete(id);
-    const ms = entry.responseTime === undefined ? '' : `  ${entry.responseTime < 10 ? entry.responseTime.toFixed(1) : Math.round(entry.responseTime)} ms`;
-    return `${clock(entry.time)}  ${request}  ${entry.res?.statusCode ?? '?'}${ms}  ${id}`;
+    return `${clock(entry.time)}  ${request}  ${entry.res?.statusCode ?? '?'}${millis(entry.responseTime)}  ${id}`;
   }
   // The start banner says where the server listens.
   if (entry.msg?.startsWith('Server listening at ')) return undefined;

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { bootstrapDemo } from '../domain/accounts/bootstrap-demo.js';
@@ -10,7 +11,18 @@ import { prettyLogStream } from './pretty-log.js';
 export async function serve(config: Config): Promise<void> {
   const deps = await openDeps(config);
   const pretty = config.logFormat === 'pretty';
-  const app = await buildApp(deps.http, { logger: { level: config.logLevel, ...(pretty ? { stream: prettyLogStream(process.stdout) } : {}) } });
+  // JSON lines go through pino's asynchronous destination: a request never waits for stdout, and what
+  // is buffered is written out before the process exits (below, and on any exit).
+  const destination = pretty ? undefined : pino.destination({ dest: 1, sync: false });
+  const flushLog = () => {
+    try {
+      destination?.flushSync();
+    } catch {
+      // Nothing buffered, or stdout is gone: nothing more can be written.
+    }
+  };
+  process.once('exit', flushLog);
+  const app = await buildApp(deps.http, { logger: { level: config.logLevel, stream: pretty ? prettyLogStream(process.stdout) : destination } });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -34,6 +46,7 @@ export async function serve(config: Config): Promise<void> {
   const stop = async () => {
     await app.close();
     await deps.close();
+    flushLog();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
