@@ -212,7 +212,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let name = base;
     for (let i = 2; names.has(name); i++) name = `${base}_${i}`;
     names.add(name);
-    return { ...f, name, label: f.label.slice(0, MAX_LABEL) };
+    // Statements the signer agrees to keep their words (up to 300 characters); other labels are short.
+    return { ...f, name, label: f.label.slice(0, f.type === 'checkbox' ? 300 : MAX_LABEL) };
   });
   // One unknown word or phrase is not a form ("hello"): the caller answers with an example instead.
   if (out.length === 1 && out[0]!.type === 'text' && !out[0]!.multiline && !KNOWN_TEXT.test(fold(out[0]!.label))) out.length = 0;
@@ -221,7 +222,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     : [{ slot: 1, role: words.signer }];
   const rawTitle = (seg.title ?? titleFromText(prompt) ?? words.form)
     .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '');
-  const title = capitalise(rawTitle || words.form).slice(0, 200);
+  // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
+  const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen)\s+.*$/i, '') || words.form).slice(0, 200);
   return { title, language, fields: out, signers };
 }
 

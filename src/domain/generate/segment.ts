@@ -1,7 +1,7 @@
 // Splits a description into a title and list items: sentences, lines, bullets, semicolons, commas
 // and "and"/"plus" (and their Spanish, French and German twins). Parenthesised groups are kept whole:
 // "(annual, sick, unpaid)" is one choice list, "(optional)" one remark.
-import { fold, CONSENT } from './lexicon.js';
+import { CONSENT, DATE_SIGNED, fold, INITIALS, isMultiline, SIGNATURE, typeOf } from './lexicon.js';
 
 export interface Item {
   /** The phrase as written (placeholders of parenthesised groups removed). */
@@ -60,7 +60,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
       if (withMatch && wordCount(withMatch[1]!) <= 6 && TITLE_NOUN.test(fold(withMatch[1]!))) {
         title = withMatch[1]!;
         parts[0] = withMatch[2]!;
-      } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first)) {
+      } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
         title = first;
         parts.shift();
       }
@@ -89,20 +89,27 @@ export function optionList(text: string): string[] {
 /** A sentence's items: split by commas, then by "and" (with compound heads shared), groups resolved. */
 export function items(sentence: string, groups: Groups): Item[] {
   const head = splitHead(sentence);
-  if (head && head.right && looksLikeOptions(head.right)) {
+  // "plan: basic, plus or pro, …": the choices run to the item with the "or".
+  const rightParts = head?.right ? head.right.split(/\s*,\s*/) : [];
+  const orAt = rightParts.findIndex((x) => OR.test(x));
+  const choices = orAt >= 0 ? rightParts.slice(0, orAt + 1).join(', ') : '';
+  if (head && choices && looksLikeOptions(choices)) {
     // "…, and chooses insurance: basic, standard or premium": the list belongs to the last item.
     const before = head.left.includes(',') ? items(head.left, groups) : [resolve(head.left, groups)];
     const last = before[before.length - 1];
-    if (last) last.options = optionList(head.right);
-    return before;
+    if (last) last.options = optionList(choices);
+    const after = rightParts.slice(orAt + 1).join(', ');
+    return after ? [...before, ...items(after, groups)] : before;
   }
   const body = head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
     const part = raw.trim();
     if (!part) continue;
-    // "ich bin einverstanden, dass …" and "I certify that …, which …" belong to the clause before.
-    if (commaParts.length > 0 && /^(?:dass|que|that|qui)\b/i.test(part)) {
+    const prev = commaParts[commaParts.length - 1];
+    // "ich bin einverstanden, dass …" belongs to the clause before; so does the rest of a statement the
+    // signer agrees to ("I understand that my data is used for treatment, billing and operations").
+    if (prev !== undefined && (/^(?:dass|que|that|qui)\b/i.test(part) || (CONSENT.test(fold(prev)) && !namesAField(fold(part))))) {
       commaParts[commaParts.length - 1] += `, ${part}`;
     } else {
       commaParts.push(part);
@@ -173,4 +180,12 @@ export function titleFromText(text: string): string | undefined {
     return f.slice(start, start + nounM[1]!.length);
   }
   return undefined;
+}
+
+const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|nom|prenom|vorname|nachname|firma|unterschrift)\b/;
+
+/** Whether a phrase names a field of its own (rather than continuing a sentence). */
+function namesAField(folded: string): boolean {
+  if (/^(?:and|or|y|o|et|ou|und|oder)\b/.test(folded)) return false;
+  return typeOf(folded) !== 'text' || isMultiline(folded) || SIGNATURE.test(folded) || INITIALS.test(folded) || DATE_SIGNED.test(folded) || FIELD_NOUN.test(folded) || CONSENT.test(folded) || /\u2063/.test(folded);
 }
