@@ -51,6 +51,7 @@ export class QuotaCounter {
   private readonly seen = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private abandoned = false;
 
   constructor(
     private readonly deps: Deps,
@@ -59,18 +60,26 @@ export class QuotaCounter {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.opts.flushEveryMs);
+    // A tick while a flush is still running is skipped: slow writes never pile up flushes.
+    this.timer = setInterval(() => {
+      if (!this.flushing) void this.flush();
+    }, this.opts.flushEveryMs);
     this.timer.unref();
   }
 
   /** Stops the timer and writes what is counted (a graceful shutdown loses nothing). */
   async stop(): Promise<void> {
-    this.abandon();
+    this.stopTimer();
     await this.flush();
   }
 
-  /** Stops the timer without writing: what a crash does (tests). */
+  /** Stops counting to the database without writing what is pending, as a crash would (tests). */
   abandon(): void {
+    this.stopTimer();
+    this.abandoned = true;
+  }
+
+  private stopTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -131,6 +140,7 @@ export class QuotaCounter {
   }
 
   private async flushOnce(): Promise<void> {
+    if (this.abandoned) return;
     const batch = this.pending;
     this.pending = new Map();
     for (const [k, n] of batch) this.inflight.set(k, (this.inflight.get(k) ?? 0) + n);

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { migrateToLatest } from '../../src/db/database.js';
+import { monthUsage } from '../../src/db/repositories/usage.js';
+import { createAccount } from '../../src/domain/accounts/manage-accounts.js';
+import { QuotaCounter } from '../../src/domain/limits/quota.js';
+import { DIALECTS, openStore } from '../harness.js';
+
+// The quota counter on its own: batched writes on a timer, what a crash loses, what a restart reads.
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
+const MONTH = '2026-11';
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`quota counter (${dialect})`, () => {
+    let store: Awaited<ReturnType<typeof openStore>>;
+    const clock = { now: () => new Date(NOW) };
+    const logged: string[] = [];
+    const counter = () => new QuotaCounter({ db: store.handle.db, transact: store.handle.transact, clock }, { flushEveryMs: 50, log: (l) => void logged.push(l) });
+    before(async () => {
+      store = await openStore(dialect, 'quota');
+      await migrateToLatest(store.handle);
+    });
+    after(() => store.close());
+
+    it('calls reach the database on the timer; a crash loses only the calls since the last flush; a restart reads the total', async () => {
+      const account = await createAccount({ transact: store.handle.transact, clock }, { name: 'Quota', plan: 'paid' });
+      const q = counter();
+      q.start();
+      assert.equal((await q.limits(account.id)).monthlyLimit, 10_000);
+      for (let i = 0; i < 5; i++) q.count(account.id, MONTH);
+      assert.equal(q.used(account.id, MONTH), 5, 'counted at once, before any write');
+      await waitFor(async () => (await monthUsage(store.handle.db, account.id, MONTH)) === 5, 'the timer flush');
+      // Three more, then the process dies before the next flush (synchronously: no timer can run between).
+      for (let i = 0; i < 3; i++) q.count(account.id, MONTH);
+      q.abandon();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await monthUsage(store.handle.db, account.id, MONTH), 5, 'only the last interval is lost');
+
+      const restarted = counter();
+      await restarted.limits(account.id);
+      assert.equal(restarted.used(account.id, MONTH), 5);
+      // A graceful stop writes what is pending.
+      restarted.count(account.id, MONTH);
+      restarted.count(account.id, MONTH);
+      await restarted.stop();
+      assert.equal(await monthUsage(store.handle.db, account.id, MONTH), 7);
+    });
+
+    it('two counters (two servers) add up in the database and each sees the other after a flush', async () => {
+      const account = await createAccount({ transact: store.handle.transact, clock }, { name: 'Shared' });
+      const one = counter();
+      const two = counter();
+      await Promise.all([one.limits(account.id), two.limits(account.id)]);
+      for (let i = 0; i < 4; i++) one.count(account.id, MONTH);
+      for (let i = 0; i < 6; i++) two.count(account.id, MONTH);
+      await Promise.all([one.flush(), two.flush()]);
+      assert.equal(await monthUsage(store.handle.db, account.id, MONTH), 10);
+      // A flush reads again the totals of the accounts in use since the previous one.
+      for (const q of [one, two]) {
+        q.limits(account.id);
+        await q.flush();
+        assert.equal(q.used(account.id, MONTH), 10);
+      }
+      await Promise.all([one.stop(), two.stop()]);
+      assert.deepEqual(logged, []);
+    });
+  });
+}
