@@ -24,7 +24,7 @@ const CONDITIONAL = /^(?:if|for|falls|si|wenn|pour les|para)\b/i;
 const QUESTION_START = /^(?:do|does|did|is|are|was|were|will|would|have|has|can|could|should|tiene|tienes|es|est-ce|avez|etes|haben|sind|ist)\b/i;
 const YES_NO_PHRASE = /^(?:willing to|able to|are you|do you|have you|can you|will you|would you|did you|is there|are there|has the|have there)\b/i;
 const KNOWN_TEXT = /\b(?:name|nombre|nom|prenom|vorname|nachname|title|company|empresa|societe|firma|city|ciudad|ville|stadt|country|pais|pays|land|id|number|numero|nummer)\b/;
-const UNDER_AGE = /\b(?:under \d+|minor|minors|menor|mineur|minderjahrig|unter \d+)\b/;
+const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+)\b/;
 
 interface Role { key: string; label: string; slot: number }
 
@@ -59,7 +59,8 @@ function cleanRole(raw: string, lang: Language): string {
   let s = raw.replace(/[^\p{L}\p{N}' -]+/gu, ' ').replace(/\s+/g, ' ').trim();
   s = s.replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les)\s+/i, '')
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
-    .replace(/\s+for\s+.*$/i, '')
+    .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
+    .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
     .trim();
   if (lang === 'en' && s && !/\s/.test(s)) {
     const single = nlp(s).nouns().toSingular().text();
@@ -78,7 +79,7 @@ function slug(label: string): string {
   let out = '';
   for (const word of words) {
     const next = out ? `${out}_${word}` : word;
-    if (next.length > 40) break;
+    if (next.length > 48) break;
     out = next;
   }
   if (!out) out = 'field';

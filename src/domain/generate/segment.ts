@@ -23,7 +23,7 @@ const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+const KEEP_TOGETHER = /strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
 const TITLE_WORDS = 'form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PDFDocument, PDFCheckBox, PDFDropdown, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
+import { generateBuiltin } from '../../src/domain/generate/builtin.js';
+import { layoutForm, type LayoutRequest } from '../../src/pdf/index.js';
+import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
+
+// The generated PDF: qpdf accepts it, every field is a real AcroForm field of the right kind at the
+// place its FieldDef says, fields never cross a page's margin (page breaks never split a field), A4
+// and Letter sizes, and text in any script is drawn with a face that has it.
+
+function request(prompt: string, pageSize: 'letter' | 'a4' = 'letter'): LayoutRequest {
+  const spec = generateBuiltin(prompt);
+  return { title: spec.title, fields: spec.fields, signers: spec.signers, pageSize, language: spec.language, requiredNote: '* required' };
+}
+
+describe('generated PDF layout', () => {
+  it('is a valid AcroForm with each field of its kind', async () => {
+    const req = request('Event registration: full name, email, number of guests, meal (chicken, fish, vegetarian), country (France, Spain, Germany, Italy, Other), comments, I agree to be photographed. Guest signature, date signed, initials.');
+    const out = await layoutForm(req);
+    assert.ok(qpdfCheck(out.pdf).ok);
+    const doc = await PDFDocument.load(out.pdf);
+    const form = doc.getForm();
+    assert.ok(form.getField('full_name') instanceof PDFTextField);
+    assert.ok(form.getField('meal') instanceof PDFRadioGroup);
+    assert.deepEqual((form.getField('meal') as PDFRadioGroup).getOptions(), ['Chicken', 'Fish', 'Vegetarian']);
+    assert.ok(form.getField('country') instanceof PDFDropdown);
+    assert.ok(form.getField('agree_photographed') instanceof PDFCheckBox);
+    assert.ok((form.getField('comments') as PDFTextField).isMultiline());
+    assert.ok(form.getField('full_name').isRequired());
+    const names = await acroFieldNames(out.pdf);
+    assert.deepEqual(new Set(names), new Set(out.fields.map((f) => f.name)));
+    // Signing fields come last, in their signer's block.
+    const signing = out.fields.map((f) => ['signature', 'initials', 'date_signed'].includes(f.type));
+    assert.deepEqual(signing, [...signing].sort((a, b) => Number(a) - Number(b)));
+    assert.equal(signing.filter(Boolean).length, 3);
+    // The widget of a text field is where its FieldDef says (top-left origin).
+    const page = doc.getPage(0);
+    const def = out.fields.find((f) => f.name === 'full_name')!;
+    const rect = (form.getField('full_name') as PDFTextField).acroField.getWidgets()[0]!.getRectangle();
+    assert.ok(Math.abs(rect.x - (def.x + 0.5)) < 1 && Math.abs(page.getHeight() - (rect.y + rect.height) - (def.y + 0.5)) < 1, JSON.stringify({ rect, def }));
+    const text = pdfText(out.pdf);
+    assert.match(text, /Event registration/);
+    assert.match(text, /Guest signature/);
+  });
+
+  it('breaks pages between fields, never through one, on Letter and A4', async () => {
+    const long = `Long form: ${Array.from({ length: 58 }, (_, i) => `${['comments', 'email', 'size (S, M, L)', 'address', 'I agree to rule'][i % 5]} ${i}`).join(', ')}. Buyer and seller sign.`;
+    for (const size of ['letter', 'a4'] as const) {
+      const out = await layoutForm(request(long, size));
+      assert.ok(out.pageCount >= 3, `${out.pageCount} pages`);
+      const doc = await PDFDocument.load(out.pdf);
+      const [w, h] = size === 'a4' ? [595.28, 841.89] : [612, 792];
+      assert.equal(Math.round(doc.getPage(0).getWidth()), Math.round(w));
+      for (const f of out.fields) {
+        assert.ok(f.page >= 1 && f.page <= out.pageCount);
+        assert.ok(f.x >= 54 - 1 && f.x + f.width <= w - 54 + 1, `${f.name} x`);
+        assert.ok(f.y >= 54 - 1 && f.y + f.height <= h - 54 + 1, `${f.name} on page ${f.page}: ${f.y}+${f.height}`);
+      }
+      assert.ok(qpdfCheck(out.pdf).ok);
+    }
+  });
+
+  it('draws labels in other scripts with a face that has them and escapes nothing into syntax', async () => {
+    const out = await layoutForm({
+      title: 'Анкета (Ελληνικά) ) Tj /JS (x)', pageSize: 'a4', signers: [{ slot: 1, role: 'Подписант' }],
+      fields: [
+        { name: 'imya', label: 'Имя', type: 'text', required: true, signer: 1 },
+        { name: 'shimei', label: '氏名', type: 'text', required: false, signer: 1 },
+        { name: 'podpis', label: 'Подпись', type: 'signature', required: true, signer: 1 },
+      ],
+    });
+    assert.ok(qpdfCheck(out.pdf).ok);
+    const text = pdfText(out.pdf);
+    assert.match(text, /Анкета/);
+    assert.match(text, /Имя/);
+    assert.doesNotMatch(Buffer.from(out.pdf).toString('latin1'), /\/JS\s*\(x\)/);
+  });
+});
