@@ -40,7 +40,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   const duration = new Histogram({ name: 'formsign_http_request_duration_seconds', help: 'Time from request to the last response byte, by method, route template and status class.', labelNames: ['method', 'route', 'status_class'] as const, buckets: LATENCY_BUCKETS, registers: [registry] });
   const limited = new Counter({ name: 'formsign_rate_limited_requests_total', help: 'Requests refused with 429, by reason (rate_limited, monthly_quota_exceeded).', labelNames: ['reason'] as const, registers: [registry] });
   const failOpen = new Counter({ name: 'formsign_rate_limit_redis_fail_open_total', help: 'Requests let through without a shared window because Redis did not answer.', registers: [registry] });
-  const webhooks = new Counter({ name: 'formsign_webhook_attempts_total', help: 'Webhook delivery attempts by outcome (2xx, 3xx, 4xx, 5xx, error).', labelNames: ['outcome'] as const, registers: [registry] });
+  const webhooks = new Counter({ name: 'formsign_webhook_attempts_total', help: 'Webhook delivery attempts by outcome: the status class of the answer (2xx … 5xx), error (none came), refused (a forbidden address).', labelNames: ['outcome'] as const, registers: [registry] });
   const seal = new Histogram({ name: 'formsign_seal_duration_seconds', help: 'Time to seal a signed PDF (flatten, audit page, PAdES signature), by result.', labelNames: ['result'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
   const outboxDepth = sources.outboxDepth;
   new Gauge({
