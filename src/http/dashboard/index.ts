@@ -12,7 +12,7 @@ import { registerSpa } from './spa.js';
  * (sessions instead of API keys, JSON errors in the contract's shape, the same use cases as /api/v1).
  */
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
-  registerSpa(app, opts.distDir);
+  registerSpa(app, s.domain, opts.distDir);
   await app.register(async (api) => {
     api.setErrorHandler(jsonErrorHandler);
     api.addHook('onSend', async (_req, reply) => {

@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
+import { resolveSession } from '../../domain/users/sessions.js';
 import { html } from '../pages/html.js';
-import { layout } from '../pages/layout.js';
+import { LAYOUT_ASSETS, layout } from '../pages/layout.js';
 import { sendPage } from '../pages/send-page.js';
 import { setSecurityHeaders } from '../pages/security-headers.js';
 import { SIGN_ASSETS, STANDARD_FONTS_URL } from '../pages/sign/sign-assets.js';
+import { readSessionCookie } from './session-cookie.js';
 
 // The built dashboard (web/dist, made by scripts/build-web.mjs): every address under /dashboard is the
 // app's one page, whose assets carry their content hash in their names and are cached for a year. The
@@ -16,6 +19,7 @@ import { SIGN_ASSETS, STANDARD_FONTS_URL } from '../pages/sign/sign-assets.js';
 export const DIST_DIR = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 const ASSETS_URL = '/dashboard/assets/';
 const CONFIG_PLACEHOLDER = '__FORMSIGN_CONFIG__';
+const ICON_PLACEHOLDER = '__FORMSIGN_ICON__';
 
 /** The app's policy: this origin only; pdf.js runs its worker from here and draws into canvases. */
 export const DASHBOARD_CSP = [
@@ -65,9 +69,13 @@ async function sendAsset(asset: BuiltAsset, req: FastifyRequest, reply: FastifyR
   return reply.send((asset.body ??= fs.readFileSync(asset.file)));
 }
 
-/** What the page needs from the server: where pdf.js is (shared with the signing page). */
-function pageConfig(): string {
-  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL });
+/**
+ * What the page needs from the server: where pdf.js is (shared with the signing page), and whether the
+ * browser has a live session, so a signed-out visitor goes straight to the sign-in form instead of
+ * first asking the API and getting a 401.
+ */
+function pageConfig(signedIn: boolean): string {
+  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL, signedIn });
   return json.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -80,14 +88,15 @@ const notBuilt = layout({
 <div class="actions"><a class="button" href="/docs">API reference</a><a class="button secondary" href="/">Formsign home</a></div>`,
 });
 
-export function registerSpa(app: FastifyInstance, distDir = DIST_DIR): void {
+export function registerSpa(app: FastifyInstance, deps: DomainDeps, distDir = DIST_DIR): void {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
   let index: string | undefined;
-  const sendIndex = (_req: FastifyRequest, reply: FastifyReply) => {
+  const sendIndex = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!built) return sendPage(reply, notBuilt, { status: 503 });
-    index ??= fs.readFileSync(indexFile, 'utf8').replace(CONFIG_PLACEHOLDER, pageConfig());
-    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index);
+    index ??= fs.readFileSync(indexFile, 'utf8').replace(ICON_PLACEHOLDER, LAYOUT_ASSETS.icon.url);
+    const signedIn = (await resolveSession(deps, readSessionCookie(req))) !== undefined;
+    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index.replace(CONFIG_PLACEHOLDER, pageConfig(signedIn)));
   };
   app.get('/dashboard', sendIndex);
   app.get('/dashboard/*', sendIndex);

@@ -1,0 +1,108 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { api, ApiError, errorMessage, rememberSession, whenSignedOut, type Mode, type SessionView } from './api';
+import { pageConfig } from './config';
+import { AppContext, storedMode, storeMode, type AppState } from './mode';
+import { AuthPage } from './pages/AuthPage';
+import { KeysPage } from './pages/KeysPage';
+import { LinkSignIn } from './pages/LinkSignIn';
+import { NotFound } from './pages/NotFound';
+import { SettingsPage } from './pages/SettingsPage';
+import { TemplatesPage } from './pages/TemplatesPage';
+import { navigate, usePath } from './router';
+import { Shell } from './Shell';
+import { ErrorNote, Spinner } from './ui/ui';
+
+// The builder (and pdf.js with it) loads only when a template is opened: the first page stays small.
+const Builder = lazy(() => import('./builder/Builder'));
+
+type Auth = { state: 'loading' } | { state: 'error'; message: string } | { state: 'out'; notice?: string } | { state: 'in'; session: SessionView };
+
+const PUBLIC = ['/dashboard/login', '/dashboard/signup'];
+
+export function App() {
+  const path = usePath();
+  const [auth, setAuth] = useState<Auth>({ state: 'loading' });
+  const [mode, setModeState] = useState<Mode>('test');
+
+  const signedIn = useCallback((session: SessionView) => {
+    rememberSession(session);
+    setModeState(storedMode(session));
+    setAuth({ state: 'in', session });
+  }, []);
+
+  const load = useCallback(async () => {
+    setAuth({ state: 'loading' });
+    try {
+      signedIn(await api<SessionView>('GET', '/session'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) setAuth({ state: 'out' });
+      else setAuth({ state: 'error', message: errorMessage(err) });
+    }
+  }, [signedIn]);
+
+  useEffect(() => {
+    if (path === '/dashboard/link') return;
+    if (!pageConfig().signedIn) {
+      setAuth({ state: 'out' });
+      return;
+    }
+    void load();
+    // Only on first load: later navigation keeps the session it has.
+  }, []);
+
+  useEffect(() => {
+    whenSignedOut(() => {
+      rememberSession(null);
+      setAuth({ state: 'out', notice: 'Your session ended. Sign in again to continue.' });
+    });
+  }, []);
+
+  const app = useMemo<AppState | null>(() => {
+    if (auth.state !== 'in') return null;
+    return {
+      session: auth.session,
+      mode,
+      setMode(m) {
+        storeMode(m);
+        setModeState(m);
+      },
+      async signOut() {
+        try {
+          await api('POST', '/logout');
+        } finally {
+          rememberSession(null);
+          setAuth({ state: 'out', notice: 'You are signed out.' });
+          navigate('/dashboard/login', { replace: true });
+        }
+      },
+      refreshSession: signedIn,
+    };
+  }, [auth, mode, signedIn]);
+
+  // Addresses that mean "the start": the list of templates once signed in, the sign-in page before.
+  useEffect(() => {
+    if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
+    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link') navigate('/dashboard/login', { replace: true });
+  }, [auth.state, path]);
+
+  if (path === '/dashboard/link') return <LinkSignIn onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
+  if (auth.state === 'loading') return <main className="center-page"><Spinner label="Opening the dashboard…" /></main>;
+  if (auth.state === 'error') return <main className="center-page"><ErrorNote onRetry={() => void load()}>{auth.message}</ErrorNote></main>;
+  if (auth.state === 'out' || !app) {
+    return <AuthPage kind={path === '/dashboard/signup' ? 'signup' : 'login'} notice={auth.state === 'out' ? auth.notice : undefined} onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
+  }
+
+  const builder = /^\/dashboard\/templates\/([^/]+)$/.exec(path);
+  let page;
+  if (builder) page = <Suspense fallback={<Spinner label="Opening the builder…" />}><Builder key={`${builder[1]}-${mode}`} templateId={decodeURIComponent(builder[1]!)} /></Suspense>;
+  else if (path === '/dashboard/templates' || path === '/dashboard' || path === '/dashboard/') page = <TemplatesPage key={mode} />;
+  else if (path === '/dashboard/keys') page = <KeysPage />;
+  else if (path === '/dashboard/settings') page = <SettingsPage />;
+  else page = <NotFound />;
+
+  return (
+    <AppContext.Provider value={app}>
+      <Shell path={path} wide={Boolean(builder)}>{page}</Shell>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState, type ReactNode } from 'react';
+import { useApp } from './mode';
+import { Link } from './router';
+import { Logo } from './ui/Logo';
+
+const NAV: Array<[string, string]> = [
+  ['/dashboard/templates', 'Templates'],
+  ['/dashboard/keys', 'API keys'],
+  ['/dashboard/settings', 'Settings'],
+];
+
+export function Shell({ path, wide, children }: { path: string; wide: boolean; children: ReactNode }) {
+  const { session, mode, setMode, signOut } = useApp();
+  const paid = session.account.plan === 'paid';
+  const [upgradeHint, setUpgradeHint] = useState(false);
+  return (
+    <div className={`shell mode-${mode}`}>
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/dashboard/templates" className="brand" aria-label="Formsign dashboard home">
+            <Logo />
+            <span>Formsign</span>
+          </Link>
+          <nav className="nav" aria-label="Dashboard">
+            {NAV.map(([to, label]) => (
+              <Link key={to} to={to} aria-current={path === to || (to === '/dashboard/templates' && path.startsWith('/dashboard/templates/')) ? 'page' : undefined}>{label}</Link>
+            ))}
+            <a href="/docs">API reference</a>
+          </nav>
+          <div className="topbar-end">
+            <div className="mode-switch" role="group" aria-label="Data mode">
+              <button type="button" aria-pressed={mode === 'test'} onClick={() => setMode('test')}>Test</button>
+              <button
+                type="button"
+                aria-pressed={mode === 'live'}
+                aria-disabled={!paid}
+                aria-describedby={!paid && upgradeHint ? 'upgrade-hint' : undefined}
+                onClick={() => (paid ? setMode('live') : setUpgradeHint((v) => !v))}
+              >
+                Live
+              </button>
+            </div>
+            <button type="button" className="btn small ghost" onClick={() => void signOut()}>Sign out</button>
+          </div>
+        </div>
+        {!paid && upgradeHint ? (
+          <p id="upgrade-hint" className="upgrade-hint" role="status">
+            Live mode (real documents, <code>fk_live_</code> keys) needs a paid plan. Your account <strong>{session.account.name}</strong> is on the trial plan; ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.
+          </p>
+        ) : null}
+        {mode === 'live' ? <p className="live-banner">Live mode: changes here affect real documents.</p> : null}
+      </header>
+      <main id="main" className={wide ? 'content wide' : 'content'}>{children}</main>
+      <footer className="footer">
+        <span>Signed in as {session.user.email} · {session.account.name} ({session.account.plan} plan)</span>
+        <a href="/docs">API reference</a>
+      </footer>
+    </div>
+  );
+}

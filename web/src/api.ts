@@ -1,0 +1,95 @@
+import type { components } from '../../src/generated/api';
+
+// The dashboard API client: JSON in and out, the session cookie sent by the browser, the session's
+// CSRF token in a header on every state-changing call. Types come from the generated API types where
+// the object is the public API's own (Template, Field).
+
+export type Template = components['schemas']['Template'];
+export type Field = components['schemas']['Field'];
+export type FieldType = Field['type'];
+export type Mode = 'test' | 'live';
+
+export interface SessionView {
+  object: 'session';
+  user: { id: string; email: string; has_password: boolean };
+  account: { id: string; name: string; plan: 'trial' | 'paid' };
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface ApiKey {
+  object: 'api_key';
+  id: string;
+  mode: Mode;
+  label: string | null;
+  display: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  key?: string;
+}
+
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrfToken = '';
+let onSignedOut: () => void = () => undefined;
+
+export function rememberSession(session: SessionView | null): void {
+  csrfToken = session?.csrf_token ?? '';
+}
+
+/** Called when the server says the session is gone (expired, revoked, signed out elsewhere). */
+export function whenSignedOut(fn: () => void): void {
+  onSignedOut = fn;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(`/dashboard/api${path}`, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'network', 'Formsign could not be reached. Check that the server is running, then try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new ApiError(res.status, 'bad_response', `The server answered ${res.status} with something that is not JSON.`);
+  }
+  if (!res.ok) {
+    const e = (json as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error;
+    const err = new ApiError(res.status, e?.code ?? 'unknown', e?.message ?? `The server answered ${res.status}.`, e?.param);
+    if (err.code === 'session_required' && path !== '/session') onSignedOut();
+    throw err;
+  }
+  return json as T;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : 'Something went wrong.';
+}

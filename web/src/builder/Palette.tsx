@@ -1,0 +1,77 @@
+import { useRef, useState, type PointerEvent } from 'react';
+import type { FieldType } from '../api';
+import { FIELD_TYPES } from './fields';
+
+// Field types to add: drag one onto a page (mouse, pen or finger), or press it to add it to the page
+// in view (keyboard); the chosen type is also what drawing a box on the page makes.
+
+interface Props {
+  drawType: FieldType;
+  onChoose(type: FieldType): void;
+  /** Dropped at a point of the screen; the builder finds the page under it. */
+  onDrop(type: FieldType, clientX: number, clientY: number): boolean;
+  onAdd(type: FieldType): void;
+}
+
+export function Palette({ drawType, onChoose, onDrop, onAdd }: Props) {
+  const [ghost, setGhost] = useState<{ type: FieldType; x: number; y: number } | null>(null);
+  const drag = useRef<{ type: FieldType; startX: number; startY: number; moved: boolean } | null>(null);
+  // A drag ends with a click on the button too; that click must not add a second field.
+  const suppressClick = useRef(false);
+
+  const down = (e: PointerEvent<HTMLButtonElement>, type: FieldType) => {
+    if (e.button !== 0) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    drag.current = { type, startX: e.clientX, startY: e.clientY, moved: false };
+  };
+  const move = (e: PointerEvent<HTMLButtonElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) < 5) return;
+    d.moved = true;
+    setGhost({ type: d.type, x: e.clientX, y: e.clientY });
+  };
+  const up = (e: PointerEvent<HTMLButtonElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    setGhost(null);
+    if (!d) return;
+    if (d.moved) {
+      suppressClick.current = true;
+      onChoose(d.type);
+      onDrop(d.type, e.clientX, e.clientY);
+    }
+  };
+
+  return (
+    <div className="palette" role="group" aria-label="Add a field">
+      <p className="palette-help">Drag a field onto the page, or press it to add it to the page in view. Drawing a box on the page adds the last chosen type.</p>
+      <div className="palette-items">
+        {FIELD_TYPES.map((t) => (
+          <button
+            key={t.type}
+            type="button"
+            className={`palette-item${drawType === t.type ? ' chosen' : ''}`}
+            data-type={t.type}
+            onPointerDown={(e) => down(e, t.type)}
+            onPointerMove={move}
+            onPointerUp={up}
+            onPointerCancel={() => { drag.current = null; setGhost(null); }}
+            onClick={() => {
+              if (suppressClick.current) {
+                suppressClick.current = false;
+                return;
+              }
+              onChoose(t.type);
+              onAdd(t.type);
+            }}
+          >
+            <span className="palette-icon" aria-hidden="true">{t.icon}</span>
+            <span><span className="visually-hidden">Add a </span>{t.label}<span className="visually-hidden"> field</span></span>
+          </button>
+        ))}
+      </div>
+      {ghost ? <div className="drag-ghost" style={{ left: `${ghost.x}px`, top: `${ghost.y}px` }} aria-hidden="true">{FIELD_TYPES.find((t) => t.type === ghost.type)?.label}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+/** What the server writes into the page: where pdf.js and its worker are (shared with the signing page). */
+export interface PageConfig {
+  pdfjs: string;
+  pdfjsWorker: string;
+  standardFonts: string;
+  /** The browser had a live session when the page was served. */
+  signedIn: boolean;
+}
+
+export function pageConfig(): PageConfig {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="formsign-config"]');
+  return JSON.parse(meta?.content ?? '{}') as PageConfig;
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, ApiError, errorMessage, type SessionView } from '../api';
+import { Link } from '../router';
+import { Logo } from '../ui/Logo';
+import { Notice } from '../ui/ui';
+
+// Sign in and sign up share one layout: a card with the form, errors next to the field they concern.
+
+type Kind = 'login' | 'signup';
+
+export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: string | undefined; onSignedIn: (s: SessionView) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    setError(null);
+    document.title = `${kind === 'login' ? 'Sign in' : 'Create your account'} · Formsign`;
+    heading.current?.focus({ preventScroll: true });
+  }, [kind]);
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const body = kind === 'login'
+      ? { email: data.get('email'), password: data.get('password') }
+      : { account_name: data.get('account_name'), email: data.get('email'), password: data.get('password') };
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await api<SessionView>('POST', kind === 'login' ? '/login' : '/signup', body));
+    } catch (err) {
+      setError({ message: errorMessage(err), param: err instanceof ApiError ? err.param : undefined });
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (param: string) => (error?.param === param ? error.message : undefined);
+  const formError = error && !['email', 'password', 'account_name'].includes(error.param ?? '') ? error.message : undefined;
+
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <div className="auth-brand"><Logo /><span>Formsign</span></div>
+        <h1 ref={heading} tabIndex={-1}>{kind === 'login' ? 'Sign in to your dashboard' : 'Create your account'}</h1>
+        <p className="muted">{kind === 'login' ? 'Templates, API keys and the documents you send for signature.' : 'Start on the free trial: test API keys, unlimited templates, no card needed.'}</p>
+        {notice ? <Notice>{notice}</Notice> : null}
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          {kind === 'signup' ? (
+            <TextInput name="account_name" label="Company or project name" autoComplete="organization" error={fieldError('account_name')} />
+          ) : null}
+          <TextInput name="email" label="E-mail address" type="email" autoComplete="email" error={fieldError('email')} />
+          <TextInput
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete={kind === 'login' ? 'current-password' : 'new-password'}
+            hint={kind === 'signup' ? 'At least 10 characters.' : undefined}
+            error={fieldError('password')}
+          />
+          {formError ? <div className="note error" role="alert">{formError}</div> : null}
+          <button type="submit" className="btn primary block" disabled={busy}>{busy ? 'Please wait…' : kind === 'login' ? 'Sign in' : 'Create account'}</button>
+        </form>
+        <p className="auth-switch">
+          {kind === 'login' ? <>New to Formsign? <Link to="/dashboard/signup">Create an account</Link></> : <>Have an account? <Link to="/dashboard/login">Sign in</Link></>}
+        </p>
+      </div>
+      <p className="auth-foot"><a href="/docs">API reference</a> · <a href="/">About this server</a></p>
+    </main>
+  );
+}
+
+export function TextInput(props: { name: string; label: string; type?: string; autoComplete?: string; hint?: string | undefined; error?: string | undefined; defaultValue?: string }) {
+  const id = `f-${props.name}`;
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${props.error ? ' invalid' : ''}`}>
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} name={props.name} type={props.type ?? 'text'} autoComplete={props.autoComplete} defaultValue={props.defaultValue} aria-invalid={props.error ? true : undefined} aria-describedby={described} required />
+      {props.hint ? <p className="hint" id={`${id}-hint`}>{props.hint}</p> : null}
+      {props.error ? <p className="field-error" id={`${id}-error`}>{props.error}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError, errorMessage, type SessionView } from '../api';
+import { useApp } from '../mode';
+import { Notice, PageTitle } from '../ui/ui';
+import { TextInput } from './AuthPage';
+
+// The account at a glance and the user's password (a user signed in by link sets a first one here).
+
+export function SettingsPage() {
+  const { session, refreshSession } = useApp();
+  const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    document.title = 'Settings · Formsign';
+  }, []);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    setBusy(true);
+    setError(null);
+    setDone(false);
+    try {
+      const body = session.user.has_password ? { current_password: data.get('current_password'), new_password: data.get('new_password') } : { new_password: data.get('new_password') };
+      refreshSession(await api<SessionView>('POST', '/password', body));
+      form.reset();
+      setDone(true);
+    } catch (err) {
+      setError({ message: errorMessage(err), param: err instanceof ApiError ? err.param : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <PageTitle>Settings</PageTitle>
+      <section className="card" aria-labelledby="account-title">
+        <h2 id="account-title">Account</h2>
+        <dl className="facts">
+          <dt>Name</dt><dd>{session.account.name}</dd>
+          <dt>Account ID</dt><dd><code>{session.account.id}</code></dd>
+          <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys' : 'Trial: test keys only. Ask your operator to upgrade for live mode.'}</dd>
+          <dt>Signed in as</dt><dd>{session.user.email}</dd>
+        </dl>
+      </section>
+      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
+        <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>
+        {!session.user.has_password ? <p className="muted">You signed in with a one-time link. Set a password to sign in with your e-mail address next time.</p> : null}
+        {session.user.has_password ? <TextInput name="current_password" label="Current password" type="password" autoComplete="current-password" error={error?.param === 'current_password' ? error.message : undefined} /> : null}
+        <TextInput name="new_password" label="New password" type="password" autoComplete="new-password" hint="At least 10 characters. Your other sessions are signed out." error={error?.param === 'new_password' ? error.message : undefined} />
+        {error && !['current_password', 'new_password'].includes(error.param ?? '') ? <div className="note error" role="alert">{error.message}</div> : null}
+        {done ? <Notice tone="success">Your password is saved.</Notice> : null}
+        <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save password'}</button>
+      </form>
+    </>
+  );
+}
