@@ -60,6 +60,10 @@ export function sentences(prompt: string, groups: Groups): Segmented {
       if (withMatch && wordCount(withMatch[1]!) <= 6 && TITLE_NOUN.test(fold(withMatch[1]!))) {
         title = withMatch[1]!;
         parts[0] = withMatch[2]!;
+      } else if (first.includes(',') && TITLE_NOUN.test(fold(first.split(',')[0]!)) && wordCount(first.split(',')[0]!) >= 2 && wordCount(first.split(',')[0]!) <= 8 && !namesAField(fold(first.split(',')[0]!))) {
+        // "Babysitter agreement between parents and babysitter, hourly rate, …"
+        title = first.split(',')[0]!;
+        parts[0] = first.slice(first.indexOf(',') + 1).trim();
       } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
         title = first;
         parts.shift();
