@@ -35,7 +35,8 @@ async function freePort(): Promise<number> {
  * taskset when given) and resolves once /healthz answers 200.
  */
 export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cpu?: string; env?: Record<string, string>; seed: (deps: Deps, p: Partition) => Promise<T> }): Promise<Served<T>> {
-  const store = await processStore(o.dialect === 'postgres' ? 'postgres' : 'sqlite', o.prefix, { LOG_LEVEL: 'silent', ...o.env });
+  // The prefix names a PostgreSQL database too: letters, digits and underscores only.
+  const store = await processStore(o.dialect === 'postgres' ? 'postgres' : 'sqlite', o.prefix.replace(/\W/g, '_'), { LOG_LEVEL: 'silent', ...o.env });
   const account = await createAccount(store.deps.domain, { name: 'Bench Rentals', plan: 'paid' });
   const partition: Partition = { accountId: account.id, mode: 'test' };
   const key = (await createApiKey(store.deps.domain, { accountId: account.id, mode: 'test' })).key;

@@ -67,7 +67,7 @@ const median = (xs: number[]): number => percentile(xs, 50);
 
 export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite'): Promise<{ rows: BenchResult[]; latency: { p50: number; p99: number; samples: number } }> {
   const sink = await startSink();
-  const s = await processStore(dialect === 'postgres' ? 'postgres' : 'sqlite', 'bench-worker', { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' }, {
+  const s = await processStore(dialect === 'postgres' ? 'postgres' : 'sqlite', 'benchworker', { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' }, {
     worker: { concurrency: CONCURRENCY, log: () => undefined, ...(process.env['BENCH_WINDOW'] ? { settleWindowMs: Number(process.env['BENCH_WINDOW']) } : {}) },
   });
   const deps = s.deps;
