@@ -17,7 +17,13 @@ function pdfjs(): Promise<PdfJs> {
   return loaded;
 }
 
+/**
+ * Fetched whole, then handed to pdf.js: a template PDF is at most 20 MB, and pdf.js's own streaming
+ * loader cancels its first request when it switches strategy, which shows as a failed request.
+ */
 export async function openPdf(url: string): Promise<PDFDocumentProxy> {
-  const lib = await pdfjs();
-  return lib.getDocument({ url, isEvalSupported: false, standardFontDataUrl: pageConfig().standardFonts, useWasm: false, enableXfa: false, withCredentials: true }).promise;
+  const [lib, res] = await Promise.all([pdfjs(), fetch(url, { credentials: 'same-origin' })]);
+  if (!res.ok) throw new Error(`The template's PDF could not be loaded (HTTP ${res.status}). Reload the page to try again.`);
+  const data = new Uint8Array(await res.arrayBuffer());
+  return lib.getDocument({ data, isEvalSupported: false, standardFontDataUrl: pageConfig().standardFonts, useWasm: false, enableXfa: false }).promise;
 }

@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { listen } from '../api/raw-http.js';
+import { createHarness, type Harness } from '../harness.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { PASSWORD, uniqueEmail } from './support.js';
+
+// The dashboard in Debian's Chromium, end to end as a person uses it: sign up, upload a fillable PDF,
+// see its detected fields, drag a signature field onto the page, save, check the public API sees the
+// field, make a test key in the dashboard and list the template with it. Any page error, console
+// error, failed request or 4xx/5xx response fails the test; axe-core finds no serious or critical
+// violation on each page; screenshots of each page at 1280 and 375 px go to test-results/dashboard/.
+
+const SHOTS = path.resolve('test-results', 'dashboard');
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PDF = path.join(FIXTURES_DIR, 'openoffice_form_example.pdf');
+
+interface Watched {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+describe('dashboard in Chromium', () => {
+  let h: Harness;
+  let browser: Browser;
+  let origin: string;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    h = await createHarness('sqlite');
+    origin = `http://127.0.0.1:${await listen(h.app)}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  async function open(width: number): Promise<Watched> {
+    const context = await browser.newContext({ viewport: { width, height: width < 500 ? 800 : 900 }, deviceScaleFactor: 1, hasTouch: width < 500 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) problems.push(`request away: ${u}`);
+    });
+    return { context, page, problems };
+  }
+
+  async function check(w: Watched, name: string): Promise<void> {
+    const width = w.page.viewportSize()!.width;
+    await w.page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    await w.page.evaluate(`${AXE}\n;0`);
+    const violations = (await w.page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
+    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${name} at ${width}: axe-core serious/critical violations`);
+    if (width < 500 && name !== 'builder') {
+      const overflow = (await w.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+      assert.ok(overflow <= 0, `${name}: no horizontal scrolling at ${width} px (overflow ${overflow})`);
+    }
+    assert.deepEqual(w.problems, [], `${name} at ${width}: no page error, console error or failed request`);
+  }
+
+  /** The first page's canvas carries ink: pdf.js drew it. */
+  async function waitForInk(page: Page): Promise<void> {
+    await page.waitForFunction(() => {
+      type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
+      const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.pdf-canvas');
+      if (!c || c.width === 0) return false;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
+      return false;
+    }, undefined, { timeout: 30_000 });
+  }
+
+  it('sign up → upload → detected fields → drag a signature field → save → the API shows it → a test key made here lists the template', async () => {
+    const w = await open(1280);
+    const { page } = w;
+    const email = uniqueEmail('browser');
+    try {
+      // `/` leads to the dashboard; signed out, the dashboard opens on the sign-in form.
+      await page.goto(`${origin}/`);
+      await page.locator('a[href="/dashboard"]').first().click();
+      await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/dashboard/login');
+      await check(w, 'login');
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+      await check(w, 'signup');
+      await page.getByLabel('Company or project name').fill('Lovelace & Co');
+      await page.getByLabel('E-mail address').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create account' }).click();
+
+      // The empty list says what to do.
+      await page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/dashboard/templates');
+      await check(w, 'templates-empty');
+
+      // A broken upload is refused in words.
+      await page.locator('input[type=file]').setInputFiles({ name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\nnot really a PDF\n%%EOF') });
+      await page.getByRole('button', { name: 'Upload and detect fields' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'was not imported' });
+      await refusal.waitFor();
+      assert.match(await refusal.innerText(), /The PDF was not imported\.\s+\S.{20,}/);
+      await page.screenshot({ path: path.join(SHOTS, 'upload-error-1280.png') });
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 POST .*\/dashboard\/api\/test\/templates$/.test(p) && !/status of 400/.test(p)));
+
+      // Upload the real form: the builder opens with the detected fields drawn over the page.
+      await page.locator('input[type=file]').setInputFiles(PDF);
+      await page.getByRole('button', { name: 'Upload and detect fields' }).click();
+      await page.locator('.builder').waitFor({ timeout: 30_000 });
+      const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
+      assert.ok(templateId, page.url());
+      await waitForInk(page);
+      const boxes = page.locator('.box');
+      await boxes.first().waitFor();
+      const detectedCount = await boxes.count();
+      assert.ok(detectedCount > 5, `detected fields drawn (${detectedCount})`);
+      assert.equal(await page.locator('.field-list .panel-title').textContent(), `Fields (${detectedCount})`);
+      await check(w, 'builder');
+
+      // Drag a signature field from the palette onto an empty part of page 1.
+      const item = page.locator('.palette-item[data-type="signature"]');
+      const from = (await item.boundingBox())!;
+      const pageBox = (await page.locator('.pdf-page[data-page="1"]').boundingBox())!;
+      const target = { x: pageBox.x + pageBox.width * 0.3, y: pageBox.y + pageBox.height * 0.93 };
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + 20, { steps: 4 });
+      await page.mouse.move(target.x, target.y, { steps: 12 });
+      await page.mouse.up();
+      const sig = page.locator('.box[data-field="signature_1"]');
+      await sig.waitFor();
+      assert.equal(await boxes.count(), detectedCount + 1);
+      const sigBox = (await sig.boundingBox())!;
+      assert.ok(Math.abs(sigBox.x + sigBox.width / 2 - target.x) < 3 && Math.abs(sigBox.y + sigBox.height / 2 - target.y) < 3, 'dropped where the pointer was');
+
+      // Edit it in the properties panel, nudge it with the keyboard, and undo the nudge.
+      await page.getByLabel(/^Label/).fill('Client signature');
+      await sig.focus();
+      const before = await page.locator('.geometry').innerText();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      assert.notEqual(await page.locator('.geometry').innerText(), before);
+      await page.getByRole('button', { name: 'Undo' }).click();
+      assert.equal(await page.locator('.geometry').innerText(), before);
+      await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('All changes saved').waitFor();
+
+      // A test key made in the developers area: shown once, with its warning.
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
+      await check(w, 'keys-empty');
+      await page.getByLabel('Label').fill('Browser test');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const value = page.locator('#new-key-value');
+      await value.waitFor();
+      const key = await value.innerText();
+      assert.match(key, /^fk_test_[0-9a-f]{32}$/);
+      assert.match(await page.locator('.new-key').innerText(), /shown only this once/);
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+      assert.equal(await page.evaluate('navigator.clipboard.readText()'), key);
+      await page.locator('table').getByText(`fk_test_…${key.slice(-4)}`).waitFor();
+      await check(w, 'keys');
+
+      // The public API, with the key made here, shows the saved signature field and lists the template.
+      const one = await fetch(`${origin}/api/v1/templates/${templateId}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(one.status, 200);
+      const t = (await one.json()) as { fields: Array<{ name: string; type: string; label?: string; page: number; required: boolean }> };
+      assert.equal(t.fields.length, detectedCount + 1);
+      const saved = t.fields.find((f) => f.name === 'signature_1');
+      assert.deepEqual(saved && { type: saved.type, label: saved.label, page: saved.page, required: saved.required }, { type: 'signature', label: 'Client signature', page: 1, required: true });
+      const list = await fetch(`${origin}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+      assert.deepEqual(((await list.json()) as { data: Array<{ id: string }> }).data.map((x) => x.id), [templateId]);
+
+      // The list shows the template; the settings page; signing out ends the session.
+      await page.getByRole('link', { name: 'Templates' }).click();
+      await page.getByRole('link', { name: 'openoffice_form_example' }).waitFor();
+      await check(w, 'templates');
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+      await check(w, 'settings');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+      assert.deepEqual(w.problems, []);
+
+      // The same pages at 375 px, signed in with the password.
+      const m = await open(375);
+      try {
+        await m.page.goto(`${origin}/dashboard`);
+        await m.page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+        await check(m, 'login');
+        await m.page.getByLabel('E-mail address').fill(email);
+        await m.page.getByLabel('Password').fill(PASSWORD);
+        await m.page.getByRole('button', { name: 'Sign in' }).click();
+        await m.page.getByRole('link', { name: 'openoffice_form_example' }).waitFor();
+        await check(m, 'templates');
+        await m.page.getByRole('link', { name: 'openoffice_form_example' }).click();
+        await m.page.locator('.box[data-field="signature_1"]').waitFor({ timeout: 30_000 });
+        await waitForInk(m.page);
+        await check(m, 'builder');
+        const pageWidth = (await m.page.locator('.pdf-page').first().boundingBox())!.width;
+        assert.ok(pageWidth <= 375, `the page fits the phone (${pageWidth} px)`);
+        await m.page.getByRole('link', { name: 'API keys' }).click();
+        await m.page.locator('table').waitFor();
+        await check(m, 'keys');
+      } finally {
+        await m.context.close();
+      }
+    } finally {
+      await w.context.close();
+    }
+  });
+});
