@@ -169,6 +169,23 @@ for (const dialect of DIALECTS) {
       assert.equal((await formPdf(now.form.id)).etag, newPdf.etag);
     });
 
+    it('an AcroForm field given options or a type its widget cannot take is drawn instead, not a failed render', async () => {
+      const t = await upload();
+      const radio = t.fields.find((f) => f.type === 'radio');
+      const text = textField(t);
+      assert.ok(radio, 'the fixture has a radio group');
+      const fields = t.fields.map((f) => {
+        if (f.name === radio.name) return { ...f, options: ['Yes please', 'No thanks'] };
+        if (f.name === text.name) return { ...f, type: 'checkbox' };
+        return f;
+      });
+      assert.equal((await patch(t.id, { fields })).status, 200);
+      const made = await newForm(t.id, { [radio.name]: 'No thanks' });
+      const res = await h.request({ url: `/api/v1/forms/${made.form.id}/pdf`, as: h.actors.aTest });
+      assert.equal(res.status, 200, res.body.slice(0, 300));
+      assert.match(pdfText(res.rawPayload), /No thanks/);
+    });
+
     it('bad fields and names answer 400 with the contract codes and param, and change nothing', async () => {
       const t = await upload();
       const f0 = { name: 'a', type: 'text', x: 1, y: 1, width: 10, height: 10 };

@@ -47,6 +47,22 @@ function fieldsByName(form: PDFForm): Map<string, PDFField> {
   return byName;
 }
 
+/**
+ * Sets the value through the AcroForm field, or says it cannot: a template's fields may be edited
+ * after import (options the widget does not offer, a type it cannot hold), and a value its field
+ * definition allows is then drawn into the rectangle instead of failing the whole document (the widget
+ * is left as it was). A value the definition does not allow either is still refused.
+ */
+async function filledAcroField(def: FieldDef, field: PDFField, value: FieldValue, fonts: DocumentFonts): Promise<boolean> {
+  try {
+    await fillAcroField(field, value, fonts);
+    return true;
+  } catch (err) {
+    if (err instanceof RangeError && (def.options === undefined || def.options.includes(String(value)))) return false;
+    throw err;
+  }
+}
+
 export function createPdfRenderer(): PdfRenderer {
   return {
     version: RENDERER_VERSION,
@@ -65,8 +81,7 @@ export function createPdfRenderer(): PdfRenderer {
         const value = Object.hasOwn(values, def.name) ? values[def.name] : undefined;
         if (value === undefined || SIGNING_STAGE.has(def.type)) continue;
         const field = acroFields.get(def.name);
-        if (field) {
-          await fillAcroField(field, value, fonts);
+        if (field && (await filledAcroField(def, field, value, fonts))) {
           touched.add(field);
         } else {
           await drawFlatField(doc, def, value, fonts);
