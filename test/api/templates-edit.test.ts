@@ -186,6 +186,23 @@ for (const dialect of DIALECTS) {
       assert.match(pdfText(res.rawPayload), /No thanks/);
     });
 
+    it('concurrent field edits each make their own version; forms made between them keep theirs', async () => {
+      const t = await upload();
+      const variant = (i: number): Field => ({ ...NOTE, name: `note_${i}` });
+      const made: Array<{ form: Form; fields: Field[] }> = [];
+      await Promise.all(Array.from({ length: 6 }, async (_, i) => {
+        const res = await patch(t.id, { fields: [variant(i)] });
+        assert.equal(res.status, 200, res.body);
+        const { form } = await newForm(t.id, {});
+        made.push({ form, fields: fieldDefs(form.fields) });
+      }));
+      const final = (await get(t.id)).json<Template>().fields;
+      assert.equal(final.length, 1);
+      assert.match(final[0]!.name, /^note_[0-5]$/);
+      // Each form reads back exactly the fields it was created with, whichever edit came last.
+      for (const m of made) assert.deepEqual(fieldDefs((await formOf(m.form.id)).fields), m.fields);
+    });
+
     it('bad fields and names answer 400 with the contract codes and param, and change nothing', async () => {
       const t = await upload();
       const f0 = { name: 'a', type: 'text', x: 1, y: 1, width: 10, height: 10 };
