@@ -200,6 +200,33 @@ for (const dialect of DIALECTS) {
       for (const other of aTpl.json<{ data: Template[] }>().data) assert.equal((await b.call('GET', `/dashboard/api/test/templates/${other.id}`)).status, 404);
     });
 
+    it('the builder\'s save, rename and delete go through the API\'s use cases, in the session\'s partition only', async () => {
+      const a = await signedUp(h);
+      const b = await signedUp(h);
+      const t = (await upload(a, fixture(OPENOFFICE))).json<Template & { fields: Array<Record<string, unknown>> }>();
+      const sig = { name: 'client_signature', type: 'signature', label: 'Client signature', required: true, signer: 2, page: 1, x: 100, y: 700, width: 170, height: 42 };
+      const fields = [...t.fields, sig];
+      // Another account cannot edit or delete it.
+      assert.equal((await b.call('PATCH', `/dashboard/api/test/templates/${t.id}`, { json: { name: 'mine now' } })).status, 404);
+      assert.equal((await b.call('DELETE', `/dashboard/api/test/templates/${t.id}`)).status, 404);
+      const saved = await a.call('PATCH', `/dashboard/api/test/templates/${t.id}`, { json: { name: 'Job application', fields } });
+      assert.equal(saved.status, 200, saved.body);
+      const key = (await a.call('POST', '/dashboard/api/keys', { json: { mode: 'test' } })).json<Key>().key!;
+      const api = await h.request({ url: `/api/v1/templates/${t.id}`, headers: { authorization: `Bearer ${key}` } });
+      const seen = api.json<{ name: string; signer_count: number; fields: Array<Record<string, unknown>> }>();
+      assert.equal(seen.name, 'Job application');
+      assert.equal(seen.signer_count, 2);
+      assert.deepEqual(seen.fields.at(-1), sig);
+      // A broken edit is refused in words, naming the field.
+      const bad = await a.call('PATCH', `/dashboard/api/test/templates/${t.id}`, { json: { fields: [...fields, { ...sig }] } });
+      assert.equal(bad.status, 400);
+      assert.match(bad.json<{ error: { message: string; param: string } }>().error.param, /^fields\[\d+\]\.name$/);
+      const gone = await a.call('DELETE', `/dashboard/api/test/templates/${t.id}`);
+      assert.equal(gone.status, 200);
+      assert.deepEqual((await a.call('GET', '/dashboard/api/test/templates')).json<{ data: unknown[] }>().data, []);
+      assert.equal((await h.request({ url: `/api/v1/templates/${t.id}`, headers: { authorization: `Bearer ${key}` } })).status, 404);
+    });
+
     it('keys: made with label and mode, shown once, listed as prefix and last four, revoked; live keys need a paid plan', async () => {
       const a = await signedUp(h);
       const made = await a.call('POST', '/dashboard/api/keys', { json: { mode: 'test', label: '  Zapier  ' } });

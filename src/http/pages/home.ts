@@ -45,7 +45,7 @@ function homePage(doc: OpenApiDocument, origin: string): SafeHtml {
   const main = html`<h1>Formsign</h1>
 ${capabilities(doc)}
 <p><span class="badge ok">Running</span> <span class="muted">API version ${version}</span></p>
-<div class="actions"><a class="button" href="/docs">Read the API reference</a><a class="button secondary" href="/healthz">Health check</a></div>
+<div class="actions"><a class="button" href="/dashboard">Open the dashboard</a><a class="button secondary" href="/docs">Read the API reference</a></div>
 
 <h2>First request</h2>
 <ol class="steps">
@@ -60,7 +60,7 @@ npm run --silent formsign -- keys create --account acct_… --mode test</code></
 <h2>Where to go</h2>
 <div class="grid">
 <a class="card link-card" href="/docs"><strong>API reference</strong><span>Endpoints, parameters, errors and webhooks, rendered from the OpenAPI document.</span></a>
-<a class="card link-card" href="/dashboard"><strong>Dashboard</strong><span>Templates, forms and the dev outbox in a browser. Coming soon.</span></a>
+<a class="card link-card" href="/dashboard"><strong>Dashboard</strong><span>Sign in or sign up: build templates from your PDFs and make API keys.</span></a>
 <a class="card link-card" href="/healthz"><strong>Health</strong><span><code>/healthz</code> answers while the process is up; <code>/readyz</code> checks the database.</span></a>
 <a class="card link-card" href="/docs/openapi.json"><strong>OpenAPI document</strong><span>The contract as JSON. With a key: <code>/api/v1/openapi.yaml</code> and a TypeScript SDK.</span></a>
 </div>
