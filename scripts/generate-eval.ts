@@ -4,7 +4,11 @@ import { generateBuiltin } from '../src/domain/generate/builtin.js';
 import { loadCorpus, scoreCase, totals } from '../test/generate/corpus/score.js';
 
 const verbose = process.argv.includes('--verbose');
-const scores = loadCorpus().map((c) => scoreCase(c, generateBuiltin(c.prompt).fields));
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+for (const file of ['corpus', 'heldout'] as const) report(file);
+
+function report(file: 'corpus' | 'heldout'): void {
+const scores = loadCorpus(file).map((c) => scoreCase(c, generateBuiltin(c.prompt).fields));
 const t = totals(scores);
 if (verbose) {
   for (const s of t.cases) {
@@ -15,6 +19,6 @@ if (verbose) {
     for (const w of s.wrongTypes) console.log(`   type  ${w}`);
   }
 }
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-console.log(`cases ${t.cases.length}  expected fields ${t.cases.reduce((n, c) => n + c.expected, 0)}`);
-console.log(`recall ${pct(t.recall)}  precision ${pct(t.precision)}  type accuracy ${pct(t.typeAccuracy)}`);
+console.log(`${file}: cases ${t.cases.length}  expected fields ${t.cases.reduce((n, c) => n + c.expected, 0)}`);
+console.log(`${file}: recall ${pct(t.recall)}  precision ${pct(t.precision)}  type accuracy ${pct(t.typeAccuracy)}`);
+}

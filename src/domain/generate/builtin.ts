@@ -221,7 +221,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const signers: Signer[] = roles.list.length > 0
     ? roles.list.map((r) => ({ slot: r.slot, role: r.key === '' ? words.signer : r.label }))
     : [{ slot: 1, role: words.signer }];
-  const rawTitle = (seg.title ?? titleFromText(prompt) ?? words.form)
+  const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
+  const rawTitle = (heading ?? titleFromText(prompt) ?? words.form)
     .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
   const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen)\s+.*$/i, '') || words.form).slice(0, 200);
@@ -292,7 +293,9 @@ function fieldOf(item: Item, language: Language, roles: Roles, conditional: bool
   }
   // Prose that names nothing we know is not a field: "Our studio needs a waiver that …".
   if (wordCount(label) > 7 && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|title)\b/.test(folded)) return { kind: 'none' };
-  if (/^(?:we|our|this|it|please|make|i need|need|create|i want|build|nous|wir|necesito)\b/i.test(label)) return { kind: 'none' };
+  if (/^(?:we|our|this|it|please|make|i need|need|needs|want|wants|would like|create|i want|build|nous|wir|necesito|are|is|am|looking for)\b/i.test(label)) return { kind: 'none' };
+  // "… and want a new patient form": the form itself is not one of its fields.
+  if (/\b(?:a|an|the|our|new)\s+(?:[\p{L}-]+\s+){0,3}(?:form|formulario|formulaire|formular)$/iu.test(label)) return { kind: 'none' };
   const hinted = typeOf(`${folded} ${remarks}`);
   // "(a number from 1 to 10)", "(1-10)": a remark that asks for a number.
   const type: FieldType = hinted === 'text' && /\b(?:number|numero|nombre|zahl)\b|\d+\s*(?:-|to|a|bis)\s*\d+/.test(remarks) ? 'number' : hinted;

@@ -8,8 +8,9 @@ import type { GeneratedField } from '../../../src/domain/generate/spec.js';
 export interface Expected { m: string; t: string; s?: number }
 export interface Case { id: string; prompt: string; fields: Expected[] }
 
-export function loadCorpus(): Case[] {
-  const text = readFileSync(new URL('./corpus.json', import.meta.url), 'utf8');
+/** corpus.json (written before the rules), and heldout.json (added after the first tuning, to check they generalise). */
+export function loadCorpus(file: 'corpus' | 'heldout' = 'corpus'): Case[] {
+  const text = readFileSync(new URL(`./${file}.json`, import.meta.url), 'utf8');
   return (JSON.parse(text) as { cases: Case[] }).cases;
 }
 
