@@ -2,14 +2,17 @@
 // level, the worker inline), on a store the benchmark seeds first through the domain. Logs go to
 // /dev/null; the banner and any error on stderr are kept for the failure message.
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../src/domain/accounts/manage-accounts.js';
+import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
 import type { Partition } from '../src/lib/partition.js';
 import { processStore, type Deps } from '../test/outbox/support/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Per-minute and monthly limits high enough that no benchmark meets them. */
+export const BENCH_LIMIT = 1_000_000_000;
 const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 export interface Served<T> {
@@ -39,6 +42,9 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
   const store = await processStore(o.dialect === 'postgres' ? 'postgres' : 'sqlite', o.prefix.replace(/\W/g, '_'), { LOG_LEVEL: 'silent', ...o.env });
   const account = await createAccount(store.deps.domain, { name: 'Bench Rentals', plan: 'paid' });
   const partition: Partition = { accountId: account.id, mode: 'test' };
+  // The limit checks run on every request as in production, but a benchmark's thousands of calls a
+  // minute are not refused (the defaults allow 60 sends a minute and 10,000 calls a month).
+  await setAccountLimits(store.deps.domain, account.id, { monthly: BENCH_LIMIT, perMinute: BENCH_LIMIT });
   const key = (await createApiKey(store.deps.domain, { accountId: account.id, mode: 'test' })).key;
   const seeded = await o.seed(store.deps, partition);
   const port = await freePort();
@@ -47,9 +53,13 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
   delete env['LOG_LEVEL'];
   delete env['WORKER'];
   const args = ['--import', 'tsx', 'src/main.ts', 'serve'];
+  // BENCH_SERVER_LOG=<file> keeps the server's log lines there instead (to see why a call failed).
+  const logTo = process.env['BENCH_SERVER_LOG'];
+  const stdout = logTo ? fs.openSync(logTo, 'w') : 'ignore';
   const child = o.cpu && HAS_TASKSET
-    ? spawn('taskset', ['-c', o.cpu, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    ? spawn('taskset', ['-c', o.cpu, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] })
+    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
     if (stderr.length < 16_384) stderr += c.toString();

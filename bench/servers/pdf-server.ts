@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
-import { createAccount } from '../../src/domain/accounts/manage-accounts.js';
+import { createAccount, setAccountLimits } from '../../src/domain/accounts/manage-accounts.js';
 import { createForm } from '../../src/domain/forms/create-form.js';
 import { createApiKey } from '../../src/domain/keys/manage-keys.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
@@ -21,6 +21,8 @@ if (merged.status !== 0 && merged.status !== 3) throw new Error(`qpdf: ${merged.
 
 const deps = await createDeps(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
 const account = await createAccount(deps.domain, { name: 'bench', plan: 'paid' });
+// Limits are checked on every request, but the benchmark's load is not refused.
+await setAccountLimits(deps.domain, account.id, { monthly: 1_000_000_000, perMinute: 1_000_000_000 });
 const key = await createApiKey(deps.domain, { accountId: account.id, mode: 'test' });
 const p = { accountId: account.id, mode: 'test' as const };
 const template = await importTemplate(deps.domain, p, { pdf: new Uint8Array(fs.readFileSync(big)) });
