@@ -30,7 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('templates_list_idx')
     .on('templates')
-    .columns(['account_id', 'mode', 'created_at', 'id'])
+    // deleted_at (always null in it) makes the index cover the list query's `deleted_at is null`.
+    .columns(['account_id', 'mode', 'created_at', 'id', 'deleted_at'])
     .where(sql.ref('deleted_at'), 'is', null)
     .execute();
 }
