@@ -76,6 +76,13 @@ describe('built-in generator', () => {
     assert.deepEqual(guardian.fields.map((x) => `${x.type}@${x.signer}`), ['text@1', 'initials@1', 'signature@1', 'date_signed@1', 'signature@2']);
   });
 
+  it('counts signers named with a number word', () => {
+    const will = generateBuiltin('Will: testator name, address. Testator signature, signatures of two witnesses');
+    assert.deepEqual(will.signers.map((x) => x.role), ['Testator', 'Witness 1', 'Witness 2']);
+    const sworn = generateBuiltin('Affidavit: name, statement. The declarant and 3 witnesses sign.');
+    assert.deepEqual(sworn.fields.filter((x) => x.type === 'signature').map((x) => x.signer), [1, 2, 3, 4]);
+  });
+
   it('keeps labels in the description\'s language', () => {
     const es = generateBuiltin('Nombre completo, correo electrónico, teléfono, fecha de nacimiento, ¿tiene mascotas? (sí o no), acepto las condiciones, firma del inquilino');
     assert.equal(es.language, 'es');

@@ -69,6 +69,16 @@ function cleanRole(raw: string, lang: Language): string {
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** "two witnesses" → ["Witness 1", "Witness 2"] (English number words via compromise, or digits; at most 10). */
+function expandCount(raw: string): string[] {
+  const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
+  if (!m) return [raw];
+  const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp(m[1]!).numbers().get()[0];
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
+  const single = nlp(m[2]!).nouns().toSingular().text() || m[2]!;
+  return Array.from({ length: n }, (_, i) => `${single} ${i + 1}`);
+}
+
 function capitalise(s: string): string {
   const t = s.trim();
   return t.charAt(0).toUpperCase() + t.slice(1);
@@ -159,7 +169,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       const bothParties = /\b(?:both|parties|each party|all parties)\b/i.test(subject);
       const signerNames = bothParties ? contextRoles() : unnamed ? [''] : names;
       const optional = UNDER_AGE.test(fold(sentence)) || OPTIONAL.test(fold(sentence));
-      const slots = signerNames.map((n, i) => addSignature(n, !optional || i === 0));
+      const slots = signerNames.flatMap(expandCount).map((n, i) => addSignature(n, !optional || i === 0));
       const extra = /^\s*with\s+(.*)$/.exec(after);
       if (extra) {
         for (const part of extra[1]!.split(/\s*(?:,|\band\b)\s*/).filter(Boolean)) {
@@ -182,7 +192,9 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       const made = fieldOf(item, language, roles, conditional);
       conditional = made.kind === 'conditional';
       if (made.kind === 'signature') {
-        addSignature(made.role, made.required, made.label);
+        const many = expandCount(made.role);
+        if (many.length > 1) for (const role of many) addSignature(role, made.required);
+        else addSignature(made.role, made.required, made.label);
       } else if (made.kind === 'date_signed') {
         datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) : 1, order: order++, label: made.label });
       } else if (made.kind === 'field') {
