@@ -239,6 +239,8 @@ for (const dialect of DIALECTS) {
       await assert.rejects(updateTemplate(h.deps.domain, p, t.id, { fields: [{ name: 'a', type: 'text', page: 9, x: 1, y: 1, width: 1, height: 1 }] }), { code: 'parameter_invalid', param: 'fields[0].page' });
       await assert.rejects(updateTemplate(h.deps.domain, p, t.id, { name: 42 as unknown as string }), { code: 'parameter_invalid', param: 'name' });
       await assert.rejects(updateTemplate(h.deps.domain, p, t.id, { colour: 'red' } as never), { code: 'parameter_unknown', param: 'colour' });
+      await assert.rejects(updateTemplate(h.deps.domain, p, t.id, null as never), { code: 'parameter_invalid' });
+      await assert.rejects(updateTemplate(h.deps.domain, p, t.id, { fields: 'x' }), { code: 'parameter_invalid', param: 'fields' });
       const ok = await updateTemplate(h.deps.domain, p, t.id, { name: 'From the dashboard', fields: [NOTE] });
       assert.equal(ok.name, 'From the dashboard');
       assert.deepEqual(ok.fields, [NOTE]);

@@ -30,6 +30,8 @@ export async function updateTemplate(
   templateId: string,
   patch: TemplateEdit,
 ): Promise<TemplateView> {
+  // Callers other than the HTTP schema (the dashboard) may hand over any JSON.
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new AppError('parameter_invalid', 'The request body must be a JSON object.');
   for (const key of Object.keys(patch)) {
     if (!EDITABLE.has(key)) throw new AppError('parameter_unknown', `Received unknown parameter '${key}'.`, key);
   }
