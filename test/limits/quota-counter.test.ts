@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { migrateToLatest } from '../../src/db/database.js';
-import { monthUsage } from '../../src/db/repositories/usage.js';
+import { addUsage, monthUsage } from '../../src/db/repositories/usage.js';
 import { createAccount } from '../../src/domain/accounts/manage-accounts.js';
 import { QuotaCounter } from '../../src/domain/limits/quota.js';
 import { DIALECTS, openStore } from '../harness.js';
@@ -75,3 +75,22 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('usage upsert', () => {
+  for (const dialect of DIALECTS) {
+    it(`adds many accounts' batches in one statement, again and again (${dialect})`, async () => {
+      const store = await openStore(dialect, 'usage');
+      try {
+        await migrateToLatest(store.handle);
+        const incs = Array.from({ length: 450 }, (_, i) => ({ accountId: `acct_${i}`, month: MONTH, calls: i + 1 }));
+        await store.handle.transact((trx) => addUsage(trx, incs, new Date(NOW).toISOString()));
+        await store.handle.transact((trx) => addUsage(trx, incs, new Date(NOW).toISOString()));
+        assert.equal(await monthUsage(store.handle.db, 'acct_0', MONTH), 2);
+        assert.equal(await monthUsage(store.handle.db, 'acct_449', MONTH), 900);
+        assert.equal(await monthUsage(store.handle.db, 'acct_449', '2026-12'), 0);
+      } finally {
+        await store.close();
+      }
+    });
+  }
+});

@@ -12,12 +12,17 @@ export interface UsageIncrement {
   calls: number;
 }
 
-/** Adds each batch to its month's row, creating it when missing: one atomic upsert per row. */
+/**
+ * Adds each batch to its month's row, creating it when missing: one multi-row upsert per 200 rows,
+ * atomic on both dialects. The increments must name each (account, month) once (PostgreSQL refuses
+ * to update one row twice in a statement).
+ */
 export async function addUsage(trx: Trx, increments: readonly UsageIncrement[], now: string): Promise<void> {
-  for (const inc of increments) {
+  for (let i = 0; i < increments.length; i += 200) {
+    const rows = increments.slice(i, i + 200).map((inc) => ({ account_id: inc.accountId, month: inc.month, calls: inc.calls, updated_at: now }));
     await trx
       .insertInto('account_usage')
-      .values({ account_id: inc.accountId, month: inc.month, calls: inc.calls, updated_at: now })
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['account_id', 'month']).doUpdateSet((eb) => ({
           calls: eb(eb.ref('account_usage.calls'), '+', eb.ref('excluded.calls')),
