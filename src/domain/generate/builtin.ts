@@ -18,7 +18,7 @@ const SIGN_VERB = /^(.*?)\s*\b(?:(?:both|then|also|must|will|should|each|all|can
 const APPROVE_BY = /^(.*?)\s*\b(?:then\s+)?approves?\s+(?:it|this|them|the\s+\w+)\s+by\s+signing\b(.*)$/i;
 const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|)$/i;
 const LEAD_IN = /^(?:.{0,60}?\b(?:(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm)\s+)/i;
-const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|el|la|los|las|le|les|der|die|das|su|sus|votre|vos|ihre|ihr|short|brief)\s+/i;
+const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|el|la|los|las|le|les|der|die|das|su|sus|votre|vos|ihre|ihr|short|brief)\s+/i;
 const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full)$/i;
 const CONDITIONAL = /^(?:if|for|falls|si|wenn|pour les|para)\b/i;
 const QUESTION_START = /^(?:do|does|did|is|are|was|were|will|would|have|has|can|could|should|tiene|tienes|es|est-ce|avez|etes|haben|sind|ist)\b/i;
@@ -103,8 +103,12 @@ function consentSlug(label: string): string {
 
 function cleanPhrase(text: string): string {
   let s = text.trim();
-  const lead = LEAD_IN.exec(s);
-  if (lead && wordCount(lead[0]) <= 8 && s.length > lead[0].length) s = s.slice(lead[0].length);
+  // "I need a form where customers give me their name": every lead-in goes, not only the first.
+  for (let i = 0; i < 3; i++) {
+    const lead = LEAD_IN.exec(s);
+    if (!lead || wordCount(lead[0]) > 8 || s.length <= lead[0].length) break;
+    s = s.slice(lead[0].length);
+  }
   for (let i = 0; i < 4; i++) s = s.replace(FILLER_START, '');
   s = s.replace(FILLER_END, '').replace(/^[-–—:;,.\s]+|[-–—:;,.\s]+$/g, '');
   return s;
@@ -258,8 +262,9 @@ function fieldOf(item: Item, language: Language, roles: Roles, conditional: bool
   // Consent statements keep their words: they are what the signer agrees to.
   if (CONSENT.test(rawFolded) || PREFERENCE.test(rawFolded)) {
     let label = raw.replace(/^(?:and|also|then|plus)\s+/i, '');
-    const lead = /^.{0,40}?\b(?:confirms?|confirm) that (?:they|he|she)\s+(.*)$/i.exec(label);
-    if (lead) label = `I ${lead[1]!.replace(/^accepts\b/i, 'accept').replace(/^agrees\b/i, 'agree')}`;
+    // "confirm that they accept the risks", "tick a box saying they accept the terms": the signer says "I accept …".
+    const lead = /^.{0,60}?\b(?:they|you|he|she)\s+((?:agree|accept|consent|acknowledge|confirm|certify|understand|authori[sz]e)s?\b.*)$/i.exec(label);
+    if (lead) label = `I ${lead[1]!.replace(/^(\w+?)s\b/i, '$1')}`;
     const consent = CONSENT.test(fold(label)) && !PREFERENCE.test(fold(label));
     return { kind: 'field', field: { name: '', label: capitalise(label), type: 'checkbox', required: consent && !optional, signer: 1 } };
   }
@@ -305,7 +310,7 @@ function fieldOf(item: Item, language: Language, roles: Roles, conditional: bool
   }
   // Prose that names nothing we know is not a field: "Our studio needs a waiver that …".
   if (wordCount(label) > 7 && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|title)\b/.test(folded)) return { kind: 'none' };
-  if (/^(?:we|our|this|it|please|make|i need|need|needs|want|wants|would like|create|i want|build|nous|wir|necesito|are|is|am|looking for)\b/i.test(label)) return { kind: 'none' };
+  if (/^(?:we|our|this|it|please|make (?:a|an|me|us)|i need|need|needs|want|wants|would like|create|i want|build|nous|wir|necesito|are|is|am|looking for)\b/i.test(label)) return { kind: 'none' };
   // "… and want a new patient form": the form itself is not one of its fields.
   if (/\b(?:a|an|the|our|new)\s+(?:[\p{L}-]+\s+){0,3}(?:form|formulario|formulaire|formular)$/iu.test(label)) return { kind: 'none' };
   const hinted = typeOf(`${folded} ${remarks}`);

@@ -25,6 +25,8 @@ const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
 const KEEP_TOGETHER = /strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
 const TITLE_WORDS = 'form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
+/** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
+const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
 const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 
 export class Groups {
@@ -43,14 +45,16 @@ export function sentences(prompt: string, groups: Groups): Segmented {
     .replace(/^[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])[ \t]+/gm, '\n')
     .replace(/[ \t]+/g, ' ');
   const parts = text
-    .split(/\n+|;\s*|(?<![A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}/)
+    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-Z¿¡])/)
     .map((s) => s.trim().replace(/^[-–—:,\s]+|[-–—,\s]+$/g, ''))
     .filter((s) => s.length > 0);
   let title: string | undefined;
   const first = parts[0];
   if (first !== undefined) {
     const head = splitHead(first);
-    if (head && wordCount(head.left) <= 8 && !head.left.includes(',')) {
+    if (head && HEADING.test(head.left.trim())) {
+      parts[0] = head.right;
+    } else if (head && wordCount(head.left) <= 8 && !head.left.includes(',')) {
       if (!looksLikeOptions(head.right)) {
         title = head.left;
         parts[0] = head.right;
@@ -105,7 +109,7 @@ export function items(sentence: string, groups: Groups): Item[] {
     const after = rightParts.slice(orAt + 1).join(', ');
     return after ? [...before, ...items(after, groups)] : before;
   }
-  const body = head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
+  const body = head && head.right && HEADING.test(head.left.trim()) ? head.right : head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
     const part = raw.trim();
