@@ -73,7 +73,8 @@ function cleanRole(raw: string, lang: Language): string {
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
   if (!m) return [raw];
-  const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp(m[1]!).numbers().get()[0];
+  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp(m[1]!).numbers().get();
+  const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
   const single = nlp(m[2]!).nouns().toSingular().text() || m[2]!;
   return Array.from({ length: n }, (_, i) => `${single} ${i + 1}`);
