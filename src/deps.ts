@@ -190,8 +190,10 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),
     // Pending events become webhook deliveries before each claim (the events table is their outbox).
-    feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
+    // A publication lost to a power failure is published again (new deliveries of the same event ids).
+    feed: () => publishAllPending({ ...domain, transact: database.transactReplayable }, { skipLocked: database.dialect === 'postgres' }),
     ...opts.worker,
+    transactReplayable: database.transactReplayable,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal) }
       : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
