@@ -10,6 +10,8 @@ import * as m0004 from './migrations/0004_worker.js';
 import * as m0005 from './migrations/0005_signing.js';
 import * as m0006 from './migrations/0006_webhooks.js';
 import * as m0007 from './migrations/0007_sealed_files.js';
+import * as m0008 from './migrations/0008_limits.js';
+import * as m0010 from './migrations/0010_template_versions.js';
 import * as m0011 from './migrations/0011_dashboard.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
@@ -28,6 +30,14 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** The one way use cases open a write transaction (group commit on SQLite). */
   readonly transact: Transact;
+  /**
+   * For the worker's own bookkeeping whose loss to a power failure is repaired by running it again: a
+   * job's claim, lease renewal, and the outcome of a job whose definition says `replayableOutcome`
+   * (the lease runs out and the attempt runs again; at-least-once delivery allows the repeat). It may
+   * return before the commit is on disk (PostgreSQL: `synchronous_commit = off`, flushed within a few
+   * hundred ms); never use it for a write a client is told about. SQLite: the same as `transact`.
+   */
+  readonly transactReplayable: Transact;
   /** The PostgreSQL schema in use when not the default one. */
   readonly pgSchema?: string | undefined;
   close(): Promise<void>;
@@ -55,7 +65,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       options: `-c lock_timeout=${PG_LOCK_TIMEOUT_MS}${opts.pgSchema ? ` -c search_path=${opts.pgSchema}` : ''}`,
     });
     const db = new Kysely<Database>({ dialect: guardDialect(new PostgresDialect({ pool })) });
-    return { db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), close: () => db.destroy() };
+    return { db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), transactReplayable: transactEach(db, { durable: false }), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const filePath = path.join(opts.dataDir, 'formsign.sqlite');
@@ -90,19 +100,21 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   const batch = new BatchState();
   const statements = withStatementCache(file, batch);
   const db = new Kysely<Database>({ dialect: guardDialect(new SqliteDialect({ database: statements })) });
+  const sqliteTransact = groupCommit(db, {
+    run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters),
+    inTransaction: () => file.inTransaction,
+    durable: () => walSync.durable(),
+    afterCommit() {
+      if (!restartWanted) return;
+      restartWanted = false;
+      file.pragma('wal_checkpoint(PASSIVE)');
+    },
+  }, batch);
   return {
     db,
     dialect: 'sqlite',
-    transact: groupCommit(db, {
-      run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters),
-      inTransaction: () => file.inTransaction,
-      durable: () => walSync.durable(),
-      afterCommit() {
-        if (!restartWanted) return;
-        restartWanted = false;
-        file.pragma('wal_checkpoint(PASSIVE)');
-      },
-    }, batch),
+    transact: sqliteTransact,
+    transactReplayable: sqliteTransact,
     async close() {
       await checkpointer.stop();
       // Before the connection closes: closing the last one deletes the WAL.
@@ -144,6 +156,8 @@ const migrations: Record<string, Migration> = {
   '0005_signing': m0005,
   '0006_webhooks': m0006,
   '0007_sealed_files': m0007,
+  '0008_limits': m0008,
+  '0010_template_versions': m0010,
   '0011_dashboard': m0011,
 };
 

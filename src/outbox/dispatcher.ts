@@ -11,6 +11,11 @@ import { jobDefinition, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
 export interface DispatcherOptions {
   readonly db: Db;
   readonly transact: Transact;
+  /**
+   * For claims, lease renewals and the outcomes of `replayableOutcome` jobs: may return before the
+   * commit is on disk (DatabaseHandle.transactReplayable). Defaults to `transact`.
+   */
+  readonly transactReplayable?: Transact;
   readonly dialect: 'sqlite' | 'postgres';
   readonly clock: Clock;
   readonly handlers: JobHandlers;
@@ -144,11 +149,15 @@ export function createDispatcher(o: DispatcherOptions): Worker {
 
   const claimIn = (trx: Trx, limit: number) =>
     claimJobs(trx, { now: isoNow(o.clock), leaseUntil: at(leaseMs), limit, workerId: id, skipLocked: o.dialect === 'postgres' });
-  const claim = (limit: number): Promise<OutboxRow[]> => o.transact((trx) => claimIn(trx, limit));
+  const replayable = o.transactReplayable ?? o.transact;
+  /** How a job's outcome commits: without waiting for the disk only when running it again is harmless. */
+  const transactFor = (def: JobDefinition | undefined): Transact => (def?.replayableOutcome ? replayable : o.transact);
+  // A lost claim leaves the job claimable again once its lease runs out: nothing ran on its strength.
+  const claim = (limit: number): Promise<OutboxRow[]> => replayable((trx) => claimIn(trx, limit));
 
   /** Settles a job in one transaction, refused (and rolled back) when the lease is no longer ours. */
-  const settle = (write: OutcomeWrite) =>
-    o.transact(async (trx) => {
+  const settle = (def: JobDefinition | undefined, write: OutcomeWrite) =>
+    transactFor(def)(async (trx) => {
       await write(trx);
     });
 
@@ -158,7 +167,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     const dead = permanent || row.attempts >= max;
     const now = isoNow(o.clock);
     const everyMs = def?.everyMs;
-    await settle(async (trx) => {
+    await settle(def, async (trx) => {
       let held: boolean;
       let retryAt: string | null;
       if (everyMs !== undefined && dead) {
@@ -201,8 +210,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     const lease: Lease = { id: row.id, attempts: row.attempts };
     const timeout = setTimeout(() => abort.abort(new AttemptAbortedError(`The attempt ran longer than ${def.timeoutMs} ms.`)), def.timeoutMs);
     const heartbeat = setInterval(() => {
-      void o
-        .transact((trx) => extendLease(trx, lease, at(leaseMs), isoNow(o.clock)))
+      void replayable((trx) => extendLease(trx, lease, at(leaseMs), isoNow(o.clock)))
         .then((held) => held || abort.abort(new LeaseLostError()))
         .catch(() => undefined);
     }, Math.max(50, leaseMs / 3));
@@ -216,9 +224,9 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       const outcome = await Promise.race([handler.run(parsed.data, ctx), aborted]);
       const now = isoNow(o.clock);
       // The commit that settles this job also claims the next one for its slot: one commit per job
-      // instead of two (on SQLite every commit is an fsync, and it holds the event loop).
+      // instead of two.
       await settleTogether();
-      return await o.transact(async (trx) => {
+      return await transactFor(def)(async (trx) => {
         const held = def.everyMs !== undefined ? await rescheduleJob(trx, lease, { runAt: at(def.everyMs), error: null, now }) : await markJobDone(trx, lease, now);
         if (!held) throw new LeaseLostError();
         if (outcome) await outcome(trx);

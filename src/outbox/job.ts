@@ -25,6 +25,13 @@ export interface JobDefinition<N extends string = string, P = unknown> {
    * dispatcher creates the row when it is missing. Their partition is SYSTEM_PARTITION.
    */
   readonly everyMs?: number;
+  /**
+   * The outcome's commit may be lost to a power failure without harm: the lease runs out and the
+   * attempt runs again, repeating its effect (an HTTP call, an e-mail), which at-least-once delivery
+   * allows. Such outcomes commit without waiting for the disk (`DatabaseHandle.transactReplayable`).
+   * Leave unset when anyone may act on the outcome (a sealed document, an expired form).
+   */
+  readonly replayableOutcome?: true;
 }
 
 /** The partition of jobs that belong to no account (scheduled sweeps). No account has this id. */

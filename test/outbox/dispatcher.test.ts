@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { claimJobs, insertJob, markJobDone } from '../../src/db/repositories/outbox.js';
 import type { Transact } from '../../src/db/transact.js';
@@ -91,6 +92,32 @@ for (const dialect of DIALECTS) {
       assert.equal(await worker.runDue(), 0);
       assert.equal(script.calls.length, 1);
     });
+
+    it('claims, and settles jobs whose outcome is replayable, through transactReplayable; other outcomes durably', async () => {
+      const used: string[] = [];
+      const spy = (name: string, t: Transact): Transact => (unit) => { used.push(name); return t(unit); };
+      const w = dispatcher({ transact: spy('durable', handle.transact), transactReplayable: spy('replayable', handle.transactReplayable) });
+      await add('msg_replayable');
+      await w.runDue();
+      assert.equal(script.calls.length, 1);
+      // Claims (and the message job's settle, which claims the next) never wait for the disk; the
+      // scheduled sweeps' outcomes (an expired form is something a client sees) do.
+      const settles = used.filter((u) => u === 'durable').length;
+      assert.equal(settles, SCHEDULED_JOBS.length + 1, `one durable commit per scheduled job, plus ensuring them: ${used.join(',')}`);
+      assert.ok(used.filter((u) => u === 'replayable').length >= 2, `the claim and the message job's settle: ${used.join(',')}`);
+      // The definitions say which outcomes may be replayed.
+      assert.equal(messageDeliver.replayableOutcome, true);
+      for (const def of SCHEDULED_JOBS) assert.equal(def.replayableOutcome, undefined, `${def.name} settles durably`);
+    });
+
+    if (dialect === 'postgres') {
+      it('transactReplayable commits with synchronous_commit off for that transaction only; transact waits for the disk', async () => {
+        const setting = (t: Transact) => t(async (trx) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
+        assert.equal(await setting(handle.transactReplayable), 'off');
+        assert.equal(await setting(handle.transact), 'on');
+        assert.equal(await setting(handle.transact), 'on', 'the pooled connection is not left relaxed');
+      });
+    }
 
     it('a job due later waits for its time (injected clock, no sleeping)', async () => {
       const id = await add('msg_later', new Date(Date.parse(T0) + 60_000).toISOString());

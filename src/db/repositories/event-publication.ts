@@ -10,7 +10,8 @@ import { limitLiteral } from './pagination.js';
 // them out and marks them published in one transaction. The claim reads across partitions by design:
 // it is the worker's view, never an API client's.
 
-export type PendingEvent = Pick<EventRow, 'id' | 'account_id' | 'mode' | 'type' | 'created_at'>;
+/** The whole event: the publisher renders each delivery's body from its snapshot. */
+export type PendingEvent = EventRow;
 
 /**
  * Up to `limit` unpublished events, oldest first, locked until the caller's transaction ends.
@@ -20,7 +21,7 @@ export type PendingEvent = Pick<EventRow, 'id' | 'account_id' | 'mode' | 'type' 
 export async function claimPendingEvents(trx: Trx, r: { limit: number; skipLocked: boolean }): Promise<PendingEvent[]> {
   let q = trx
     .selectFrom('events')
-    .select(['id', 'account_id', 'mode', 'type', 'created_at'])
+    .selectAll()
     .where('published_at', 'is', null)
     .orderBy('created_at')
     .limit(limitLiteral(r.limit));

@@ -21,6 +21,15 @@ export function insertJob(trx: Trx, job: NewJob): Promise<void> {
   return insertJobRow(trx, { ...job, status: 'pending', locked_until: null, locked_by: null, last_error: null, updated_at: job.created_at });
 }
 
+/** Many jobs in as few statements as the chunk allows (500 rows, well inside SQLite's variable bound). */
+export async function insertJobs(trx: Trx, jobs: readonly NewJob[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 500) {
+    await trx.insertInto('outbox')
+      .values(jobs.slice(i, i + 500).map((job) => ({ ...job, status: 'pending' as const, locked_until: null, locked_by: null, last_error: null, updated_at: job.created_at })))
+      .execute();
+  }
+}
+
 /** A scheduled job's one row; a second worker creating it at the same moment is a no-op. */
 export async function ensureJob(trx: Trx, job: NewJob): Promise<void> {
   await trx

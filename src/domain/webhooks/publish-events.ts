@@ -1,12 +1,20 @@
 import { claimPendingEvents, hasPendingEvents, markEventsPublished } from '../../db/repositories/event-publication.js';
-import { insertDelivery } from '../../db/repositories/webhook-deliveries.js';
+import { findForm } from '../../db/repositories/forms.js';
+import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries.js';
 import { enabledWebhooksOf } from '../../db/repositories/webhooks.js';
 import type { WebhookRow } from '../../db/tables.js';
+import type { Trx } from '../../db/transact.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { enqueue } from '../../outbox/enqueue.js';
+import type { Partition } from '../../lib/partition.js';
+import { enqueueMany } from '../../outbox/enqueue.js';
 import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { DomainDeps } from '../context.js';
+import { eventJson } from '../forms/present-form.js';
+import { formFields } from '../forms/read-forms.js';
+import type { FieldSet } from '../templates/field-set.js';
+
+type PublishDeps = Pick<DomainDeps, 'transact' | 'clock' | 'templateCache' | 'links'>;
 
 export interface PublishOptions {
   /** PostgreSQL: claim with FOR UPDATE SKIP LOCKED so several workers publish disjoint events. */
@@ -19,10 +27,12 @@ export interface PublishOptions {
  * webhook of the event's own partition subscribed to its type, writes a delivery and its first job —
  * in the one transaction that marks the events published. A crash before the commit leaves the events
  * pending (published again, nothing duplicated); after it, the deliveries exist and their jobs are in
- * the outbox. A webhook registered after an event happened does not receive it. Returns how many
- * events were claimed (the caller drains until a batch comes back short).
+ * the outbox. A webhook registered after an event happened does not receive it. Each event's body is
+ * rendered here once, by the one form presenter, and stored with every delivery of it, so an attempt
+ * reads nothing but its delivery. Returns how many events were claimed (the caller drains until a batch
+ * comes back short).
  */
-export async function publishPendingEvents(deps: Pick<DomainDeps, 'transact' | 'clock'>, o: PublishOptions): Promise<number> {
+export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions): Promise<number> {
   const limit = o.batchSize ?? 200;
   return deps.transact(async (trx) => {
     const events = await claimPendingEvents(trx, { limit, skipLocked: o.skipLocked });
@@ -34,15 +44,23 @@ export async function publishPendingEvents(deps: Pick<DomainDeps, 'transact' | '
       const key = `${h.account_id}/${h.mode}`;
       byPartition.set(key, [...(byPartition.get(key) ?? []), h]);
     }
+    const fieldsOfForm = new Map<string, Promise<FieldSet | undefined>>();
+    const deliveries: Array<{ p: Partition; d: NewDelivery & { body: string | null } }> = [];
     for (const e of events) {
-      for (const h of byPartition.get(`${e.account_id}/${e.mode}`) ?? []) {
-        if (h.created_at > e.created_at || !(JSON.parse(h.events) as string[]).includes(e.type)) continue;
-        const p = { accountId: e.account_id, mode: e.mode };
-        const id = newId('delivery');
-        await insertDelivery(trx, p, { id, webhook_id: h.id, event_id: e.id, event_type: e.type, created_at: now });
-        await enqueue(trx, p, webhookDeliver, { delivery_id: id, attempt: 1 }, { now });
-      }
+      const targets = (byPartition.get(`${e.account_id}/${e.mode}`) ?? [])
+        .filter((h) => h.created_at <= e.created_at && (JSON.parse(h.events) as string[]).includes(e.type));
+      if (targets.length === 0) continue;
+      const p = { accountId: e.account_id, mode: e.mode };
+      const formKey = `${e.account_id}/${e.mode}/${e.form_id}`;
+      let fields = fieldsOfForm.get(formKey);
+      if (!fields) fieldsOfForm.set(formKey, (fields = fieldsFor(trx, deps, p, e.form_id)));
+      const resolved = await fields;
+      // A form that cannot be read here is rendered at the attempt instead (and fails there, visibly).
+      const body = resolved ? eventJson(e, resolved, deps.links).json : null;
+      for (const h of targets) deliveries.push({ p, d: { id: newId('delivery'), webhook_id: h.id, event_id: e.id, event_type: e.type, created_at: now, body } });
     }
+    await insertDeliveries(trx, deliveries);
+    await enqueueMany(trx, webhookDeliver, deliveries.map(({ p, d }) => ({ p, payload: { delivery_id: d.id, attempt: 1 } })), { now });
     await markEventsPublished(
       trx,
       events.map((e) => e.id),
@@ -52,11 +70,16 @@ export async function publishPendingEvents(deps: Pick<DomainDeps, 'transact' | '
   });
 }
 
+async function fieldsFor(trx: Trx, deps: PublishDeps, p: Partition, formId: string): Promise<FieldSet | undefined> {
+  const form = await findForm(trx, p, formId);
+  return form ? formFields({ db: trx, templateCache: deps.templateCache }, p, form) : undefined;
+}
+
 /**
  * Publishes until no event is pending; returns how many were published. The worker calls this before
  * every claim, so the usual answer (nothing pending) costs one indexed read, not a write transaction.
  */
-export async function publishAllPending(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, o: PublishOptions): Promise<number> {
+export async function publishAllPending(deps: PublishDeps & Pick<DomainDeps, 'db'>, o: PublishOptions): Promise<number> {
   if (!(await hasPendingEvents(deps.db))) return 0;
   const limit = o.batchSize ?? 200;
   let total = 0;

@@ -13,4 +13,6 @@ export const messageDeliver = defineJob({
   retry: { maxAttempts: 10, baseMs: 15_000, maxMs: 3_600_000 },
   // Above nodemailer's own connection, greeting and socket timeouts (providers/email), so those fire first.
   timeoutMs: 120_000,
+  // A lost outcome sends the message again, as a retry after a timeout would.
+  replayableOutcome: true,
 });

@@ -16,4 +16,6 @@ export const webhookDeliver = defineJob({
   retry: { maxAttempts: 8, baseMs: 1_000, maxMs: 60_000 },
   // Above the 15 s the HTTP exchange may take, so the request's own timeout fires first.
   timeoutMs: 30_000,
+  // A lost outcome sends the attempt again: receivers dedupe by Service-Event-Id.
+  replayableOutcome: true,
 });
