@@ -61,7 +61,8 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   const known: Array<{ method: string; pattern: RegExp }> = [];
   const auth = authHook(s.authenticator);
   // Limits run after the key is known; their headers stay on every answer of an authenticated route.
-  const authenticated = s.limits ? [auth, rateLimitHook(s.limits, (reason) => s.metrics?.limited(reason))] : auth;
+  const onLimited = (reason: 'rate_limited' | 'monthly_quota_exceeded') => s.metrics?.limited(reason);
+  const authenticated = (route: string) => (s.limits ? [auth, rateLimitHook(s.limits, route, onLimited)] : auth);
   for (const entry of listOperations(s.openapi)) {
     if (entry.planned) continue;
     const def = byId.get(entry.operation.operationId);
@@ -75,7 +76,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       method: entry.method as 'GET',
       url: entry.route,
       schema: schemas,
-      ...(isPublic ? {} : { onRequest: authenticated }),
+      ...(isPublic ? {} : { onRequest: authenticated(entry.route) }),
       ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.

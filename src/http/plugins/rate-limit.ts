@@ -5,9 +5,10 @@ import type { Limits, LimitVerdict } from '../../domain/limits/limits.js';
  * onRequest hook, after the auth hook on key-authenticated routes: the window and the monthly quota,
  * and their headers on every authenticated response (a later 400 or 404 keeps them; a refused key
  * never reaches this hook, so a 401 carries none). Callback style, synchronous with the in-process
- * window: no promise per request on the hot path.
+ * window: no promise per request on the hot path. One hook per route, so the route template is known
+ * without asking Fastify (whose `routeOptions` builds an object per call).
  */
-export function rateLimitHook(limits: Limits, onLimited: (reason: NonNullable<LimitVerdict['reason']>) => void) {
+export function rateLimitHook(limits: Limits, route: string, onLimited: (reason: NonNullable<LimitVerdict['reason']>) => void) {
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const p = req.partition;
     if (!p) return done();
@@ -21,7 +22,7 @@ export function rateLimitHook(limits: Limits, onLimited: (reason: NonNullable<Li
     };
     let verdict: LimitVerdict | Promise<LimitVerdict>;
     try {
-      verdict = limits.check(p.accountId, req.method, req.routeOptions.url ?? req.url);
+      verdict = limits.check(p.accountId, req.method, route);
     } catch (err) {
       return done(err as Error);
     }
