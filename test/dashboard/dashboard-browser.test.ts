@@ -8,6 +8,7 @@ import { listen } from '../api/raw-http.js';
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
 import { PASSWORD, uniqueEmail } from './support.js';
 
 // The dashboard in Debian's Chromium, end to end as a person uses it: sign up, upload a fillable PDF,
@@ -87,6 +88,64 @@ describe('dashboard in Chromium', () => {
       return false;
     }, undefined, { timeout: 30_000 });
   }
+
+  it('first load of /dashboard with a cold cache: transferred bytes and time to interactive, within the JavaScript budget', async (t) => {
+    const w = await open(1280);
+    try {
+      const cdp = await w.context.newCDPSession(w.page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      const types = new Map<string, string>();
+      const bytes: Array<{ type: string; size: number }> = [];
+      cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => void types.set(e.requestId, e.type));
+      cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => void bytes.push({ type: types.get(e.requestId) ?? 'Other', size: e.encodedDataLength }));
+      const started = Date.now();
+      await w.page.goto(`${origin}/dashboard`);
+      // Interactive: the sign-in form is drawn and its first field takes typing.
+      await w.page.getByLabel('E-mail address').fill('a@example.com');
+      const tti = Date.now() - started;
+      await w.page.waitForLoadState('networkidle');
+      const total = bytes.reduce((n, b) => n + b.size, 0);
+      const js = bytes.filter((b) => b.type === 'Script').reduce((n, b) => n + b.size, 0);
+      t.diagnostic(`first load of /dashboard: ${bytes.length} requests, ${(total / 1024).toFixed(1)} KB transferred (${(js / 1024).toFixed(1)} KB JavaScript), interactive after ${tti} ms`);
+      assert.ok(js > 10_000 && js < 300 * 1024, `compressed JavaScript of the first route: ${js} B`);
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('a one-time sign-in link opens the dashboard once; the user then sets a password', async () => {
+    const user = await createUser(h.deps.domain, { accountId: h.actors.bTest.partition.accountId, email: uniqueEmail('linked') });
+    const link = await createLoginLink(h.deps.domain, user.email);
+    const url = `${origin}${new URL(link.url).pathname}${new URL(link.url).hash}`;
+    const w = await open(375);
+    try {
+      await w.page.goto(url);
+      await w.page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
+      assert.equal(new URL(w.page.url()).hash, '', 'the token leaves the address bar');
+      await w.page.getByRole('link', { name: 'Settings' }).click();
+      await w.page.getByRole('heading', { name: 'Set a password' }).waitFor();
+      await check(w, 'settings-link-user');
+      await w.page.getByLabel('New password').fill('a long new password');
+      await w.page.getByRole('button', { name: 'Save password' }).click();
+      await w.page.getByText('Your password is saved.').waitFor();
+      assert.deepEqual(w.problems, []);
+      // The link is spent: a second visit says so in words.
+      const again = await open(1280);
+      try {
+        await again.page.goto(url);
+        const alert = again.page.getByRole('alert');
+        await alert.waitFor();
+        assert.match(await alert.innerText(), /used already|expired/);
+        await again.page.screenshot({ path: path.join(SHOTS, 'link-spent-1280.png') });
+      } finally {
+        await again.context.close();
+      }
+    } finally {
+      await w.context.close();
+    }
+  });
 
   it('sign up → upload → detected fields → drag a signature field → save → the API shows it → a test key made here lists the template', async () => {
     const w = await open(1280);

@@ -65,6 +65,8 @@ export function App() {
       setMode(m) {
         storeMode(m);
         setModeState(m);
+        // A template belongs to one mode: switching while one is open goes back to the list.
+        if (location.pathname.startsWith('/dashboard/templates/')) navigate('/dashboard/templates');
       },
       async signOut() {
         try {
