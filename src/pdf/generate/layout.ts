@@ -181,7 +181,12 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
           }));
           if (field.required) group.enableRequired();
           setTooltip(group, field.label);
-          place(field, x, t + labelH, width, rows.length * 18 - 6);
+          // The field's rectangle is what its options cover, not the whole line.
+          const used = Math.max(...rows.map((row) => {
+            const lastOpt = row[row.length - 1];
+            return lastOpt ? lastOpt.dx + BOX + 6 + f.regular.widthOfTextAtSize(drawable(f.regular, lastOpt.option), 10) : 0;
+          }));
+          place(field, x, t + labelH, Math.min(width, used), rows.length * 18 - 6);
         },
       };
     }
