@@ -90,12 +90,9 @@ export class QuotaCounter {
     const hit = this.accounts.get(accountId);
     // Accounts in use are refreshed by every flush; one that was quiet is read again before it is
     // judged, so a plan change or `set-limits` never waits for its next call to apply.
-    if (hit && performance.now() - hit.readAt <= (this.opts.staleAfterMs ?? this.opts.flushEveryMs * 10)) {
-      // Map order is the recency order: re-inserting keeps the LRU bound cheap.
-      this.accounts.delete(accountId);
-      this.accounts.set(accountId, hit);
-      return hit;
-    }
+    // No reordering here: every flush re-inserts the accounts in use (store), so the map's insertion
+    // order is already close to recency order for the bound.
+    if (hit && performance.now() - hit.readAt <= (this.opts.staleAfterMs ?? this.opts.flushEveryMs * 10)) return hit;
     let p = this.loading.get(accountId);
     if (!p) {
       const month = monthOf(this.deps.clock.now().getTime());

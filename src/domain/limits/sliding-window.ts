@@ -22,7 +22,7 @@ export interface WindowState {
   readonly remaining: number;
   /** Unix seconds, always after now: when the window frees its next request. */
   readonly reset: number;
-  /** Seconds until a request can pass again (≥ 1); meaningful when refused. */
+  /** Seconds until a request can pass again (≥ 1); meaningful only when none remains. */
   readonly retryAfter: number;
 }
 
@@ -57,13 +57,15 @@ export function timeWhenAtMost(c: Pick<WindowCounts, 'prev' | 'cur'>, target: nu
 export function windowState(c: WindowCounts, limit: number, nowMs: number, windowMs: number): WindowState {
   const est = estimate(c, nowMs, windowMs);
   const remaining = Math.max(0, Math.floor(limit - est + 1e-9));
-  // Refused or full: when one more fits. Otherwise: when the count goes down by one more request.
-  const freesAt = remaining === 0 ? timeWhenAtMost(c, limit - 1, nowMs, windowMs) : est >= 1 ? timeWhenAtMost(c, est - 1, nowMs, windowMs) : nowMs;
+  // Full: when one more fits (also the refusal's Retry-After). Otherwise: when the count goes down by
+  // one more request.
+  const fitsAt = remaining === 0 ? timeWhenAtMost(c, limit - 1, nowMs, windowMs) : nowMs;
+  const freesAt = remaining === 0 ? fitsAt : est >= 1 ? timeWhenAtMost(c, est - 1, nowMs, windowMs) : nowMs;
   const nowS = Math.floor(nowMs / 1000);
   return {
     limit,
     remaining,
     reset: Math.max(nowS + 1, Math.ceil(freesAt / 1000)),
-    retryAfter: Math.max(1, Math.ceil((timeWhenAtMost(c, limit - 1, nowMs, windowMs) - nowMs) / 1000)),
+    retryAfter: Math.max(1, Math.ceil((fitsAt - nowMs) / 1000)),
   };
 }
