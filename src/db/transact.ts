@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type DatabaseConnection, type Dialect, type Driver, type Kysely } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, Kysely } from 'kysely';
 import { directRunners } from './prepared-insert.js';
 import type { Database } from './tables.js';
 
@@ -74,18 +74,11 @@ export function guardDialect(inner: Dialect): Dialect {
   };
 }
 
-/**
- * PostgreSQL: one transaction per unit; the pool's connections commit concurrently. `durable: false`
- * commits without waiting for the WAL flush (`synchronous_commit = off` for that transaction only):
- * see `DatabaseHandle.transactReplayable` for when that is allowed.
- */
-export function transactEach(db: Kysely<Database>, opts: { durable: boolean } = { durable: true }): Transact {
+/** PostgreSQL: one transaction per unit; the pool's connections commit concurrently. */
+export function transactEach(db: Kysely<Database>): Transact {
   return async (unit) => {
     refuseInsideUnit('transact() was called');
-    return db.transaction().execute(async (trx) => {
-      if (!opts.durable) await sql`set local synchronous_commit = off`.execute(trx);
-      return runUnit(unit, trx);
-    });
+    return db.transaction().execute((trx) => runUnit(unit, trx));
   };
 }
 

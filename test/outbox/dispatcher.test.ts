@@ -111,11 +111,11 @@ for (const dialect of DIALECTS) {
     });
 
     if (dialect === 'postgres') {
-      it('transactReplayable commits with synchronous_commit off for that transaction only; transact waits for the disk', async () => {
+      it('transactReplayable commits with synchronous_commit off on connections of its own; transact waits for the disk', async () => {
         const setting = (t: Transact) => t(async (trx) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
         assert.equal(await setting(handle.transactReplayable), 'off');
         assert.equal(await setting(handle.transact), 'on');
-        assert.equal(await setting(handle.transact), 'on', 'the pooled connection is not left relaxed');
+        assert.equal(await setting(handle.transact), 'on', 'the main pool never commits relaxed');
       });
     }
 
