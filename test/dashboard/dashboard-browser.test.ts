@@ -279,6 +279,18 @@ describe('dashboard in Chromium', () => {
         await check(m, 'builder');
         const pageWidth = (await m.page.locator('.pdf-page').first().boundingBox())!.width;
         assert.ok(pageWidth <= 375, `the page fits the phone (${pageWidth} px)`);
+        // Moved with a finger: touch events through the DevTools protocol.
+        await m.page.locator('.box[data-field="signature_1"]').scrollIntoViewIfNeeded();
+        const box = (await m.page.locator('.box[data-field="signature_1"]').boundingBox())!;
+        const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        const cdp = await m.context.newCDPSession(m.page);
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [start] });
+        for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: start.x + i * 3, y: start.y - i * 4 }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        await cdp.detach();
+        const moved = (await m.page.locator('.box[data-field="signature_1"]').boundingBox())!;
+        assert.ok(Math.abs(moved.x - box.x - 30) < 2 && Math.abs(moved.y - box.y + 40) < 2, `moved by touch: ${box.x},${box.y} → ${moved.x},${moved.y}`);
+        await m.page.getByText('Unsaved changes').waitFor();
         await m.page.getByRole('link', { name: 'API keys' }).click();
         await m.page.locator('table').waitFor();
         await check(m, 'keys');

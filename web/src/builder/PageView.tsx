@@ -80,7 +80,9 @@ export function PageView(p: Props) {
   };
 
   const startDraw = (e: PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0 || e.target !== overlay.current) return;
+    // A finger on empty page scrolls it (phones): boxes are drawn with a mouse or a pen; by touch,
+    // fields come from the palette and are then moved and resized on the page.
+    if (e.button !== 0 || e.target !== overlay.current || e.pointerType === 'touch') return;
     e.preventDefault();
     overlay.current.setPointerCapture(e.pointerId);
     p.onSelect(null);
