@@ -97,6 +97,21 @@ describe('built-in generator', () => {
     assert.deepEqual(de.fields.map((x) => x.type), ['text', 'text', 'email', 'phone', 'date', 'number', 'text', 'signature']);
   });
 
+  it('reads paragraphs: lead-ins, whether-clauses and what participants must agree to', () => {
+    const en = generateBuiltin('For our photography workshop, participants should provide their name, email and camera model, tell us their skill level (beginner, intermediate, advanced) and whether they need to rent equipment. Participants must agree to the cancellation policy.');
+    assert.equal(en.title, 'Photography workshop');
+    assert.deepEqual(en.fields.map((x) => `${x.name}:${x.type}`), ['name:text', 'email:email', 'camera_model:text', 'skill_level:radio', 'need_to_rent_equipment:radio', 'agree_cancellation_policy:checkbox']);
+    assert.equal(en.fields[5]!.label, 'I agree to the cancellation policy');
+    const es = generateBuiltin('Necesitamos un formulario para voluntarios. Deben indicar su nombre completo, su correo electrónico y su disponibilidad (mañanas, tardes o fines de semana). Al final firman.');
+    assert.equal(es.title, 'Formulario para voluntarios');
+    assert.deepEqual(es.fields.map((x) => x.label), ['Nombre completo', 'Correo electrónico', 'Disponibilidad', 'Firma']);
+    const fr = generateBuiltin("Nous avons besoin d'un formulaire de contact avec le nom, l'adresse e-mail, le numéro de téléphone et un message. Le client signe en bas.");
+    assert.equal(fr.title, 'Formulaire de contact');
+    assert.deepEqual(fr.fields.map((x) => `${x.label}:${x.type}`), ['Nom:text', 'Adresse e-mail:email', 'Numéro de téléphone:phone', 'Message:text', 'Signature (Client):signature']);
+    const de = generateBuiltin('Fahrzeugübergabe: Kennzeichen, Kilometerstand, Tankfüllung (voll, halb, leer). Mieter und Vermieter unterschreiben.');
+    assert.deepEqual(de.fields.map((x) => `${x.type}@${x.signer}`), ['text@1', 'number@1', 'radio@1', 'signature@1', 'signature@2']);
+  });
+
   it('finds no field in a greeting and at most 100 in a long list', () => {
     assert.deepEqual(generateBuiltin('hello').fields, []);
     assert.deepEqual(generateBuiltin('Hello!').fields, []);

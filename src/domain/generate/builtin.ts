@@ -16,11 +16,11 @@ export interface BuiltinOptions {
 // "the project manager then approves it by signing".
 const SIGN_VERB = /^(.*?)\s*\b(?:(?:both|then|also|must|will|should|each|all|can|shall)\s+)*(?:signs?|signing|countersigns?|firman|signent|signe|unterschreiben|unterschreibt)\b(?![-\s](?:up|in)\b)(.*)$/i;
 const APPROVE_BY = /^(.*?)\s*\b(?:then\s+)?approves?\s+(?:it|this|them|the\s+\w+)\s+by\s+signing\b(.*)$/i;
-const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|)$/i;
-const LEAD_IN = /^(?:.{0,60}?\b(?:(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm)\s+)/i;
-const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|el|la|los|las|le|les|der|die|das|su|sus|votre|vos|ihre|ihr|short|brief)\s+/i;
+const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|ellos|ellas|ils|elles|sie|er|al final|a la fin|am ende|finalmente|enfin|zum schluss|)$/i;
+const LEAD_IN = /^(?:.{0,60}?\b(?:(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
+const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
 const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full)$/i;
-const CONDITIONAL = /^(?:if|for|falls|si|wenn|pour les|para)\b/i;
+const CONDITIONAL = /^(?:if|falls|si|wenn)\b/i;
 const QUESTION_START = /^(?:do|does|did|is|are|was|were|will|would|have|has|can|could|should|tiene|tienes|es|est-ce|avez|etes|haben|sind|ist)\b/i;
 const YES_NO_PHRASE = /^(?:willing to|able to|are you|do you|have you|can you|will you|would you|did you|is there|are there|has the|have there)\b/i;
 const KNOWN_TEXT = /\b(?:name|nombre|nom|prenom|vorname|nachname|title|company|empresa|societe|firma|city|ciudad|ville|stadt|country|pais|pays|land|id|number|numero|nummer)\b/;
@@ -240,7 +240,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     : [{ slot: 1, role: words.signer }];
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
   const rawTitle = (heading ?? titleFromText(prompt) ?? words.form)
-    .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '');
+    .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '')
+    .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten)\s*(?:un|una|une|ein|eine|einen)\s+/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
   const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen)\s+.*$/i, '') || words.form).slice(0, 200);
   return { title, language, fields: out, signers };
@@ -260,11 +261,16 @@ function fieldOf(item: Item, language: Language, roles: Roles, conditional: bool
   const rawFolded = fold(raw);
   const remarks = fold(item.remarks.join(' '));
   const optional = conditional || OPTIONAL.test(rawFolded) || OPTIONAL.test(remarks);
+  // "whether they need to rent equipment" is a yes/no question; "whether they have any injuries" asks for them.
+  const whether = /^(?:and\s+)?whether(?:\s+or\s+not)?\s+(?:they|you|he|she|the \w+)\s+(.*)$/i.exec(raw);
+  if (whether && !/^(?:have|has) any\b/i.test(whether[1]!) && !item.options && !CONSENT.test(rawFolded)) {
+    return { kind: 'field', field: { name: '', label: capitalise(whether[1]!.replace(FILLER_END, '')), type: 'radio', required: !optional, signer: 1, options: [words.yes, words.no] } };
+  }
   // Consent statements keep their words: they are what the signer agrees to.
   if (CONSENT.test(rawFolded) || PREFERENCE.test(rawFolded)) {
     let label = raw.replace(/^(?:and|also|then|plus)\s+/i, '');
     // "confirm that they accept the risks", "tick a box saying they accept the terms": the signer says "I accept …".
-    const lead = /^.{0,60}?\b(?:they|you|he|she)\s+((?:agree|accept|consent|acknowledge|confirm|certify|understand|authori[sz]e)s?\b.*)$/i.exec(label);
+    const lead = /^i\b/i.test(label) ? null : /^.{0,60}?\b(?:they|you|he|she|[\p{L}]+s)\s+(?:(?:must|should|need to|have to|will|also)\s+)?((?:agree|accept|consent|acknowledge|confirm|certify|understand|authori[sz]e)s?\b.*)$/iu.exec(label);
     if (lead) label = `I ${lead[1]!.replace(/^(\w+?)s\b/i, '$1')}`;
     const consent = CONSENT.test(fold(label)) && !PREFERENCE.test(fold(label));
     return { kind: 'field', field: { name: '', label: capitalise(label), type: 'checkbox', required: consent && !optional, signer: 1 } };

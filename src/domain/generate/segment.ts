@@ -61,9 +61,13 @@ export function sentences(prompt: string, groups: Groups): Segmented {
       }
     } else {
       const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit)\s+(.*)$/i.exec(first);
-      if (withMatch && wordCount(withMatch[1]!) <= 6 && TITLE_NOUN.test(fold(withMatch[1]!))) {
+      if (withMatch && wordCount(withMatch[1]!) <= 9 && TITLE_NOUN.test(fold(withMatch[1]!))) {
         title = withMatch[1]!;
         parts[0] = withMatch[2]!;
+      } else if (/^(?:for|para|pour|fur|für)\s+(?:our|the|a|an|this|my|nuestro|nuestra|el|la|notre|le|la|unser\w*|den|die|das)\s+[^,]{2,60},/i.test(first) && !namesAField(fold(first.split(',')[0]!))) {
+        // "For our photography workshop, participants should provide …"
+        title = first.split(',')[0]!.replace(/^\S+\s+\S+\s+/, '');
+        parts[0] = first.slice(first.indexOf(',') + 1).trim();
       } else if (first.includes(',') && TITLE_NOUN.test(fold(first.split(',')[0]!)) && wordCount(first.split(',')[0]!) >= 2 && wordCount(first.split(',')[0]!) <= 8 && !namesAField(fold(first.split(',')[0]!))) {
         // "Babysitter agreement between parents and babysitter, hourly rate, …"
         title = first.split(',')[0]!;
