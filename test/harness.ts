@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { createDeps, type Deps } from '../src/deps.js';
-import { createAccount } from '../src/domain/accounts/manage-accounts.js';
+import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
 import type { HttpLimits } from '../src/http/plugins/slow-clients.js';
 import type { Clock } from '../src/lib/clock.js';
@@ -57,7 +57,16 @@ export interface TestResponse {
 /** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
 export async function createHarness(
   dialect: DialectName,
-  opts: { env?: Record<string, string>; clock?: Clock; logStream?: { write(line: string): void }; authCacheMs?: number; limits?: Partial<HttpLimits>; webhookResolver?: Resolver } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    logStream?: { write(line: string): void };
+    authCacheMs?: number;
+    limits?: Partial<HttpLimits>;
+    webhookResolver?: Resolver;
+    /** Keep the contract's per-minute windows for the three accounts (tests of the limits themselves). */
+    contractLimits?: boolean;
+  } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
@@ -68,6 +77,9 @@ export async function createHarness(
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });
   const b = await createAccount(deps.domain, { name: 'Account B' });
   const c = await createAccount(deps.domain, { name: 'Account C' });
+  // Tests about something else may call one endpoint more often than its window allows (30 webhook
+  // writes a minute): their accounts get a window they never meet. The monthly quota stays.
+  if (!opts.contractLimits) for (const { id } of [a, b, c]) await setAccountLimits(deps.domain, id, { perMinute: 1_000_000 });
   const actor = async (accountId: string, mode: 'test' | 'live'): Promise<Actor> => {
     const k = await createApiKey(deps.domain, { accountId, mode });
     return { key: k.key, keyId: k.id, partition: { accountId, mode } };

@@ -37,7 +37,7 @@ for (const dialect of DIALECTS) {
     let h: Harness;
     const lines: string[] = [];
     before(async () => {
-      h = await createHarness(dialect, { logStream: { write: (l: string) => void lines.push(l) }, env: { METRICS_TOKEN } });
+      h = await createHarness(dialect, { logStream: { write: (l: string) => void lines.push(l) }, env: { METRICS_TOKEN }, contractLimits: true });
     });
     after(() => h.close());
 

@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
       await h.deps.limits.flush();
     };
     before(async () => {
-      h = await createHarness(dialect, { clock });
+      h = await createHarness(dialect, { clock, contractLimits: true });
     });
     after(() => h.close());
 

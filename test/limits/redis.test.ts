@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       port = await freePort();
       redis = await startRedis(port);
-      h = await createHarness(dialect, { clock, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+      h = await createHarness(dialect, { clock, contractLimits: true, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
       // A second server on the same database and the same Redis.
       const deps = await createDeps(h.deps.config, { clock, authCacheMs: 0, ...(h.deps.database.pgSchema ? { pgSchema: h.deps.database.pgSchema } : {}) });
       second = { deps, app: await buildApp(deps.http, { logger: false }) };
