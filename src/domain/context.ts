@@ -19,7 +19,7 @@ export interface DomainDeps {
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;
   readonly pdfRenderer: PdfRenderer;
-  /** Prepared templates by id (templates are immutable once imported); see template-cache.ts. */
+  /** Prepared templates by id (a template version never changes; an edit makes a new one); see template-cache.ts. */
   readonly templateCache: TemplateCacheStore;
   /** Filled PDFs, deduplicated by what decides their bytes and bounded by size and age; see render-cache.ts. */
   readonly renderCache: RenderCache;
