@@ -89,7 +89,8 @@ const HANDLERS: Record<string, Handler> = {
     const monthly = limit(values.monthly, '--monthly');
     const perMinute = limit(values['per-minute'], '--per-minute');
     const account = await setAccountLimits(deps.domain, id, { ...(monthly !== undefined ? { monthly } : {}), ...(perMinute !== undefined ? { perMinute } : {}) });
-    print(json, account, () => `Account ${account.id}: monthly ${account.monthly_limit ?? 'plan default'}, per minute ${account.per_minute_limit ?? 'plan default'}.`);
+    // The servers read limits back with each quota flush: no restart needed.
+    print(json, account, () => `Account ${account.id}: monthly ${account.monthly_limit ?? 'plan default'}, per minute ${account.per_minute_limit ?? 'endpoint defaults'}. Running servers apply it within a few seconds.`);
   },
   async 'keys create'(deps, args, json) {
     const { values } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, label: { type: 'string' } });
