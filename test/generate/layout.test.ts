@@ -74,6 +74,7 @@ describe('generated PDF layout', () => {
     const text = pdfText(out.pdf);
     assert.match(text, /Анкета/);
     assert.match(text, /Имя/);
+    assert.match(text, /氏名/, 'a Japanese label beside Cyrillic ones gets a face that has it');
     assert.doesNotMatch(Buffer.from(out.pdf).toString('latin1'), /\/JS\s*\(x\)/);
   });
 });

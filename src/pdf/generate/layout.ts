@@ -107,6 +107,17 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   const regular = await fonts.forText(every);
   const bold = regular.name === StandardFonts.Helvetica ? await doc.embedFont(StandardFonts.HelveticaBold) : regular;
   const f: Fonts = { regular, bold };
+  // Each text gets the bundled face that has its characters (a Cyrillic label beside a Japanese one),
+  // Helvetica (bold for labels) when it is Latin-1.
+  const helveticaBold = bold.name === StandardFonts.HelveticaBold ? bold : await doc.embedFont(StandardFonts.HelveticaBold);
+  const faces = new Map<string, PDFFont>();
+  for (const s of new Set([req.title, req.requiredNote ?? '', ...req.fields.flatMap((x) => [x.label, ...(x.options ?? [])]), ...req.signers.map((x) => x.role)])) {
+    faces.set(s, await fonts.forText(s));
+  }
+  const fontFor = (s: string, isBold: boolean): PDFFont => {
+    const face = faces.get(s) ?? regular;
+    return face.name === StandardFonts.Helvetica && isBold ? helveticaBold : face;
+  };
   doc.setTitle(drawable(regular, req.title), { showInWindowTitleBar: true });
   doc.setCreator('Formsign');
   doc.setProducer('Formsign');
@@ -127,7 +138,10 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   const text = (s: string, x: number, t: number, size: number, font: PDFFont, color = INK): void => {
     page.drawText(drawable(font, s), { x, y: y(t) - size * 0.78, size, font, color });
   };
-  const labelLines = (field: LayoutField, width: number): string[] => wrap(f.bold, drawable(f.bold, field.label + (field.required ? ' *' : '')), LABEL_SIZE, width);
+  const labelLines = (field: LayoutField, width: number): string[] => {
+    const font = fontFor(field.label, true);
+    return wrap(font, drawable(font, field.label + (field.required ? ' *' : '')), LABEL_SIZE, width);
+  };
   const place = (field: LayoutField, x: number, t: number, width: number, height: number): void => {
     defs.push({
       name: field.name, type: field.type, label: field.label, required: field.required, signer: field.signer,
@@ -138,14 +152,19 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   };
   const drawLabel = (field: LayoutField, x: number, t: number, width: number): number => {
     const lines = labelLines(field, width);
-    lines.forEach((line, i) => text(line, x, t + i * (LABEL_SIZE + 2), LABEL_SIZE, f.bold, MUTED));
+    lines.forEach((line, i) => text(line, x, t + i * (LABEL_SIZE + 2), LABEL_SIZE, fontFor(field.label, true), MUTED));
     return lines.length * (LABEL_SIZE + 2) + LABEL_GAP;
   };
 
+  const optionWidth = (option: string): number => {
+    const font = fontFor(option, false);
+    return font.widthOfTextAtSize(drawable(font, option), 10);
+  };
   const block = (field: LayoutField, width: number): Block => {
     const labelH = labelLines(field, width).length * (LABEL_SIZE + 2) + LABEL_GAP;
     if (field.type === 'checkbox') {
-      const lines = wrap(f.regular, drawable(f.regular, field.label + (field.required ? ' *' : '')), 10, width - BOX - 8);
+      const font = fontFor(field.label, false);
+      const lines = wrap(font, drawable(font, field.label + (field.required ? ' *' : '')), 10, width - BOX - 8);
       return {
         height: Math.max(BOX, lines.length * 13),
         draw: (pg, x, t) => {
@@ -153,7 +172,7 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
           box.addToPage(pg, { x: x + 0.5, y: y(t + BOX) + 0.5, width: BOX - 1, height: BOX - 1, borderColor: MUTED, borderWidth: 1, backgroundColor: rgb(1, 1, 1) });
           if (field.required) box.enableRequired();
           setTooltip(box, field.label);
-          lines.forEach((line, i) => text(line, x + BOX + 8, t + 1 + i * 13, 10, f.regular));
+          lines.forEach((line, i) => text(line, x + BOX + 8, t + 1 + i * 13, 10, font));
           place(field, x, t, BOX, BOX);
         },
       };
@@ -164,7 +183,7 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
       const rows: Array<Array<{ option: string; dx: number }>> = [[]];
       let dx = 0;
       for (const option of options) {
-        const w = BOX + 6 + f.regular.widthOfTextAtSize(drawable(f.regular, option), 10) + 18;
+        const w = BOX + 6 + optionWidth(option) + 18;
         if (dx > 0 && dx + w > width) { rows.push([]); dx = 0; }
         rows[rows.length - 1]!.push({ option, dx });
         dx += w;
@@ -177,14 +196,14 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
           rows.forEach((row, r) => row.forEach(({ option, dx: ox }) => {
             const oy = t + labelH + r * 18;
             group.addOptionToPage(option, pg, { x: x + ox + 0.5, y: y(oy + BOX) + 0.5, width: BOX - 1, height: BOX - 1, borderColor: MUTED, borderWidth: 1, backgroundColor: rgb(1, 1, 1) });
-            text(option, x + ox + BOX + 6, oy + 1, 10, f.regular);
+            text(option, x + ox + BOX + 6, oy + 1, 10, fontFor(option, false));
           }));
           if (field.required) group.enableRequired();
           setTooltip(group, field.label);
           // The field's rectangle is what its options cover, not the whole line.
           const used = Math.max(...rows.map((row) => {
             const lastOpt = row[row.length - 1];
-            return lastOpt ? lastOpt.dx + BOX + 6 + f.regular.widthOfTextAtSize(drawable(f.regular, lastOpt.option), 10) : 0;
+            return lastOpt ? lastOpt.dx + BOX + 6 + optionWidth(lastOpt.option) : 0;
           }));
           place(field, x, t + labelH, Math.min(width, used), rows.length * 18 - 6);
         },
@@ -223,11 +242,12 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   const signingFields = req.fields.filter((x) => signing.has(x.type));
 
   newPage();
-  const titleLines = wrap(f.bold, drawable(f.bold, req.title), 20, contentW);
-  titleLines.forEach((line, i) => text(line, MARGIN, top + i * 25, 20, f.bold));
+  const titleFont = fontFor(req.title, true);
+  const titleLines = wrap(titleFont, drawable(titleFont, req.title), 20, contentW);
+  titleLines.forEach((line, i) => text(line, MARGIN, top + i * 25, 20, titleFont));
   top += titleLines.length * 25 + 4;
   if (req.requiredNote && req.fields.some((x) => x.required)) {
-    text(req.requiredNote, MARGIN, top + 2, 9, f.regular, MUTED);
+    text(req.requiredNote, MARGIN, top + 2, 9, fontFor(req.requiredNote, false), MUTED);
     top += 16;
   }
   page.drawRectangle({ x: MARGIN, y: y(top + 6), width: contentW, height: 2, color: ACCENT });
@@ -281,8 +301,8 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
         addSignatureField(doc, page, sig, { x: MARGIN, y: y(rowTop + SIG_H), width: sigW, height: SIG_H });
         page.drawLine({ start: { x: MARGIN, y: y(rowTop + SIG_H) }, end: { x: MARGIN + sigW, y: y(rowTop + SIG_H) }, thickness: 1, color: INK });
         text('X', MARGIN + 2, rowTop + SIG_H - 14, 11, f.regular, MUTED);
-        text(sig.label + (sig.required ? ' *' : ''), MARGIN, rowTop + SIG_H + 5, LABEL_SIZE, f.bold, MUTED);
-        if (role && !sig.label.toLowerCase().includes(role.toLowerCase())) text(role, MARGIN, rowTop + SIG_H + 17, LABEL_SIZE, f.regular, MUTED);
+        text(sig.label + (sig.required ? ' *' : ''), MARGIN, rowTop + SIG_H + 5, LABEL_SIZE, fontFor(sig.label, true), MUTED);
+        if (role && !sig.label.toLowerCase().includes(role.toLowerCase())) text(role, MARGIN, rowTop + SIG_H + 17, LABEL_SIZE, fontFor(role, false), MUTED);
         place(sig, MARGIN, rowTop, sigW, SIG_H);
       }
       // Initials and the date of signing sit beside the (first) signature, on the same baseline.
@@ -300,7 +320,7 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
             setTooltip(tf, o.label);
           }
           page.drawLine({ start: { x: ox, y: y(rowTop + SIG_H) }, end: { x: ox + ow, y: y(rowTop + SIG_H) }, thickness: 1, color: INK });
-          text(o.label + (o.required ? ' *' : ''), ox, rowTop + SIG_H + 5, LABEL_SIZE, f.bold, MUTED);
+          text(o.label + (o.required ? ' *' : ''), ox, rowTop + SIG_H + 5, LABEL_SIZE, fontFor(o.label, true), MUTED);
           place(o, ox, rowTop + SIG_H - h, ow, h);
           ox += ow + 12;
         }
