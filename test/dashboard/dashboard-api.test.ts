@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrapDemo } from '../../src/domain/accounts/bootstrap-demo.js';
-import { LIMIT_PER_EMAIL } from '../../src/domain/users/login-throttle.js';
+import { LIMIT_PER_EMAIL, SIGNUPS_PER_IP } from '../../src/domain/users/login-throttle.js';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { fixture } from '../shared/fixtures.js';
@@ -141,6 +141,9 @@ for (const dialect of DIALECTS) {
       const login = await a.call('POST', '/dashboard/api/login', { json: { email: a.email, password: PASSWORD } });
       assert.equal(login.status, 200, login.body);
       assert.notEqual(a.cookie, oldCookie);
+      // The ended session is dropped as the new one is made: the table keeps live sessions only.
+      const rows = await h.deps.database.db.selectFrom('sessions').select(['revoked_at']).where('account_id', '=', a.accountId).execute();
+      assert.deepEqual(rows, [{ revoked_at: null }]);
     });
 
     it('uploads a PDF, lists it, serves its PDF and refuses a broken one in words; all in the session\'s partition', async () => {
@@ -290,6 +293,16 @@ for (const dialect of DIALECTS) {
       assert.ok(limited, 'one address trying many accounts gets 429');
       const c = await signedUp(h, '10.1.1.4');
       assert.equal((await sprayer.call('POST', '/dashboard/api/login', { json: { email: c.email, password: PASSWORD } })).status, 429);
+    });
+
+    it('one client address making accounts in bulk is throttled', async () => {
+      for (let i = 0; i < SIGNUPS_PER_IP; i++) await signedUp(h, '10.66.66.66');
+      const v = visitor(h, '10.66.66.66');
+      const res = await v.call('POST', '/dashboard/api/signup', { json: { account_name: 'Bulk', email: uniqueEmail('bulk'), password: PASSWORD } });
+      assert.equal(res.status, 429);
+      assert.equal(errorCode(res), 'rate_limited');
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      assert.equal((await signedUp(h, '10.66.66.67')).cookie !== undefined, true, 'another address still signs up');
     });
 
     it('an unknown address and a wrong password get the same answer', async () => {

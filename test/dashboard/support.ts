@@ -17,7 +17,10 @@ export interface Visitor {
   call(method: string, url: string, opts?: { json?: unknown; payload?: Buffer; headers?: Record<string, string>; csrf?: string | false }): Promise<DashResponse>;
 }
 
-export function visitor(h: Harness, ip = '10.0.0.1'): Visitor {
+let addresses = 0;
+
+/** A browser; each gets its own client address unless given one (sign-ups are counted per address). */
+export function visitor(h: Harness, ip = `10.200.${Math.floor(++addresses / 250) % 250}.${(addresses % 250) + 1}`): Visitor {
   const v: Visitor = {
     cookie: undefined,
     csrf: undefined,

@@ -49,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('failures', 'integer', (c) => c.notNull())
     .addColumn('window_start', 'text', (c) => c.notNull())
     .execute();
+  // Ended windows are deleted as new failures come in; the index keeps that cheap.
+  await db.schema.createIndex('login_failures_window_idx').on('login_failures').columns(['window_start']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

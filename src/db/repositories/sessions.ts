@@ -26,6 +26,11 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string): P
   return { session, user: { id: session.user_id, account_id: session.account_id, email: user_email, password_hash: user_password_hash, created_at: user_created_at, updated_at: user_updated_at } };
 }
 
+/** A user's ended sessions (expired or revoked), dropped when the user signs in again. */
+export async function deleteEndedSessions(trx: Trx, accountId: string, userId: string, now: string): Promise<void> {
+  await trx.deleteFrom('sessions').where('account_id', '=', accountId).where('user_id', '=', userId).where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', 'is not', null)])).execute();
+}
+
 export async function revokeSession(trx: Trx, tokenHash: string, at: string): Promise<boolean> {
   const r = await trx.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
@@ -38,6 +43,8 @@ export async function revokeUserSessions(trx: Trx, accountId: string, userId: st
 }
 
 export async function insertLoginLink(trx: Trx, row: LoginLinksTable): Promise<void> {
+  // The user's spent and expired links go as a new one is made.
+  await trx.deleteFrom('login_links').where('user_id', '=', row.user_id).where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', row.created_at)])).execute();
   await trx.insertInto('login_links').values(row).execute();
 }
 
@@ -71,6 +78,8 @@ export async function countLoginFailure(trx: Trx, subject: string, now: string, 
       window_start: sql<string>`case when ${stale} then ${now} else login_failures.window_start end`,
     }))
     .execute();
+  // Windows that ended count for nothing: drop them, so the table holds only the current window's.
+  await trx.deleteFrom('login_failures').where('window_start', '<=', windowStartAfter).execute();
 }
 
 export async function clearLoginFailures(trx: Trx, subject: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { findAccount } from '../../db/repositories/accounts.js';
-import { findLiveSession, insertSession, revokeSession } from '../../db/repositories/sessions.js';
+import { deleteEndedSessions, findLiveSession, insertSession, revokeSession } from '../../db/repositories/sessions.js';
 import type { Plan, UserRow } from '../../db/tables.js';
 import type { Trx } from '../../db/transact.js';
 import { isoNow } from '../../lib/clock.js';
@@ -44,6 +44,7 @@ export async function insertNewSession(trx: Trx, deps: Pick<DomainDeps, 'clock'>
   const csrf = token();
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString();
+  await deleteEndedSessions(trx, user.account_id, user.id, now.toISOString());
   await insertSession(trx, { token_hash: sha256Hex(t), user_id: user.id, account_id: user.account_id, csrf_token: csrf, created_at: now.toISOString(), expires_at: expiresAt, revoked_at: null });
   return { token: t, csrf, expiresAt };
 }

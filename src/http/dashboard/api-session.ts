@@ -21,7 +21,7 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/signup', async (req, reply) => {
     assertSameOrigin(req);
     const body = jsonObject(req, ['account_name', 'email', 'password']);
-    return started(reply, await signUp(deps, { account_name: body['account_name'], email: body['email'], password: body['password'] }), 201);
+    return started(reply, await signUp(deps, { account_name: body['account_name'], email: body['email'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.post('/login', async (req, reply) => {
