@@ -25,12 +25,13 @@ import { transactWithWakeup, WakeSignal } from './outbox/wakeup.js';
 import { createSmtpEmailSender, devEmailSender, type EmailSender } from './providers/email/index.js';
 import { createTwilioSmsSender, devSmsSender, type SmsSender } from './providers/sms/index.js';
 import { createWebhookSender, type Resolver } from './providers/webhook-http/index.js';
+import { createChatModel } from './providers/llm/index.js';
 import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import type { WebhookServices } from './domain/webhooks/services.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
-import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
+import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
@@ -76,6 +77,8 @@ export interface DepsOptions {
    * is stored, so a crash test can hold a worker there and SIGKILL it mid-job.
    */
   afterSeal?: (formId: string) => Promise<void>;
+  /** How long the LLM_* model may take before the built-in generator answers (default 10 s; tests shorten it). */
+  llmTimeoutMs?: number;
   /** Limits tuning for tests: quota flush interval, Redis key prefix, how often a Redis outage is logged. */
   limits?: LimitsOptions;
 }
@@ -116,7 +119,11 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
   const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate };
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, generate: {
+    layout: (req, job) => pdf.generate(req, job),
+    model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
+    onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
+  } };
   const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics);
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
@@ -178,14 +185,15 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'forms.expire': formsExpiryHandler(domain),
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
+    'outbox.sweep': outboxSweepHandler(domain),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
     db: database.db,
     transact: database.transact,
+    transactReplayable: database.transactReplayable,
     dialect: database.dialect,
-    'outbox.sweep': outboxSweepHandler(domain),
     clock: domain.clock,
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),
@@ -193,7 +201,6 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     // A publication lost to a power failure is published again (new deliveries of the same event ids).
     feed: () => publishAllPending({ ...domain, transact: database.transactReplayable }, { skipLocked: database.dialect === 'postgres' }),
     ...opts.worker,
-    transactReplayable: database.transactReplayable,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal) }
       : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),

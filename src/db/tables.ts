@@ -44,6 +44,20 @@ export interface TemplatesTable {
   pdf_sha256: string;
   created_at: string;
   updated_at: string;
+  /** Counts field edits, 1 at import; the fields of earlier versions are in template_versions (0010). */
+  version: Generated<number>;
+  /** Set when deleted: the row stays for the forms made from it, the API no longer finds it (0010). */
+  deleted_at: string | null;
+}
+
+/** The fields of a version a template has moved past, kept for the forms made from it (0010). */
+export interface TemplateVersionsTable {
+  template_id: string;
+  version: number;
+  account_id: string;
+  mode: Mode;
+  fields: string;
+  created_at: string;
 }
 
 export interface FormsTable {
@@ -55,6 +69,8 @@ export interface FormsTable {
   template_id: string | null;
   /** The form's own field definitions; null when they are its template's (templates are immutable). */
   fields: string | null;
+  /** The template version whose fields the form has (0010); null for forms made before 0010 (version 1). */
+  template_version: number | null;
   values: string;
   metadata: string;
   pdf_key: string;
@@ -238,6 +254,15 @@ export interface WebhookDeliveriesTable {
   updated_at: string;
 }
 
+/** API calls of an account in one UTC calendar month (migration 0008). */
+export interface AccountUsageTable {
+  account_id: string;
+  /** 'YYYY-MM' (UTC). */
+  month: string;
+  calls: number;
+  updated_at: string;
+}
+
 export interface ServiceSecretsTable {
   name: string;
   value: string;
@@ -287,6 +312,7 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
+  template_versions: TemplateVersionsTable;
   forms: FormsTable;
   events: EventsTable;
   outbox: OutboxTable;
@@ -297,6 +323,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   signatures: SignaturesTable;
   sealed_files: SealedFilesTable;
+  account_usage: AccountUsageTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;

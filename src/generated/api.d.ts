@@ -137,10 +137,26 @@ export interface paths {
         get: operations["getTemplate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a template
+         * @description Deletes a template: it leaves the list, its id then answers `404` and no form can be made from it.
+         *     Forms already made from it keep working as before: they render, send, are signed and sealed with
+         *     the fields and the PDF they were made with.
+         */
+        delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a template
+         * @description Renames a template (`name`) or replaces its fields (`fields`, the whole new list); what is left out
+         *     is kept. Fields follow the rules of `createTemplate`'s `fields` (a field's `page` within the
+         *     document, names unique, `options` only and always on `radio` and `select`); a field that is not
+         *     in the PDF's AcroForm, such as a signature box drawn on a page, is drawn into its rectangle.
+         *     A bad field answers `400 parameter_invalid` (or `parameter_unknown`, `parameter_missing`) with
+         *     `param` `fields[<i>].<name>`. Forms already made from the template keep the fields they were
+         *     made with; forms made afterwards get the new ones. A deleted template answers `404`.
+         */
+        patch: operations["updateTemplate"];
         trace?: never;
     };
     "/api/v1/forms": {
@@ -166,6 +182,34 @@ export interface paths {
          *     `form.created`. Not idempotent: every call creates a new form.
          */
         post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a form from a description
+         * @description Creates a form in `draft` from a description in natural language: the fields are generated and
+         *     laid out on a generated PDF. The form has `template_id: null`, unless `save_as_template` is
+         *     `true`, in which case the generated document is also stored as a template and `template_id`
+         *     names it. `prefill` works as for `createForm`, including the `X-Service-Prefill-Unmatched`
+         *     header. Emits `form.created`. A built-in generator works offline; an OpenAI-compatible endpoint
+         *     may be configured (`LLM_BASE_URL`), and when it fails, times out (10 s) or answers with
+         *     something that is not a valid field list, the built-in generator answers instead. The response
+         *     is the Form with `generator` saying which one produced the fields. A description in which no
+         *     field can be found is refused with `400 parameter_invalid` and a message showing an example.
+         */
+        post: operations["generateForm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -793,6 +837,53 @@ export interface components {
             /** @description Whether more templates follow; pass the last `id` as `starting_after` to get them. */
             has_more: boolean;
         };
+        /** @description The body of `updateTemplate`; fields left out keep their value. */
+        UpdateTemplateRequest: {
+            /** @description A new name (surrounding spaces are removed; it must not be blank). */
+            name?: string;
+            /**
+             * @description The template's whole new list of fields, replacing the current one (an empty list removes
+             *     every field). Forms already made from the template keep theirs.
+             */
+            fields?: components["schemas"]["FieldInput"][];
+        };
+        /**
+         * @description A field as given to `updateTemplate` (or as JSON in `createTemplate`'s `fields`): a `Field` whose
+         *     `required` (default `false`), `signer` (default 1) and `page` (default 1) may be left out.
+         *     Coordinates and sizes are in PDF points with the origin at the top-left corner of the page.
+         */
+        FieldInput: {
+            /** @description The field's name, unique within the template; the key to use in `prefill`. */
+            name: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed";
+            label?: string;
+            /** @default false */
+            required: boolean;
+            /** @default 1 */
+            signer: number;
+            /**
+             * @description The 1-based page number, at most the template's `page_count`.
+             * @default 1
+             */
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @description Required on `radio` and `select` fields, refused on others. */
+            options?: string[];
+            multiline?: boolean;
+            max_length?: number;
+        };
+        /** @description The answer to `deleteTemplate`. */
+        DeletedTemplate: {
+            /** @constant */
+            object: "template";
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
         /** @description A person a form was sent to, with the state of their signature. */
         Recipient: {
             /** @constant */
@@ -882,6 +973,12 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description Only in the response of `generateForm`: which generator produced the fields, the built-in one
+             *     or the configured model (`LLM_BASE_URL`).
+             * @enum {string}
+             */
+            generator?: "builtin" | "model";
         };
         /** @description A page of forms, newest first. */
         FormList: {
@@ -1087,6 +1184,16 @@ export interface components {
              *     `false`.
              */
             save_as_template?: boolean;
+            /**
+             * @description The generated PDF's paper size. Defaults to `letter`.
+             * @enum {string}
+             */
+            page_size?: "letter" | "a4";
+            /**
+             * @description BCP 47 language tag of the description (e.g. `en`, `es`, `fr`, `de`); detected from the text
+             *     when absent. Labels stay in the description's language.
+             */
+            language?: string;
         };
         /**
          * @description Initial field values by field name (at most 500 keys, each key 1–200 characters). Each value must
@@ -1722,6 +1829,94 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id (`tmpl_` and 24 base62 characters). Deliberately not pattern-checked: an id of
+                 *     the wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                template_id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template was deleted. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id (`tmpl_` and 24 base62 characters). Deliberately not pattern-checked: an id of
+                 *     the wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                template_id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated template. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listForms: {
         parameters: {
             query?: {
@@ -1801,6 +1996,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form was generated in `draft`. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "X-Service-Prefill-Unmatched": components["headers"]["X-Service-Prefill-Unmatched"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

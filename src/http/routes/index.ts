@@ -3,6 +3,7 @@ import getReadiness from './health/getReadiness.js';
 import getOpenApiDocument from './meta/getOpenApiDocument.js';
 import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
+import generateForm from './forms/generateForm.js';
 import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
@@ -11,9 +12,11 @@ import sendForm from './forms/sendForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
+import deleteTemplate from './templates/deleteTemplate.js';
 import getTemplate from './templates/getTemplate.js';
 import getTemplatePreview from './templates/getTemplatePreview.js';
 import listTemplates from './templates/listTemplates.js';
+import updateTemplate from './templates/updateTemplate.js';
 import createWebhook from './webhooks/createWebhook.js';
 import deleteWebhook from './webhooks/deleteWebhook.js';
 import getWebhook from './webhooks/getWebhook.js';
@@ -33,8 +36,11 @@ export const ROUTES: readonly RouteDef[] = [
   listTemplates,
   createTemplate,
   getTemplate,
+  updateTemplate,
+  deleteTemplate,
   getTemplatePreview,
   createForm,
+  generateForm,
   listForms,
   getForm,
   getFormPdf,
