@@ -219,6 +219,37 @@ describe('dashboard in Chromium', () => {
       assert.notEqual(await page.locator('.geometry').innerText(), before);
       await page.getByRole('button', { name: 'Undo' }).click();
       assert.equal(await page.locator('.geometry').innerText(), before);
+      // Resize by the corner handle, then undo it.
+      await sig.click();
+      const handle = (await sig.locator('.handle').boundingBox())!;
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + 30, handle.y + 12, { steps: 6 });
+      await page.mouse.up();
+      const resized = (await sig.boundingBox())!;
+      assert.ok(resized.width > sigBox.width + 15 && resized.height > sigBox.height + 5, `resized: ${sigBox.width}×${sigBox.height} → ${resized.width}×${resized.height}`);
+      await page.keyboard.press('Control+z');
+      assert.equal(Math.round((await sig.boundingBox())!.width), Math.round(sigBox.width));
+      // Draw a box on empty page: a field of the chosen type (signature, from the drag); Delete
+      // removes it, undo brings it back, Delete again.
+      const d0 = { x: pageBox.x + pageBox.width * 0.62, y: pageBox.y + pageBox.height * 0.55 };
+      await page.mouse.move(d0.x, d0.y);
+      await page.mouse.down();
+      await page.mouse.move(d0.x + 80, d0.y + 30, { steps: 8 });
+      await page.mouse.up();
+      const drawn = page.locator('.box[data-field="signature_2"]');
+      await drawn.waitFor();
+      const drawnBox = (await drawn.boundingBox())!;
+      assert.ok(Math.abs(drawnBox.width - 80) < 3 && Math.abs(drawnBox.height - 30) < 3, `drawn as dragged: ${drawnBox.width}×${drawnBox.height}`);
+      await drawn.focus();
+      await page.keyboard.press('Delete');
+      await drawn.waitFor({ state: 'detached' });
+      await page.keyboard.press('Control+z');
+      await drawn.waitFor();
+      await drawn.focus();
+      await page.keyboard.press('Delete');
+      await drawn.waitFor({ state: 'detached' });
+      assert.equal(await boxes.count(), detectedCount + 1);
       await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
