@@ -289,6 +289,19 @@ describe('dashboard in Chromium', () => {
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { name: 'Change your password' }).waitFor();
       await check(w, 'settings');
+      // Trial: Live says how to upgrade. Paid: Live opens the live partition (empty here), with a banner.
+      await page.getByRole('button', { name: 'Live' }).click();
+      await page.locator('#upgrade-hint').getByText('needs a paid plan').waitFor();
+      const accountId = (await h.deps.database.db.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirstOrThrow()).account_id;
+      await h.deps.database.db.updateTable('accounts').set({ plan: 'paid' }).where('id', '=', accountId).execute();
+      await page.reload();
+      await page.getByRole('link', { name: 'Templates' }).click();
+      await page.getByRole('button', { name: 'Live' }).click();
+      await page.getByText('Live mode: changes here affect real documents.').waitFor();
+      await page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      await check(w, 'templates-live');
+      await page.getByRole('button', { name: 'Test' }).click();
+      await page.getByRole('link', { name: 'openoffice_form_example' }).waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
       assert.deepEqual(w.problems, []);

@@ -34,8 +34,9 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
               <button
                 type="button"
                 aria-pressed={mode === 'live'}
-                aria-disabled={!paid}
-                aria-describedby={!paid && upgradeHint ? 'upgrade-hint' : undefined}
+                className={paid ? undefined : 'locked'}
+                aria-expanded={paid ? undefined : upgradeHint}
+                aria-controls={paid ? undefined : 'upgrade-hint'}
                 onClick={() => (paid ? setMode('live') : setUpgradeHint((v) => !v))}
               >
                 Live
@@ -44,8 +45,8 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
             <button type="button" className="btn small ghost" onClick={() => void signOut()}>Sign out</button>
           </div>
         </div>
-        {!paid && upgradeHint ? (
-          <p id="upgrade-hint" className="upgrade-hint" role="status">
+        {!paid ? (
+          <p id="upgrade-hint" className="upgrade-hint" hidden={!upgradeHint}>
             Live mode (real documents, <code>fk_live_</code> keys) needs a paid plan. Your account <strong>{session.account.name}</strong> is on the trial plan; ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.
           </p>
         ) : null}
