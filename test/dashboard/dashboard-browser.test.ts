@@ -309,12 +309,16 @@ describe('dashboard in Chromium', () => {
       // The same pages at 375 px, signed in with the password.
       const m = await open(375);
       try {
-        await m.page.goto(`${origin}/dashboard`);
+        // Signed out, an address inside the dashboard asks for sign-in, then lands where it pointed.
+        await m.page.goto(`${origin}/dashboard/keys`);
         await m.page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
         await check(m, 'login');
         await m.page.getByLabel('E-mail address').fill(email);
         await m.page.getByLabel('Password').fill(PASSWORD);
         await m.page.getByRole('button', { name: 'Sign in' }).click();
+        await m.page.getByRole('heading', { name: 'API keys' }).waitFor();
+        assert.equal(new URL(m.page.url()).pathname, '/dashboard/keys');
+        await m.page.getByRole('link', { name: 'Templates' }).click();
         await m.page.getByRole('link', { name: 'openoffice_form_example' }).waitFor();
         await check(m, 'templates');
         await m.page.getByRole('link', { name: 'openoffice_form_example' }).click();

@@ -18,6 +18,13 @@ const Builder = lazy(() => import('./builder/Builder'));
 type Auth = { state: 'loading' } | { state: 'error'; message: string } | { state: 'out'; notice?: string } | { state: 'in'; session: SessionView };
 
 const PUBLIC = ['/dashboard/login', '/dashboard/signup'];
+const NEXT = 'formsign.next';
+
+function afterSignIn(): string {
+  const next = sessionStorage.getItem(NEXT);
+  sessionStorage.removeItem(NEXT);
+  return next && next.startsWith('/dashboard/') ? next : '/dashboard/templates';
+}
 
 export function App() {
   const path = usePath();
@@ -84,14 +91,18 @@ export function App() {
   // Addresses that mean "the start": the list of templates once signed in, the sign-in page before.
   useEffect(() => {
     if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
-    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link') navigate('/dashboard/login', { replace: true });
+    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link') {
+      // After signing in, the person lands where they were going (a template's link, say).
+      if (/^\/dashboard\/(templates|keys|settings)/.test(path)) sessionStorage.setItem(NEXT, path);
+      navigate('/dashboard/login', { replace: true });
+    }
   }, [auth.state, path]);
 
   if (path === '/dashboard/link') return <LinkSignIn onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
   if (auth.state === 'loading') return <main className="center-page"><Spinner label="Opening the dashboard…" /></main>;
   if (auth.state === 'error') return <main className="center-page"><ErrorNote onRetry={() => void load()}>{auth.message}</ErrorNote></main>;
   if (auth.state === 'out' || !app) {
-    return <AuthPage kind={path === '/dashboard/signup' ? 'signup' : 'login'} notice={auth.state === 'out' ? auth.notice : undefined} onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
+    return <AuthPage kind={path === '/dashboard/signup' ? 'signup' : 'login'} notice={auth.state === 'out' ? auth.notice : undefined} onSignedIn={(s) => { signedIn(s); navigate(afterSignIn(), { replace: true }); }} />;
   }
 
   const builder = /^\/dashboard\/templates\/([^/]+)$/.exec(path);
