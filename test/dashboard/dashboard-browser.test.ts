@@ -252,6 +252,15 @@ describe('dashboard in Chromium', () => {
       assert.equal(await boxes.count(), detectedCount + 1);
       await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
 
+      // A save the server refuses names the field and says why, in its properties.
+      await page.locator('.field-list').getByRole('button', { name: /^country/ }).click();
+      await page.getByLabel(/^Options/).fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      const why = page.locator('.inspector').getByRole('alert');
+      await why.waitFor();
+      assert.match(await why.innerText(), /select field needs options/);
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 PATCH .*\/dashboard\/api\/test\/templates\/tmpl_\w+$/.test(p) && !/status of 400/.test(p)));
+      await page.getByRole('button', { name: 'Undo' }).click();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('All changes saved').waitFor();
 

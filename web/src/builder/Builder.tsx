@@ -35,6 +35,8 @@ export default function Builder({ templateId }: { templateId: string }) {
   const [drawType, setDrawType] = useState<FieldType>('text');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [announce, setAnnounce] = useState('');
+  /** The field a refused save named (`fields[3].options`): its properties show the reason. */
+  const [invalidKey, setInvalidKey] = useState<string | null>(null);
   const fieldsRef = useRef<EditField[]>([]);
   const lastEdit = useRef<string | null>(null);
   const gestureStart = useRef<EditField[] | null>(null);
@@ -224,6 +226,7 @@ export default function Builder({ templateId }: { templateId: string }) {
 
   const save = async () => {
     setStatus({ kind: 'saving' });
+    setInvalidKey(null);
     try {
       const body: { name?: string; fields: unknown } = { fields: toFields(fieldsRef.current) };
       if (name.trim() !== saved.name) body.name = name.trim();
@@ -242,7 +245,10 @@ export default function Builder({ templateId }: { templateId: string }) {
       setStatus({ kind: 'error', message });
       const m = err instanceof ApiError ? /^fields\[(\d+)\]/.exec(err.param ?? '') : null;
       const bad = m ? fieldsRef.current[Number(m[1])] : undefined;
-      if (bad) setSelected(bad.key);
+      if (bad) {
+        setSelected(bad.key);
+        setInvalidKey(bad.key);
+      }
     }
   };
 
@@ -344,7 +350,7 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
         <aside className="builder-side right" aria-label="Properties">
           {current ? (
-            <Inspector field={current} signers={signers} error={null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} />
+            <Inspector field={current} signers={signers} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} />
           ) : (
             <div className="inspector empty-inspector">
               <h2 className="panel-title">Field properties</h2>
