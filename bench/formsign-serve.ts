@@ -22,6 +22,11 @@ export interface Served<T> {
   seeded: T;
   /** The benchmark's own handle on the same store (reads only while the server runs). */
   deps: Deps;
+  /**
+   * Stops the server and starts it again on the same store and port, with `env` over the usual
+   * environment (LOG_LEVEL included): one seeded store measured in several configurations.
+   */
+  restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -52,12 +57,33 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
   const env: NodeJS.ProcessEnv = { ...process.env, ...store.env, ...o.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_FORMAT: 'json' };
   delete env['LOG_LEVEL'];
   delete env['WORKER'];
+  const base = `http://127.0.0.1:${port}`;
+  let server = await startServer({ ...env }, o.cpu, base, 'w');
+  return {
+    base,
+    key,
+    partition,
+    seeded,
+    deps: store.deps,
+    async restart(extra = {}) {
+      await server.stop();
+      server = await startServer({ ...env, ...extra }, o.cpu, base, 'a');
+    },
+    async stop() {
+      await server.stop();
+      await store.drop();
+    },
+  };
+}
+
+/** Spawns `src/main.ts serve` with `env` and resolves once /healthz answers 200. */
+async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base: string, logMode: 'w' | 'a'): Promise<{ stop(): Promise<void> }> {
   const args = ['--import', 'tsx', 'src/main.ts', 'serve'];
   // BENCH_SERVER_LOG=<file> keeps the server's log lines there instead (to see why a call failed).
   const logTo = process.env['BENCH_SERVER_LOG'];
-  const stdout = logTo ? fs.openSync(logTo, 'w') : 'ignore';
-  const child = o.cpu && HAS_TASKSET
-    ? spawn('taskset', ['-c', o.cpu, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] })
+  const stdout = logTo ? fs.openSync(logTo, logMode) : 'ignore';
+  const child = cpu && HAS_TASKSET
+    ? spawn('taskset', ['-c', cpu, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] })
     : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
   if (typeof stdout === 'number') fs.closeSync(stdout);
   let stderr = '';
@@ -65,7 +91,6 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
     if (stderr.length < 16_384) stderr += c.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`formsign serve exited with ${child.exitCode}: ${stderr}`);
@@ -78,11 +103,6 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    base,
-    key,
-    partition,
-    seeded,
-    deps: store.deps,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -90,7 +110,6 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
         await exited;
         clearTimeout(timer);
       }
-      await store.drop();
     },
   };
 }

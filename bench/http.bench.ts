@@ -1,47 +1,204 @@
-import { pathToFileURL } from 'node:url';
-import { load, startServer, type BenchRow } from './load.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
+import { createApiKey } from '../src/domain/keys/manage-keys.js';
+import { createSampleTemplate, importTemplate } from '../src/domain/templates/import-template.js';
+import type { Partition } from '../src/lib/partition.js';
+import { BENCH_LIMIT, serveFormsign } from './formsign-serve.js';
+import { load, SERVER_CPU, startServer, type BenchRow, type LoadOptions, type LoadResult } from './load.js';
+import type { FloorRoute } from './servers/floor-server.js';
+import type { Deps } from '../test/outbox/support/processes.js';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+// GET /api/v1/templates and POST /api/v1/forms on the server exactly as `npm start` runs it (JSON
+// access log at info to /dev/null, limiter and monthly quota checked on every request, worker inline,
+// SQLite), pinned to core 0, against bare Fastify on the same core replaying the very same answer from
+// memory. Every target gets the same connections and duration and its own warm-up; autocannon runs on
+// core 1. One seeded store, the server restarted per configuration, so every variant answers the same bytes.
+
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+const WARMUP = Number(process.env['BENCH_WARMUP'] ?? Math.min(3, DURATION));
+/** BENCH_CHECK_ONLY=1: one request per target instead of load, to check the set-up (bytes, floors, Redis) quickly. */
+const CHECK_ONLY = process.env['BENCH_CHECK_ONLY'] === '1';
+const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const FIXTURE = fileURLToPath(new URL('../test/fixtures/pdfs/openoffice_form_example.pdf', import.meta.url));
+const PAGE = '/api/v1/templates?limit=20';
+
+/** The first account (serveFormsign's, its key is `Served.key`) holds 20 imports of openoffice_form_example.pdf. */
+interface Seeded {
+  /** An account holding only the sample template. */
+  sampleKey: string;
+  sampleAccountId: string;
+  /** An account with one template of 20 text fields, for POST /forms with 20 prefill keys. */
+  formsKey: string;
+  wideTemplateId: string;
+}
+
+async function benchAccount(deps: Deps, name: string): Promise<{ p: Partition; key: string }> {
+  const account = await createAccount(deps.domain, { name, plan: 'paid' });
+  await setAccountLimits(deps.domain, account.id, { monthly: BENCH_LIMIT, perMinute: BENCH_LIMIT });
+  const p: Partition = { accountId: account.id, mode: 'test' };
+  return { p, key: (await createApiKey(deps.domain, { accountId: account.id, mode: 'test' })).key };
+}
+
+async function seed(deps: Deps, p: Partition): Promise<Seeded> {
+  const pdf = new Uint8Array(fs.readFileSync(FIXTURE));
+  for (let i = 0; i < 20; i++) await importTemplate(deps.domain, p, { pdf, fallbackName: 'openoffice_form_example.pdf' });
+  const sample = await benchAccount(deps, 'Bench Sample');
+  await createSampleTemplate(deps.domain, sample.p);
+  const forms = await benchAccount(deps, 'Bench Forms');
+  const fields = Array.from({ length: 20 }, (_, i) => ({ name: `field_${i}`, type: 'text', required: false, signer: 1, page: 1, x: 50, y: 40 + i * 30, width: 300, height: 20 }));
+  const wide = await importTemplate(deps.domain, forms.p, { pdf, name: 'twenty fields', fields });
+  return { sampleKey: sample.key, sampleAccountId: sample.p.accountId, formsKey: forms.key, wideTemplateId: wide.id };
+}
+
+interface Workload {
+  name: string;
+  floorPath: string;
+  request: Omit<LoadOptions, 'url' | 'connections' | 'durationSec'> & { path: string };
+  expectStatus: number;
+  validate?: string;
+}
+
+/** Response headers that describe the connection or the moment, which the floor's Fastify sets itself. */
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** Calls ours once and turns the answer into the floor's canned reply (checking it is the answer meant). */
+async function captureFloor(base: string, w: Workload, check: (body: string) => void): Promise<FloorRoute> {
+  const method = w.request.method ?? 'GET';
+  const res = await fetch(`${base}${w.request.path}`, { method, headers: w.request.headers ?? {}, ...(w.request.body !== undefined ? { body: w.request.body } : {}) });
+  const body = await res.text();
+  if (res.status !== w.expectStatus) throw new Error(`${w.name}: expected ${w.expectStatus}, got ${res.status}: ${body.slice(0, 500)}`);
+  check(body);
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (!OWN_HEADERS.has(k)) headers[k] = v;
+  });
+  return { method, path: w.floorPath, status: res.status, headers, body, ...(w.validate ? { validate: w.validate } : {}) };
+}
+
+async function measure(name: string, o: LoadOptions): Promise<LoadResult> {
+  if (CHECK_ONLY) {
+    const res = await fetch(o.url, { method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: o.body } : {}) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${name}: ${res.status}`);
+    return { requestsPerSec: 1, latencyP99Ms: 0, non2xx: 0, errors: 0 };
+  }
+  load({ ...o, durationSec: WARMUP });
+  const r = load(o);
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r;
+}
 
 /**
- * GET /api/v1/templates (authenticated, 20 templates, SQLite) and POST /api/v1/forms (20 prefill keys)
- * against a bare Fastify floor serving the same payloads, in one run.
+ * GET a page of 20 real templates, GET the sample-template page (each with the in-process limiter, the
+ * Redis limiter and logging off) and POST /forms with 20 prefill keys (in-process limiter, logging off),
+ * each against its floor.
  */
 export async function run(): Promise<BenchRow[]> {
-  const api = await startServer<{ port: number; key: string; wideTemplateId: string }>('bench/servers/api-server.ts');
-  const auth = { authorization: `Bearer ${api.info.key}`, 'content-type': 'application/json' };
-  const prefill = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field_${i}`, `value number ${i} Łódź`]));
-  const formBody = JSON.stringify({ template_id: api.info.wideTemplateId, prefill });
-  const base = `http://127.0.0.1:${api.info.port}`;
-  // Real payloads for the floor, so both sides serialise the same bytes.
-  const listPayload = await (await fetch(`${base}/api/v1/templates`, { headers: auth })).text();
-  const formPayload = await (await fetch(`${base}/api/v1/forms`, { method: 'POST', headers: auth, body: formBody })).text();
-  const floor = await startServer<{ port: number }>('bench/servers/floor-server.ts', { BENCH_LIST_PAYLOAD: listPayload, BENCH_FORM_PAYLOAD: formPayload });
-  const floorBase = `http://127.0.0.1:${floor.info.port}`;
-  const opts = { connections: CONNECTIONS, durationSec: DURATION };
+  // The server inherits this process's environment: a REDIS_URL from the shell would turn the in-process
+  // rows into Redis ones, so only the Redis variant sets it.
+  const shellRedis = process.env['REDIS_URL'];
+  delete process.env['REDIS_URL'];
+  let ours;
   try {
-    // Warm both (JIT, caches) before measuring.
-    load({ ...opts, durationSec: 2, url: `${floorBase}/floor` });
-    load({ ...opts, durationSec: 2, url: `${base}/api/v1/templates`, headers: auth });
-    load({ ...opts, durationSec: 2, method: 'POST', url: `${floorBase}/floor`, headers: { 'content-type': 'application/json' }, body: formBody });
-    load({ ...opts, durationSec: 2, method: 'POST', url: `${base}/api/v1/forms`, headers: auth, body: formBody });
-    const floorGet = load({ ...opts, url: `${floorBase}/floor` });
-    const oursGet = load({ ...opts, url: `${base}/api/v1/templates`, headers: auth });
-    const floorPost = load({ ...opts, method: 'POST', url: `${floorBase}/floor`, headers: { 'content-type': 'application/json' }, body: formBody });
-    const oursPost = load({ ...opts, method: 'POST', url: `${base}/api/v1/forms`, headers: auth, body: formBody });
-    for (const [name, r] of Object.entries({ floorGet, oursGet, floorPost, oursPost })) {
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    }
-    return [
-      { name: 'GET /api/v1/templates (20 templates, SQLite) vs bare Fastify', ours: oursGet.requestsPerSec, floor: floorGet.requestsPerSec, ratio: oursGet.requestsPerSec / floorGet.requestsPerSec, target: '>= 0.6', unit: 'req/s' },
-      { name: 'POST /api/v1/forms (20 prefill keys, SQLite) vs bare Fastify POST with schema', ours: oursPost.requestsPerSec, floor: floorPost.requestsPerSec, ratio: oursPost.requestsPerSec / floorPost.requestsPerSec, target: '>= 0.4', unit: 'req/s' },
-    ];
+    ours = await serveFormsign<Seeded>({ prefix: 'bench_http', cpu: SERVER_CPU, seed });
   } finally {
-    await Promise.all([api.stop(), floor.stop()]);
+    if (shellRedis !== undefined) process.env['REDIS_URL'] = shellRedis;
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-bench-floor-'));
+  const stops: Array<() => Promise<void>> = [() => ours.stop(), async () => fs.rmSync(tmp, { recursive: true, force: true })];
+  try {
+    const s = ours.seeded;
+    const json = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const prefill = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field_${i}`, `value number ${i} Łódź`]));
+    const twenty: Workload = { name: 'GET /api/v1/templates (page of 20 imported openoffice_form_example.pdf)', floorPath: '/floor/templates-20', request: { path: PAGE, headers: { authorization: `Bearer ${ours.key}` } }, expectStatus: 200 };
+    const sample: Workload = { name: 'GET /api/v1/templates (sample-template page)', floorPath: '/floor/templates-sample', request: { path: PAGE, headers: { authorization: `Bearer ${s.sampleKey}` } }, expectStatus: 200 };
+    const forms: Workload = { name: 'POST /api/v1/forms (20 prefill keys)', floorPath: '/floor/forms', request: { path: '/api/v1/forms', method: 'POST', headers: json(s.formsKey), body: JSON.stringify({ template_id: s.wideTemplateId, prefill }) }, expectStatus: 201, validate: 'createForm' };
+    const page = (n: number) => (body: string) => {
+      const got = (JSON.parse(body) as { data: unknown[] }).data.length;
+      if (got !== n) throw new Error(`expected a page of ${n} templates, got ${got}`);
+    };
+    const routes = [
+      await captureFloor(ours.base, twenty, page(20)),
+      await captureFloor(ours.base, sample, page(1)),
+      await captureFloor(ours.base, forms, (body) => {
+        const fields = (JSON.parse(body) as { fields: Array<{ name: string; value: unknown }> }).fields;
+        if (fields.length !== 20 || fields.find((f) => f.name === 'field_19')?.value !== prefill['field_19']) throw new Error(`the form does not carry the prefill: ${body.slice(0, 500)}`);
+      }),
+    ];
+    const spec = path.join(tmp, 'floor.json');
+    fs.writeFileSync(spec, JSON.stringify(routes));
+    const floor = await startServer<{ port: number }>('bench/servers/floor-server.ts', { BENCH_FLOOR_SPEC: spec });
+    stops.unshift(() => floor.stop());
+    const floorBase = `http://127.0.0.1:${floor.info.port}`;
+    const opts = (base: string, w: Workload, toFloor: boolean): LoadOptions => {
+      const { path: p, ...req } = w.request;
+      // The floor has no auth: it gets the same body and content type, not the key.
+      const headers = toFloor ? Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k !== 'authorization')) : req.headers;
+      return { ...req, ...(headers ? { headers } : {}), url: `${base}${toFloor ? w.floorPath : p}`, connections: CONNECTIONS, durationSec: DURATION };
+    };
+    // Sanity: the floor answers the captured bytes (and validates the body it is sent).
+    for (const [w, r] of [[twenty, routes[0]!], [sample, routes[1]!], [forms, routes[2]!]] as const) {
+      const o = opts(floorBase, w, true);
+      const res = await fetch(o.url, { method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: o.body } : {}) });
+      const body = await res.text();
+      if (res.status !== r.status || body !== r.body) throw new Error(`floor ${w.floorPath} answers ${res.status} with ${body.length} chars, not the captured ${r.status} with ${r.body.length}`);
+    }
+
+    const floors = new Map<Workload, number>();
+    for (const w of [twenty, sample, forms]) floors.set(w, (await measure(`floor ${w.floorPath}`, opts(floorBase, w, true))).requestsPerSec);
+
+    const rows: BenchRow[] = [];
+    const row = (w: Workload, config: string, target: string, r: LoadResult, bytes: number): void => {
+      const floorRps = floors.get(w)!;
+      rows.push({ name: `${w.name}, ${config} vs bare Fastify sending the same ${bytes} bytes${w.validate ? ` after validating the body with the ${w.validate} schema` : ' from memory'}`, ours: r.requestsPerSec, floor: floorRps, ratio: r.requestsPerSec / floorRps, target, unit: 'req/s' });
+    };
+    const bytes = (i: number) => Buffer.byteLength(routes[i]!.body);
+    const variants: Array<{ config: string; env: Record<string, string>; targets: [string, string, string | undefined] }> = [
+      { config: 'npm start (LOG_LEVEL=info, in-process limiter)', env: {}, targets: ['>= 0.6', '>= 0.6', '>= 0.4'] },
+      { config: 'npm start with REDIS_URL (LOG_LEVEL=info, Redis limiter)', env: { REDIS_URL }, targets: ['>= 0.5', '>= 0.5', undefined] },
+      { config: 'LOG_LEVEL=silent (in-process limiter)', env: { LOG_LEVEL: 'silent' }, targets: ['(reported)', '(reported)', '(reported)'] },
+    ];
+    for (const [n, v] of variants.entries()) {
+      // The first configuration is the one already running (and captured).
+      if (n > 0) await ours.restart(v.env);
+      const all = [twenty, sample, forms];
+      for (let i = 0; i < all.length; i++) {
+        const target = v.targets[i];
+        if (target === undefined) continue;
+        const w = all[i]!;
+        row(w, v.config, target, await measure(`${w.name}, ${v.config}`, opts(ours.base, w, false)), bytes(i));
+      }
+      if (v.env['REDIS_URL']) await assertRedisUsed(v.env['REDIS_URL'], s.sampleAccountId);
+    }
+    return rows;
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
+
+/** The Redis variant measured the Redis limiter only if the server kept its windows there. */
+async function assertRedisUsed(url: string, accountId: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    let found = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${accountId}*`, 'COUNT', 10_000);
+      cursor = next;
+      found += keys.length;
+    } while (cursor !== '0' && found === 0);
+    if (found === 0) throw new Error(`the Redis variant left no rate-limit window for ${accountId} in ${url}: the server did not use Redis`);
+  } finally {
+    redis.disconnect();
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const r of await run()) console.log(`${r.name}: ours ${r.ours.toFixed(0)} ${r.unit}, floor ${r.floor.toFixed(0)} ${r.unit}, ratio ${r.ratio.toFixed(2)} (target ${r.target})`);
+  for (const r of await run()) console.log(`${r.name}\n  ours ${r.ours.toFixed(0)} ${r.unit}, floor ${r.floor.toFixed(0)} ${r.unit}, ratio ${r.ratio.toFixed(2)} (target ${r.target})`);
 }
