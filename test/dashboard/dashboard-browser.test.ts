@@ -348,7 +348,14 @@ describe('dashboard in Chromium', () => {
         const moved = (await m.page.locator('.box[data-field="signature_1"]').boundingBox())!;
         assert.ok(Math.abs(moved.x - box.x - 30) < 2 && Math.abs(moved.y - box.y + 40) < 2, `moved by touch: ${box.x},${box.y} → ${moved.x},${moved.y}`);
         await m.page.getByText('Unsaved changes').waitFor();
+        // Leaving with unsaved changes asks first; declining stays, accepting leaves.
+        m.page.once('dialog', (d) => void d.dismiss());
         await m.page.getByRole('link', { name: 'API keys' }).click();
+        await m.page.getByText('Unsaved changes').waitFor();
+        assert.match(new URL(m.page.url()).pathname, /^\/dashboard\/templates\/tmpl_/);
+        const asked = new Promise<string>((resolve) => m.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+        await m.page.getByRole('link', { name: 'API keys' }).click();
+        assert.match(await asked, /unsaved changes/);
         await m.page.locator('table').waitFor();
         await check(m, 'keys');
       } finally {

@@ -70,10 +70,14 @@ export function App() {
       session: auth.session,
       mode,
       setMode(m) {
+        // A template belongs to one mode: switching while one is open goes back to the list first
+        // (unless the person keeps unsaved changes there).
+        if (location.pathname.startsWith('/dashboard/templates/')) {
+          navigate('/dashboard/templates');
+          if (location.pathname !== '/dashboard/templates') return;
+        }
         storeMode(m);
         setModeState(m);
-        // A template belongs to one mode: switching while one is open goes back to the list.
-        if (location.pathname.startsWith('/dashboard/templates/')) navigate('/dashboard/templates');
       },
       async signOut() {
         try {

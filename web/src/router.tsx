@@ -4,7 +4,15 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
 
 const EVENT = 'formsign:navigate';
 
+let leaveGuard: (() => boolean) | null = null;
+
+/** A page with unsaved work (the builder) asks before the app navigates away; null clears it. */
+export function guardLeaving(guard: (() => boolean) | null): void {
+  leaveGuard = guard;
+}
+
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  if (leaveGuard && to !== location.pathname && !leaveGuard()) return;
   if (opts.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new Event(EVENT));

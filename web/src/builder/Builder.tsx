@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { api, ApiError, errorMessage, type FieldType, type Template } from '../api';
 import { useApp } from '../mode';
-import { Link, navigate } from '../router';
+import { guardLeaving, Link, navigate } from '../router';
 import { ErrorNote, Spinner } from '../ui/ui';
 import { clampRect, newField, signerColour, toFields, TYPE_LABEL, withKeys, type EditField } from './fields';
 import { Inspector } from './Inspector';
@@ -119,7 +119,11 @@ export default function Builder({ templateId }: { templateId: string }) {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
+    guardLeaving(() => window.confirm('This template has unsaved changes. Leave without saving them?'));
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      guardLeaving(null);
+    };
   }, [dirty]);
 
   const select = (key: string | null) => setSelected(key);
@@ -255,6 +259,7 @@ export default function Builder({ templateId }: { templateId: string }) {
   const deleteTemplate = async () => {
     try {
       await api('DELETE', base);
+      guardLeaving(null);
       navigate('/dashboard/templates');
     } catch (err) {
       setStatus({ kind: 'error', message: errorMessage(err) });
