@@ -78,9 +78,9 @@ for (const dialect of DIALECTS) {
       const res = await h.request({ method: 'PUT', url: '/api/v1/forms', as: h.actors.aTest, json: {} });
       expectError(res, 405, 'invalid_request_error', 'method_not_allowed');
       assert.equal(res.headers['allow'], 'GET, POST, HEAD');
-      const one = await h.request({ method: 'DELETE', url: '/api/v1/templates/tmpl_x', as: h.actors.aTest });
+      const one = await h.request({ method: 'PUT', url: '/api/v1/templates/tmpl_x', as: h.actors.aTest, json: {} });
       expectError(one, 405, 'invalid_request_error', 'method_not_allowed');
-      assert.equal(one.headers['allow'], 'GET, HEAD');
+      assert.equal(one.headers['allow'], 'GET, DELETE, PATCH, HEAD');
     });
 
     it('bad JSON → 400 invalid_json; empty JSON body → invalid_json', async () => {
