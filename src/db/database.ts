@@ -15,7 +15,7 @@ import * as m0010 from './migrations/0010_template_versions.js';
 import * as m0011 from './migrations/0011_dashboard.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
-import { createWalSync } from './wal-sync.js';
+import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
 import { BatchState, groupCommit, guardDialect, transactEach, type Transact } from './transact.js';
 
@@ -53,6 +53,8 @@ export interface DatabaseOptions {
   onCheckpointError?: (message: string) => void;
   /** SQLite: WAL frames after which the WAL is started over (default 4,000, about 16 MB). */
   walRestartFrames?: number;
+  /** SQLite: how the WAL is flushed (tests watch it); default a thread of its own (wal-sync.ts). */
+  walFlush?: Fdatasync;
 }
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
@@ -81,13 +83,20 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   const filePath = path.join(opts.dataDir, 'formsign.sqlite');
   const file = new SQLite(filePath);
   // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the server runs.
-  file.pragma('journal_mode = WAL');
+  const mode = file.pragma('journal_mode = WAL', { simple: true });
+  // Durability rests on flushing the WAL (wal-sync.ts): a file system where SQLite cannot keep one
+  // (some network mounts) must not run on the assumption that it does.
+  if (mode !== 'wal') {
+    file.close();
+    throw new Error(`SQLite could not use write-ahead logging for ${filePath} (journal mode is "${String(mode)}"); put DATA_DIR on a local disk.`);
+  }
   // NORMAL: a commit writes the WAL without flushing it; the group commit (transact.ts) then flushes
   // it on the thread pool and only then settles the batch's promises (wal-sync.ts), so a 2xx still
   // survives power loss while the event loop never waits for the disk. Under NORMAL SQLite syncs the
   // WAL itself before each checkpoint, so frames a checkpoint moves are on disk first.
   file.pragma('synchronous = NORMAL');
-  const walSync = createWalSync(`${filePath}-wal`);
+  const flushThread = opts.walFlush ? undefined : threadFdatasync();
+  const walSync = createWalSync(`${filePath}-wal`, opts.walFlush ?? flushThread);
   // better-sqlite3 waits for a lock on the event loop: 200 ms outlasts any write transaction the
   // server or an operator command holds (a few ms, fsync included), and bounds the stall when one is
   // held longer; past it the request answers 503 with Retry-After (http/database-busy.ts).
@@ -129,6 +138,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       await checkpointer.stop();
       // Before the connection closes: closing the last one deletes the WAL.
       await walSync.close();
+      await flushThread?.stop();
       await db.destroy();
     },
   };

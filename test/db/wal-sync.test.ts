@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createWalSync, type Fdatasync } from '../../src/db/wal-sync.js';
+import { createWalSync, threadFdatasync, WalFlushFailedError, type Fdatasync } from '../../src/db/wal-sync.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-walsync-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -67,22 +67,36 @@ describe('WAL flush', () => {
     assert.equal(flush.calls, 2);
   });
 
-  it('rejects exactly the waiters of a failed flush, and flushes again for the next', async () => {
+  it('after a failed flush refuses every later write too: the lost pages may be marked clean', async () => {
     const flush = controlledFlush();
     const sync = createWalSync(wal, flush.fdatasync);
     const failed = sync.durable();
-    const later = sync.durable();
+    const waiting = sync.durable();
     failed.catch(() => undefined);
+    waiting.catch(() => undefined);
     flush.finish(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-    await assert.rejects(failed, /EIO/);
-    assert.equal(await settled(later), 'pending');
-    flush.finish();
-    assert.equal(await settled(later), 'resolved');
+    await assert.rejects(failed, (err: unknown) => err instanceof WalFlushFailedError && /EIO/.test(err.message) && /restart Formsign/.test(err.message));
+    await assert.rejects(waiting, WalFlushFailedError, 'a commit made while the failing flush ran');
+    await assert.rejects(sync.durable(), WalFlushFailedError, 'a commit made afterwards');
+    assert.equal(flush.calls, 1, 'no flush is attempted after the failure: it could falsely succeed');
+  });
+
+  it('flushes on a thread of its own, and reports its errors', async () => {
+    const thread = threadFdatasync();
+    try {
+      const sync = createWalSync(wal, thread);
+      await sync.durable();
+      await sync.close();
+      // A descriptor that is not open: the thread answers with the error instead of hanging.
+      await assert.rejects(new Promise<void>((resolve, reject) => thread(987_654, (err) => (err ? reject(err) : resolve()))), /EBADF|bad file/i);
+    } finally {
+      await thread.stop();
+    }
   });
 
   it('rejects when the WAL cannot be opened, instead of claiming durability', async () => {
     const sync = createWalSync(path.join(dir, 'missing', 'x.sqlite-wal'));
-    await assert.rejects(sync.durable(), /ENOENT/);
+    await assert.rejects(sync.durable(), (err: unknown) => err instanceof WalFlushFailedError && /ENOENT/.test(err.message));
   });
 });
 
@@ -90,25 +104,44 @@ describe('group commit and the WAL flush', () => {
   it('runs NORMAL and settles a write only after the WAL flush that follows its commit', async () => {
     const dataDir = fs.mkdtempSync(path.join(dir, 'db-'));
     const flushes: number[] = [];
-    const realFd = fs.fdatasync;
-    // Watch the real flush: it must run between the commit and the promise settling.
-    (fs as { fdatasync: Fdatasync }).fdatasync = (fd, cb) => { flushes.push(fd); realFd(fd, cb); };
+    const thread = threadFdatasync();
+    // Watch the flush: it must run between the commit and the promise settling.
+    const walFlush: Fdatasync = (fd, cb) => { flushes.push(fd); thread(fd, cb); };
+    const store = openDatabase({ databaseUrl: undefined, dataDir, walFlush });
     try {
-      const store = openDatabase({ databaseUrl: undefined, dataDir });
-      try {
-        await migrateToLatest(store);
-        const mode = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
-        assert.equal(mode.rows[0]?.synchronous, 1, 'synchronous = NORMAL');
-        const before = flushes.length;
-        await store.transact(async (trx) => {
-          await trx.insertInto('service_secrets').values({ name: 'wal-sync-test', value: 'x', created_at: new Date().toISOString() }).execute();
-        });
-        assert.ok(flushes.length > before, 'the WAL was flushed before the write was acknowledged');
-      } finally {
-        await store.close();
-      }
+      await migrateToLatest(store);
+      const mode = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
+      assert.equal(mode.rows[0]?.synchronous, 1, 'synchronous = NORMAL');
+      const before = flushes.length;
+      await store.transact(async (trx) => {
+        await trx.insertInto('service_secrets').values({ name: 'wal-sync-test', value: 'x', created_at: new Date().toISOString() }).execute();
+      });
+      assert.ok(flushes.length > before, 'the WAL was flushed before the write was acknowledged');
     } finally {
-      (fs as { fdatasync: Fdatasync }).fdatasync = realFd;
+      await store.close();
+      await thread.stop();
+    }
+  });
+
+  it('refuses the write whose flush failed, and every write after it, instead of acknowledging them', async () => {
+    const dataDir = fs.mkdtempSync(path.join(dir, 'db-'));
+    const thread = threadFdatasync();
+    let broken = false;
+    const walFlush: Fdatasync = (fd, cb) => (broken ? cb(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })) : thread(fd, cb));
+    const store = openDatabase({ databaseUrl: undefined, dataDir, walFlush });
+    const write = (name: string) => store.transact(async (trx) => {
+      await trx.insertInto('service_secrets').values({ name, value: 'x', created_at: new Date().toISOString() }).execute();
+    });
+    try {
+      await migrateToLatest(store);
+      await write('before');
+      broken = true;
+      await assert.rejects(write('during'), WalFlushFailedError);
+      broken = false;
+      await assert.rejects(write('after'), WalFlushFailedError, 'the disk is not trusted again without a restart');
+    } finally {
+      await store.close();
+      await thread.stop();
     }
   });
 });
