@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
+import { generateForm } from '../../src/domain/generate/generate-form.js';
+import { AppError } from '../../src/domain/errors.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
 
@@ -106,6 +109,28 @@ for (const dialect of DIALECTS) {
       assert.equal(badPrefill.json<{ error: { param: string } }>().error.param, 'prefill.date_of_birth');
       const unknown = await generate({ prompt: 'name', colour: 'red' });
       assert.equal(unknown.status, 400);
+    });
+
+    it('refuses a language that is not a BCP 47 tag (it is written into the PDF) and keeps a good one', async () => {
+      const prompt = 'Contact form with name and email';
+      for (const language of ['en)/OpenAction 3 0 R/X(', 'en us', 'e', 'en_US', 'en-', 'en-toolongsubtag', 'fr\\', '<en>']) {
+        const res = await generate({ prompt, language });
+        assert.equal(res.status, 400, `${language}: ${res.body}`);
+        const err = res.json<{ error: { type: string; code: string; param: string } }>().error;
+        assert.equal(err.code, 'parameter_invalid', language);
+        assert.equal(err.param, 'language', language);
+        // The domain refuses it as well, for callers that do not come through the schema.
+        await assert.rejects(generateForm(h.deps.domain, h.actors.aTest.partition, { prompt, language }),
+          (e: unknown) => e instanceof AppError && e.code === 'parameter_invalid' && e.param === 'language');
+      }
+      const ok = await generate({ prompt, language: 'pt-BR' });
+      assert.equal(ok.status, 201, ok.body);
+      const pdf = await h.request({ url: `/api/v1/forms/${ok.json<FormBody>().id}/pdf`, as: h.actors.aTest });
+      const doc = await PDFDocument.load(pdf.rawPayload);
+      const lang = doc.catalog.lookup(PDFName.of('Lang'));
+      assert.ok(lang instanceof PDFHexString || lang instanceof PDFString, String(lang));
+      assert.equal(lang.decodeText(), 'pt-BR');
+      assert.equal(doc.catalog.get(PDFName.of('OpenAction')), undefined);
     });
 
     it('draws description text only as text and caps the form at 100 fields', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PDFDocument, PDFCheckBox, PDFDropdown, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFCheckBox, PDFDropdown, PDFHexString, PDFName, PDFRadioGroup, PDFString, PDFTextField } from '@cantoo/pdf-lib';
 import { generateBuiltin } from '../../src/domain/generate/builtin.js';
 import { layoutForm, type LayoutRequest } from '../../src/pdf/index.js';
 import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
@@ -76,5 +76,39 @@ describe('generated PDF layout', () => {
     assert.match(text, /Имя/);
     assert.match(text, /氏名/, 'a Japanese label beside Cyrillic ones gets a face that has it');
     assert.doesNotMatch(Buffer.from(out.pdf).toString('latin1'), /\/JS\s*\(x\)/);
+  });
+
+  it('writes the language, title, labels, options and roles as strings that nothing in them can end', async () => {
+    const nasty = String.raw`a) /OpenAction 3 0 R /X (b \) \\ (`;
+    const language = 'en)/OpenAction 3 0 R/X(';
+    const out = await layoutForm({
+      title: `Title ${nasty}`, pageSize: 'letter', language, requiredNote: `* ${nasty}`,
+      signers: [{ slot: 1, role: `Role ${nasty}` }],
+      fields: [
+        { name: 'full_name', label: `Name ${nasty}`, type: 'text', required: true, signer: 1 },
+        { name: 'colour', label: `Colour ${nasty}`, type: 'radio', required: false, signer: 1, options: [`Red ${nasty}`, 'Blue']},
+        { name: 'size', label: `Size ${nasty}`, type: 'select', required: false, signer: 1, options: [`S ${nasty}`, 'M'] },
+        { name: 'agree', label: `Agree ${nasty}`, type: 'checkbox', required: false, signer: 1 },
+        { name: 'sig', label: `Signature ${nasty}`, type: 'signature', required: true, signer: 1 },
+        { name: 'ini', label: `Initials ${nasty}`, type: 'initials', required: false, signer: 1 },
+      ],
+    });
+    const check = qpdfCheck(out.pdf);
+    assert.ok(check.ok, check.output);
+    const doc = await PDFDocument.load(out.pdf);
+    assert.equal(doc.catalog.get(PDFName.of('OpenAction')), undefined, 'no /OpenAction in the catalog');
+    assert.deepEqual(doc.catalog.keys().map((k) => k.asString()).filter((k) => k === '/X' || k === '/OpenAction'), []);
+    const lang = doc.catalog.lookup(PDFName.of('Lang'));
+    assert.ok(lang instanceof PDFHexString || lang instanceof PDFString, String(lang));
+    assert.equal(lang.decodeText(), language, 'the tag is kept verbatim as one string');
+    assert.equal(doc.getTitle(), `Title ${nasty}`);
+    const form = doc.getForm();
+    assert.deepEqual(new Set(form.getFields().map((f) => f.getName())), new Set(['full_name', 'colour', 'size', 'agree', 'sig', 'ini']));
+    assert.deepEqual((form.getField('colour') as PDFRadioGroup).getOptions(), [`Red ${nasty}`, 'Blue']);
+    assert.deepEqual((form.getField('size') as PDFDropdown).getOptions(), [`S ${nasty}`, 'M']);
+    // No object anywhere picked up an action from the text.
+    for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+      assert.doesNotMatch(obj.toString(), /\/OpenAction|\/JavaScript|\/S \/JS/);
+    }
   });
 });

@@ -27,7 +27,7 @@ import { encodeValues, fieldSet } from '../templates/field-set.js';
 import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
 import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
-import { MAX_PROMPT, type GeneratedSpec, type Language } from './spec.js';
+import { LANGUAGE_TAG, MAX_PROMPT, type GeneratedSpec, type Language } from './spec.js';
 
 /** What generating needs besides the usual stores: the PDF layout (in the pool) and the optional model. */
 export interface GenerateServices {
@@ -92,6 +92,10 @@ export async function generateForm(
   const prompt = input.prompt.trim();
   if (prompt.length === 0 || [...input.prompt].length > MAX_PROMPT) {
     throw new AppError('parameter_invalid', `prompt must be a description of 1 to ${MAX_PROMPT} characters (not only spaces).`, 'prompt');
+  }
+  // The schema checks this too; the domain does as well because the tag is written into the PDF.
+  if (input.language !== undefined && (input.language.length > 35 || !LANGUAGE_TAG.test(input.language))) {
+    throw new AppError('parameter_invalid', 'language must be a BCP 47 language tag such as "en" or "pt-BR".', 'language');
   }
   const language = languageOf(input.language);
   const { spec, generator } = await generateSpec(deps.generate, prompt, language, signal);

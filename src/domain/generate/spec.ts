@@ -34,3 +34,6 @@ export const MAX_FIELDS = 100;
 export const MAX_PROMPT = 4000;
 export const MAX_LABEL = 120;
 export const MAX_OPTIONS = 20;
+
+/** A BCP 47 tag's shape (`en`, `pt-BR`, `zh-Hant-TW`): the value goes into the PDF's /Lang, so nothing else passes. */
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;

@@ -5,7 +5,7 @@
 // where each one is. Text from the description is only ever drawn as text (pdf-lib encodes it as a
 // string operand): nothing in it can become PDF syntax.
 import {
-  PDFDocument, PDFHexString, PDFName, PDFString, rgb, StandardFonts, TextAlignment,
+  PDFDocument, PDFHexString, PDFName, rgb, StandardFonts, TextAlignment,
   type PDFField, type PDFFont, type PDFPage,
 } from '@cantoo/pdf-lib';
 import type { FieldDef, FieldType } from '../field.js';
@@ -121,7 +121,9 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   doc.setTitle(drawable(regular, req.title), { showInWindowTitleBar: true });
   doc.setCreator('Formsign');
   doc.setProducer('Formsign');
-  if (req.language) doc.catalog.set(PDFName.of('Lang'), PDFString.of(req.language));
+  // A hex string: PDFString.of writes its text verbatim, so a ")" in it would end the string and
+  // whatever follows would become catalog syntax (an /OpenAction). The domain checks the tag's shape too.
+  if (req.language) doc.catalog.set(PDFName.of('Lang'), PDFHexString.fromText(req.language));
   const form = doc.getForm();
   const defs: FieldDef[] = [];
   const contentW = pageW - 2 * MARGIN;
@@ -348,7 +350,7 @@ function round(n: number): number {
 function addSignatureField(doc: PDFDocument, page: PDFPage, field: LayoutField, r: { x: number; y: number; width: number; height: number }): void {
   const ref = doc.context.register(doc.context.obj({
     Type: 'Annot', Subtype: 'Widget', FT: 'Sig', F: 4, Ff: field.required ? 2 : 0,
-    T: PDFString.of(field.name), TU: PDFHexString.fromText(field.label),
+    T: PDFHexString.fromText(field.name), TU: PDFHexString.fromText(field.label),
     Rect: [r.x, r.y, r.x + r.width, r.y + r.height], P: page.ref,
   }));
   page.node.addAnnot(ref);

@@ -1190,8 +1190,9 @@ export interface components {
              */
             page_size?: "letter" | "a4";
             /**
-             * @description BCP 47 language tag of the description (e.g. `en`, `es`, `fr`, `de`); detected from the text
-             *     when absent. Labels stay in the description's language.
+             * @description BCP 47 language tag of the description (e.g. `en`, `es`, `fr`, `de`, `pt-BR`); detected from the
+             *     text when absent. Labels stay in the description's language. Anything else (another separator,
+             *     spaces, punctuation) is `400 parameter_invalid`, `param` `language`.
              */
             language?: string;
         };
