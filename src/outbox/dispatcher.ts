@@ -273,7 +273,8 @@ export function createDispatcher(o: DispatcherOptions): Worker {
           await ensureScheduled();
           lastSchedule = Date.now();
         }
-        await o.feed?.();
+        // The feed (the webhook publisher) failing must not stop the claiming of every other job.
+        await o.feed?.().catch((error: unknown) => log(`worker ${id}: publishing events failed: ${errorText(error)}`));
         if (free > 0) {
           const rows = await claim(free);
           claimed = rows.length;

@@ -119,6 +119,19 @@ for (const dialect of DIALECTS) {
       });
     }
 
+    it('a failing feed (the webhook publisher) does not stop other jobs from being claimed', async () => {
+      const logged: string[] = [];
+      const w = dispatcher({ pollMs: 60_000, feed: () => Promise.reject(new Error('publisher broke')), log: (l) => logged.push(l) });
+      const id = await add('msg_despite_feed');
+      await w.start();
+      const t = performance.now();
+      while ((await job(id)).status !== 'done') {
+        assert.ok(performance.now() - t < 15_000, 'the job ran although the feed failed');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.ok(logged.some((l) => l.includes('publishing events failed: publisher broke')), logged.join('\n'));
+    });
+
     it('a job due later waits for its time (injected clock, no sleeping)', async () => {
       const id = await add('msg_later', new Date(Date.parse(T0) + 60_000).toISOString());
       await worker.runDue();
@@ -271,7 +284,8 @@ for (const dialect of DIALECTS) {
       const t = performance.now();
       const first = await add('msg_prompt', undefined, transact);
       while ((await job(first)).status !== 'done') await new Promise((r) => setTimeout(r, 10));
-      assert.ok(performance.now() - t < 2000, `done ${Math.round(performance.now() - t)} ms after the commit`);
+      // Bounds far above a loaded machine's delays and far below the one-minute poll it is told apart from.
+      assert.ok(performance.now() - t < 15_000, `done ${Math.round(performance.now() - t)} ms after the commit`);
 
       const second = await add('msg_blocked', undefined, transact);
       await running;
@@ -304,7 +318,7 @@ for (const dialect of DIALECTS) {
         const t = performance.now();
         const id = await add('msg_notify');
         while ((await job(id)).status !== 'done') {
-          assert.ok(performance.now() - t < 3000, 'woken by NOTIFY well before the one-minute poll');
+          assert.ok(performance.now() - t < 15_000, 'woken by NOTIFY well before the one-minute poll');
           await new Promise((r) => setTimeout(r, 10));
         }
       });

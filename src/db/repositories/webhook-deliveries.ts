@@ -31,15 +31,28 @@ const deliveryRow = (p: Partition, d: NewDelivery & { body?: string | null }) =>
 
 /** Rows per multi-row insert: far below SQLite's 32,766 bound variables at 12 columns a row. */
 const INSERT_CHUNK = 500;
+/** Body bytes per multi-row insert: a form with thousands of fields renders a body of a megabyte. */
+const INSERT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Many deliveries in as few statements as the chunk allows (the publisher's fan-out), each with the
  * body it will send when it is already rendered.
  */
 export async function insertDeliveries(trx: Trx, rows: ReadonlyArray<{ p: Partition; d: NewDelivery & { body: string | null } }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + INSERT_CHUNK).map((r) => deliveryRow(r.p, r.d))).execute();
+  let chunk: ReturnType<typeof deliveryRow>[] = [];
+  let bytes = 0;
+  const write = async () => {
+    if (chunk.length > 0) await trx.insertInto('webhook_deliveries').values(chunk).execute();
+    chunk = [];
+    bytes = 0;
+  };
+  for (const r of rows) {
+    const size = r.d.body?.length ?? 0;
+    if (chunk.length >= INSERT_CHUNK || (chunk.length > 0 && bytes + size > INSERT_CHUNK_BYTES)) await write();
+    chunk.push(deliveryRow(r.p, r.d));
+    bytes += size;
   }
+  await write();
 }
 
 const deliveryById = preparedQuery((db, a: Partition & { id: string }) =>

@@ -54,9 +54,10 @@ export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions)
       const formKey = `${e.account_id}/${e.mode}/${e.form_id}`;
       let fields = fieldsOfForm.get(formKey);
       if (!fields) fieldsOfForm.set(formKey, (fields = fieldsFor(trx, deps, p, e.form_id)));
-      const resolved = await fields;
-      // A form that cannot be read here is rendered at the attempt instead (and fails there, visibly).
-      const body = resolved ? eventJson(e, resolved, deps.links).json : null;
+      fields.catch(() => undefined);
+      // An event that cannot be rendered here is rendered at its attempt instead, where a failure is
+      // that delivery's alone (and visible in its log), never the whole publisher's.
+      const body = await fields.then((f) => (f ? eventJson(e, f, deps.links).json : null)).catch(() => null);
       for (const h of targets) deliveries.push({ p, d: { id: newId('delivery'), webhook_id: h.id, event_id: e.id, event_type: e.type, created_at: now, body } });
     }
     await insertDeliveries(trx, deliveries);
