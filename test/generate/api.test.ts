@@ -133,6 +133,30 @@ for (const dialect of DIALECTS) {
       assert.equal(doc.catalog.get(PDFName.of('OpenAction')), undefined);
     });
 
+    it('checks the layout\'s fields as a template import would, and stores nothing when they are wrong', async () => {
+      const real = h.deps.domain.generate;
+      const broken = (mutate: (f: Record<string, unknown>) => void) => ({
+        ...h.deps.domain,
+        generate: {
+          ...real,
+          layout: async (...args: Parameters<typeof real.layout>) => {
+            const out = await real.layout(...args);
+            const fields = out.fields.map((f) => ({ ...f }));
+            mutate(fields[0] as unknown as Record<string, unknown>);
+            return { ...out, fields };
+          },
+        },
+      });
+      const before = await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest });
+      const count = (r: typeof before) => r.json<{ data: unknown[] }>().data.length;
+      for (const mutate of [(f: Record<string, unknown>) => { f['page'] = 9; }, (f: Record<string, unknown>) => { f['width'] = -1; }]) {
+        await assert.rejects(generateForm(broken(mutate), h.actors.aTest.partition, { prompt: 'Contact form with name and email' }),
+          (e: unknown) => e instanceof Error && !(e instanceof AppError) && /invalid fields/.test(e.message));
+      }
+      const afterList = await h.request({ url: '/api/v1/forms?limit=100', as: h.actors.aTest });
+      assert.equal(count(afterList), count(before), 'no form row is stored');
+    });
+
     it('draws description text only as text and caps the form at 100 fields', async () => {
       const hostile = 'Form: name ) Tj ET /JavaScript (app.alert(1)) <script>alert(1)</script>, email';
       const res = await generate({ prompt: hostile });

@@ -111,4 +111,53 @@ describe('generated PDF layout', () => {
       assert.doesNotMatch(obj.toString(), /\/OpenAction|\/JavaScript|\/S \/JS/);
     }
   });
+
+  it('breaks many signatures across pages by rows, every field inside its page', async () => {
+    const inside = (out: Awaited<ReturnType<typeof layoutForm>>, h: number, w: number): void => {
+      for (const f of out.fields) {
+        assert.ok(f.page >= 1 && f.page <= out.pageCount, `${f.name} page ${f.page} of ${out.pageCount}`);
+        assert.ok(f.x >= 54 - 1 && f.x + f.width <= w - 54 + 1, `${f.name} x ${f.x}+${f.width}`);
+        assert.ok(f.y >= 54 - 1 && f.y + f.height <= h - 54 + 1, `${f.name} on page ${f.page}: ${f.y}+${f.height}`);
+      }
+    };
+    const one = await layoutForm({
+      title: 'Many signatures', pageSize: 'letter', signers: [{ slot: 1, role: 'Signer' }],
+      fields: [
+        { name: 'full_name', label: 'Full name', type: 'text', required: true, signer: 1 },
+        ...Array.from({ length: 12 }, (_, i) => ({ name: `sig_${i + 1}`, label: `Signature ${i + 1}`, type: 'signature' as const, required: true, signer: 1 })),
+        { name: 'ini', label: 'Initials', type: 'initials', required: false, signer: 1 },
+        { name: 'signed_on', label: 'Date', type: 'date_signed', required: false, signer: 1 },
+      ],
+    });
+    inside(one, 792, 612);
+    assert.ok(one.pageCount >= 2, `${one.pageCount} pages`);
+    assert.equal(one.fields.filter((f) => f.type === 'signature').length, 12);
+    // Rows keep their order and each page's signatures stack downwards.
+    const sigs = one.fields.filter((f) => f.type === 'signature');
+    for (let i = 1; i < sigs.length; i++) {
+      const [a, b] = [sigs[i - 1]!, sigs[i]!];
+      assert.ok(b.page > a.page || (b.page === a.page && b.y > a.y), `${b.name} after ${a.name}`);
+    }
+    // Initials and the date sit beside the first signature.
+    for (const n of ['ini', 'signed_on']) assert.equal(one.fields.find((f) => f.name === n)!.page, sigs[0]!.page);
+    assert.ok(qpdfCheck(one.pdf).ok);
+    const doc = await PDFDocument.load(one.pdf);
+    assert.equal(doc.getPageCount(), one.pageCount);
+
+    const six = await layoutForm({
+      title: 'Six signers', pageSize: 'a4',
+      signers: Array.from({ length: 6 }, (_, i) => ({ slot: i + 1, role: `Party ${i + 1}` })),
+      fields: Array.from({ length: 6 }, (_, s) => Array.from({ length: 3 }, (_, k) => ({
+        name: `p${s + 1}_sig_${k + 1}`, label: `Party ${s + 1} signature ${k + 1}`, type: 'signature' as const, required: true, signer: s + 1,
+      }))).flat(),
+    });
+    inside(six, 841.89, 595.28);
+    assert.equal(six.fields.length, 18);
+    // A signer's block fits on one page, so it is never split.
+    for (let s = 1; s <= 6; s++) {
+      const pagesOf = new Set(six.fields.filter((f) => f.signer === s).map((f) => f.page));
+      assert.equal(pagesOf.size, 1, `signer ${s} on pages ${[...pagesOf].join(', ')}`);
+    }
+    assert.ok(qpdfCheck(six.pdf).ok);
+  });
 });

@@ -12,7 +12,7 @@ import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
-import type { LaidOutForm, LayoutRequest } from '../../pdf/index.js';
+import type { FieldDef, LaidOutForm, LayoutRequest } from '../../pdf/index.js';
 import type { JobOptions } from '../../pdf/index.js';
 import type { ChatModel } from '../../providers/llm/index.js';
 import type { DomainDeps } from '../context.js';
@@ -23,6 +23,7 @@ import { checkPrefill } from '../forms/prefill-rules.js';
 import { formJson, formState, type FormView } from '../forms/present-form.js';
 import { json, type Json } from '../json.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
+import { parseFieldDefs } from '../templates/field-rules.js';
 import { encodeValues, fieldSet } from '../templates/field-set.js';
 import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
@@ -121,7 +122,15 @@ export async function generateForm(
     return { form: withGenerator(made.form, generator), unmatched: made.unmatched, generator };
   }
 
-  const fields = fieldSet(JSON.stringify(laid.fields));
+  // The same checks a template's fields get on import (this path skips importTemplate). A refusal here
+  // is our layout's bug, not the caller's input, so it is a 500 rather than a 400 naming `fields`.
+  let defs: FieldDef[];
+  try {
+    defs = parseFieldDefs(laid.fields, laid.pageCount);
+  } catch (err) {
+    throw new Error(`The generated layout produced invalid fields: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const fields = fieldSet(JSON.stringify(defs));
   const { values, unmatched } = checkPrefill(fields, input.prefill ?? {});
   const id = newId('form');
   const pdfKey = `${p.accountId}/${p.mode}/forms/${id}.pdf`;

@@ -284,7 +284,9 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
     top += bl.height + GAP;
   }
 
-  // Signature blocks: one per signer slot that has signing fields, never split across pages.
+  // Signature blocks: one per signer slot that has signing fields, kept on one page when they fit on
+  // one. A signer with more signatures than a page holds breaks between rows (a row is a signature
+  // with its line, label and role, never split); the first row keeps the initials and date beside it.
   const slots = [...new Set(signingFields.map((x) => x.signer))].sort((p, q) => p - q);
   if (slots.length > 0) top += 6;
   for (const slot of slots) {
@@ -294,10 +296,11 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
     const others = mine.filter((x) => x.type !== 'signature');
     const rowH = SIG_H + 30;
     const height = Math.max(sigs.length, 1) * rowH;
-    ensure(height);
-    let rowTop = top;
+    if (height <= pageH - 2 * MARGIN) ensure(height);
     const sigW = others.length > 0 ? contentW * 0.58 : contentW * 0.62;
     for (let k = 0; k < Math.max(sigs.length, 1); k++) {
+      ensure(rowH);
+      const rowTop = top;
       const sig = sigs[k];
       if (sig) {
         addSignatureField(doc, page, sig, { x: MARGIN, y: y(rowTop + SIG_H), width: sigW, height: SIG_H });
@@ -327,9 +330,18 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
           ox += ow + 12;
         }
       }
-      rowTop += rowH;
+      top = rowTop + rowH;
     }
-    top = rowTop + 4;
+    top += 4;
+  }
+
+  // Every field is inside its page's margins: a layout bug must fail here, not produce a form whose
+  // fields a reader draws off the page.
+  for (const d of defs) {
+    if (d.page < 1 || d.page > pages.length || d.x < MARGIN - 1 || d.x + d.width > pageW - MARGIN + 1
+      || d.y < MARGIN - 1 || d.y + d.height > pageH - MARGIN + 1) {
+      throw new Error(`layout placed field ${d.name} outside page ${d.page} (${d.x}, ${d.y}, ${d.width} x ${d.height})`);
+    }
   }
 
   pages.forEach((pg, i) => {
