@@ -73,6 +73,47 @@ for (const dialect of DIALECTS) {
       await Promise.all([one.stop(), two.stop()]);
       assert.deepEqual(logged, []);
     });
+
+    it('a reload while a flush is writing the account\'s calls does not count them twice', async () => {
+      // The flush's write commits, then waits at this gate before the flush finishes: the window in
+      // which the database already holds the batch while it is still counted as in flight.
+      let atGate!: () => void;
+      const reached = new Promise<void>((r) => { atGate = r; });
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      let gated = false;
+      const transact: typeof store.handle.transact = async (fn) => {
+        const out = await store.handle.transact(fn);
+        if (gated) { atGate(); await gate; }
+        return out;
+      };
+      // staleAfterMs -1: every limits() call reads again unless something holds it back.
+      const q = new QuotaCounter({ db: store.handle.db, transact, clock }, { flushEveryMs: 60_000, staleAfterMs: -1, maxAccounts: 1, log: (l) => void logged.push(l) });
+      const a = await createAccount({ transact: store.handle.transact, clock }, { name: 'Boundary A', plan: 'paid' });
+      const b = await createAccount({ transact: store.handle.transact, clock }, { name: 'Boundary B', plan: 'paid' });
+      await q.limits(a.id);
+      for (let i = 0; i < 5; i++) q.count(a.id, MONTH);
+      gated = true;
+      const flushed = q.flush();
+      await reached;
+      assert.equal(await monthUsage(store.handle.db, a.id, MONTH), 5, 'the batch is in the database');
+      await q.limits(a.id);
+      assert.equal(q.used(a.id, MONTH), 5, 'a known account: counted once while the flush runs');
+      // Another account pushes this one out (maxAccounts 1): its first read must wait for the flush.
+      await q.limits(b.id);
+      const usedAfterRead = Promise.resolve(q.limits(a.id)).then(() => q.used(a.id, MONTH));
+      setTimeout(release, 300);
+      assert.equal(await usedAfterRead, 5, 'an evicted account: read after the flush, counted once');
+      await flushed;
+      gated = false;
+      assert.equal(q.used(a.id, MONTH), 5);
+      q.count(a.id, MONTH);
+      await q.limits(a.id);
+      assert.equal(q.used(a.id, MONTH), 6, 'with no flush running, a reload reads the total as before');
+      await q.stop();
+      assert.equal(await monthUsage(store.handle.db, a.id, MONTH), 6);
+      assert.deepEqual(logged, []);
+    });
   });
 }
 

@@ -93,10 +93,18 @@ export class QuotaCounter {
     // No reordering here: every flush re-inserts the accounts in use (store), so the map's insertion
     // order is already close to recency order for the bound.
     if (hit && performance.now() - hit.readAt <= (this.opts.staleAfterMs ?? this.opts.flushEveryMs * 10)) return hit;
+    // While a flush is writing this account's calls, a read may already see them although they are
+    // still in `inflight` (used() adds both): the calls would count twice until the flush ends, a false
+    // 429 at the boundary. So the reload waits: a known entry is used as it is (the next call after
+    // the flush reads again), an unknown one (evicted) is read once the flush is done.
+    const flushing = this.flushing;
+    const busy = flushing !== undefined && this.hasInflight(accountId);
+    if (hit && busy) return hit;
     let p = this.loading.get(accountId);
     if (!p) {
       const month = monthOf(this.deps.clock.now().getTime());
-      p = findAccountLimits(this.deps.db, [accountId], month).then(
+      const after = busy ? flushing.catch(() => undefined) : Promise.resolve();
+      p = after.then(() => findAccountLimits(this.deps.db, [accountId], month)).then(
         (rows) => {
           this.loading.delete(accountId);
           const row = rows[0];
@@ -111,6 +119,12 @@ export class QuotaCounter {
       this.loading.set(accountId, p);
     }
     return p;
+  }
+
+  private hasInflight(accountId: string): boolean {
+    const prefix = `${accountId}\t`;
+    for (const k of this.inflight.keys()) if (k.startsWith(prefix)) return true;
+    return false;
   }
 
   /** Calls of the account in `month`: the database's total at the last refresh plus this process's unwritten ones. */
