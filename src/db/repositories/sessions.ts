@@ -59,26 +59,33 @@ export async function consumeLoginLink(trx: Trx, tokenHash: string, now: string)
   return Number(r.numUpdatedRows) > 0 ? link.user_id : undefined;
 }
 
-export async function findLoginFailures(db: Db, subjects: readonly string[]): Promise<Array<{ subject: string; failures: number; window_start: string }>> {
-  if (subjects.length === 0) return [];
-  return db.selectFrom('login_failures').selectAll().where('subject', 'in', [...subjects]).execute();
-}
-
 /**
- * One more failure for the subject; a window that started at or before `windowStartAfter` starts over
- * at 1. One upsert, so two failures at the same moment on two instances both count.
+ * Reserves one attempt for the subject and returns the window's count including it: one upsert that
+ * increments and reads back, so parallel attempts (on any instance) each see a different count and at
+ * most `limit` of them can see one at or under the limit. A window that started at or before
+ * `windowStartAfter` starts over at 1.
  */
-export async function countLoginFailure(trx: Trx, subject: string, now: string, windowStartAfter: string): Promise<void> {
+export async function reserveAttempt(trx: Trx, subject: string, now: string, windowStartAfter: string): Promise<{ failures: number; window_start: string }> {
   const stale = sql<boolean>`login_failures.window_start <= ${windowStartAfter}`;
-  await trx
+  const row = await trx
     .insertInto('login_failures')
     .values({ subject, failures: 1, window_start: now })
     .onConflict((oc) => oc.column('subject').doUpdateSet({
       failures: sql<number>`case when ${stale} then 1 else login_failures.failures + 1 end`,
       window_start: sql<string>`case when ${stale} then ${now} else login_failures.window_start end`,
     }))
-    .execute();
-  // Windows that ended count for nothing: drop them, so the table holds only the current window's.
+    .returning(['failures', 'window_start'])
+    .executeTakeFirstOrThrow();
+  return { failures: Number(row.failures), window_start: row.window_start };
+}
+
+/** Gives back one reserved attempt, if its window is still the one it was reserved in. */
+export async function releaseAttempt(trx: Trx, subject: string, windowStart: string): Promise<void> {
+  await trx.updateTable('login_failures').set({ failures: sql<number>`failures - 1` }).where('subject', '=', subject).where('window_start', '=', windowStart).where('failures', '>', 0).execute();
+}
+
+/** Windows that ended count for nothing: dropped, so the table holds only current windows. */
+export async function deleteEndedWindows(trx: Trx, windowStartAfter: string): Promise<void> {
   await trx.deleteFrom('login_failures').where('window_start', '<=', windowStartAfter).execute();
 }
 

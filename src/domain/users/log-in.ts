@@ -1,7 +1,7 @@
 import { findUserByEmail } from '../../db/repositories/users.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertNotThrottled, clearEmailFailures, recordLoginFailure } from './login-throttle.js';
+import { reserveLogin } from './login-throttle.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { startSession, type StartedSession } from './sessions.js';
 import { givenPassword, normalizeEmail } from './user-rules.js';
@@ -12,14 +12,14 @@ const WRONG = 'The e-mail address or the password is wrong.';
 export async function logIn(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
   const email = normalizeEmail(input.email);
   const password = givenPassword(input.password);
-  const subjects = { email, ip: input.ip };
-  await assertNotThrottled(deps, subjects);
+  // Counted before the password is checked (given back on success), so parallel guesses cannot all
+  // slip past the limit while their hashes are being computed.
+  const attempt = await reserveLogin(deps, { email, ip: input.ip });
   const user = await findUserByEmail(deps.db, email);
   const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await burnPasswordCheck(password), false);
   if (!ok || !user) {
-    await recordLoginFailure(deps, subjects);
     throw new AppError('login_failed', user && !user.password_hash ? `${WRONG} If you were given a sign-in link, use it, then set a password.` : WRONG);
   }
-  await clearEmailFailures(deps, email);
+  await attempt.release();
   return startSession(deps, user);
 }

@@ -1,15 +1,25 @@
-import { clearLoginFailures, countLoginFailure, findLoginFailures } from '../../db/repositories/sessions.js';
+import { clearLoginFailures, deleteEndedWindows, releaseAttempt, reserveAttempt } from '../../db/repositories/sessions.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 
-// Wrong passwords are counted per e-mail address (guessing one account's password) and per client
-// address (trying many accounts), in fixed windows kept in the store, so every instance counts the
-// same. Past a limit, sign-ins for that subject are refused, right password or not, until the window
-// ends. Sign-ups are counted per client address the same way (one address making accounts in bulk).
+// Password checks are throttled in fixed windows kept in the store, so every instance counts the same.
+// An attempt is reserved before its password is checked (one increment that returns the new count),
+// so a burst of parallel requests cannot all pass a check made before any of them was counted; an
+// attempt that succeeds is given back. The subjects:
+// - sign-in: the (e-mail, client address) pair, 5 — guessing one account's password from one address,
+//   without letting anyone lock a user out from elsewhere; and the client address, 30 — trying many
+//   accounts;
+// - password change: the user, 5 (a stolen session gets no more guesses by changing address), and the
+//   client address's 30;
+// - sign-up: the client address, 10 accounts made (one address making accounts in bulk); a sign-up
+//   that makes no account is given back.
+
+type DepsForThrottle = Pick<DomainDeps, 'transact' | 'clock'>;
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-export const LIMIT_PER_EMAIL = 5;
+export const LIMIT_PER_EMAIL_AND_IP = 5;
 export const LIMIT_PER_IP = 30;
+export const PASSWORD_CHECKS_PER_USER = 5;
 export const SIGNUPS_PER_IP = 10;
 
 export interface ThrottleSubjects {
@@ -20,54 +30,66 @@ export interface ThrottleSubjects {
 interface Limit {
   subject: string;
   limit: number;
+  /** A success clears this subject's window (a right password ends the guessing it counts). */
+  clearOnSuccess: boolean;
 }
 
-function loginLimits(s: ThrottleSubjects): Limit[] {
-  return [{ subject: `email:${s.email}`, limit: LIMIT_PER_EMAIL }, ...(s.ip ? [{ subject: `ip:${s.ip}`, limit: LIMIT_PER_IP }] : [])];
+/** A reserved attempt; `release` gives it back (the password was right, or no account was made). */
+export interface Attempt {
+  release(): Promise<void>;
 }
 
-/** Throws 429 with Retry-After while any subject is at its limit in the current window. */
-async function assertUnder(deps: Pick<DomainDeps, 'db' | 'clock'>, limits: Limit[], message: (wait: string) => string): Promise<void> {
-  const rows = await findLoginFailures(deps.db, limits.map((l) => l.subject));
-  const now = deps.clock.now().getTime();
-  let waitMs = 0;
-  for (const row of rows) {
-    const limit = limits.find((l) => l.subject === row.subject)!.limit;
-    const endsAt = Date.parse(row.window_start) + THROTTLE_WINDOW_MS;
-    if (row.failures >= limit && endsAt > now) waitMs = Math.max(waitMs, endsAt - now);
-  }
-  if (waitMs > 0) {
-    const seconds = Math.ceil(waitMs / 1000);
+const ipLimit = (ip: string | null): Limit[] => (ip ? [{ subject: `ip:${ip}`, limit: LIMIT_PER_IP, clearOnSuccess: false }] : []);
+
+async function reserve(deps: DepsForThrottle, limits: Limit[], message: (wait: string) => string): Promise<Attempt> {
+  const now = deps.clock.now();
+  const nowMs = now.getTime();
+  const windowStartAfter = new Date(nowMs - THROTTLE_WINDOW_MS).toISOString();
+  // Always in the same order, so two units on PostgreSQL never wait for each other's rows crosswise.
+  const ordered = [...limits].sort((a, b) => (a.subject < b.subject ? -1 : 1));
+  const counted = await deps.transact(async (trx) => {
+    const out: Array<{ limit: Limit; failures: number; window_start: string }> = [];
+    for (const limit of ordered) out.push({ limit, ...(await reserveAttempt(trx, limit.subject, now.toISOString(), windowStartAfter)) });
+    return out;
+  });
+  await deps.transact((trx) => deleteEndedWindows(trx, windowStartAfter));
+  const over = counted.filter((c) => c.failures > c.limit.limit);
+  if (over.length > 0) {
+    // The refused attempt stays counted: it ends no sooner than the window it fell in.
+    const waitMs = Math.max(...over.map((c) => Date.parse(c.window_start) + THROTTLE_WINDOW_MS - nowMs));
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new AppError('rate_limited', message(`${minutes} minute${minutes === 1 ? '' : 's'}`), undefined, { 'Retry-After': String(seconds) });
   }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await deps.transact(async (trx) => {
+        for (const c of counted) {
+          if (c.limit.clearOnSuccess) await clearLoginFailures(trx, c.limit.subject);
+          else await releaseAttempt(trx, c.limit.subject, c.window_start);
+        }
+      });
+    },
+  };
 }
 
-async function count(deps: Pick<DomainDeps, 'transact' | 'clock'>, subjects: string[]): Promise<void> {
-  const now = deps.clock.now();
-  const windowStartAfter = new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString();
-  await deps.transact(async (trx) => {
-    for (const subject of subjects) await countLoginFailure(trx, subject, now.toISOString(), windowStartAfter);
-  });
+/** Reserves a sign-in attempt; throws 429 with Retry-After when the pair or the address is past its limit. */
+export function reserveLogin(deps: DepsForThrottle, s: ThrottleSubjects): Promise<Attempt> {
+  const pair: Limit = { subject: `login:${s.email} ${s.ip ?? '-'}`, limit: LIMIT_PER_EMAIL_AND_IP, clearOnSuccess: true };
+  return reserve(deps, [pair, ...ipLimit(s.ip)], (wait) => `Too many failed sign-ins. Try again in ${wait}, or ask your operator for a sign-in link.`);
 }
 
-export async function assertNotThrottled(deps: Pick<DomainDeps, 'db' | 'clock'>, s: ThrottleSubjects): Promise<void> {
-  await assertUnder(deps, loginLimits(s), (wait) => `Too many failed sign-ins. Try again in ${wait}, or ask your operator for a sign-in link.`);
+/** Reserves a check of a signed-in user's current password (changing the password). */
+export function reservePasswordCheck(deps: DepsForThrottle, s: { userId: string; ip: string | null }): Promise<Attempt> {
+  const user: Limit = { subject: `password:${s.userId}`, limit: PASSWORD_CHECKS_PER_USER, clearOnSuccess: true };
+  return reserve(deps, [user, ...ipLimit(s.ip)], (wait) => `Too many wrong current passwords. Try again in ${wait}.`);
 }
 
-export async function recordLoginFailure(deps: Pick<DomainDeps, 'transact' | 'clock'>, s: ThrottleSubjects): Promise<void> {
-  await count(deps, loginLimits(s).map((l) => l.subject));
-}
-
-/** A successful sign-in clears the e-mail's count (the address's count runs out on its own). */
-export async function clearEmailFailures(deps: Pick<DomainDeps, 'transact'>, email: string): Promise<void> {
-  await deps.transact((trx) => clearLoginFailures(trx, `email:${email}`));
-}
-
-export async function assertSignupAllowed(deps: Pick<DomainDeps, 'db' | 'clock'>, ip: string | null): Promise<void> {
-  if (ip) await assertUnder(deps, [{ subject: `signup:${ip}`, limit: SIGNUPS_PER_IP }], (wait) => `Too many accounts were made from your address. Try again in ${wait}.`);
-}
-
-export async function recordSignup(deps: Pick<DomainDeps, 'transact' | 'clock'>, ip: string | null): Promise<void> {
-  if (ip) await count(deps, [`signup:${ip}`]);
+/** Reserves one sign-up from the address (none counted without an address). */
+export async function reserveSignup(deps: DepsForThrottle, ip: string | null): Promise<Attempt> {
+  if (!ip) return { release: async () => undefined };
+  return reserve(deps, [{ subject: `signup:${ip}`, limit: SIGNUPS_PER_IP, clearOnSuccess: false }], (wait) => `Too many accounts were made from your address. Try again in ${wait}.`);
 }

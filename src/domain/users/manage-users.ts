@@ -7,6 +7,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
+import { reservePasswordCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { startSession, type Session, type StartedSession } from './sessions.js';
 import { checkNewPassword, normalizeEmail } from './user-rules.js';
@@ -72,13 +73,16 @@ export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | '
  * (signed in by link) sets a first one. Every session of the user ends and this one is replaced by a
  * new session, so a password change also signs out a session someone else may hold.
  */
-export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, session: Session, input: { current_password?: unknown; new_password: unknown }): Promise<StartedSession> {
+export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, session: Session, input: { current_password?: unknown; new_password: unknown; ip: string | null }): Promise<StartedSession> {
   const password = checkNewPassword(input.new_password, 'new_password');
   const user = await findUser(deps.db, session.accountId, session.userId);
   if (!user) throw new AppError('session_required', 'Sign in to the dashboard first: this request has no valid session.');
   if (user.password_hash) {
     const current = typeof input.current_password === 'string' ? input.current_password : '';
+    // Throttled as sign-in is: a stolen session must not become a way to guess the password.
+    const attempt = await reservePasswordCheck(deps, { userId: user.id, ip: input.ip });
     if (!(await verifyPassword(current, user.password_hash))) throw new AppError('parameter_invalid', 'The current password is wrong.', 'current_password');
+    await attempt.release();
   }
   const hash = await hashPassword(password);
   const at = isoNow(deps.clock);

@@ -4,10 +4,14 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 // event loop) and compared in constant time. The parameters travel with the hash, so they can be
 // raised later without invalidating stored passwords.
 
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+// N=2^17, r=8, p=1: OWASP's scrypt recommendation. Hashes made with earlier parameters (N=2^14) keep
+// verifying with the parameters stored in them.
+export const SCRYPT_PARAMS = { N: 131072, r: 8, p: 1 } as const;
+const PARAMS = SCRYPT_PARAMS;
 const KEY_LENGTH = 32;
-// scrypt needs 128·N·r bytes; the default cap (32 MiB) is exactly that at N=16384, r=8, so leave room.
-const MAX_MEM = 64 * 1024 * 1024;
+// scrypt needs 128·N·r bytes (128 MiB at N=2^17, r=8); the default cap is 32 MiB, so raise it with
+// room to spare. A stored hash asking for more than this is treated as malformed, not computed.
+const MAX_MEM = 256 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, { ...opts, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key))));
@@ -27,6 +31,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const salt = Buffer.from(parts[4]!, 'base64url');
   const expected = Buffer.from(parts[5]!, 'base64url');
   if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return false;
+  if (N < 2 || (N & (N - 1)) !== 0 || r < 1 || p < 1 || 128 * r * (N + p) > MAX_MEM) return false;
   const actual = await derive(password, salt, { N, r, p }, expected.length);
   return timingSafeEqual(actual, expected);
 }

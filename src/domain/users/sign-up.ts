@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertSignupAllowed, recordSignup } from './login-throttle.js';
+import { reserveSignup } from './login-throttle.js';
 import { hashPassword } from './passwords.js';
 import { insertNewSession, resolveSession, type StartedSession } from './sessions.js';
 import { accountName, checkNewPassword, normalizeEmail } from './user-rules.js';
@@ -20,21 +20,33 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>
   const name = accountName(input.account_name);
   const email = normalizeEmail(input.email);
   const password = checkNewPassword(input.password);
-  await assertSignupAllowed(deps, input.ip);
+  // Reserved before any work (one increment that returns the count), so parallel sign-ups cannot all
+  // pass; a sign-up that makes no account gives its place back.
+  const attempt = await reserveSignup(deps, input.ip);
+  let started: Awaited<ReturnType<typeof insertNewSession>>;
+  try {
+    started = await makeAccount(deps, { name, email, password });
+  } catch (err) {
+    await attempt.release();
+    throw err;
+  }
+  const session = await resolveSession(deps, started.token);
+  if (!session) throw new Error('a session just written was not found');
+  return { token: started.token, view: session.view };
+}
+
+async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
+  const { name, email } = input;
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(input.password);
   const now = isoNow(deps.clock);
   const account: AccountRow = { id: newId('account'), name, email, plan: 'trial', monthly_limit: null, per_minute_limit: null, created_at: now, updated_at: now };
   const userId = newId('user');
-  const started = await deps.transact(async (trx) => {
+  return deps.transact(async (trx) => {
     // Checked again inside the write: two sign-ups with one address at once get one account.
     if (await findUserByEmail(trx, email)) throw new AppError('email_taken', TAKEN, 'email');
     await insertAccount(trx, account);
     await insertUser(trx, { id: userId, account_id: account.id, email, password_hash: passwordHash, created_at: now, updated_at: now });
     return insertNewSession(trx, deps, { id: userId, account_id: account.id });
   });
-  await recordSignup(deps, input.ip);
-  const session = await resolveSession(deps, started.token);
-  if (!session) throw new Error('a session just written was not found');
-  return { token: started.token, view: session.view };
 }

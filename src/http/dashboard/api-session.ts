@@ -19,19 +19,19 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   };
 
   api.post('/signup', async (req, reply) => {
-    assertSameOrigin(req);
+    assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['account_name', 'email', 'password']);
     return started(reply, await signUp(deps, { account_name: body['account_name'], email: body['email'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.post('/login', async (req, reply) => {
-    assertSameOrigin(req);
+    assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['email', 'password']);
     return started(reply, await logIn(deps, { email: body['email'], password: body['password'], ip: clientIp(req) }));
   });
 
   api.post('/login-link', async (req, reply) => {
-    assertSameOrigin(req);
+    assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token']);
     return started(reply, await logInWithLink(deps, body['token']));
   });
@@ -46,10 +46,11 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
 
   api.post('/password', { onRequest: guard }, async (req, reply) => {
     const body = jsonObject(req, ['current_password', 'new_password']);
-    return started(reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'] }));
+    return started(reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
   });
 }
 
+/** The client's address: the peer's, or with TRUST_PROXY the one a trusted proxy forwarded. */
 function clientIp(req: FastifyRequest): string | null {
   return req.ip || null;
 }

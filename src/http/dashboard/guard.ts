@@ -36,18 +36,31 @@ function headerValue(req: FastifyRequest, name: string): string | undefined {
 
 /**
  * Sign-up and sign-in have no session yet, so no CSRF token: they take JSON only (a cross-site form
- * cannot send it) and, where the browser names the origin, only this server's own.
+ * cannot send it) and, where the browser names the origin, only this server's public one (BASE_URL).
+ * Compared with BASE_URL, not the Host header: a reverse proxy may rewrite Host, and a name someone
+ * points at this server (DNS rebinding) then matches Host but not BASE_URL.
  */
-export function assertSameOrigin(req: FastifyRequest): void {
+export function assertSameOrigin(req: FastifyRequest, baseUrl: string): void {
   const origin = req.headers.origin;
   if (origin === undefined) return;
-  let host: string | undefined;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = undefined;
+  if (!sameOrigin(origin, baseUrl)) {
+    throw new AppError('csrf_token_invalid', `This request comes from another site (${origin.slice(0, 100)}); the dashboard signs in from ${new URL(baseUrl).origin} only (BASE_URL).`);
   }
-  if (host === undefined || host !== req.headers.host) throw new AppError('csrf_token_invalid', 'This request comes from another site.');
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** Same scheme, host and port; `localhost`, 127.x.x.x and [::1] are one host (all mean this machine). */
+export function sameOrigin(origin: string, baseUrl: string): boolean {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  const b = new URL(baseUrl);
+  if (o.origin === b.origin) return true;
+  return o.protocol === b.protocol && o.port === b.port && LOOPBACK.test(o.hostname) && LOOPBACK.test(b.hostname);
 }
 
 /** The dashboard API answers in the contract's JSON error shape, never with an HTML page. */
