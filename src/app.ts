@@ -40,6 +40,8 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     // callback feeds /metrics.
     logController: new AccessLog(s.metrics),
     bodyLimit: JSON_BODY_LIMIT,
+    // Behind a reverse proxy, req.ip is the client the proxy names, not the proxy (TRUST_PROXY).
+    trustProxy: typeof s.trustProxy === 'object' ? [...s.trustProxy] : (s.trustProxy ?? false),
     // Requests during shutdown get the contract's 503 from installDraining instead of Fastify's own.
     return503OnClosing: false,
     frameworkErrors: (err, req, reply) => {

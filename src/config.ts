@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -16,12 +17,40 @@ const url = (protocols: string[]) =>
 
 const PORT_RANGE = 'must be a whole number between 1 and 65535';
 
+// TRUST_PROXY: whose X-Forwarded-For to believe for the client's address (Fastify's trustProxy).
+// `true` trusts every peer; a list names the proxies by address, CIDR range or proxy-addr's names.
+// A hop count is refused: this Fastify trusts no peer for a number (it cannot tell the proxy from a
+// client), so it would silently do nothing.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function proxyEntryValid(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const prefix = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+const TRUST_PROXY_FORMAT = 'must be true, false, or a comma-separated list of proxy addresses or CIDR ranges (such as 10.0.0.1,192.168.0.0/16, or loopback, linklocal, uniquelocal)';
+const trustProxy = z.string().transform((v, ctx): boolean | string[] => {
+  const value = v.trim().toLowerCase();
+  if (value === 'true' || value === 'false') return value === 'true';
+  const entries = value.split(',').map((e) => e.trim());
+  if (entries.some((e) => !proxyEntryValid(e))) {
+    ctx.addIssue({ code: 'custom', message: /^\d+$/.test(value) ? `${TRUST_PROXY_FORMAT}; a number of hops is not supported: name the proxies' addresses` : TRUST_PROXY_FORMAT });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 const schema = z
   .object({
     // 0 (any free port) stays accepted for tests; people are told the range they mean.
     PORT: z.coerce.number({ error: PORT_RANGE }).int({ error: PORT_RANGE }).min(0, { error: PORT_RANGE }).max(65535, { error: PORT_RANGE }).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     BASE_URL: url(['http:', 'https:']).optional(),
+    TRUST_PROXY: trustProxy.default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
@@ -75,6 +104,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly baseUrl: string;
+  /** TRUST_PROXY: which peers' X-Forwarded-For gives the client's address (Fastify's trustProxy). */
+  readonly trustProxy: boolean | readonly string[];
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
@@ -119,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: c.PORT,
     host: c.HOST,
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    trustProxy: c.TRUST_PROXY,
     dataDir,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,

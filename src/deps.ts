@@ -137,6 +137,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     limits,
     metrics,
     metricsToken: config.metricsToken,
+    trustProxy: config.trustProxy,
   };
   return {
     config,

@@ -19,6 +19,8 @@ export interface HttpServices {
   readonly metrics?: Metrics;
   /** METRICS_TOKEN: the bearer token /metrics requires, if any. */
   readonly metricsToken?: string | undefined;
+  /** TRUST_PROXY: the peers whose X-Forwarded-For names the client (Fastify's trustProxy); unset: none. */
+  readonly trustProxy?: boolean | readonly string[];
 }
 
 declare module 'fastify' {

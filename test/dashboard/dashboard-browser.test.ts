@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { listen } from '../api/raw-http.js';
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
@@ -34,8 +34,11 @@ describe('dashboard in Chromium', () => {
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    h = await createHarness('sqlite');
-    origin = `http://127.0.0.1:${await listen(h.app)}`;
+    // The page's origin is the server's BASE_URL (sign-in accepts that origin only): a free port first.
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    h = await createHarness('sqlite', { env: { BASE_URL: origin } });
+    await h.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   });
   after(async () => {
@@ -366,3 +369,14 @@ describe('dashboard in Chromium', () => {
     }
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
