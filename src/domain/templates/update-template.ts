@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors.js';
 import { parseFieldDefs, signerCount } from './field-rules.js';
 import { presentTemplate, type TemplateView } from './present-template.js';
 import { rememberTemplate } from './template-cache.js';
+import { checkTemplateName } from './upload-input.js';
 
 /**
  * What may change: `name`, and `fields` (the whole new list, as JSON values in the import's field
@@ -35,7 +36,7 @@ export async function updateTemplate(
   for (const key of Object.keys(patch)) {
     if (!EDITABLE.has(key)) throw new AppError('parameter_unknown', `Received unknown parameter '${key}'.`, key);
   }
-  const name = patch.name === undefined ? undefined : checkName(patch.name);
+  const name = patch.name === undefined ? undefined : checkTemplateName(patch.name);
   const before = await findTemplate(deps.db, p, templateId);
   if (!before || before.deleted_at !== null) throw notFound('template', templateId);
   // The page count never changes, so the fields are checked before the transaction, not inside it.
@@ -60,10 +61,4 @@ export async function updateTemplate(
   // This process sees its own edit at once; other processes within TEMPLATE_FRESH_MS (template-cache.ts).
   rememberTemplate(deps, row, deps.clock.now().getTime());
   return presentTemplate(row);
-}
-
-function checkName(input: unknown): string {
-  const name = typeof input === 'string' ? input.trim() : '';
-  if (name.length === 0 || name.length > 200) throw new AppError('parameter_invalid', 'name must be a string of 1 to 200 characters, not only spaces.', 'name');
-  return name;
 }

@@ -3,6 +3,7 @@ import type { Mode } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { createApiKey, listKeys, revokeKey, type ApiKeyView } from '../keys/manage-keys.js';
+import { assertModeAllowed } from './live-mode.js';
 
 // The developers area's key management: the operator's key functions, held to the signed-in account
 // (an operator may touch any key; a dashboard user only their account's).
@@ -17,10 +18,7 @@ export async function createAccountKey(deps: Pick<DomainDeps, 'db' | 'transact' 
     if (typeof input.label !== 'string' || [...input.label.trim()].length > LABEL_MAX) throw new AppError('parameter_invalid', `A label is text of at most ${LABEL_MAX} characters.`, 'label');
     label = input.label.trim() || undefined;
   }
-  if (mode === 'live') {
-    const account = await findAccount(deps.db, accountId);
-    if (account?.plan !== 'paid') throw new AppError('plan_required', 'Live keys need a paid plan. Make test keys on the trial plan, or ask your operator to upgrade this account.', 'mode');
-  }
+  if (mode === 'live') assertModeAllowed((await findAccount(deps.db, accountId))?.plan, mode, 'mode');
   return createApiKey(deps, { accountId, mode, label });
 }
 

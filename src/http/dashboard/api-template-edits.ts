@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { deleteTemplate } from '../../domain/templates/delete-template.js';
 import { updateTemplate } from '../../domain/templates/update-template.js';
@@ -7,12 +7,13 @@ import { jsonObject } from './json-input.js';
 
 type TemplateParams = { mode: string; template_id: string };
 
-// The builder's save, rename and delete: the public API's use cases (PATCH/DELETE /api/v1/templates/{id}).
+// The builder's save, rename and delete: the public API's use cases (PATCH/DELETE /api/v1/templates/{id}),
+// under the API's window and monthly quota for those endpoints.
 
-export function registerTemplateEdits(api: FastifyInstance, deps: DomainDeps, guard: (req: FastifyRequest) => Promise<void>, partition: (req: FastifyRequest<{ Params: TemplateParams }>) => Partition): void {
-  api.patch<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: guard }, async (req) => {
+export function registerTemplateEdits(api: FastifyInstance, deps: DomainDeps, limited: (method: string, apiRoute: string) => onRequestHookHandler[], partition: (req: FastifyRequest<{ Params: TemplateParams }>) => Partition): void {
+  api.patch<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: limited('PATCH', '/api/v1/templates/:template_id') }, async (req) => {
     const body = jsonObject(req, ['name', 'fields']);
     return updateTemplate(deps, partition(req), req.params.template_id, body);
   });
-  api.delete<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: guard }, async (req) => deleteTemplate(deps, partition(req), req.params.template_id));
+  api.delete<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: limited('DELETE', '/api/v1/templates/:template_id') }, async (req) => deleteTemplate(deps, partition(req), req.params.template_id));
 }

@@ -4,13 +4,15 @@ import { AppError } from '../../domain/errors.js';
 import { importTemplate } from '../../domain/templates/import-template.js';
 import { getTemplate, listTemplates } from '../../domain/templates/read-templates.js';
 import { readTemplatePdf } from '../../domain/templates/template-pdf.js';
-import type { Session } from '../../domain/users/sessions.js';
-import type { Partition } from '../../lib/partition.js';
+import { uploadParts } from '../../domain/templates/upload-input.js';
+import { sessionPartition } from '../../domain/users/live-mode.js';
+import type { LimitReason, Limits } from '../../domain/limits/limits.js';
 import { sendJson } from '../reply-json.js';
 import { clientGoneSignal } from '../routes/client-gone.js';
 import { readUpload } from '../routes/templates/upload-file.js';
 import { sessionGuard, sessionOf } from './guard.js';
 import { registerTemplateEdits } from './api-template-edits.js';
+import { dashboardLimitHook } from './limit-hook.js';
 
 // Templates of the signed-in account, in the mode the page shows (`/dashboard/api/test/templates`):
 // the same use cases as the public API, with the partition taken from the session instead of a key.
@@ -18,17 +20,11 @@ import { registerTemplateEdits } from './api-template-edits.js';
 type ModeParams = { mode: string };
 type TemplateParams = ModeParams & { template_id: string };
 
-/** The session's partition in the mode asked for; live needs a paid plan, as a live key does. */
-export function partitionOf(session: Session, mode: string): Partition {
-  if (mode !== 'test' && mode !== 'live') throw new AppError('route_not_found', `No dashboard data in mode '${mode}': the modes are test and live.`);
-  if (mode === 'live' && session.view.account.plan !== 'paid') throw new AppError('plan_required', 'Live mode needs a paid plan. Use test mode, or ask your operator to upgrade this account.');
-  return { accountId: session.accountId, mode };
-}
+const partition = (req: FastifyRequest<{ Params: ModeParams }>) => sessionPartition(sessionOf(req), req.params.mode);
 
-const partition = (req: FastifyRequest<{ Params: ModeParams }>) => partitionOf(sessionOf(req), req.params.mode);
-
-export function registerTemplatesApi(api: FastifyInstance, deps: DomainDeps, opts: { uploadBodyLimit: number }): void {
+export function registerTemplatesApi(api: FastifyInstance, deps: DomainDeps, opts: { uploadBodyLimit: number; limits?: Limits | undefined; onLimited?: (reason: LimitReason) => void }): void {
   const guard = sessionGuard(deps);
+  const limited = (method: string, apiRoute: string) => [guard, dashboardLimitHook(opts.limits, method, apiRoute, opts.onLimited)];
 
   api.get<{ Params: ModeParams; Querystring: { starting_after?: string } }>('/:mode/templates', { onRequest: guard }, async (req, reply) => {
     const after = typeof req.query.starting_after === 'string' ? req.query.starting_after : undefined;
@@ -43,22 +39,21 @@ export function registerTemplatesApi(api: FastifyInstance, deps: DomainDeps, opt
     return reply.header('Cache-Control', 'private, no-store').header('X-Content-Type-Options', 'nosniff').type('application/pdf').send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
-  api.post<{ Params: ModeParams }>('/:mode/templates', { onRequest: guard, bodyLimit: opts.uploadBodyLimit }, async (req, reply) => {
+  api.post<{ Params: ModeParams }>('/:mode/templates', { onRequest: limited('POST', '/api/v1/templates'), bodyLimit: opts.uploadBodyLimit }, async (req, reply) => {
     const p = partition(req);
     if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Upload the PDF as multipart/form-data with a `file` part.');
     const signal = clientGoneSignal(reply);
     const upload = await readUpload(req);
     try {
       if (!upload.path) throw new AppError('parameter_missing', 'Choose a PDF file to upload.', 'file');
-      if (upload.text['fields'] !== undefined) throw new AppError('parameter_unknown', 'The dashboard takes the PDF and a name; draw fields in the builder.', 'fields');
-      const name = upload.text['name']?.trim() || undefined;
-      if (name !== undefined && [...name].length > 200) throw new AppError('parameter_invalid', 'A template name can have at most 200 characters.', 'name');
-      const template = await importTemplate(deps, p, { pdf: { path: upload.path }, name, fallbackName: upload.filename?.replace(/\.pdf$/i, ''), signal });
+      // The API's checks of the name and fields parts (a `fields` part replaces detection there too).
+      const { name, fields } = uploadParts(upload.text);
+      const template = await importTemplate(deps, p, { pdf: { path: upload.path }, name, fields, fallbackName: upload.filename?.replace(/\.pdf$/i, ''), signal });
       return reply.code(201).send(template);
     } finally {
       await upload.discard();
     }
   });
 
-  registerTemplateEdits(api, deps, guard, partition);
+  registerTemplateEdits(api, deps, limited, partition);
 }

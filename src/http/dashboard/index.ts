@@ -19,7 +19,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
       reply.header('Cache-Control', 'no-store');
     });
     registerSessionApi(api, s.domain);
-    registerTemplatesApi(api, s.domain, opts);
+    registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);

@@ -1,5 +1,6 @@
 import { AppError } from '../../../domain/errors.js';
 import { importTemplate } from '../../../domain/templates/import-template.js';
+import { uploadParts } from '../../../domain/templates/upload-input.js';
 import type { Partition } from '../../../lib/partition.js';
 import type { HttpServices } from '../../services.js';
 import { clientGoneSignal } from '../client-gone.js';
@@ -26,19 +27,8 @@ export default defineRoute({
 
 async function importUpload(s: HttpServices, p: Partition, { path, filename, text }: Upload, signal: AbortSignal): Promise<unknown> {
   if (!path) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
-  const name = text['name'];
-  // Lengths in code points, as OpenAPI counts them.
-  if (name !== undefined && (name.trim().length === 0 || [...name].length > 200)) {
-    throw new AppError('parameter_invalid', 'name must be 1 to 200 characters.', 'name');
-  }
-  let fields: unknown;
-  if (text['fields'] !== undefined) {
-    try {
-      fields = JSON.parse(text['fields']);
-    } catch {
-      throw new AppError('parameter_invalid', 'fields must be a JSON array of field objects.', 'fields');
-    }
-  }
+  // The same checks as the dashboard's upload (domain/templates/upload-input.ts).
+  const { name, fields } = uploadParts(text);
   return importTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.pdf$/i, ''), signal });
 }
 
