@@ -11,8 +11,8 @@ import * as m0005 from './migrations/0005_signing.js';
 import * as m0006 from './migrations/0006_webhooks.js';
 import * as m0007 from './migrations/0007_sealed_files.js';
 import * as m0008 from './migrations/0008_limits.js';
-import * as m0010 from './migrations/0010_template_versions.js';
-import * as m0011 from './migrations/0011_dashboard.js';
+import * as m0009 from './migrations/0009_template_versions.js';
+import * as m0010 from './migrations/0010_dashboard.js';
 import { Lru } from '../lib/lru.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
@@ -177,8 +177,8 @@ const migrations: Record<string, Migration> = {
   '0006_webhooks': m0006,
   '0007_sealed_files': m0007,
   '0008_limits': m0008,
-  '0010_template_versions': m0010,
-  '0011_dashboard': m0011,
+  '0009_template_versions': m0009,
+  '0010_dashboard': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -44,13 +44,13 @@ export interface TemplatesTable {
   pdf_sha256: string;
   created_at: string;
   updated_at: string;
-  /** Counts field edits, 1 at import; the fields of earlier versions are in template_versions (0010). */
+  /** Counts field edits, 1 at import; the fields of earlier versions are in template_versions (0009). */
   version: Generated<number>;
-  /** Set when deleted: the row stays for the forms made from it, the API no longer finds it (0010). */
+  /** Set when deleted: the row stays for the forms made from it, the API no longer finds it (0009). */
   deleted_at: string | null;
 }
 
-/** The fields of a version a template has moved past, kept for the forms made from it (0010). */
+/** The fields of a version a template has moved past, kept for the forms made from it (0009). */
 export interface TemplateVersionsTable {
   template_id: string;
   version: number;
@@ -69,7 +69,7 @@ export interface FormsTable {
   template_id: string | null;
   /** The form's own field definitions; null when they are its template's (templates are immutable). */
   fields: string | null;
-  /** The template version whose fields the form has (0010); null for forms made before 0010 (version 1). */
+  /** The template version whose fields the form has (0009); null for forms made before 0009 (version 1). */
   template_version: number | null;
   values: string;
   metadata: string;
@@ -269,7 +269,7 @@ export interface ServiceSecretsTable {
   created_at: string;
 }
 
-/** A person who signs in to an account's dashboard (0011). */
+/** A person who signs in to an account's dashboard (0010). */
 export interface UsersTable {
   id: string;
   account_id: string;
@@ -281,7 +281,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-/** A dashboard sign-in (0011); the cookie carries the token, the store its SHA-256. */
+/** A dashboard sign-in (0010); the cookie carries the token, the store its SHA-256. */
 export interface SessionsTable {
   token_hash: string;
   user_id: string;
@@ -292,7 +292,7 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
-/** A one-time dashboard sign-in link (0011). */
+/** A one-time dashboard sign-in link (0010). */
 export interface LoginLinksTable {
   token_hash: string;
   user_id: string;
@@ -301,7 +301,7 @@ export interface LoginLinksTable {
   used_at: string | null;
 }
 
-/** Failed sign-ins counted per subject (`email:…` or `ip:…`) in a fixed window (0011). */
+/** Failed sign-ins counted per subject (`email:…` or `ip:…`) in a fixed window (0010). */
 export interface LoginFailuresTable {
   subject: string;
   failures: number;

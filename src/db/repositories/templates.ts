@@ -19,7 +19,7 @@ export async function findTemplate(db: Db, p: Partition, id: string): Promise<Te
 }
 
 const templateIds = preparedPage((db, a: Partition) =>
-  // Matches the partial list index (0010): deleted templates are not in it.
+  // Matches the partial list index (0009): deleted templates are not in it.
   db.selectFrom('templates').select('id').where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('deleted_at', 'is', null),
 );
 

@@ -56,7 +56,7 @@ function usesTemplateFields(row: FormRow): row is FormRow & { fields: null; temp
   return row.fields === null && row.template_id !== null;
 }
 
-/** The template version a form was made from: forms made before versions existed (0010) have version 1. */
+/** The template version a form was made from: forms made before versions existed (0009) have version 1. */
 function templateRef(row: FormRow & { template_id: string }): { id: string; version: number } {
   return { id: row.template_id, version: row.template_version ?? 1 };
 }

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * - `templates.version` counts field edits (1 at import); `templates.deleted_at` marks a deleted
  *   template. A deleted template's row stays, because its forms still read their fields from it and
  *   their sealed audit trail names its file's SHA-256; the API no longer finds it.
- * - `forms.template_version`: the version a form was made from (null for forms made before 0010, when
+ * - `forms.template_version`: the version a form was made from (null for forms made before 0009, when
  *   every template was at version 1). A form still refers to immutable fields rather than copying
  *   them, so creating a form writes no more than before and an edit costs one row, not one per form.
  * - `template_versions`: the fields of every version a template has moved past, written by the edit

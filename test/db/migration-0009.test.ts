@@ -20,19 +20,19 @@ import type { Partition } from '../../src/lib/partition.js';
 import type { FieldDef } from '../../src/pdf/field.js';
 import { DIALECTS, openStore } from '../harness.js';
 
-// Migration 0010 on a store written before it: the templates there are version 1, their forms refer
+// Migration 0009 on a store written before it: the templates there are version 1, their forms refer
 // to them with no version (null), and after an edit those forms still read the fields they were made
 // with. The list (now a partial index) still lists live templates and leaves deleted ones out.
 
-const ACCOUNT = 'acct_migration0010';
+const ACCOUNT = 'acct_migration0009';
 const P: Partition = { accountId: ACCOUNT, mode: 'test' };
-const TEMPLATE_ID = 'tmpl_migration0010aaaaaaaaaa';
-const FORM_ID = 'form_migration0010aaaaaaaaaaa';
+const TEMPLATE_ID = 'tmpl_migration0009aaaaaaaaaa';
+const FORM_ID = 'form_migration0009aaaaaaaaaaa';
 const AT = '2026-01-01T00:00:00.000Z';
 const OLD: FieldDef[] = [{ name: 'full_name', type: 'text', required: true, signer: 1, page: 1, x: 72, y: 100, width: 200, height: 20 }];
 const NEW: FieldDef[] = [{ name: 'signature', type: 'signature', required: true, signer: 1, page: 1, x: 72, y: 700, width: 200, height: 40 }];
 
-/** Applies 0001–0007, as a store last migrated before 0010 existed. */
+/** Applies 0001–0007, as a store last migrated before 0009 existed. */
 async function migrateTo0007(handle: DatabaseHandle): Promise<void> {
   const provider: MigrationProvider = {
     getMigrations: async () => ({
@@ -46,10 +46,10 @@ async function migrateTo0007(handle: DatabaseHandle): Promise<void> {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`migration 0010 on data written before it (${dialect})`, () => {
+  describe(`migration 0009 on data written before it (${dialect})`, () => {
     let s: Awaited<ReturnType<typeof openStore>>;
     before(async () => {
-      s = await openStore(dialect, 'm0010');
+      s = await openStore(dialect, 'm0009');
       await migrateTo0007(s.handle);
       // Written with 0007's columns only (no version, no deleted_at, no template_version).
       const db = s.handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
         pdf_key: 'k.pdf', expires_in_days: 30, created_at: AT, updated_at: AT, sent_at: null, completed_at: null, expires_at: null,
       }).execute();
       const applied = await migrateToLatest(s.handle);
-      assert.ok(applied.includes('0010_template_versions'), applied.join(', '));
+      assert.ok(applied.includes('0009_template_versions'), applied.join(', '));
     });
     after(() => s.close());
 
