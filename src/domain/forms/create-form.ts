@@ -7,7 +7,8 @@ import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { recordFormEvent } from '../events/record-event.js';
 import type { Json } from '../json.js';
-import { encodeValues } from '../templates/field-set.js';
+import type { FieldValue } from '../../pdf/index.js';
+import { encodeValues, type FieldSet } from '../templates/field-set.js';
 import { loadTemplate } from '../templates/template-cache.js';
 import { checkPrefill } from './prefill-rules.js';
 import { formJson, formState, type FormView } from './present-form.js';
@@ -33,22 +34,57 @@ export async function createForm(
   const template = await loadTemplate(deps, p, input.template_id);
   if (!template) throw notFound('template', input.template_id, 'template_id');
   const { values, unmatched } = checkPrefill(template.fields, input.prefill ?? {});
-  const now = isoNow(deps.clock);
-  const encoded = encodeValues(values);
-  const row: FormRow = {
+  const form = await insertDraftForm(deps, p, {
     id: newId('form'),
-    account_id: p.accountId,
-    mode: p.mode,
-    status: 'draft',
     name: input.name ?? template.name,
     template_id: template.id,
     // The version whose fields were checked above: a later edit makes a new version and leaves this one.
     template_version: template.version,
-    fields: null,
-    values: encoded.json,
-    metadata: JSON.stringify(input.metadata ?? {}),
+    fields: template.fields,
+    ownFields: false,
     pdf_key: template.pdfKey,
-    expires_in_days: input.expires_in_days ?? 30,
+    values,
+    metadata: input.metadata,
+    expires_in_days: input.expires_in_days,
+  });
+  return { form, unmatched };
+}
+
+/** What a new draft form is made of, whether its fields are a template version's or its own. */
+export interface DraftForm {
+  id: string;
+  name: string;
+  template_id: string | null;
+  template_version: number | null;
+  fields: FieldSet;
+  /** Its own field definitions (a generated form) are stored on the row; a template's are referred to. */
+  ownFields: boolean;
+  pdf_key: string;
+  values: Record<string, FieldValue>;
+  metadata?: Record<string, string> | undefined;
+  expires_in_days?: number | undefined;
+}
+
+/**
+ * Writes a draft form and its `form.created` event in one transaction and returns its JSON, built
+ * before the commit: nothing that can fail happens after a write the client is not told of.
+ */
+export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links'>, p: Partition, d: DraftForm): Promise<Json<FormView>> {
+  const now = isoNow(deps.clock);
+  const encoded = encodeValues(d.values);
+  const row: FormRow = {
+    id: d.id,
+    account_id: p.accountId,
+    mode: p.mode,
+    status: 'draft',
+    name: d.name,
+    template_id: d.template_id,
+    template_version: d.template_version,
+    fields: d.ownFields ? d.fields.json : null,
+    values: encoded.json,
+    metadata: JSON.stringify(d.metadata ?? {}),
+    pdf_key: d.pdf_key,
+    expires_in_days: d.expires_in_days ?? 30,
     created_at: now,
     updated_at: now,
     sent_at: null,
@@ -56,11 +92,10 @@ export async function createForm(
     expires_at: null,
   };
   const state = formState(row, []);
-  // Built before the commit: nothing that can fail happens after a write the client is not told of.
-  const form = formJson(state, template.fields, deps.links, encoded);
+  const form = formJson(state, d.fields, deps.links, encoded);
   await deps.transact(async (trx) => {
     await insertForm(trx, p, row);
     await recordFormEvent(trx, p, 'form.created', state, now);
   });
-  return { form, unmatched };
+  return form;
 }

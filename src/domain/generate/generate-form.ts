@@ -7,9 +7,6 @@
 // changes. With `save_as_template`, the PDF is imported through importTemplate (inspected and
 // trial-filled in the PDF pool like any upload) and the form is made from it by createForm, so both
 // paths emit the same `form.created` event and check prefill the same way.
-import { insertForm } from '../../db/repositories/forms.js';
-import type { FormRow } from '../../db/tables.js';
-import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { FieldDef, LaidOutForm, LayoutRequest } from '../../pdf/index.js';
@@ -17,14 +14,13 @@ import type { JobOptions } from '../../pdf/index.js';
 import type { ChatModel } from '../../providers/llm/index.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { recordFormEvent } from '../events/record-event.js';
-import { createForm } from '../forms/create-form.js';
+import { createForm, insertDraftForm } from '../forms/create-form.js';
 import { checkPrefill } from '../forms/prefill-rules.js';
-import { formJson, formState, type FormView } from '../forms/present-form.js';
+import type { FormView } from '../forms/present-form.js';
 import { json, type Json } from '../json.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import { parseFieldDefs } from '../templates/field-rules.js';
-import { encodeValues, fieldSet } from '../templates/field-set.js';
+import { fieldSet } from '../templates/field-set.js';
 import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
 import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
@@ -137,32 +133,17 @@ export async function generateForm(
   // The file is written before the row: a crash in between leaves an unreferenced file, never a row
   // pointing at nothing (as templates are stored).
   await deps.blobs.put(pdfKey, laid.pdf, 'application/pdf');
-  const now = isoNow(deps.clock);
-  const encoded = encodeValues(values);
-  const row: FormRow = {
+  const form = await insertDraftForm(deps, p, {
     id,
-    account_id: p.accountId,
-    mode: p.mode,
-    status: 'draft',
     name: title,
     template_id: null,
     template_version: null,
-    fields: fields.json,
-    values: encoded.json,
-    metadata: JSON.stringify(input.metadata ?? {}),
+    fields,
+    ownFields: true,
     pdf_key: pdfKey,
-    expires_in_days: input.expires_in_days ?? 30,
-    created_at: now,
-    updated_at: now,
-    sent_at: null,
-    completed_at: null,
-    expires_at: null,
-  };
-  const state = formState(row, []);
-  const form = formJson(state, fields, deps.links, encoded);
-  await deps.transact(async (trx) => {
-    await insertForm(trx, p, row);
-    await recordFormEvent(trx, p, 'form.created', state, now);
+    values,
+    metadata: input.metadata,
+    expires_in_days: input.expires_in_days,
   });
   return { form: withGenerator(form, generator), unmatched, generator };
 }
