@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { SIGN_HEADERS, sendTo, strokePng, twoSignerTemplate } from '../signing/support.js';
+import { pdfsigAndText as pdfsig } from '../shared/pdf-tools.js';
 
 // The product's flow end to end through the real worker: template → form → send → both recipients
 // sign on their links → the seal job → GET signed-pdf → a PDF that pdfsig verifies, with the values
 // and the audit trail in it. form.signed exists exactly once, and only once the file does.
-
-function pdfsig(pdf: Uint8Array): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-flow-'));
-  try {
-    const file = path.join(dir, 'signed.pdf');
-    fs.writeFileSync(file, pdf);
-    const run = spawnSync('pdfsig', [file], { encoding: 'utf8' });
-    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-    return `${run.stdout}${run.stderr}\n---\n${text.stdout}`;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`send → sign → seal → signed PDF (${dialect})`, () => {

@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { SIGN_HEADERS, strokePng } from '../signing/support.js';
+import { pdfsigAndText } from '../shared/pdf-tools.js';
 
 // A generated form is sent, signed and sealed like a template's: two signer slots from "buyer and
 // seller sign", each recipient fills their own fields and signs, the worker seals, and the signed PDF
 // verifies with both parties' values in it.
-
-function pdfsigAndText(pdf: Uint8Array): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-genflow-'));
-  try {
-    const file = path.join(dir, 'signed.pdf');
-    fs.writeFileSync(file, pdf);
-    const sig = spawnSync('pdfsig', [file], { encoding: 'utf8' });
-    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-    return `${sig.stdout}${sig.stderr}\n---\n${text.stdout}`;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`generated form: send → sign → seal (${dialect})`, () => {

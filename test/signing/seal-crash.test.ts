@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,24 +12,13 @@ import type { Partition } from '../../src/lib/partition.js';
 import { DIALECTS } from '../harness.js';
 import { processStore, startChild, waitFor } from '../outbox/support/processes.js';
 import { SIGN_HEADERS, strokePng, twoSignerTemplate } from './support.js';
+import { pdfsig } from '../shared/pdf-tools.js';
 
 // A seal job killed mid-way loses nothing and doubles nothing. The first worker (the real composition
 // root, lease 1.5 s) stops its seal job once the PDF is rendered and signed, before it is stored
 // (seal-crash-worker.ts, through the `afterSeal` hook of createDeps), and is SIGKILLed there: no chance
 // to hand its lease back. A `formsign worker` started afterwards claims the job when the lease runs out
 // and seals the form: `signed` once, one `form.signed`, one sealed file, and a PDF pdfsig verifies.
-
-function pdfsig(pdf: Uint8Array): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-sealcrash-pdf-'));
-  try {
-    const file = path.join(dir, 'signed.pdf');
-    fs.writeFileSync(file, pdf);
-    const run = spawnSync('pdfsig', [file], { encoding: 'utf8' });
-    return `${run.stdout}${run.stderr}`;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`a seal job killed mid-way (${dialect})`, () => {
