@@ -35,7 +35,8 @@ export interface DatabaseHandle {
    * job's claim, lease renewal, and the outcome of a job whose definition says `replayableOutcome`
    * (the lease runs out and the attempt runs again; at-least-once delivery allows the repeat). It may
    * return before the commit is on disk (PostgreSQL: `synchronous_commit = off`, flushed within a few
-   * hundred ms); never use it for a write a client is told about. SQLite: the same as `transact`.
+   * hundred ms; SQLite: settles at the commit, before the WAL flush the next durable write makes);
+   * never use it for a write a client is told about.
    */
   readonly transactReplayable: Transact;
   /** The PostgreSQL schema in use when not the default one. */
@@ -119,7 +120,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   const batch = new BatchState();
   const statements = withStatementCache(file, batch);
   const db = new Kysely<Database>({ dialect: guardDialect(new SqliteDialect({ database: statements })) });
-  const sqliteTransact = groupCommit(db, {
+  const commits = groupCommit(db, {
     run: (sqlText, parameters) => void statements.prepare(sqlText).run(parameters),
     inTransaction: () => file.inTransaction,
     durable: () => walSync.durable(),
@@ -132,8 +133,8 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
-    transact: sqliteTransact,
-    transactReplayable: sqliteTransact,
+    transact: commits.transact,
+    transactReplayable: commits.transactReplayable,
     async close() {
       await checkpointer.stop();
       // Before the connection closes: closing the last one deletes the WAL.

@@ -107,6 +107,8 @@ export class BatchState {
 
 interface Pending {
   unit: WriteUnit<unknown>;
+  /** Settles once the commit is on disk; otherwise as soon as it is committed (replayable work). */
+  durable: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -149,7 +151,7 @@ export class BatchAbortedError extends Error {
  * While a batch holds Kysely's connection, `begin`, savepoints, `commit` and prepared inserts run on
  * better-sqlite3 directly: Kysely's asynchronous executor costs more than the insert itself.
  */
-export function groupCommit(db: Kysely<Database>, sqlite: SqliteConnection, state: BatchState, maxBatch = 200): Transact {
+export function groupCommit(db: Kysely<Database>, sqlite: SqliteConnection, state: BatchState, maxBatch = 200): { transact: Transact; transactReplayable: Transact } {
   let queue: Pending[] = [];
   let scheduled = false;
 
@@ -169,10 +171,10 @@ export function groupCommit(db: Kysely<Database>, sqlite: SqliteConnection, stat
     scheduled = false;
   };
 
-  return <T>(unit: WriteUnit<T>) => {
+  const enter = (durable: boolean): Transact => <T>(unit: WriteUnit<T>) => {
     refuseInsideUnit('transact() was called');
     return new Promise<T>((resolve, reject) => {
-      queue.push({ unit, resolve: resolve as (v: unknown) => void, reject });
+      queue.push({ unit, durable, resolve: resolve as (v: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
         // setImmediate runs after this turn's I/O callbacks, so every request parsed in it joins.
@@ -180,6 +182,9 @@ export function groupCommit(db: Kysely<Database>, sqlite: SqliteConnection, stat
       }
     });
   };
+  // Replayable units (DatabaseHandle.transactReplayable) share the batches but settle at the commit:
+  // the WAL is in the page cache (it survives the process), and the next durable flush covers it.
+  return { transact: enter(true), transactReplayable: enter(false) };
 }
 
 /** Runs one batch; returns the units it did not reach because SQLite abandoned the transaction. */
@@ -231,11 +236,13 @@ async function runBatch(conn: Kysely<Database>, sqlite: SqliteConnection, state:
     for (const { p } of done) p.reject(error);
     return [];
   }
-  if (done.length > 0) {
+  const waiting = done.filter(({ p }) => p.durable);
+  for (const { p, value } of done) if (!p.durable) p.resolve(value);
+  if (waiting.length > 0) {
     sqlite.durable().then(
-      () => { for (const { p, value } of done) p.resolve(value); },
+      () => { for (const { p, value } of waiting) p.resolve(value); },
       // Committed, but whether it reached the disk is unknown: the callers are told it failed.
-      (error: unknown) => { for (const { p } of done) p.reject(error); },
+      (error: unknown) => { for (const { p } of waiting) p.reject(error); },
     );
   }
   try {

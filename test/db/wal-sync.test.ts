@@ -123,6 +123,35 @@ describe('group commit and the WAL flush', () => {
     }
   });
 
+  it('settles replayable units at the commit and durable ones only after the flush, in one batch', async () => {
+    const dataDir = fs.mkdtempSync(path.join(dir, 'db-'));
+    const thread = threadFdatasync();
+    const held: Array<() => void> = [];
+    let hold = false;
+    const walFlush: Fdatasync = (fd, cb) => (hold ? held.push(() => thread(fd, cb)) : thread(fd, cb));
+    const store = openDatabase({ databaseUrl: undefined, dataDir, walFlush });
+    const insert = (name: string) => async (trx: Parameters<Parameters<typeof store.transact>[0]>[0]) => {
+      await trx.insertInto('service_secrets').values({ name, value: 'x', created_at: new Date().toISOString() }).execute();
+      return name;
+    };
+    try {
+      await migrateToLatest(store);
+      hold = true;
+      const durable = store.transact(insert('durable'));
+      const replayable = store.transactReplayable(insert('replayable'));
+      assert.equal(await replayable, 'replayable', 'settled without waiting for the disk');
+      assert.equal(await settled(durable), 'pending', 'committed in the same batch, but not yet flushed');
+      const rows = await store.db.selectFrom('service_secrets').select('name').where('name', 'in', ['durable', 'replayable']).execute();
+      assert.equal(rows.length, 2, 'both committed together');
+      hold = false;
+      for (const release of held.splice(0)) release();
+      assert.equal(await durable, 'durable');
+    } finally {
+      await store.close();
+      await thread.stop();
+    }
+  });
+
   it('refuses the write whose flush failed, and every write after it, instead of acknowledging them', async () => {
     const dataDir = fs.mkdtempSync(path.join(dir, 'db-'));
     const thread = threadFdatasync();
