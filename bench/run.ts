@@ -21,6 +21,10 @@ const BENCHES: Record<string, () => Promise<Row[]>> = {
     const { rows, latency } = await (await import('./worker.bench.js')).run();
     return [...rows, ...latencyRows('e-mail latency, committed send → SMTP DATA end, one at a time', latency, '(reported)')];
   },
+  generate: async () => (await (await import('./generate.bench.js')).benchGenerate()).map((r) => ({
+    name: `form from a description, built-in generator + PDF layout, ${r.name} (${r.fields} fields, ${r.pages} page(s)) p50`,
+    ours: r.p50, target: `< ${r.target} ms`, unit: 'ms',
+  })),
   webhooks: async () => {
     const { rows, latency } = await (await import('./webhooks.bench.js')).run();
     return [...rows, ...latencyRows('webhook latency, committed event → request at the receiver, 100 events/s', latency, '(reported)')];
