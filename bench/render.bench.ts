@@ -44,7 +44,7 @@ function valuesFor(fields: FieldDef[]): Record<string, FieldValue> {
  * What a developer would write with pdf-lib alone for the same values: text as is, boxes checked,
  * and the first option of each choice (by pdf-lib's own option list, which our options follow).
  */
-async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): Promise<Uint8Array> {
+export async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf);
   const form = doc.getForm();
   for (const field of form.getFields()) {

@@ -12,11 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { PDFCheckBox, PDFDocument, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
 import {
   createPdfInspector, createPdfRenderer, loadSigningCertificate, sealPdf,
   type FieldDef, type FieldValue, type SealRequest,
 } from '../src/pdf/index.js';
+import { floorFill } from './render.bench.js';
+
+export { floorFill };
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string }
 
@@ -45,23 +47,6 @@ function valuesFor(fields: readonly FieldDef[]): Record<string, FieldValue> {
     else if (f.type !== 'signature') values[f.name] = `Value ${i}`.slice(0, f.max_length ?? Infinity);
   });
   return values;
-}
-
-/** The floor: pdf-lib alone, the same values, load + fill + save. */
-export async function floorFill(pdf: Uint8Array, values: Record<string, FieldValue>): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(pdf);
-  const form = doc.getForm();
-  for (const field of form.getFields()) {
-    const value = values[field.getName()];
-    if (value === undefined || value === null) continue;
-    if (field instanceof PDFTextField) field.setText(String(value));
-    else if (field instanceof PDFCheckBox) field.check();
-    else if (field instanceof PDFRadioGroup || field instanceof PDFDropdown || field instanceof PDFOptionList) {
-      const first = field.getOptions()[0];
-      if (first !== undefined) field.select(first);
-    }
-  }
-  return doc.save();
 }
 
 /** A 300×100 RGBA PNG with a stroke, the size a signature pad sends. */
