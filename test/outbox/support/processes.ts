@@ -31,9 +31,29 @@ export async function processStore(dialect: DialectName, prefix: string, extra: 
     async drop() {
       await deps.close();
       fs.rmSync(dir, { recursive: true, force: true });
-      if (dbName) await pgAdmin(`drop database ${dbName} with (force)`);
+      if (dbName) await dropDatabase(dbName);
     },
   };
+}
+
+/**
+ * Drops a test database once the connections to it are gone. pg's pool.end() resolves before its
+ * clients' sockets have closed; a forced drop at that moment terminates them, and the terminated
+ * client's 'error' (with nobody listening any more) surfaces as an uncaught exception in the test
+ * process. So: wait for the sessions to end (the killed child processes' too), force only as a last
+ * resort.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await pgAdmin(`drop database ${name}`);
+      return;
+    } catch (err) {
+      if (!/being accessed by other users/.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  await pgAdmin(`drop database ${name} with (force)`);
 }
 
 async function pgAdmin(sql: string): Promise<void> {
