@@ -41,16 +41,18 @@ export async function serve(config: Config): Promise<void> {
   if (demo) lines.push(...firstStart(config.baseUrl, demo), '');
   else lines.push(...laterStart(await listAccounts(deps.database.db, { limit: 2 })));
   lines.push(`API reference: ${config.baseUrl}/docs   Health: ${config.baseUrl}/healthz`);
-  // With JSON logs stdout carries only log lines (a collector parses them), so the banner goes to stderr.
-  (pretty ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
   const stop = async () => {
     await app.close();
     await deps.close();
     flushLog();
     process.exit(0);
   };
+  // Listening before the banner is out: a SIGTERM sent as soon as it is read stops the server
+  // gracefully, never by the signal's default action.
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  // With JSON logs stdout carries only log lines (a collector parses them), so the banner goes to stderr.
+  (pretty ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
 }
 
 function firstStart(base: string, demo: NonNullable<Awaited<ReturnType<typeof bootstrapDemo>>>): string[] {

@@ -9,6 +9,12 @@ import { print } from './output.js';
  * SIGTERM or SIGINT: running jobs get a bounded time to finish, the rest are handed back, then exit.
  */
 export async function runWorker(deps: Deps, _args: string[], json: boolean): Promise<void> {
+  // Listening before anything is announced: a SIGTERM sent as soon as "running" is read must stop the
+  // worker gracefully, not kill it with the signal's default action.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
   try {
     await deps.worker.start();
   } catch (error) {
@@ -19,9 +25,6 @@ export async function runWorker(deps: Deps, _args: string[], json: boolean): Pro
   print(json, { object: 'worker', id: deps.worker.id, dialect: deps.database.dialect, status: 'running' }, () =>
     `Worker ${deps.worker.id} is running on ${deps.database.dialect}; SIGTERM or Ctrl-C stops it.`,
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
+  await stopRequested;
   await deps.worker.stop();
 }
