@@ -17,6 +17,8 @@ const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 export interface Served<T> {
   base: string;
+  /** The store's DATA_DIR (its SQLite file is formsign.sqlite there). */
+  dataDir: string;
   key: string;
   partition: Partition;
   seeded: T;
@@ -28,6 +30,8 @@ export interface Served<T> {
    */
   restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
+  /** CPU time (user + system) the server process has used so far, in ms (Linux /proc; 0 elsewhere). */
+  cpuMs(): number;
 }
 
 async function freePort(): Promise<number> {
@@ -61,6 +65,7 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
   let server = await startServer({ ...env }, o.cpu, base, 'w');
   return {
     base,
+    dataDir: store.env['DATA_DIR']!,
     key,
     partition,
     seeded,
@@ -73,12 +78,15 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
       await server.stop();
       await store.drop();
     },
+    cpuMs: () => server.cpuMs(),
   };
 }
 
 /** Spawns `src/main.ts serve` with `env` and resolves once /healthz answers 200. */
-async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base: string, logMode: 'w' | 'a'): Promise<{ stop(): Promise<void> }> {
-  const args = ['--import', 'tsx', 'src/main.ts', 'serve'];
+async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base: string, logMode: 'w' | 'a'): Promise<{ stop(): Promise<void>; cpuMs(): number }> {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" adds node flags NODE_OPTIONS does not allow (bench/profile.ts).
+  const nodeArgs = (env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'serve'];
   // BENCH_SERVER_LOG=<file> keeps the server's log lines there instead (to see why a call failed).
   const logTo = process.env['BENCH_SERVER_LOG'];
   const stdout = logTo ? fs.openSync(logTo, logMode) : 'ignore';
@@ -103,6 +111,12 @@ async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
+    cpuMs() {
+      // taskset execs node in place, so the child's pid is the server's.
+      const stat = fs.existsSync(`/proc/${child.pid}/stat`) ? fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8') : '';
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

@@ -10,6 +10,7 @@ import type { Partition } from '../src/lib/partition.js';
 import { BENCH_LIMIT, serveFormsign } from './formsign-serve.js';
 import { load, SERVER_CPU, startServer, type BenchRow, type LoadOptions, type LoadResult } from './load.js';
 import type { FloorRoute } from './servers/floor-server.js';
+import type { SameWorkSpec } from './servers/same-work-floor.js';
 import type { Deps } from '../test/outbox/support/processes.js';
 
 // GET /api/v1/templates and POST /api/v1/forms on the server exactly as `npm start` runs it (JSON
@@ -152,12 +153,33 @@ export async function run(): Promise<BenchRow[]> {
     const floors = new Map<Workload, number>();
     for (const w of [twenty, sample, forms]) floors.set(w, (await measure(`floor ${w.floorPath}`, opts(floorBase, w, true))).requestsPerSec);
 
+    // The same-work floor (servers/same-work-floor.ts): the lists answered by the least code that does
+    // the work the contract asks (key, limits, a read of the same SQLite file, an access-log line).
+    const sameWorkSpec = path.join(tmp, 'same-work.json');
+    const listed = [{ w: twenty, key: ours.key, p: ours.partition, body: routes[0]! }, { w: sample, key: s.sampleKey, p: { accountId: s.sampleAccountId, mode: 'test' as const }, body: routes[1]! }];
+    fs.writeFileSync(sameWorkSpec, JSON.stringify({ dbFile: path.join(ours.dataDir, 'formsign.sqlite'), routes: listed.map((l) => ({ path: PAGE, key: l.key, accountId: l.p.accountId, mode: l.p.mode, body: l.body.body, headers: l.body.headers })) } satisfies SameWorkSpec));
+    const sameWork = await startServer<{ port: number }>('bench/servers/same-work-floor.ts', { BENCH_SAMEWORK_SPEC: sameWorkSpec });
+    const sameWorkFloors = new Map<Workload, number>();
+    try {
+      for (const l of listed) sameWorkFloors.set(l.w, (await measure(`same-work floor ${l.w.name}`, opts(`http://127.0.0.1:${sameWork.info.port}`, l.w, false))).requestsPerSec);
+    } finally {
+      await sameWork.stop();
+    }
+
     const rows: BenchRow[] = [];
     const row = (w: Workload, config: string, target: string, r: LoadResult, bytes: number): void => {
       const floorRps = floors.get(w)!;
       rows.push({ name: `${w.name}, ${config} vs bare Fastify sending the same ${bytes} bytes${w.validate ? ` after validating the body with the ${w.validate} schema` : ' from memory'}`, ours: r.requestsPerSec, floor: floorRps, ratio: r.requestsPerSec / floorRps, target, unit: 'req/s' });
     };
     const bytes = (i: number) => Buffer.byteLength(routes[i]!.body);
+    for (const [i, l] of listed.entries()) {
+      const sw = sameWorkFloors.get(l.w)!;
+      rows.push({ name: `${l.w.name}: the same-work floor (Fastify + better-sqlite3 + pino, key and limits in memory) vs bare Fastify sending the same ${bytes(i)} bytes from memory`, ours: sw, floor: floors.get(l.w)!, ratio: sw / floors.get(l.w)!, target: '(reported: what the work itself costs)', unit: 'req/s' });
+    }
+    const vsSameWork = (w: Workload, config: string, r: LoadResult): void => {
+      const sw = sameWorkFloors.get(w);
+      if (sw !== undefined) rows.push({ name: `${w.name}, ${config} vs the same-work floor`, ours: r.requestsPerSec, floor: sw, ratio: r.requestsPerSec / sw, target: '(reported)', unit: 'req/s' });
+    };
     const variants: Array<{ config: string; env: Record<string, string>; targets: [string, string, string | undefined] }> = [
       { config: 'npm start (LOG_LEVEL=info, in-process limiter)', env: {}, targets: ['>= 0.6', '>= 0.6', '>= 0.4'] },
       { config: 'npm start with REDIS_URL (LOG_LEVEL=info, Redis limiter)', env: { REDIS_URL }, targets: ['>= 0.5', '>= 0.5', undefined] },
@@ -171,7 +193,9 @@ export async function run(): Promise<BenchRow[]> {
         const target = v.targets[i];
         if (target === undefined) continue;
         const w = all[i]!;
-        row(w, v.config, target, await measure(`${w.name}, ${v.config}`, opts(ours.base, w, false)), bytes(i));
+        const r = await measure(`${w.name}, ${v.config}`, opts(ours.base, w, false));
+        row(w, v.config, target, r, bytes(i));
+        if (n === 0) vsSameWork(w, v.config, r);
       }
       if (v.env['REDIS_URL']) await assertRedisUsed(v.env['REDIS_URL'], s.sampleAccountId);
     }

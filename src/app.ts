@@ -1,5 +1,4 @@
-import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { registerDashboard } from './http/dashboard/index.js';
 import { errorHandler, sendError } from './http/error-handler.js';
@@ -13,14 +12,13 @@ import { installJsonParser } from './http/plugins/json-body.js';
 import { registerMetricsRoute } from './http/plugins/metrics.js';
 import { rateLimitHook } from './http/plugins/rate-limit.js';
 import { registerRequestId } from './http/plugins/request-id.js';
+import { acceptUploads, JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT } from './http/plugins/uploads.js';
 import { DEFAULT_HTTP_LIMITS, installSlowClientLimits, serverLimitOptions, type HttpLimits } from './http/plugins/slow-clients.js';
 import { acceptedMediaTypes, installValidators, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
 import { ROUTES } from './http/routes/index.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
 
-export const JSON_BODY_LIMIT = 1024 * 1024;
-export const PDF_UPLOAD_LIMIT = 20 * 1024 * 1024;
 
 /**
  * Builds the HTTP app from the contract: every operation of openapi.yaml that is not `x-status:
@@ -57,7 +55,6 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   // text/plain is Fastify's default second parser; the API speaks JSON (and multipart for uploads) only.
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);
-  await app.register(multipart, { limits: { fileSize: PDF_UPLOAD_LIMIT, files: 1, fields: 10, fieldSize: JSON_BODY_LIMIT, parts: 12 } });
 
   const byId = new Map(ROUTES.map((r) => [r.operationId, r]));
   const known: Array<{ method: string; pattern: RegExp }> = [];
@@ -65,6 +62,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   // Limits run after the key is known; their headers stay on every answer of an authenticated route.
   const onLimited = (reason: 'rate_limited' | 'monthly_quota_exceeded') => s.metrics?.limited(reason);
   const authenticated = (route: string) => (s.limits ? [auth, rateLimitHook(s.limits, route, onLimited)] : auth);
+  const uploads: RouteOptions[] = [];
   for (const entry of listOperations(s.openapi)) {
     if (entry.planned) continue;
     const def = byId.get(entry.operation.operationId);
@@ -74,7 +72,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     if (def.public !== isPublic) throw new Error(`route ${def.operationId} is defined as ${def.public ? 'public' : 'authenticated'} but openapi.yaml says it ${isPublic ? 'needs no key' : 'needs a key'}`);
     const schemas = schemasFor(s.openapi, entry.operation, s.openapi.paths[entry.path]?.['parameters'] as OpenApiOperation['parameters']);
     const mediaTypes = acceptedMediaTypes(entry.operation);
-    app.route({
+    const route: RouteOptions = {
       method: entry.method as 'GET',
       url: entry.route,
       schema: schemas,
@@ -82,14 +80,21 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.
-      ...(def.multipart ? { bodyLimit: PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT } : {}),
+      ...(def.multipart ? { bodyLimit: UPLOAD_BODY_LIMIT } : {}),
       handler: def.handler(s),
-    });
+    };
+    if (def.multipart) uploads.push(route);
+    else app.route(route);
     known.push({ method: entry.method, pattern: new RegExp(`^${entry.route.replace(/:[^/]+/g, '[^/]+')}$`) });
   }
+  // Uploads get the multipart parser in a scope of their own (see acceptUploads).
+  await app.register(async (scope) => {
+    await acceptUploads(scope);
+    for (const route of uploads) scope.route(route);
+  });
   if (byId.size > 0) throw new Error(`routes without an operation in openapi.yaml: ${[...byId.keys()].join(', ')}`);
   registerPages(app, s.openapi, s.domain);
-  await registerDashboard(app, s, { uploadBodyLimit: PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT });
+  await registerDashboard(app, s, { uploadBodyLimit: UPLOAD_BODY_LIMIT });
   if (s.metrics) registerMetricsRoute(app, s.metrics, s.metricsToken);
 
   app.setNotFoundHandler(async (req, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import { acceptUploads } from '../plugins/uploads.js';
 import type { HttpServices } from '../services.js';
 import { registerKeysApi } from './api-keys.js';
 import { registerSessionApi } from './api-session.js';
@@ -14,6 +15,7 @@ import { registerSpa } from './spa.js';
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
   registerSpa(app, s.domain, opts.distDir);
   await app.register(async (api) => {
+    await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
     api.addHook('onSend', async (_req, reply) => {
       reply.header('Cache-Control', 'no-store');
