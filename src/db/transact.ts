@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseConnection, Dialect, Driver, Kysely } from 'kysely';
+import { ScopedContext } from '../lib/scoped-context.js';
 import { directRunners } from './prepared-insert.js';
 import type { Database } from './tables.js';
 
@@ -26,8 +26,8 @@ export type WriteUnit<T> = (trx: Trx) => Promise<T>;
  */
 export type Transact = <T>(unit: WriteUnit<T>) => Promise<T>;
 
-/** Marks the async context of a running unit. */
-const insideUnit = new AsyncLocalStorage<true>();
+/** Marks the async context of a running unit (switched on only while a unit runs: see ScopedContext). */
+const insideUnit = new ScopedContext<true>();
 
 export class UnitMisuseError extends Error {
   constructor(message: string) {
@@ -37,7 +37,7 @@ export class UnitMisuseError extends Error {
 }
 
 function refuseInsideUnit(what: string): void {
-  if (insideUnit.getStore()) {
+  if (insideUnit.get()) {
     throw new UnitMisuseError(`${what} inside a unit of work: use the transaction handle the unit was given (on SQLite this would wait forever for the connection the unit holds).`);
   }
 }

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Transact, Trx } from '../db/transact.js';
+import { ScopedContext } from '../lib/scoped-context.js';
 
 // How a worker learns of new jobs promptly without polling hard: in this process, a signal once the
 // transaction that wrote them has committed (never before: a worker woken early would find nothing and
@@ -12,12 +12,12 @@ export function jobChannel(schema: string): string {
   return `formsign_jobs_${schema}`;
 }
 
-const unitState = new AsyncLocalStorage<{ enqueued: boolean }>();
+const unitState = new ScopedContext<{ enqueued: boolean }>();
 const notified = new WeakSet<Trx>();
 
 /** Called by enqueue inside a unit of work. */
 export async function noteEnqueued(trx: Trx): Promise<void> {
-  const state = unitState.getStore();
+  const state = unitState.get();
   if (state) state.enqueued = true;
   if (notified.has(trx) || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
   notified.add(trx);
