@@ -123,7 +123,7 @@ app.post('/api/v1/forms', { schema: { body: schemasFor(doc, op.operation).body! 
   );
   reply.headers(spec.headers);
   reply.header('service-request-id', `req_${randomBytes(12).toString('hex')}`);
-  reply.header('x-ratelimit-limit', String(LIMIT)).header('x-ratelimit-remaining', String(LIMIT - windowCount)).header('location', `/api/v1/forms/${id}`);
+  reply.header('x-ratelimit-limit', String(LIMIT)).header('x-ratelimit-remaining', String(LIMIT - windowCount)).header('x-ratelimit-monthly-remaining', String(LIMIT - monthly)).header('location', `/api/v1/forms/${id}`);
   return reply.code(201).type('application/json; charset=utf-8').send(Buffer.from(body));
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
