@@ -6,6 +6,7 @@ import { Lru } from '../../lib/lru.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { assertModeAllowed } from '../users/live-mode.js';
 
 const KEY_FORMAT = /^fk_(live|test)_[0-9a-f]{32}$/;
 
@@ -85,9 +86,8 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
       if (!KEY_FORMAT.test(key)) throw invalidKey();
       const found = await lookup(sha256Hex(key));
       if (!found) throw invalidKey();
-      if (found.partition.mode === 'live' && found.plan !== 'paid') {
-        throw new AppError('plan_required', 'Live keys need a paid plan. Use a test key, or ask the operator to upgrade this account.');
-      }
+      // The one rule for live mode, shared with the dashboard.
+      assertModeAllowed(found.plan, found.partition.mode);
       touch(found.keyId);
       return { ...found.partition, keyId: found.keyId };
     },
