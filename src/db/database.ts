@@ -13,7 +13,9 @@ import * as m0007 from './migrations/0007_sealed_files.js';
 import * as m0008 from './migrations/0008_limits.js';
 import * as m0009 from './migrations/0009_template_versions.js';
 import * as m0010 from './migrations/0010_dashboard.js';
+import * as m0011 from './migrations/0011_claimable_jobs.js';
 import { Lru } from '../lib/lru.js';
+import { namedStatementPool } from './pg-named-statements.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
@@ -62,13 +64,14 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
     const connect = (max: number, extra = '') => new Kysely<Database>({
       dialect: guardDialect(new PostgresDialect({
-        pool: new pg.Pool({
+        // Repeated statements run prepared on each connection (pg-named-statements.ts).
+        pool: namedStatementPool(new pg.Pool({
           connectionString: opts.databaseUrl,
           max,
           // A request never waits on a lock (an operator's ALTER, a stuck session) for longer than this: it
           // fails with 55P03, which answers 503 with Retry-After (http/error-handler.ts).
           options: `-c lock_timeout=${PG_LOCK_TIMEOUT_MS}${opts.pgSchema ? ` -c search_path=${opts.pgSchema}` : ''}${extra}`,
-        }),
+        })),
       })),
     });
     const db = connect(10);
@@ -180,6 +183,7 @@ const migrations: Record<string, Migration> = {
   '0008_limits': m0008,
   '0009_template_versions': m0009,
   '0010_dashboard': m0010,
+  '0011_claimable_jobs': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Db } from '../db/database.js';
-import { claimJobs, ensureJob, extendLease, markJobDone, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type Lease } from '../db/repositories/outbox.js';
+import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type Lease } from '../db/repositories/outbox.js';
 import type { OutboxRow } from '../db/tables.js';
 import type { Transact, Trx } from '../db/transact.js';
 import { isoNow, type Clock } from '../lib/clock.js';
@@ -69,6 +69,9 @@ class AttemptAbortedError extends Error {}
 
 /** Raised in place of a handler's result when stop() handed its job back: not a failure of the job. */
 class HandedBackError extends Error {}
+
+/** While every slot is busy, the feed runs at most this often (see loop). */
+const FEED_WHEN_BUSY_MS = 250;
 
 const scheduledId = (def: JobDefinition) => `job_${def.name}`;
 
@@ -228,6 +231,14 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       // instead of two.
       await settleTogether();
       return await transactFor(def)(async (trx) => {
+        if (o.dialect === 'postgres' && def.everyMs === undefined && !stopping) {
+          // One statement marks this job done and claims the next (a round trip per job fewer); the
+          // outcome follows in the same transaction, and a lost lease rolls back the claim with it.
+          const settled = await markJobDoneAndClaimNext(trx, lease, { now, leaseUntil: at(leaseMs), workerId: id });
+          if (!settled.held) throw new LeaseLostError();
+          if (outcome) await outcome(trx);
+          return settled.next;
+        }
         const held = def.everyMs !== undefined ? await rescheduleJob(trx, lease, { runAt: at(def.everyMs), error: null, now }) : await markJobDone(trx, lease, now);
         if (!held) throw new LeaseLostError();
         if (outcome) await outcome(trx);
@@ -254,10 +265,16 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     launched++;
     const done = runJob(row, abort)
       .catch((e: unknown) => void log(`job ${row.id}: ${errorText(e)}`))
-      .then((next) => {
+      .then(async (next) => {
         inflight.delete(row.id);
-        // The slot passes to the job claimed with this one's settling, before anyone sees it free.
-        if (next) void launch(next);
+        if (next && stopping) {
+          // stop() began after this job's settling claimed its successor: the successor is handed back
+          // (attempt uncounted) rather than run by a stopped worker; stop() waits for this.
+          await o.transact((trx) => releaseLease(trx, { id: next.id, attempts: next.attempts }, isoNow(o.clock))).catch(() => undefined);
+        } else if (next) {
+          // The slot passes to the job claimed with this one's settling, before anyone sees it free.
+          void launch(next);
+        }
         wake();
       });
     inflight.set(row.id, { lease: { id: row.id, attempts: row.attempts }, abort, done });
@@ -266,6 +283,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
 
   async function loop(): Promise<void> {
     let lastSchedule = 0;
+    let lastFeed = 0;
     while (!stopping) {
       let claimed = 0;
       let free = concurrency - inflight.size;
@@ -274,8 +292,15 @@ export function createDispatcher(o: DispatcherOptions): Worker {
           await ensureScheduled();
           lastSchedule = Date.now();
         }
-        // The feed (the webhook publisher) failing must not stop the claiming of every other job.
-        await o.feed?.().catch((error: unknown) => log(`worker ${id}: publishing events failed: ${errorText(error)}`));
+        // The feed (the webhook publisher) failing must not stop the claiming of every other job. With
+        // no slot free what it enqueues cannot be claimed here yet (each settle claims its successor by
+        // run_at), so while busy it runs at most every FEED_WHEN_BUSY_MS instead of at every job's end: a
+        // statement per job saved. An event then joins the queue at the first job end (or poll) after
+        // that; other workers, woken by the same signal, publish it themselves when they have room.
+        if (free > 0 || Date.now() - lastFeed >= FEED_WHEN_BUSY_MS) {
+          lastFeed = Date.now();
+          await o.feed?.().catch((error: unknown) => log(`worker ${id}: publishing events failed: ${errorText(error)}`));
+        }
         if (free > 0) {
           const rows = await claim(free);
           claimed = rows.length;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
+import { preparedWrite } from '../prepared-write.js';
 import { limitLiteral } from './pagination.js';
 import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
 
@@ -50,28 +51,62 @@ export interface ClaimRequest {
 
 /**
  * Takes up to `limit` due jobs: pending or failed ones whose time has come, and running ones whose
- * lease ran out (their worker died). Each claim counts an attempt; the attempt count is also the
- * lease's fencing token, so a worker that lost its lease cannot mark a job another worker now holds.
+ * lease ran out (their worker died), earliest run_at first. Each claim counts an attempt; the attempt
+ * count is also the lease's fencing token, so a worker that lost its lease cannot mark a job another
+ * worker now holds.
+ *
+ * The two kinds are looked up apart, each taking its first `limit` in index order (waiting jobs from
+ * outbox_waiting_idx, expired leases from the few running rows of outbox_due_idx), and the earliest
+ * `limit` of both are claimed: one condition OR-ing the two made PostgreSQL read and sort every due
+ * row, so each claim cost grew with the backlog. The statuses are literals, not parameters, so the
+ * partial index is usable whatever the parameters (SQLite and a prepared statement's generic plan).
+ * A row an expired-lease lookup locks but does not take is free again at the commit.
  */
-export async function claimJobs(trx: Trx, r: ClaimRequest): Promise<OutboxRow[]> {
-  let due = trx
+function claimUpdate(db: Db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, count: number, skipLocked: boolean, except?: string) {
+  const limit = limitLiteral(count);
+  let waiting = db
     .selectFrom('outbox')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['pending', 'failed']), eb('run_at', '<=', r.now)]),
-        eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', r.now)]),
-      ]),
-    )
+    .select(['id', 'run_at'])
+    .where(sql<boolean>`status in ('pending', 'failed')`)
+    .where('run_at', '<=', a.now)
     .orderBy('run_at')
-    .limit(r.limit);
-  if (r.skipLocked) due = due.forUpdate().skipLocked();
-  return trx
+    .limit(limit);
+  let expired = db
+    .selectFrom('outbox')
+    .select(['id', 'run_at'])
+    .where(sql<boolean>`status = 'running'`)
+    .where('locked_until', '<=', a.now)
+    .orderBy('run_at')
+    .limit(limit);
+  // A job being settled in the same statement is not taken again (one statement updates a row once).
+  if (except !== undefined) expired = expired.where('id', '<>', except);
+  if (skipLocked) {
+    waiting = waiting.forUpdate().skipLocked();
+    expired = expired.forUpdate().skipLocked();
+  }
+  return db
+    .with('waiting', () => waiting)
+    .with('expired', () => expired)
     .updateTable('outbox')
-    .set({ status: 'running', attempts: sql`attempts + 1`, locked_until: r.leaseUntil, locked_by: r.workerId, updated_at: r.now })
-    .where('id', 'in', due)
-    .returningAll()
-    .execute();
+    .set({ status: 'running', attempts: sql`attempts + 1`, locked_until: a.leaseUntil, locked_by: a.workerId, updated_at: a.now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom((sub) => sub.selectFrom('waiting').select(['id', 'run_at']).unionAll(sub.selectFrom('expired').select(['id', 'run_at'])).as('due'))
+        .select('due.id')
+        .orderBy('due.run_at')
+        .limit(limit),
+    )
+    .returningAll();
+}
+
+// One compiled statement per batch size (a worker asks for 1 up to its concurrency) and dialect.
+const claimDue = preparedWrite((db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, shape: string) => {
+  const [count, locking] = shape.split(':');
+  return claimUpdate(db, a, Number(count), locking === 'skip-locked');
+});
+
+export async function claimJobs(trx: Trx, r: ClaimRequest): Promise<OutboxRow[]> {
+  return (await claimDue(trx, r, `${r.limit}:${r.skipLocked ? 'skip-locked' : 'plain'}`)).rows;
 }
 
 /** The lease a worker holds: the job and the attempt it claimed. */
@@ -82,10 +117,49 @@ export interface Lease {
 
 const held = (trx: Trx, l: Lease) => trx.updateTable('outbox').where('id', '=', l.id).where('attempts', '=', l.attempts).where('status', '=', 'running');
 
+const doneIfHeld = preparedWrite((db, a: Lease & { now: string }) =>
+  db
+    .updateTable('outbox')
+    .set({ status: 'done', locked_until: null, last_error: null, updated_at: a.now })
+    .where('id', '=', a.id)
+    .where('attempts', '=', a.attempts)
+    .where('status', '=', 'running'),
+);
+
 /** True when the lease was still this worker's (and the job is now done). */
 export async function markJobDone(trx: Trx, l: Lease, now: string): Promise<boolean> {
-  const r = await held(trx, l).set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  const r = await doneIfHeld(trx, { id: l.id, attempts: l.attempts, now });
+  return Number(r.numAffectedRows) === 1;
+}
+
+const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) =>
+  db
+    .with('done', (d) =>
+      d
+        .updateTable('outbox')
+        .set({ status: 'done', locked_until: null, last_error: null, updated_at: a.now })
+        .where('id', '=', a.id)
+        .where('attempts', '=', a.attempts)
+        .where('status', '=', 'running')
+        .returning('id'),
+    )
+    .with('claimed', () => claimUpdate(db, a, 1, true, a.id))
+    .selectFrom('done')
+    .leftJoin('claimed', (j) => j.onTrue())
+    .select('done.id as done_id')
+    .selectAll('claimed'),
+);
+
+/**
+ * PostgreSQL: markJobDone and a claim of one more job in one statement (a round trip per job fewer).
+ * `held` is false when the lease was no longer ours; the caller then rolls back, claim included. The
+ * claim sees the table as it was before this statement, like claimJobs run before the job's outcome.
+ */
+export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>): Promise<{ held: boolean; next: OutboxRow | undefined }> {
+  const row = (await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0];
+  if (!row) return { held: false, next: undefined };
+  const { done_id: _doneId, ...next } = row;
+  return { held: true, next: next.id === null ? undefined : (next as OutboxRow) };
 }
 
 /** A failed attempt: `failed` with the next attempt at `runAt`, or `dead` with no attempts left. */

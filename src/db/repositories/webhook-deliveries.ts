@@ -2,6 +2,7 @@ import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
+import { preparedWrite } from '../prepared-write.js';
 import type { Trx } from '../transact.js';
 import type { WebhookDeliveryRow, WebhookDeliveryStatus, WebhookRow } from '../tables.js';
 import { limitLiteral, olderThan, toPage, type Page, type PageQuery } from './pagination.js';
@@ -103,22 +104,25 @@ export interface AttemptOutcome {
   updated_at: string;
 }
 
+const attemptIfNext = preparedWrite((db, a: AttemptOutcome & Partition & { id: string; previous: number }) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({ status: a.status, attempts: a.attempts, last_status_code: a.last_status_code, next_attempt_at: a.next_attempt_at, body: a.body, attempt_log: a.attempt_log, updated_at: a.updated_at })
+    .where('account_id', '=', a.accountId)
+    .where('mode', '=', a.mode)
+    .where('id', '=', a.id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', a.previous),
+);
+
 /**
  * Records attempt `outcome.attempts`, fenced: only while the delivery is still pending with the
  * attempt before it recorded, so a stale or repeated job cannot record an attempt twice. True when
  * this call recorded it.
  */
 export async function recordAttempt(trx: Trx, p: Partition, id: string, outcome: AttemptOutcome): Promise<boolean> {
-  const r = await trx
-    .updateTable('webhook_deliveries')
-    .set(outcome)
-    .where('account_id', '=', p.accountId)
-    .where('mode', '=', p.mode)
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', outcome.attempts - 1)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  const r = await attemptIfNext(trx, { ...outcome, accountId: p.accountId, mode: p.mode, id, previous: outcome.attempts - 1 });
+  return Number(r.numAffectedRows) === 1;
 }
 
 /** The webhook was disabled or deleted: what was still to be attempted is abandoned. */

@@ -1,0 +1,66 @@
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { oncePerAdapter, rerun } from './compile-once.js';
+import type { Db } from './database.js';
+import type { Trx } from './transact.js';
+
+// A stand-in value that cannot come from a caller: it marks where an argument lands among the parameters.
+const PROBE = '\u0000formsign-write-argument:';
+
+type Slot<A> = { arg: keyof A & string } | { value: unknown };
+
+interface Prepared<R, A> {
+  compiled: CompiledQuery<R>;
+  slots: Slot<A>[];
+}
+
+/**
+ * An update (or any write) built and compiled by Kysely once per dialect and shape, then rerun with new
+ * arguments: the worker's per-job statements (the claim, the fenced updates) cost more to build and
+ * compile than to send. The result keeps the affected-row count, which the fenced updates answer with.
+ *
+ * Like preparedQuery, `build` receives stand-ins and may only pass them on as values (an argument used
+ * any other way, or left out, is refused when first compiled); `shape` is a real value the statement is
+ * compiled for, one statement per value (a LIMIT, a dialect's locking clause). Unlike a read, a write's
+ * `set` drops a column whose value is undefined, so every argument must always be given.
+ */
+export function preparedWrite<A extends object, R, S extends string | number = never>(
+  build: (db: Db, args: A, shape: S) => Compilable<R>,
+): (trx: Trx, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<QueryResult<R>> {
+  const compile = (db: Db, shape: S): Prepared<R, A> => {
+    const read = new Set<string>();
+    const probe = new Proxy(
+      {},
+      {
+        get: (_t, name) => {
+          if (typeof name !== 'string') return undefined;
+          read.add(name);
+          return PROBE + name;
+        },
+      },
+    ) as A;
+    const compiled = build(db, probe, shape).compile();
+    const used = new Set<string>();
+    const slots = compiled.parameters.map((v): Slot<A> => {
+      if (typeof v !== 'string' || !v.includes(PROBE)) return { value: v };
+      const arg = v.slice(PROBE.length);
+      if (!v.startsWith(PROBE) || !read.has(arg)) throw new Error(`preparedWrite: a parameter was derived from an argument (${JSON.stringify(v.replaceAll(PROBE, '$'))}); pass arguments through unchanged`);
+      used.add(arg);
+      return { arg: arg as keyof A & string };
+    });
+    const unused = [...read].filter((a) => !used.has(a));
+    if (unused.length > 0) throw new Error(`preparedWrite: argument(s) ${unused.join(', ')} shaped the statement instead of being values in it`);
+    return { compiled, slots };
+  };
+  const prepare = oncePerAdapter(compile);
+  return (trx, args, ...rest) => {
+    const prepared = prepare(trx, rest[0] as S);
+    const parameters = prepared.slots.map((s) => {
+      if (!('arg' in s)) return s.value;
+      const v = args[s.arg];
+      // An undefined value would have dropped its column had the statement been built for it.
+      if (v === undefined) throw new Error(`preparedWrite: argument ${s.arg} is undefined`);
+      return v;
+    });
+    return rerun<R>(trx, prepared.compiled, parameters);
+  };
+}
