@@ -10,6 +10,18 @@ const NAME_AFTER_RUNS = 2;
 /** Distinct statement texts counted (least recently seen forgotten first), and the most ever named. */
 const SEEN_TEXTS = 2000;
 
+/** Statements longer than this run unnamed. */
+const MAX_NAMED_TEXT = 4096;
+
+/** A prepared statement went stale on its connection; running the request again succeeds. */
+export class StalePreparedStatementError extends Error {
+  readonly code = 'FORMSIGN_STALE_STATEMENT';
+  constructor(override readonly cause: unknown) {
+    super(`A prepared statement no longer matches the database (${cause instanceof Error ? cause.message : String(cause)}); retry.`);
+    this.name = 'StalePreparedStatementError';
+  }
+}
+
 /** Only plain data statements: the ones PostgreSQL can prepare, with a result shape that stays put. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
@@ -37,7 +49,10 @@ interface Named {
  * A schema change made while connections hold prepared statements (a migration run by another process
  * during a deploy) may make PostgreSQL refuse a prepared `select *` or `returning *` whose result
  * columns changed ("cached plan must not change result type", 0A000). That statement fails once, and
- * its connection is dropped from the pool at release instead of being reused with the stale statement.
+ * its connection is dropped from the pool at release instead of being reused with the stale statement
+ * (once per pooled connection at most). Behind a pooler that hands one server session to several
+ * clients (PgBouncer in transaction mode before 1.21's max_prepared_statements) named statements do
+ * not work: connect Formsign to PostgreSQL directly or in session mode.
  */
 export function namedStatementPool(pool: pg.Pool): PostgresPool {
   const seen = new Lru<string, number>(SEEN_TEXTS);
@@ -50,7 +65,8 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
   const nameFor = (c: Named, text: string): string | undefined => {
     let name = nameOf.get(text);
     if (name === undefined) {
-      if (!PREPARABLE.test(text)) return undefined;
+      // Long texts are one-off shapes (multi-row inserts of a given row count): not worth a slot.
+      if (text.length > MAX_NAMED_TEXT || !PREPARABLE.test(text)) return undefined;
       const runs = (seen.get(text) ?? 0) + 1;
       seen.set(text, runs);
       if (runs < NAME_AFTER_RUNS) return undefined;
@@ -72,7 +88,14 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
         const r = await client.query({ text, values: values as unknown[], ...(name ? { name } : {}) });
         return r as unknown as PostgresQueryResult<R>;
       } catch (error) {
-        if (name && (error as { code?: unknown }).code === '0A000') c.stale = true;
+        const code = (error as { code?: unknown }).code;
+        // 0A000: the plan no longer fits the result (the schema changed); 26000: the statement is gone
+        // (DISCARD ALL, a pooler's reset). Either way this connection's names are stale: it is dropped
+        // at release, and the error says "retry" (http/database-busy.ts answers it 503 with Retry-After).
+        if (name && (code === '0A000' || code === '26000')) {
+          c.stale = true;
+          throw new StalePreparedStatementError(error);
+        }
         throw error;
       }
     };

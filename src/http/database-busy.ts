@@ -4,10 +4,11 @@
 // - SQLite: another connection (an operator command, a second process) holds the write lock past
 //   `busy_timeout` (SQLITE_BUSY and its extended codes; SQLITE_LOCKED within one connection).
 // - PostgreSQL: lock_not_available (55P03, NOWAIT / lock_timeout), serialization_failure (40001),
-//   deadlock_detected (40P01), too_many_connections (53300), cannot_connect_now (57P03).
+//   deadlock_detected (40P01), too_many_connections (53300), cannot_connect_now (57P03), and a
+//   prepared statement gone stale on its connection after a migration (db/pg-named-statements.ts).
 
 const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
-const PG_BUSY = new Set(['55P03', '40001', '40P01', '53300', '57P03']);
+const PG_BUSY = new Set(['55P03', '40001', '40P01', '53300', '57P03', 'FORMSIGN_STALE_STATEMENT']);
 
 export function isDatabaseBusy(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

@@ -8,8 +8,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * paid by requests that never enter a unit of work. Units of work are the only users here, so the
  * storage is disabled whenever no unit runs, and reads between writes pay nothing.
  *
- * `get` answers only for code called (synchronously or through awaits) from inside a `run` that has
- * not yet settled; work a unit left behind to run after it settled is not inside it.
+ * `get` answers for code called (synchronously or through awaits) from inside a `run` that has not
+ * yet settled. Work a run started without awaiting it and that outlives the run may see the value
+ * only while another run is in progress (Node keeps the value on async resources made while the
+ * storage was on); the unit-of-work guard does not need it there, since such work never holds up the
+ * unit's batch. Node 24 carries the context without async hooks, so there disabling saves nothing
+ * and costs nothing.
  */
 export class ScopedContext<T> {
   private readonly storage = new AsyncLocalStorage<T>();

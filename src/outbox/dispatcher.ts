@@ -266,15 +266,17 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     const done = runJob(row, abort)
       .catch((e: unknown) => void log(`job ${row.id}: ${errorText(e)}`))
       .then(async (next) => {
-        inflight.delete(row.id);
         if (next && stopping) {
           // stop() began after this job's settling claimed its successor: the successor is handed back
-          // (attempt uncounted) rather than run by a stopped worker; stop() waits for this.
-          await o.transact((trx) => releaseLease(trx, { id: next.id, attempts: next.attempts }, isoNow(o.clock))).catch(() => undefined);
-        } else if (next) {
-          // The slot passes to the job claimed with this one's settling, before anyone sees it free.
-          void launch(next);
+          // (attempt uncounted) rather than run by a stopped worker. This job stays in `inflight` until
+          // then, so a stop() that lists the running jobs meanwhile waits for the hand-back too.
+          const back = { id: next.id, attempts: next.attempts };
+          await o.transact((trx) => releaseLease(trx, back, isoNow(o.clock))).catch(() => undefined);
+          next = undefined;
         }
+        inflight.delete(row.id);
+        // The slot passes to the job claimed with this one's settling, before anyone sees it free.
+        if (next) void launch(next);
         wake();
       });
     inflight.set(row.id, { lease: { id: row.id, attempts: row.attempts }, abort, done });
@@ -284,6 +286,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
   async function loop(): Promise<void> {
     let lastSchedule = 0;
     let lastFeed = 0;
+    let feedSkipped = false;
     while (!stopping) {
       let claimed = 0;
       let free = concurrency - inflight.size;
@@ -297,7 +300,8 @@ export function createDispatcher(o: DispatcherOptions): Worker {
         // run_at), so while busy it runs at most every FEED_WHEN_BUSY_MS instead of at every job's end: a
         // statement per job saved. An event then joins the queue at the first job end (or poll) after
         // that; other workers, woken by the same signal, publish it themselves when they have room.
-        if (free > 0 || Date.now() - lastFeed >= FEED_WHEN_BUSY_MS) {
+        feedSkipped = !(free > 0 || Date.now() - lastFeed >= FEED_WHEN_BUSY_MS);
+        if (!feedSkipped) {
           lastFeed = Date.now();
           await o.feed?.().catch((error: unknown) => log(`worker ${id}: publishing events failed: ${errorText(error)}`));
         }
@@ -312,10 +316,11 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       }
       if (stopping) break;
       if (free > 0 && claimed === free) continue;
-      let waitMs = pollMs;
+      // A skipped feed runs once its interval is up, not a whole poll later.
+      let waitMs = feedSkipped ? Math.max(0, Math.min(pollMs, lastFeed + FEED_WHEN_BUSY_MS - Date.now())) : pollMs;
       if (free > 0) {
         const next = await nextDueAt(o.db).catch(() => undefined);
-        if (next) waitMs = Math.max(0, Math.min(pollMs, Date.parse(next) - o.clock.now().getTime() + 5));
+        if (next) waitMs = Math.max(0, Math.min(waitMs, Date.parse(next) - o.clock.now().getTime() + 5));
       }
       await waitForSignal(waitMs);
     }

@@ -180,5 +180,12 @@ for (const dialect of DIALECTS) {
       const untyped = expectError(await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: '{"template_id":"x"}' }), 415, 'unsupported_media_type');
       assert.match(untyped.message, /without a Content-Type/);
     });
+
+    it('a multipart body sent to a JSON operation is a 415 naming JSON, not parsed', async () => {
+      const multipart = { 'content-type': 'multipart/form-data; boundary=xyz' };
+      const payload = '--xyz\r\nContent-Disposition: form-data; name="template_id"\r\n\r\nx\r\n--xyz--\r\n';
+      const onJson = expectError(await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload, headers: multipart }), 415, 'unsupported_media_type');
+      assert.match(onJson.message, /`application\/json`/);
+    });
   });
 }

@@ -6,6 +6,7 @@ import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { namedStatementPool } from '../../src/db/pg-named-statements.js';
 import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext } from '../../src/db/repositories/outbox.js';
 import { DIALECTS, PG_URL, openStore, withPg } from '../harness.js';
+import { isDatabaseBusy } from '../../src/http/database-busy.js';
 
 // The worker's claim (outbox.ts): due waiting jobs and expired leases, earliest run_at first, up to the
 // limit; on PostgreSQL also the settle that marks a job done and claims the next in one statement, and
@@ -113,6 +114,19 @@ for (const dialect of DIALECTS) {
       assert.equal(row?.attempts, 1);
     });
 
+    it('claims nothing when the lease was lost, even if the caller commits', async () => {
+      await addJob(handle, 'job_lost', T(1));
+      await addJob(handle, 'job_waiting', T(2));
+      await setRow(handle, 'job_lost', { status: 'running', locked_until: T(29), attempts: 2 });
+      // Fenced with an attempt count the row no longer has: not held, and committed as it is.
+      const stale = await handle.transactReplayable((trx) => markJobDoneAndClaimNext(trx, { id: 'job_lost', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w1' }));
+      assert.deepEqual(stale, { held: false, next: undefined });
+      const waiting = await findJob(handle.db, 'job_waiting');
+      assert.equal(waiting?.status, 'pending');
+      assert.equal(waiting?.attempts, 0);
+      assert.equal(waiting?.locked_by, null);
+    });
+
     it('runs a repeated statement prepared on its connection', async () => {
       const prepared = await handle.transact(async (trx) => {
         for (let i = 0; i < 3; i++) await sql`select ${i}::int as n from outbox limit 1`.execute(trx);
@@ -156,7 +170,8 @@ describe('named statements (postgres)', () => {
       let client = await pool.connect();
       for (let k = 0; k < 2; k++) await client.query('select * from items', []);
       await withPg((c) => c.query(`alter table ${schema}.items add column name text`));
-      await assert.rejects(client.query('select * from items', []), (e: { code?: string }) => e.code === '0A000');
+      // Told as "retry" (a 503 with Retry-After on the API), with PostgreSQL's own error as the cause.
+      await assert.rejects(client.query('select * from items', []), (e: { code?: string; cause?: { code?: string } }) => e.code === 'FORMSIGN_STALE_STATEMENT' && e.cause?.code === '0A000' && isDatabaseBusy(e));
       client.release();
       // A new connection: the statement is prepared afresh for the new columns.
       client = await pool.connect();

@@ -6,7 +6,15 @@ import { ScopedContext } from '../../src/lib/scoped-context.js';
 // switching Node's async hooks off whenever no run is in progress.
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-const hooksOn = (ctx: ScopedContext<unknown>) => (ctx as unknown as { storage: { enabled: boolean } }).storage.enabled;
+/**
+ * Whether the storage is switched on (Node 20–23 keep an `enabled` flag and the process-wide hooks with
+ * it). Node 24 carries the context without hooks and has no flag: there the storage counts as on
+ * exactly while a run is in progress, which is what `get` reports.
+ */
+const hooksOn = (ctx: ScopedContext<unknown>) => {
+  const inner = ctx as unknown as { storage: { enabled?: boolean }; running: number };
+  return inner.storage.enabled ?? inner.running > 0;
+};
 
 describe('ScopedContext', () => {
   it('carries the value through awaits, timers and nested calls of a run, and only there', async () => {

@@ -115,16 +115,9 @@ export interface Lease {
   attempts: number;
 }
 
-const held = (trx: Trx, l: Lease) => trx.updateTable('outbox').where('id', '=', l.id).where('attempts', '=', l.attempts).where('status', '=', 'running');
+const held = (db: Db, l: Lease) => db.updateTable('outbox').where('id', '=', l.id).where('attempts', '=', l.attempts).where('status', '=', 'running');
 
-const doneIfHeld = preparedWrite((db, a: Lease & { now: string }) =>
-  db
-    .updateTable('outbox')
-    .set({ status: 'done', locked_until: null, last_error: null, updated_at: a.now })
-    .where('id', '=', a.id)
-    .where('attempts', '=', a.attempts)
-    .where('status', '=', 'running'),
-);
+const doneIfHeld = preparedWrite((db, a: Lease & { now: string }) => held(db, a).set({ status: 'done', locked_until: null, last_error: null, updated_at: a.now }));
 
 /** True when the lease was still this worker's (and the job is now done). */
 export async function markJobDone(trx: Trx, l: Lease, now: string): Promise<boolean> {
@@ -143,7 +136,9 @@ const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' 
         .where('status', '=', 'running')
         .returning('id'),
     )
-    .with('claimed', () => claimUpdate(db, a, 1, true, a.id))
+    // Every sub-statement of a WITH runs, read or not: the claim is made only where the lease held, so
+    // a lost lease claims nothing even if the caller committed.
+    .with('claimed', () => claimUpdate(db, a, 1, true, a.id).where(sql<boolean>`exists (select 1 from done)`))
     .selectFrom('done')
     .leftJoin('claimed', (j) => j.onTrue())
     .select('done.id as done_id')
