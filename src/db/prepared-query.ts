@@ -1,16 +1,6 @@
-import type { Compilable, CompiledQuery } from 'kysely';
-import { oncePerAdapter, rerun } from './compile-once.js';
+import type { Compilable } from 'kysely';
+import { compileWithProbes, oncePerAdapter, rerun, type Probed } from './compile-once.js';
 import type { Db } from './database.js';
-
-// A stand-in value that cannot come from a caller: it marks where an argument lands among the parameters.
-const PROBE = '\u0000formsign-argument:';
-
-type Slot<A> = { arg: keyof A & string } | { value: unknown };
-
-interface Prepared<R, A> {
-  compiled: CompiledQuery<R>;
-  slots: Slot<A>[];
-}
 
 /**
  * A read built and compiled by Kysely once per dialect, then rerun with new arguments. On the hot read
@@ -27,29 +17,8 @@ interface Prepared<R, A> {
 export function preparedQuery<A extends object, R, S extends string | number = never>(
   build: (db: Db, args: A, shape: S) => Compilable<R>,
 ): (db: Db, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<R[]> {
-  const compile = (db: Db, shape: S): Prepared<R, A> => {
-    const read = new Set<string>();
-    const probe = new Proxy(
-      {},
-      {
-        get: (_t, name) => {
-          if (typeof name !== 'string') return undefined;
-          read.add(name);
-          return PROBE + name;
-        },
-      },
-    ) as A;
-    const compiled = build(db, probe, shape).compile();
-    const used = new Set<string>();
-    const slots = compiled.parameters.map((v): Slot<A> => {
-      if (typeof v !== 'string' || !v.includes(PROBE)) return { value: v };
-      const arg = v.slice(PROBE.length);
-      if (!v.startsWith(PROBE) || !read.has(arg)) throw new Error(`preparedQuery: a parameter was derived from an argument (${JSON.stringify(v.replaceAll(PROBE, '$'))}); pass arguments through unchanged`);
-      used.add(arg);
-      return { arg: arg as keyof A & string };
-    });
-    const unused = [...read].filter((a) => !used.has(a));
-    if (unused.length > 0) throw new Error(`preparedQuery: argument(s) ${unused.join(', ')} shaped the query instead of being values in it`);
+  const compile = (db: Db, shape: S): Probed<R, A> => {
+    const probed = compileWithProbes('preparedQuery', db, build, shape);
     // A builder that branches on whether an argument is set (`a.status ? q.where(…) : q`) compiles one
     // shape for the probe and silently answers nothing when the argument is absent: compile it again
     // with every argument unset and refuse any difference.
@@ -60,8 +29,8 @@ export function preparedQuery<A extends object, R, S extends string | number = n
     } catch (error) {
       throw new Error(`preparedQuery: the builder fails when an argument is unset (${String(error)}); pass arguments through as values only`);
     }
-    if (unsetSql !== compiled.sql) throw new Error('preparedQuery: the query changes shape when an argument is unset; make one prepared query per shape instead of branching on an argument');
-    return { compiled, slots };
+    if (unsetSql !== probed.compiled.sql) throw new Error('preparedQuery: the query changes shape when an argument is unset; make one prepared query per shape instead of branching on an argument');
+    return probed;
   };
   const prepare = oncePerAdapter(compile);
   return async (db, args, ...rest) => {

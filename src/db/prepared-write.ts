@@ -1,17 +1,7 @@
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { oncePerAdapter, rerun } from './compile-once.js';
+import type { Compilable, QueryResult } from 'kysely';
+import { compileWithProbes, oncePerAdapter, rerun, type Probed } from './compile-once.js';
 import type { Db } from './database.js';
 import type { Trx } from './transact.js';
-
-// A stand-in value that cannot come from a caller: it marks where an argument lands among the parameters.
-const PROBE = '\u0000formsign-write-argument:';
-
-type Slot<A> = { arg: keyof A & string } | { value: unknown };
-
-interface Prepared<R, A> {
-  compiled: CompiledQuery<R>;
-  slots: Slot<A>[];
-}
 
 /**
  * An update (or any write) built and compiled by Kysely once per dialect and shape, then rerun with new
@@ -26,31 +16,7 @@ interface Prepared<R, A> {
 export function preparedWrite<A extends object, R, S extends string | number = never>(
   build: (db: Db, args: A, shape: S) => Compilable<R>,
 ): (trx: Trx, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<QueryResult<R>> {
-  const compile = (db: Db, shape: S): Prepared<R, A> => {
-    const read = new Set<string>();
-    const probe = new Proxy(
-      {},
-      {
-        get: (_t, name) => {
-          if (typeof name !== 'string') return undefined;
-          read.add(name);
-          return PROBE + name;
-        },
-      },
-    ) as A;
-    const compiled = build(db, probe, shape).compile();
-    const used = new Set<string>();
-    const slots = compiled.parameters.map((v): Slot<A> => {
-      if (typeof v !== 'string' || !v.includes(PROBE)) return { value: v };
-      const arg = v.slice(PROBE.length);
-      if (!v.startsWith(PROBE) || !read.has(arg)) throw new Error(`preparedWrite: a parameter was derived from an argument (${JSON.stringify(v.replaceAll(PROBE, '$'))}); pass arguments through unchanged`);
-      used.add(arg);
-      return { arg: arg as keyof A & string };
-    });
-    const unused = [...read].filter((a) => !used.has(a));
-    if (unused.length > 0) throw new Error(`preparedWrite: argument(s) ${unused.join(', ')} shaped the statement instead of being values in it`);
-    return { compiled, slots };
-  };
+  const compile = (db: Db, shape: S): Probed<R, A> => compileWithProbes('preparedWrite', db, build, shape);
   const prepare = oncePerAdapter(compile);
   return (trx, args, ...rest) => {
     const prepared = prepare(trx, rest[0] as S);
