@@ -19,7 +19,6 @@ import { ROUTES } from './http/routes/index.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
 
-
 /**
  * Builds the HTTP app from the contract: every operation of openapi.yaml that is not `x-status:
  * planned` gets its route, schemas and auth from the document; a mismatch stops the start.
