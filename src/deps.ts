@@ -195,6 +195,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     transact: database.transact,
     transactReplayable: database.transactReplayable,
     dialect: database.dialect,
+    oneStatement: database.oneStatement,
     clock: domain.clock,
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),

@@ -16,6 +16,7 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import { Lru } from '../lib/lru.js';
 import { namedStatementPool } from './pg-named-statements.js';
+import { asOneStatementDb, type OneStatementDb } from './outcome-update.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
@@ -41,6 +42,11 @@ export interface DatabaseHandle {
    * never use it for a write a client is told about.
    */
   readonly transactReplayable: Transact;
+  /**
+   * PostgreSQL only: the same pools as `transact` and `transactReplayable`, for a write that is one
+   * statement and nothing else (the worker's settle): its own transaction, without BEGIN and COMMIT.
+   */
+  readonly oneStatement?: { readonly durable: OneStatementDb; readonly replayable: OneStatementDb };
   /** The PostgreSQL schema in use when not the default one. */
   readonly pgSchema?: string | undefined;
   close(): Promise<void>;
@@ -80,6 +86,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     const relaxed = connect(4, ' -c synchronous_commit=off');
     return {
       db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), transactReplayable: transactEach(relaxed),
+      oneStatement: { durable: asOneStatementDb(db), replayable: asOneStatementDb(relaxed) },
       close: async () => { await relaxed.destroy(); await db.destroy(); },
     };
   }

@@ -1,11 +1,12 @@
 import os from 'node:os';
 import type { Db } from '../db/database.js';
-import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type Lease } from '../db/repositories/outbox.js';
+import type { OneStatementDb } from '../db/outcome-update.js';
+import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, settleInOneStatement, type Lease } from '../db/repositories/outbox.js';
 import type { OutboxRow } from '../db/tables.js';
 import type { Transact, Trx } from '../db/transact.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { retryDelayMs } from './backoff.js';
-import { SYSTEM_PARTITION, type JobContext, type JobDefinition, type JobHandler, type OutcomeWrite } from './job.js';
+import { SYSTEM_PARTITION, writeOutcome, type JobContext, type JobDefinition, type JobHandler, type OutcomeWrite } from './job.js';
 import { jobDefinition, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
 
 export interface DispatcherOptions {
@@ -17,6 +18,11 @@ export interface DispatcherOptions {
    */
   readonly transactReplayable?: Transact;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * PostgreSQL: the pools on which a job whose outcome is only declared updates (or nothing) settles
+   * in a single statement, outside any transaction (DatabaseHandle.oneStatement).
+   */
+  readonly oneStatement?: { readonly durable: OneStatementDb; readonly replayable: OneStatementDb } | undefined;
   readonly clock: Clock;
   readonly handlers: JobHandlers;
   /** Jobs run at once by this worker (default 8). */
@@ -230,18 +236,25 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       // The commit that settles this job also claims the next one for its slot: one commit per job
       // instead of two.
       await settleTogether();
+      const settling = { now, leaseUntil: at(leaseMs), workerId: id };
+      if (o.oneStatement && def.everyMs === undefined && !stopping && typeof outcome !== 'function') {
+        // Done, the next claimed and the outcome's updates: one statement, one round trip.
+        const settled = await settleInOneStatement(def.replayableOutcome ? o.oneStatement.replayable : o.oneStatement.durable, lease, settling, outcome?.updates ?? []);
+        if (!settled.held) throw new LeaseLostError();
+        return settled.next;
+      }
       return await transactFor(def)(async (trx) => {
         if (o.dialect === 'postgres' && def.everyMs === undefined && !stopping) {
           // One statement marks this job done and claims the next (a round trip per job fewer); the
           // outcome follows in the same transaction, and a lost lease rolls back the claim with it.
-          const settled = await markJobDoneAndClaimNext(trx, lease, { now, leaseUntil: at(leaseMs), workerId: id });
+          const settled = await markJobDoneAndClaimNext(trx, lease, settling);
           if (!settled.held) throw new LeaseLostError();
-          if (outcome) await outcome(trx);
+          if (outcome) await writeOutcome(trx, outcome);
           return settled.next;
         }
         const held = def.everyMs !== undefined ? await rescheduleJob(trx, lease, { runAt: at(def.everyMs), error: null, now }) : await markJobDone(trx, lease, now);
         if (!held) throw new LeaseLostError();
-        if (outcome) await outcome(trx);
+        if (outcome) await writeOutcome(trx, outcome);
         return stopping ? undefined : (await claimIn(trx, 1))[0];
       });
     } catch (error) {

@@ -4,7 +4,8 @@ import { sql, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { namedStatementPool } from '../../src/db/pg-named-statements.js';
-import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext } from '../../src/db/repositories/outbox.js';
+import { outcomeUpdate } from '../../src/db/outcome-update.js';
+import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext, settleInOneStatement } from '../../src/db/repositories/outbox.js';
 import { DIALECTS, PG_URL, openStore, withPg } from '../harness.js';
 import { isDatabaseBusy } from '../../src/http/database-busy.js';
 
@@ -23,6 +24,37 @@ async function setRow(handle: DatabaseHandle, id: string, set: { status: 'runnin
   await handle.transact(async (trx) => {
     await trx.updateTable('outbox').set(set).where('id', '=', id).execute();
   });
+}
+
+// An outcome update for these tests (names are global: declared once, at module level).
+const secretSet = outcomeUpdate('test-secret-set', (db, a: { name: string; value: string }) => db.updateTable('service_secrets').set({ value: a.value }).where('name', '=', a.name));
+
+describe('outcome updates', () => {
+  it('refuses a second update under a name already declared', () => {
+    assert.throws(() => outcomeUpdate('test-secret-set', (db, a: { name: string }) => db.updateTable('service_secrets').set({ value: 'x' }).where('name', '=', a.name)), /already declared/);
+  });
+
+  it('runs alone in a transaction with the same statement, and counts the rows it changed', async () => {
+    const store = await openStore('sqlite', 'outcome');
+    try {
+      await migrateToLatest(store.handle);
+      await store.handle.transact(async (trx) => {
+        await trx.insertInto('service_secrets').values({ name: 'alone', value: 'before', created_at: NOW }).execute();
+      });
+      assert.equal(await store.handle.transact((trx) => secretSet.run(trx, { name: 'alone', value: 'after' })), 1);
+      assert.equal(await store.handle.transact((trx) => secretSet.run(trx, { name: 'nobody', value: 'after' })), 0);
+      const row = await store.handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'alone').executeTakeFirst();
+      assert.equal(row?.value, 'after');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** Compile-time rules (never called): the statement that settles a job may not update the outbox again. */
+export function outcomeUpdateTypeRules(): void {
+  // @ts-expect-error -- the outbox is not a table an outcome update may touch
+  outcomeUpdate('never-outbox', (db, a: { id: string }) => db.updateTable('outbox').set({ status: 'done' }).where('id', '=', a.id));
 }
 
 for (const dialect of DIALECTS) {
@@ -125,6 +157,47 @@ for (const dialect of DIALECTS) {
       assert.equal(waiting?.status, 'pending');
       assert.equal(waiting?.attempts, 0);
       assert.equal(waiting?.locked_by, null);
+    });
+
+    const secretValue = async (name: string) => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirst())?.value;
+    const addSecret = (name: string) => handle.transact(async (trx) => {
+      await trx.insertInto('service_secrets').values({ name, value: 'before', created_at: NOW }).execute();
+    });
+
+    it('settles in one statement: the job done, the next claimed and the outcome updates written', async () => {
+      await addJob(handle, 'job_settled', T(1));
+      await addJob(handle, 'job_after', T(2));
+      await addSecret('outcome_a');
+      await addSecret('outcome_b');
+      const [held] = await claim(1);
+      assert.equal(held?.id, 'job_settled');
+      const one = handle.oneStatement;
+      assert.ok(one, 'PostgreSQL offers one-statement pools');
+      const r = await settleInOneStatement(one.replayable, { id: 'job_settled', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w3' }, [
+        secretSet.with({ name: 'outcome_a', value: 'first' }),
+        secretSet.with({ name: 'outcome_b', value: 'second' }),
+      ]);
+      assert.equal(r.held, true);
+      assert.equal(r.next?.id, 'job_after');
+      assert.equal(r.next?.locked_by, 'w3');
+      assert.equal((await findJob(handle.db, 'job_settled'))?.status, 'done');
+      assert.equal(await secretValue('outcome_a'), 'first');
+      assert.equal(await secretValue('outcome_b'), 'second');
+      // No outcome: the same statement without updates.
+      assert.deepEqual(await settleInOneStatement(one.durable, { id: 'job_after', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w3' }, []), { held: true, next: undefined });
+      assert.equal((await findJob(handle.db, 'job_after'))?.status, 'done');
+    });
+
+    it('writes none of a one-statement settle when the lease was lost', async () => {
+      await addJob(handle, 'job_gone', T(1));
+      await addJob(handle, 'job_untouched', T(2));
+      await addSecret('outcome_lost');
+      await setRow(handle, 'job_gone', { status: 'running', locked_until: T(29), attempts: 2 });
+      const r = await settleInOneStatement(handle.oneStatement!.durable, { id: 'job_gone', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w1' }, [secretSet.with({ name: 'outcome_lost', value: 'written' })]);
+      assert.deepEqual(r, { held: false, next: undefined });
+      assert.equal(await secretValue('outcome_lost'), 'before');
+      assert.equal((await findJob(handle.db, 'job_gone'))?.status, 'running');
+      assert.equal((await findJob(handle.db, 'job_untouched'))?.status, 'pending');
     });
 
     it('runs a repeated statement prepared on its connection', async () => {

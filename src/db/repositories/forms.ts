@@ -25,6 +25,12 @@ export async function findForm(db: Db, p: Partition, id: string): Promise<FormRo
   return (await formById(db, { ...p, id }))[0];
 }
 
+/** The partition's forms among `ids` (in no particular order; unknown ids are left out). */
+export async function findFormsIn(db: Db, p: Partition, ids: readonly string[]): Promise<FormRow[]> {
+  if (ids.length === 0) return [];
+  return formsOf(db, p).where('id', 'in', ids).execute();
+}
+
 const formsOf = (db: Db, a: Partition) => db.selectFrom('forms').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode);
 const allForms = preparedPage(formsOf);
 const formsByStatus = preparedPage((db, a: Partition & { status: FormStatus }) => formsOf(db, a).where('status', '=', a.status));

@@ -1,4 +1,5 @@
-import type { Partition } from '../../lib/partition.js';
+import type { Mode, Partition } from '../../lib/partition.js';
+import { outcomeUpdate, type BoundUpdate } from '../outcome-update.js';
 import type { Db } from '../database.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
@@ -41,14 +42,18 @@ export async function findMessage(db: Db, p: Partition, id: string): Promise<Mes
   return db.selectFrom('messages').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
-export async function recordMessageDelivered(trx: Trx, p: Partition, id: string, d: { transport: string; providerMessageId: string | null; at: string }): Promise<void> {
-  await trx
+const delivered = outcomeUpdate('message-delivered', (db, a: { accountId: string; mode: Mode; id: string; transport: string; providerMessageId: string | null; at: string }) =>
+  db
     .updateTable('messages')
-    .set({ status: 'delivered', transport: d.transport, provider_message_id: d.providerMessageId, error: null, delivered_at: d.at, updated_at: d.at })
-    .where('account_id', '=', p.accountId)
-    .where('mode', '=', p.mode)
-    .where('id', '=', id)
-    .execute();
+    .set({ status: 'delivered', transport: a.transport, provider_message_id: a.providerMessageId, error: null, delivered_at: a.at, updated_at: a.at })
+    .where('account_id', '=', a.accountId)
+    .where('mode', '=', a.mode)
+    .where('id', '=', a.id),
+);
+
+/** The message went out: recorded with its job's outcome. */
+export function messageDelivered(p: Partition, id: string, d: { transport: string; providerMessageId: string | null; at: string }): BoundUpdate {
+  return delivered.with({ accountId: p.accountId, mode: p.mode, id, transport: d.transport, providerMessageId: d.providerMessageId, at: d.at });
 }
 
 export async function recordMessageFailed(trx: Trx, p: Partition, id: string, f: { error: string; at: string }): Promise<void> {

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { preparedWrite } from '../prepared-write.js';
+import { outcomeUpdateNamed, type BoundUpdate, type OneStatementDb } from '../outcome-update.js';
+import { preparedStatement, preparedWrite } from '../prepared-write.js';
 import { limitLiteral } from './pagination.js';
 import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
 
@@ -125,7 +126,8 @@ export async function markJobDone(trx: Trx, l: Lease, now: string): Promise<bool
   return Number(r.numAffectedRows) === 1;
 }
 
-const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) =>
+/** Marks the held job done and claims one more, in one WITH: the CTEs `done` and `claimed`. */
+const doneAndClaimCtes = (db: Db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) =>
   db
     .with('done', (d) =>
       d
@@ -138,23 +140,57 @@ const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' 
     )
     // Every sub-statement of a WITH runs, read or not: the claim is made only where the lease held, so
     // a lost lease claims nothing even if the caller committed.
-    .with('claimed', () => claimUpdate(db, a, 1, true, a.id).where(sql<boolean>`exists (select 1 from done)`))
-    .selectFrom('done')
-    .leftJoin('claimed', (j) => j.onTrue())
-    .select('done.id as done_id')
-    .selectAll('claimed'),
-);
+    .with('claimed', () => claimUpdate(db, a, 1, true, a.id).where(LEASE_HELD));
+
+/** True in a sub-statement of doneAndClaimCtes' WITH when the lease held (the job is being marked done). */
+const LEASE_HELD = sql<boolean>`exists (select 1 from done)`;
+
+const selectSettled = (q: ReturnType<typeof doneAndClaimCtes>) => q.selectFrom('done').leftJoin('claimed', (j) => j.onTrue()).select('done.id as done_id').selectAll('claimed');
+
+const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) => selectSettled(doneAndClaimCtes(db, a)));
+
+type Settled = { held: boolean; next: OutboxRow | undefined };
+
+function settledFrom(row: { done_id: string } | undefined): Settled {
+  if (!row) return { held: false, next: undefined };
+  const { done_id: _doneId, ...next } = row as { done_id: string; id: string | null };
+  return { held: true, next: next.id === null ? undefined : (next as OutboxRow) };
+}
 
 /**
  * PostgreSQL: markJobDone and a claim of one more job in one statement (a round trip per job fewer).
  * `held` is false when the lease was no longer ours; the caller then rolls back, claim included. The
  * claim sees the table as it was before this statement, like claimJobs run before the job's outcome.
  */
-export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>): Promise<{ held: boolean; next: OutboxRow | undefined }> {
-  const row = (await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0];
-  if (!row) return { held: false, next: undefined };
-  const { done_id: _doneId, ...next } = row;
-  return { held: true, next: next.id === null ? undefined : (next as OutboxRow) };
+export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>): Promise<Settled> {
+  return settledFrom((await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0]);
+}
+
+// The outcome updates' arguments sit beside the lease's as `o<i>.<name>` (a name no lease argument has).
+const stepArgs = (a: object, i: number): object =>
+  new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? (a as Record<string, unknown>)[`o${i}.${key}`] : undefined) });
+
+// One compiled statement per sequence of outcome updates (their names joined by "+").
+const doneClaimAndRecord = preparedStatement((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, names: string) => {
+  let q = doneAndClaimCtes(db, a);
+  (names === '' ? [] : names.split('+')).forEach((name, i) => {
+    q = q.with(`o${i}`, () => outcomeUpdateNamed(name).guarded(db, stepArgs(a, i), LEASE_HELD)) as unknown as typeof q;
+  });
+  return selectSettled(q);
+});
+
+/**
+ * PostgreSQL: the whole settling of a job in ONE statement and so one round trip, with no BEGIN or
+ * COMMIT: the job marked done, the next claimed, and the job's outcome updates (none or several) —
+ * each only where the lease held (`held` false: nothing was written). Atomic as a single statement is.
+ */
+export async function settleInOneStatement(db: OneStatementDb, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>, updates: readonly BoundUpdate[]): Promise<Settled> {
+  const args: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'> & Record<string, unknown> = { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId };
+  updates.forEach((u, i) => {
+    for (const [k, v] of Object.entries(u.args)) args[`o${i}.${k}`] = v;
+  });
+  const names = updates.map((u) => u.update.name).join('+');
+  return settledFrom((await doneClaimAndRecord(db, args, names)).rows[0]);
 }
 
 /** A failed attempt: `failed` with the next attempt at `runAt`, or `dead` with no attempts left. */

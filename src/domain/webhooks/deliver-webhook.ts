@@ -1,13 +1,13 @@
 import { findEventById } from '../../db/repositories/event-publication.js';
 import { findForm } from '../../db/repositories/forms.js';
-import { cancelPendingDeliveries, findDeliveryToAttempt, recordAttempt, type AttemptTarget } from '../../db/repositories/webhook-deliveries.js';
+import { attemptRecorded, cancelPendingDeliveries, findDeliveryToAttempt, recordAttempt, type AttemptTarget } from '../../db/repositories/webhook-deliveries.js';
 import { noteWebhookFailing, noteWebhookHealthy, updateWebhook } from '../../db/repositories/webhooks.js';
 import type { WebhookDeliveryRow } from '../../db/tables.js';
 import type { Trx } from '../../db/transact.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
-import type { JobContext, JobHandler, OutcomeWrite } from '../../outbox/job.js';
+import { outcomeUpdates, type JobContext, type JobHandler, type Outcome, type OutcomeWrite } from '../../outbox/job.js';
 import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { WebhookResponse } from '../../providers/webhook-http/index.js';
@@ -56,7 +56,7 @@ export function webhookDeliveryHandler(deps: DeliverDeps): JobHandler<Payload> {
       } finally {
         slots.release(hook.id);
       }
-      return (trx) => settle(trx, deps, { p, hook, delivery, attempt: payload.attempt, body, response, started, ctx });
+      return settle(deps, { p, hook, delivery, attempt: payload.attempt, body, response, started, ctx });
     },
   };
 }
@@ -103,7 +103,12 @@ interface Attempt {
   ctx: JobContext;
 }
 
-async function settle(trx: Trx, deps: DeliverDeps, a: Attempt): Promise<void> {
+/**
+ * What the attempt comes to. The usual case — a 2xx from a webhook that was not failing — is one
+ * fenced update of the delivery (on PostgreSQL, written in the statement that settles the job); every
+ * other outcome decides on what it reads and writes, in the settling transaction.
+ */
+function settle(deps: DeliverDeps, a: Attempt): Outcome {
   const { p, hook, response: r } = a;
   const now = deps.clock.now();
   const nowIso = now.toISOString();
@@ -118,32 +123,33 @@ async function settle(trx: Trx, deps: DeliverDeps, a: Attempt): Promise<void> {
     error,
     response_body: r.ok ? r.body : null,
   });
-  const record = (status: 'pending' | 'succeeded' | 'failed', next: string | null) =>
-    recordAttempt(trx, p, a.delivery.id, { status, attempts: a.attempt, last_status_code: statusCode, next_attempt_at: next, body: a.body, attempt_log: log, updated_at: nowIso });
+  const outcome = (status: 'pending' | 'succeeded' | 'failed', next: string | null) => ({ status, attempts: a.attempt, last_status_code: statusCode, next_attempt_at: next, body: a.body, attempt_log: log, updated_at: nowIso });
 
-  if (succeeded) {
-    if (await record('succeeded', null)) {
-      if (hook.failing_since) await noteWebhookHealthy(trx, p, hook.id);
+  if (succeeded && !hook.failing_since) return outcomeUpdates(attemptRecorded(p, a.delivery.id, outcome('succeeded', null)));
+  return async (trx: Trx) => {
+    const record = (status: 'pending' | 'succeeded' | 'failed', next: string | null) => recordAttempt(trx, p, a.delivery.id, outcome(status, next));
+    if (succeeded) {
+      if (await record('succeeded', null)) await noteWebhookHealthy(trx, p, hook.id);
+      return;
     }
-    return;
-  }
-  const gone = r.ok && r.status === 410;
-  const failingSince = gone ? nowIso : await noteWebhookFailing(trx, p, hook.id, a.started.toISOString());
-  const failingTooLong = failingSince !== undefined && now.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS * deps.webhooks.retryScale;
-  if (gone || failingTooLong) {
-    if (!(await record('failed', null))) return;
-    await updateWebhook(trx, p, hook.id, { status: 'disabled', disabled_reason: gone ? 'gone' : 'failing', updated_at: nowIso });
-    await cancelPendingDeliveries(trx, p, hook.id, nowIso);
-    return;
-  }
-  if (a.attempt >= MAX_ATTEMPTS) {
-    await record('failed', null);
-    return;
-  }
-  const retryAfter = r.ok && (r.status === 429 || r.status === 503) ? r.retryAfter : undefined;
-  const next = new Date(now.getTime() + delayBeforeAttemptMs(a.attempt + 1, { scale: deps.webhooks.retryScale, random: deps.webhooks.random, retryAfter, now: now.getTime() })).toISOString();
-  if (!(await record('pending', next))) return;
-  await enqueue(trx, p, webhookDeliver, { delivery_id: a.delivery.id, attempt: a.attempt + 1 }, { now: nowIso, runAt: next });
+    const gone = r.ok && r.status === 410;
+    const failingSince = gone ? nowIso : await noteWebhookFailing(trx, p, hook.id, a.started.toISOString());
+    const failingTooLong = failingSince !== undefined && now.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS * deps.webhooks.retryScale;
+    if (gone || failingTooLong) {
+      if (!(await record('failed', null))) return;
+      await updateWebhook(trx, p, hook.id, { status: 'disabled', disabled_reason: gone ? 'gone' : 'failing', updated_at: nowIso });
+      await cancelPendingDeliveries(trx, p, hook.id, nowIso);
+      return;
+    }
+    if (a.attempt >= MAX_ATTEMPTS) {
+      await record('failed', null);
+      return;
+    }
+    const retryAfter = r.ok && (r.status === 429 || r.status === 503) ? r.retryAfter : undefined;
+    const next = new Date(now.getTime() + delayBeforeAttemptMs(a.attempt + 1, { scale: deps.webhooks.retryScale, random: deps.webhooks.random, retryAfter, now: now.getTime() })).toISOString();
+    if (!(await record('pending', next))) return;
+    await enqueue(trx, p, webhookDeliver, { delivery_id: a.delivery.id, attempt: a.attempt + 1 }, { now: nowIso, runAt: next });
+  };
 }
 
 function describeStatus(status: number): string {

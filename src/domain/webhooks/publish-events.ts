@@ -1,8 +1,8 @@
 import { claimPendingEvents, hasPendingEvents, markEventsPublished } from '../../db/repositories/event-publication.js';
-import { findForm } from '../../db/repositories/forms.js';
+import { findFormsIn } from '../../db/repositories/forms.js';
 import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries.js';
 import { enabledWebhooksOf } from '../../db/repositories/webhooks.js';
-import type { WebhookRow } from '../../db/tables.js';
+import type { EventRow, WebhookRow } from '../../db/tables.js';
 import type { Trx } from '../../db/transact.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -44,20 +44,23 @@ export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions)
       const key = `${h.account_id}/${h.mode}`;
       byPartition.set(key, [...(byPartition.get(key) ?? []), h]);
     }
-    const fieldsOfForm = new Map<string, Promise<FieldSet | undefined>>();
+    const targeted = events.flatMap((e) => {
+      const targets = (byPartition.get(`${e.account_id}/${e.mode}`) ?? []).filter((h) => h.created_at <= e.created_at && (JSON.parse(h.events) as string[]).includes(e.type));
+      return targets.length > 0 ? [{ e, targets }] : [];
+    });
+    const fieldsOf = await formFieldsOf(trx, deps, targeted.map(({ e }) => e));
     const deliveries: Array<{ p: Partition; d: NewDelivery & { body: string | null } }> = [];
-    for (const e of events) {
-      const targets = (byPartition.get(`${e.account_id}/${e.mode}`) ?? [])
-        .filter((h) => h.created_at <= e.created_at && (JSON.parse(h.events) as string[]).includes(e.type));
-      if (targets.length === 0) continue;
+    for (const { e, targets } of targeted) {
       const p = { accountId: e.account_id, mode: e.mode };
-      const formKey = `${e.account_id}/${e.mode}/${e.form_id}`;
-      let fields = fieldsOfForm.get(formKey);
-      if (!fields) fieldsOfForm.set(formKey, (fields = fieldsFor(trx, deps, p, e.form_id)));
-      fields.catch(() => undefined);
       // An event that cannot be rendered here is rendered at its attempt instead, where a failure is
       // that delivery's alone (and visible in its log), never the whole publisher's.
-      const body = await fields.then((f) => (f ? eventJson(e, f, deps.links).json : null)).catch(() => null);
+      const fields = fieldsOf.get(formKey(e));
+      let body: string | null = null;
+      try {
+        if (fields) body = eventJson(e, fields, deps.links).json;
+      } catch {
+        // Rendered at the attempt.
+      }
       for (const h of targets) deliveries.push({ p, d: { id: newId('delivery'), webhook_id: h.id, event_id: e.id, event_type: e.type, created_at: now, body } });
     }
     await insertDeliveries(trx, deliveries);
@@ -71,9 +74,32 @@ export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions)
   });
 }
 
-async function fieldsFor(trx: Trx, deps: PublishDeps, p: Partition, formId: string): Promise<FieldSet | undefined> {
-  const form = await findForm(trx, p, formId);
-  return form ? formFields({ db: trx, templateCache: deps.templateCache }, p, form) : undefined;
+const formKey = (e: EventRow) => `${e.account_id}/${e.mode}/${e.form_id}`;
+
+/**
+ * The field sets of the events' forms, read with one query per partition (not one per event): a
+ * form that cannot be read or whose fields cannot be made is left out, and its events are rendered at
+ * their attempt instead.
+ */
+async function formFieldsOf(trx: Trx, deps: PublishDeps, events: readonly EventRow[]): Promise<Map<string, FieldSet>> {
+  const idsOf = new Map<string, { p: Partition; ids: Set<string> }>();
+  for (const e of events) {
+    const key = `${e.account_id}/${e.mode}`;
+    let entry = idsOf.get(key);
+    if (!entry) idsOf.set(key, (entry = { p: { accountId: e.account_id, mode: e.mode }, ids: new Set() }));
+    entry.ids.add(e.form_id);
+  }
+  const fields = new Map<string, FieldSet>();
+  for (const { p, ids } of idsOf.values()) {
+    for (const form of await findFormsIn(trx, p, [...ids])) {
+      try {
+        fields.set(`${p.accountId}/${p.mode}/${form.id}`, await formFields({ db: trx, templateCache: deps.templateCache }, p, form));
+      } catch {
+        // Rendered at the attempt (see above).
+      }
+    }
+  }
+  return fields;
 }
 
 /**
