@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BoundUpdate } from '../db/outcome-update.js';
+import { assertIndependent, type BoundUpdate } from '../db/outcome-update.js';
 import type { Trx } from '../db/transact.js';
 import type { Partition } from '../lib/partition.js';
 
@@ -67,15 +67,19 @@ export interface JobFailure {
 export type OutcomeWrite = (trx: Trx) => Promise<void>;
 
 /**
- * An outcome made only of declared updates (db/outcome-update.ts), with no decision between them. On
- * PostgreSQL the dispatcher writes it in the one statement that marks the job done and claims the
- * next (one round trip instead of four); elsewhere the updates run in order in that transaction.
+ * An outcome made only of declared updates (db/outcome-update.ts) of different tables, with no
+ * decision between them. On PostgreSQL the dispatcher writes it in the one statement that marks the
+ * job done and claims the next (one round trip instead of BEGIN, the settle, one per update and
+ * COMMIT); elsewhere the updates run in order in that transaction.
  */
 export interface OutcomeUpdates {
   readonly updates: readonly BoundUpdate[];
 }
 
-export const outcomeUpdates = (...updates: BoundUpdate[]): OutcomeUpdates => ({ updates });
+export function outcomeUpdates(...updates: BoundUpdate[]): OutcomeUpdates {
+  assertIndependent(updates);
+  return { updates };
+}
 
 /** What a successful attempt returns to be recorded with it. */
 export type Outcome = OutcomeWrite | OutcomeUpdates;

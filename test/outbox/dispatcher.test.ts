@@ -3,13 +3,14 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
+import { asOneStatementDb, outcomeUpdate, type OneStatementDb } from '../../src/db/outcome-update.js';
 import { claimJobs, insertJob, markJobDone } from '../../src/db/repositories/outbox.js';
 import type { Transact } from '../../src/db/transact.js';
 import type { Partition } from '../../src/lib/partition.js';
 import { retryDelayMs } from '../../src/outbox/backoff.js';
 import { createDispatcher, type DispatcherOptions, type Worker } from '../../src/outbox/dispatcher.js';
 import { enqueue } from '../../src/outbox/enqueue.js';
-import type { JobContext, JobFailure } from '../../src/outbox/job.js';
+import { outcomeUpdates, type JobContext, type JobFailure } from '../../src/outbox/job.js';
 import { messageDeliver } from '../../src/outbox/jobs/message-deliver.job.js';
 import { retryJobNow } from '../../src/outbox/operator.js';
 import { listenForJobs } from '../../src/outbox/pg-listener.js';
@@ -20,6 +21,9 @@ import { DIALECTS, openStore, PG_URL } from '../harness.js';
 import { FakeClock } from './support/sending.js';
 
 const T0 = '2026-03-01T12:00:00.000Z';
+
+// An outcome update for these tests (declared once per process, at module level).
+const secretSet = outcomeUpdate('test-dispatch-secret', 'service_secrets', (db, a: { name: string; value: string }) => db.updateTable('service_secrets').set({ value: a.value }).where('name', '=', a.name));
 const p: Partition = { accountId: 'acct_worker', mode: 'test' };
 
 /** A message.deliver handler whose behaviour each test sets; it records every call. */
@@ -111,6 +115,57 @@ for (const dialect of DIALECTS) {
     });
 
     if (dialect === 'postgres') {
+      const secret = async () => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'dispatch_outcome').executeTakeFirst())?.value;
+      const resetSecret = () => handle.transact(async (trx) => {
+        await trx.deleteFrom('service_secrets').where('name', '=', 'dispatch_outcome').execute();
+        await trx.insertInto('service_secrets').values({ name: 'dispatch_outcome', value: 'before', created_at: T0 }).execute();
+      });
+      /** The one-statement pools, each noting the statements run on it. */
+      const oneStatementSpied = (ran: string[]) => {
+        const pools = handle.oneStatement!;
+        const spied = (name: string, db: OneStatementDb) => asOneStatementDb(db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => (ran.push(name), a.result) }));
+        return { durable: spied('durable', pools.durable), replayable: spied('replayable', pools.replayable) };
+      };
+
+      it('settles an outcome of updates in one statement on the pool its definition picks, outside any transaction', async () => {
+        await resetSecret();
+        const ran: string[] = [];
+        const settled: string[] = [];
+        const spy = (name: string, t: Transact): Transact => (unit) => { settled.push(name); return t(unit); };
+        const handlers: JobHandlers = { ...script.handlers, 'message.deliver': { run: async () => outcomeUpdates(secretSet.with({ name: 'dispatch_outcome', value: 'after' })) } };
+        const w = dispatcher({ handlers, transact: spy('durable', handle.transact), transactReplayable: spy('replayable', handle.transactReplayable), oneStatement: oneStatementSpied(ran) });
+        const id = await add('msg_one_statement');
+        await w.runDue();
+        assert.equal(await secret(), 'after', 'the outcome update was written');
+        assert.equal((await job(id)).status, 'done');
+        // message.deliver's outcome is replayable: one statement on the relaxed pool. The scheduled jobs
+        // (no outcome updates, durable) settle there too, except that they are rescheduled in a transaction.
+        assert.ok(ran.includes('replayable'), `the message job settled on the replayable pool: ${ran.join(',')}`);
+        assert.equal(settled.filter((u) => u === 'durable').length, SCHEDULED_JOBS.length + 1, `scheduled jobs still settle in durable transactions: ${settled.join(',')}`);
+      });
+
+      it('writes no outcome and no settle when the lease was taken over during the attempt (one statement)', async () => {
+        await resetSecret();
+        const id = await add('msg_taken_over');
+        const handlers: JobHandlers = { ...script.handlers, 'message.deliver': {
+          run: async () => {
+            // Another worker took the job over (our lease ran out): the attempt count moved on.
+            await handle.transact(async (trx) => {
+              await trx.updateTable('outbox').set({ attempts: sql`attempts + 1`, locked_by: 'other-worker' }).where('id', '=', id).execute();
+            });
+            return outcomeUpdates(secretSet.with({ name: 'dispatch_outcome', value: 'written anyway' }));
+          },
+        } };
+        const logged: string[] = [];
+        const w = dispatcher({ handlers, oneStatement: handle.oneStatement, log: (l) => logged.push(l) });
+        await w.runDue();
+        assert.equal(await secret(), 'before', 'the outcome was not written');
+        const row = await job(id);
+        assert.equal(row.status, 'running');
+        assert.equal(row.locked_by, 'other-worker');
+        assert.ok(logged.some((l) => l.includes('lease lost')), logged.join('\n'));
+      });
+
       it('transactReplayable commits with synchronous_commit off on connections of its own; transact waits for the disk', async () => {
         const setting = (t: Transact) => t(async (trx) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
         assert.equal(await setting(handle.transactReplayable), 'off');

@@ -113,7 +113,9 @@ for (const dialect of DIALECTS) {
       const rx = await startReceiver((_r, n) => (n <= 2 ? { status: 500, body: 'x'.repeat(3000) } : { status: 204 }));
       try {
         const w = await createWebhook(h, h.actors.aTest, rx.url, ['form.created']);
+        const failingSince = async () => (await h.deps.database.db.selectFrom('webhooks').select('failing_since').where('id', '=', w.id).executeTakeFirstOrThrow()).failing_since;
         await newForm();
+        await waitFor('a failed attempt recorded', async () => (await failingSince()) !== null);
         await waitFor('three attempts', () => rx.received.length >= 3);
         const [a, b, c] = rx.received as [Received, Received, Received];
         assert.deepEqual([a, b, c].map((r) => r.headers['service-delivery-attempt']), ['1', '2', '3']);
@@ -131,6 +133,7 @@ for (const dialect of DIALECTS) {
         assert.match(d!.attempt_log[0]!.error!, /500/);
         assert.equal(d!.attempt_log[2]!.error, null);
         assert.ok(d!.attempt_log.every((x) => x.duration_ms >= 0));
+        assert.equal(await failingSince(), null, 'the success ended the failing streak');
       } finally {
         await rx.close();
       }

@@ -54,5 +54,32 @@ for (const dialect of DIALECTS) {
       const jobs = await h.deps.database.db.selectFrom('outbox').select('payload').where('kind', '=', 'webhook.deliver').execute();
       assert.equal(jobs.length, rows.length, 'one first-attempt job per delivery');
     });
+
+    it('renders the events of several partitions in one batch, each from its own form', async () => {
+      await h.deps.database.transact(async (trx) => {
+        await trx.deleteFrom('webhook_deliveries').execute();
+        await trx.deleteFrom('webhooks').execute();
+      });
+      const actors = [h.actors.aTest, h.actors.aLive, h.actors.bTest];
+      const made: Array<{ hook: string; form: string; mode: string }> = [];
+      for (const actor of actors) {
+        const hook = await createWebhook(h, actor, 'http://127.0.0.1:9/p', ['form.created']);
+        const templateId = await seedTemplate(h, actor.partition, 'T', new Date().toISOString());
+        const created = await h.request({ method: 'POST', url: '/api/v1/forms', as: actor, json: { template_id: templateId, name: `form of ${actor.partition.accountId}/${actor.partition.mode}` } });
+        assert.equal(created.status, 201, created.body);
+        made.push({ hook: hook.id, form: created.json<{ id: string }>().id, mode: actor.partition.mode });
+      }
+      const published = await publishPendingEvents(h.deps.domain, { skipLocked: dialect === 'postgres' });
+      assert.equal(published, 3, 'the three events in one batch');
+      const rows = await h.deps.database.db.selectFrom('webhook_deliveries').select(['webhook_id', 'body']).execute();
+      assert.equal(rows.length, 3);
+      for (const m of made) {
+        const row = rows.find((r) => r.webhook_id === m.hook);
+        assert.ok(row?.body, `a rendered delivery for ${m.hook}`);
+        const body = JSON.parse(row.body) as { mode: string; data: { object: { id: string; name: string } } };
+        assert.equal(body.data.object.id, m.form);
+        assert.equal(body.mode, m.mode);
+      }
+    });
   });
 }

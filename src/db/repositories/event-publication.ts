@@ -1,5 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import { idAmong } from '../id-among.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { Trx } from '../transact.js';
 import type { EventRow } from '../tables.js';
@@ -37,7 +38,7 @@ export async function hasPendingEvents(db: Db): Promise<boolean> {
 
 export async function markEventsPublished(trx: Trx, ids: readonly string[], now: string): Promise<void> {
   if (ids.length === 0) return;
-  await trx.updateTable('events').set({ published_at: now }).where('id', 'in', ids).where('published_at', 'is', null).execute();
+  await trx.updateTable('events').set({ published_at: now }).where(idAmong(trx, 'id', ids)).where('published_at', 'is', null).execute();
 }
 
 const eventById = preparedQuery((db, a: Partition & { id: string }) =>

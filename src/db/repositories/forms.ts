@@ -1,5 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db } from '../database.js';
+import { idAmong } from '../id-among.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
@@ -28,7 +29,7 @@ export async function findForm(db: Db, p: Partition, id: string): Promise<FormRo
 /** The partition's forms among `ids` (in no particular order; unknown ids are left out). */
 export async function findFormsIn(db: Db, p: Partition, ids: readonly string[]): Promise<FormRow[]> {
   if (ids.length === 0) return [];
-  return formsOf(db, p).where('id', 'in', ids).execute();
+  return formsOf(db, p).where(idAmong(db, 'id', ids)).execute();
 }
 
 const formsOf = (db: Db, a: Partition) => db.selectFrom('forms').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode);

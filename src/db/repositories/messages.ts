@@ -42,7 +42,7 @@ export async function findMessage(db: Db, p: Partition, id: string): Promise<Mes
   return db.selectFrom('messages').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
-const delivered = outcomeUpdate('message-delivered', (db, a: { accountId: string; mode: Mode; id: string; transport: string; providerMessageId: string | null; at: string }) =>
+const delivered = outcomeUpdate('message-delivered', 'messages', (db, a: { accountId: string; mode: Mode; id: string; transport: string; providerMessageId: string | null; at: string }) =>
   db
     .updateTable('messages')
     .set({ status: 'delivered', transport: a.transport, provider_message_id: a.providerMessageId, error: null, delivered_at: a.at, updated_at: a.at })

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { outcomeUpdateNamed, type BoundUpdate, type OneStatementDb } from '../outcome-update.js';
+import { assertIndependent, outcomeUpdateNamed, type BoundUpdate, type OneStatementDb } from '../outcome-update.js';
 import { preparedStatement, preparedWrite } from '../prepared-write.js';
 import { limitLiteral } from './pagination.js';
 import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
@@ -166,7 +166,8 @@ export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimR
   return settledFrom((await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0]);
 }
 
-// The outcome updates' arguments sit beside the lease's as `o<i>.<name>` (a name no lease argument has).
+// The outcome updates' arguments sit beside the lease's as `o<i>.<name>` (no lease argument has a dot).
+// The view a step's build gets answers reads by name only (no spreading: see OutcomeUpdate).
 const stepArgs = (a: object, i: number): object =>
   new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? (a as Record<string, unknown>)[`o${i}.${key}`] : undefined) });
 
@@ -185,6 +186,7 @@ const doneClaimAndRecord = preparedStatement((db, a: Lease & Pick<ClaimRequest, 
  * each only where the lease held (`held` false: nothing was written). Atomic as a single statement is.
  */
 export async function settleInOneStatement(db: OneStatementDb, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>, updates: readonly BoundUpdate[]): Promise<Settled> {
+  assertIndependent(updates);
   const args: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'> & Record<string, unknown> = { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId };
   updates.forEach((u, i) => {
     for (const [k, v] of Object.entries(u.args)) args[`o${i}.${k}`] = v;

@@ -104,7 +104,7 @@ export interface AttemptOutcome {
   updated_at: string;
 }
 
-const attemptIfNext = outcomeUpdate('webhook-attempt', (db, a: AttemptOutcome & { accountId: string; mode: Mode; id: string; previous: number }) =>
+const attemptIfNext = outcomeUpdate('webhook-attempt', 'webhook_deliveries', (db, a: AttemptOutcome & { accountId: string; mode: Mode; id: string; previous: number }) =>
   db
     .updateTable('webhook_deliveries')
     .set({ status: a.status, attempts: a.attempts, last_status_code: a.last_status_code, next_attempt_at: a.next_attempt_at, body: a.body, attempt_log: a.attempt_log, updated_at: a.updated_at })

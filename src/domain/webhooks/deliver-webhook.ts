@@ -110,6 +110,7 @@ interface Attempt {
  */
 function settle(deps: DeliverDeps, a: Attempt): Outcome {
   const { p, hook, response: r } = a;
+  // The attempt's outcome is dated when its response came, not when it is written.
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const statusCode = r.ok ? r.status : null;

@@ -77,9 +77,9 @@ export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions)
 const formKey = (e: EventRow) => `${e.account_id}/${e.mode}/${e.form_id}`;
 
 /**
- * The field sets of the events' forms, read with one query per partition (not one per event): a
- * form that cannot be read or whose fields cannot be made is left out, and its events are rendered at
- * their attempt instead.
+ * The field sets of the events' forms, with one read per partition for the whole batch (not one per
+ * form). A form that is missing or whose fields cannot be made is left out, and its events are rendered
+ * at their attempt instead; a read that fails fails the batch, which is published again.
  */
 async function formFieldsOf(trx: Trx, deps: PublishDeps, events: readonly EventRow[]): Promise<Map<string, FieldSet>> {
   const idsOf = new Map<string, { p: Partition; ids: Set<string> }>();
