@@ -6,11 +6,11 @@
 // template's JSON taken from memory, one JSON access-log line through pino's asynchronous
 // destination. Formsign's ratio to this floor is its own overhead; this floor's ratio to the bare
 // bytes-from-memory floor is what the required work itself costs on this machine.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
-import pino from 'pino';
+import { accessLog, sha256 } from './same-work-common.js';
 
 /** One captured answer of Formsign's (see `bench/http.bench.ts`) and the key it was asked with. */
 export interface SameWorkRoute {
@@ -32,9 +32,8 @@ const spec = JSON.parse(fs.readFileSync(process.env['BENCH_SAMEWORK_SPEC']!, 'ut
 const db = new SQLite(spec.dbFile, { readonly: true });
 // The query Formsign runs for a first page of 20 (repositories/templates.ts, pagination.ts).
 const page = db.prepare("select id from templates where account_id = ? and mode = ? and deleted_at is null order by created_at desc, id desc limit 21");
-const log = pino({ base: { pid: process.pid, hostname: 'bench' } }, pino.destination({ dest: '/dev/null', sync: false }));
+const log = accessLog();
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const keys = new Map<string, { accountId: string; mode: 'test' | 'live' }>();
 const templateJson = new Map<string, string>();
 for (const r of spec.routes) {

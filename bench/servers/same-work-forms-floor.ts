@@ -5,16 +5,14 @@
 // the form row and its `form.created` event (the same columns and sizes as Formsign's, new ids)
 // inserted in one transaction per turn of the event loop, the WAL flushed (fdatasync) before any
 // answer of the batch is sent — the durability a 2xx promises — and one JSON access-log line.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { listOperations, loadOpenApiDocument } from '../../src/http/openapi.js';
 import { schemasFor } from '../../src/http/plugins/validation.js';
 import { createValidators } from '../../src/http/validation.js';
+import { accessLog, floorStore, sha256 } from './same-work-common.js';
 
 export interface SameWorkFormsSpec {
   /** Formsign's store: the schema and one form it created (with its event) are copied from it. */
@@ -40,25 +38,16 @@ const accountRow = source.prepare('select * from accounts where id = ?').get(spe
 const templateRow = source.prepare('select * from templates where id = ?').get(formRow['template_id']) as Record<string, unknown>;
 source.close();
 
-// A store of its own (same tables and indexes), as Formsign configures SQLite: WAL, NORMAL, and the
-// WAL flushed before answering.
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-samework-'));
-const db = new SQLite(path.join(dir, 'floor.sqlite'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-for (const d of ddl) db.exec(d.sql);
-const insert = (table: string, row: Record<string, unknown>) => db.prepare(`insert into ${table} (${Object.keys(row).map((k) => `"${k}"`).join(', ')}) values (${Object.keys(row).map((k) => `@${k}`).join(', ')})`);
+const { db, insert, openWal } = floorStore('samework', ddl);
 db.pragma('foreign_keys = ON');
 insert('accounts', accountRow).run(accountRow);
 insert('templates', templateRow).run(templateRow);
 const insertForm = insert('forms', formRow);
 const insertEvent = insert('events', eventRow);
 db.prepare('select 1').get();
-const walFd = fs.openSync(path.join(dir, 'floor.sqlite-wal'), 'r');
-process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+const walFd = openWal();
 
-const log = pino({ base: { pid: process.pid, hostname: 'bench' } }, pino.destination({ dest: '/dev/null', sync: false }));
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const log = accessLog();
 const keyHash = sha256(spec.key);
 const fieldNames = new Set(spec.fieldNames);
 const answer = JSON.parse(spec.body) as Record<string, unknown>;

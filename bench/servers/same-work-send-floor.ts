@@ -19,17 +19,16 @@
 // 200, read the account's enabled webhooks, mark them published), the claim of up to 8 due jobs, and
 // per job the message read, then one unit: the job marked done (fenced by its attempt), the message and
 // the recipient marked delivered, and the next due job claimed for the slot (run in turn).
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { composeMessage } from '../../src/domain/sending/compose-message.js';
 import { listOperations, loadOpenApiDocument, type OpenApiOperation } from '../../src/http/openapi.js';
 import { acceptedMediaTypes, installValidators, requireJsonBody, requireMediaType, schemasFor } from '../../src/http/plugins/validation.js';
+import { accessLog, floorStore, sha256 } from './same-work-common.js';
 
 export interface SameWorkSendSpec {
   /** Formsign's store: the schema, the account, the template and the forms are copied from it. */
@@ -80,15 +79,8 @@ source.close();
 if (!recipientRow || !messageRow || !jobRow || !eventRow) throw new Error(`the sample send left no recipient, message, job or form.sent event in ${spec.dbFile}`);
 if (webhookRows.some((w) => w['status'] === 'enabled')) throw new Error('the floor publishes events to no webhook: the bench account must have none enabled');
 
-// A store of its own (same tables and indexes), as Formsign configures SQLite: WAL, NORMAL, foreign
-// keys and temporary structures in memory, and the WAL flushed before answering.
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-samework-send-'));
-const db = new SQLite(path.join(dir, 'floor.sqlite'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('temp_store = MEMORY');
-for (const d of ddl) db.exec(d.sql);
-const insert = (table: string, row: Row) => db.prepare(`insert into ${table} (${Object.keys(row).map((k) => `"${k}"`).join(', ')}) values (${Object.keys(row).map((k) => `@${k}`).join(', ')})`);
+// Foreign keys and temporary structures in memory, as Formsign's.
+const { db, insert, openWal } = floorStore('samework-send', ddl, ['temp_store = MEMORY']);
 db.pragma('foreign_keys = ON');
 insert('accounts', accountRow).run(accountRow);
 for (const t of templateRows) insert('templates', t).run(t);
@@ -119,11 +111,6 @@ const claimSql = (n: number) =>
   'update "outbox" set "status" = ?, "attempts" = attempts + 1, "locked_until" = ?, "locked_by" = ?, "updated_at" = ? ' +
   `where "id" in (select "due"."id" from (select "id", "run_at" from "waiting" union all select "id", "run_at" from "expired") as "due" order by "due"."run_at" limit ${n}) returning *`;
 const claims = new Map<number, SQLite.Statement>();
-const claimStatement = (n: number) => {
-  let s = claims.get(n);
-  if (!s) claims.set(n, (s = db.prepare(claimSql(n))));
-  return s;
-};
 const findMessage = db.prepare('select * from messages where account_id = ? and mode = ? and id = ?');
 const markJobDone = db.prepare("update outbox set status = 'done', locked_until = null, last_error = null, updated_at = ? where id = ? and attempts = ? and status = 'running'");
 const messageDelivered = db.prepare('update messages set status = ?, transport = ?, provider_message_id = ?, error = null, delivered_at = ?, updated_at = ? where account_id = ? and mode = ? and id = ?');
@@ -146,11 +133,9 @@ const savepoint = db.prepare('savepoint unit');
 const releaseUnit = db.prepare('release unit');
 const rollbackUnit = db.prepare('rollback to unit');
 db.prepare('select 1').get();
-const walFd = fs.openSync(path.join(dir, 'floor.sqlite-wal'), 'r');
-process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+const walFd = openWal();
 
-const log = pino({ base: { pid: process.pid, hostname: 'bench' } }, pino.destination({ dest: '/dev/null', sync: false }));
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const log = accessLog();
 const keyHash = sha256(spec.key);
 const LIMIT = 1_000_000_000;
 const MAX_RECIPIENTS = 100;
@@ -317,7 +302,7 @@ function publishPending(): void {
 }
 const claimJobs = (n: number): JobRow[] => {
   const now = iso();
-  return claimStatement(n).all(now, now, 'running', iso(LEASE_MS), workerId, now) as JobRow[];
+  return prepared(claims, n, () => claimSql(n)).all(now, now, 'running', iso(LEASE_MS), workerId, now) as JobRow[];
 };
 /** One job: its message read, then one unit that settles it and claims the next, which is returned. */
 function runJob(row: JobRow): JobRow | undefined {
