@@ -13,6 +13,7 @@ import type { FloorRoute } from './servers/floor-server.js';
 import type { SameWorkSpec } from './servers/same-work-floor.js';
 import type { SameWorkFormsSpec } from './servers/same-work-forms-floor.js';
 import type { Deps } from '../test/outbox/support/processes.js';
+import { median } from './stats.js';
 
 // GET /api/v1/templates and POST /api/v1/forms on the server exactly as `npm start` runs it (JSON
 // access log at info to /dev/null, limiter and monthly quota checked on every request, worker inline,
@@ -26,6 +27,8 @@ const WARMUP = Number(process.env['BENCH_WARMUP'] ?? Math.min(3, DURATION));
 /** BENCH_CHECK_ONLY=1: one request per target instead of load, to check the set-up (bytes, floors, Redis) quickly. */
 const CHECK_ONLY = process.env['BENCH_CHECK_ONLY'] === '1';
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+/** Rounds of (floor, same-work floor, ours) back to back for the configurations with targets. */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env['BENCH_ROUNDS'] ?? 3)) || 3);
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/pdfs/openoffice_form_example.pdf', import.meta.url));
 const PAGE = '/api/v1/templates?limit=20';
 
@@ -83,14 +86,14 @@ async function captureFloor(base: string, w: Workload, check: (body: string) => 
   return { method, path: w.floorPath, status: res.status, headers, body, ...(w.validate ? { validate: w.validate } : {}) };
 }
 
-async function measure(name: string, o: LoadOptions): Promise<LoadResult> {
+async function measure(name: string, o: LoadOptions, warm = true): Promise<LoadResult> {
   if (CHECK_ONLY) {
     const res = await fetch(o.url, { method: o.method ?? 'GET', headers: o.headers ?? {}, ...(o.body !== undefined ? { body: o.body } : {}) });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`${name}: ${res.status}`);
     return { requestsPerSec: 1, latencyP99Ms: 0, non2xx: 0, errors: 0 };
   }
-  load({ ...o, durationSec: WARMUP });
+  load({ ...o, durationSec: warm ? WARMUP : 1 });
   const r = load(o);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return r;
@@ -152,68 +155,122 @@ export async function run(): Promise<BenchRow[]> {
       if (res.status !== r.status || body !== r.body) throw new Error(`floor ${w.floorPath} answers ${res.status} with ${body.length} chars, not the captured ${r.status} with ${r.body.length}`);
     }
 
-    const floors = new Map<Workload, number>();
-    for (const w of [twenty, sample, forms]) floors.set(w, (await measure(`floor ${w.floorPath}`, opts(floorBase, w, true))).requestsPerSec);
-
+    // Every floor stays up beside ours, so each round measures a floor and ours back to back and the
+    // ratio is taken per round: on a shared machine the speed drifts by more than 10 % within minutes,
+    // and a floor measured minutes before ours would carry that drift into the ratio.
     // The same-work floor (servers/same-work-floor.ts): the lists answered by the least code that does
-    // the work the contract asks (key, limits, a read of the same SQLite file, an access-log line).
+    // the work the contract asks (key, limits, a read of the same SQLite file, an access-log line,
+    // the request's metrics), once with the window in memory and once in Redis.
     const sameWorkSpec = path.join(tmp, 'same-work.json');
     const listed = [{ w: twenty, key: ours.key, p: ours.partition, body: routes[0]! }, { w: sample, key: s.sampleKey, p: { accountId: s.sampleAccountId, mode: 'test' as const }, body: routes[1]! }];
     fs.writeFileSync(sameWorkSpec, JSON.stringify({ dbFile: path.join(ours.dataDir, 'formsign.sqlite'), routes: listed.map((l) => ({ path: PAGE, key: l.key, accountId: l.p.accountId, mode: l.p.mode, body: l.body.body, headers: l.body.headers })) } satisfies SameWorkSpec));
     const sameWork = await startServer<{ port: number }>('bench/servers/same-work-floor.ts', { BENCH_SAMEWORK_SPEC: sameWorkSpec });
-    const sameWorkFloors = new Map<Workload, number>();
-    try {
-      for (const l of listed) sameWorkFloors.set(l.w, (await measure(`same-work floor ${l.w.name}`, opts(`http://127.0.0.1:${sameWork.info.port}`, l.w, false))).requestsPerSec);
-    } finally {
-      await sameWork.stop();
-    }
+    stops.unshift(() => sameWork.stop());
+    await clearFloorWindows(REDIS_URL);
+    const sameWorkRedis = await startServer<{ port: number }>('bench/servers/same-work-floor.ts', { BENCH_SAMEWORK_SPEC: sameWorkSpec, BENCH_SAMEWORK_REDIS: REDIS_URL });
+    // Last among the floors' stops: Redis gone by then must not keep the servers running.
+    stops.unshift(() => sameWorkRedis.stop(), () => clearFloorWindows(REDIS_URL).catch(() => undefined));
     // And for POST /forms (servers/same-work-forms-floor.ts): the same rows, group-committed and flushed.
     const created = JSON.parse(routes[2]!.body) as { id: string };
+    const formsSpecFile = path.join(tmp, 'same-work-forms.json');
     const formsSpec: SameWorkFormsSpec = { dbFile: path.join(ours.dataDir, 'formsign.sqlite'), formId: created.id, key: s.formsKey, accountId: s.formsAccountId, mode: 'test', fieldNames: Object.keys(prefill), body: routes[2]!.body, headers: routes[2]!.headers };
-    fs.writeFileSync(sameWorkSpec, JSON.stringify(formsSpec));
-    const sameWorkForms = await startServer<{ port: number }>('bench/servers/same-work-forms-floor.ts', { BENCH_SAMEWORK_SPEC: sameWorkSpec });
-    try {
-      sameWorkFloors.set(forms, (await measure('same-work floor POST /forms', opts(`http://127.0.0.1:${sameWorkForms.info.port}`, forms, false))).requestsPerSec);
-    } finally {
-      await sameWorkForms.stop();
-    }
+    fs.writeFileSync(formsSpecFile, JSON.stringify(formsSpec));
+    const sameWorkForms = await startServer<{ port: number }>('bench/servers/same-work-forms-floor.ts', { BENCH_SAMEWORK_SPEC: formsSpecFile });
+    stops.unshift(() => sameWorkForms.stop());
+    const at = (port: number) => `http://127.0.0.1:${port}`;
+    const sameWorkAt = new Map<Workload, string>([[twenty, at(sameWork.info.port)], [sample, at(sameWork.info.port)], [forms, at(sameWorkForms.info.port)]]);
+    const sameWorkRedisAt = new Map<Workload, string>([[twenty, at(sameWorkRedis.info.port)], [sample, at(sameWorkRedis.info.port)]]);
 
+    const all = [twenty, sample, forms];
+    const bytes = (w: Workload) => Buffer.byteLength(routes[all.indexOf(w)]!.body);
+    const bytesRuns = new Map<Workload, number[]>();
+    const sameWorkRuns = new Map<string, number[]>();
     const rows: BenchRow[] = [];
-    const row = (w: Workload, config: string, target: string, r: LoadResult, bytes: number): void => {
-      const floorRps = floors.get(w)!;
-      rows.push({ name: `${w.name}, ${config} vs bare Fastify sending the same ${bytes} bytes${w.validate ? ` after validating the body with the ${w.validate} schema` : ' from memory'}`, ours: r.requestsPerSec, floor: floorRps, ratio: r.requestsPerSec / floorRps, target, unit: 'req/s' });
-    };
-    const bytes = (i: number) => Buffer.byteLength(routes[i]!.body);
-    for (const [i, w] of [twenty, sample, forms].entries()) {
-      const sw = sameWorkFloors.get(w)!;
-      rows.push({ name: `${w.name}: the same-work floor (Fastify + better-sqlite3 + pino, key and limits in memory${w === forms ? ', rows group-committed and flushed' : ''}) vs bare Fastify sending the same ${bytes(i)} bytes${w.validate ? ' after validating the body' : ' from memory'}`, ours: sw, floor: floors.get(w)!, ratio: sw / floors.get(w)!, target: '(reported: what the work itself costs)', unit: 'req/s' });
-    }
-    const vsSameWork = (w: Workload, config: string, r: LoadResult): void => {
-      const sw = sameWorkFloors.get(w);
-      if (sw !== undefined) rows.push({ name: `${w.name}, ${config} vs the same-work floor`, ours: r.requestsPerSec, floor: sw, ratio: r.requestsPerSec / sw, target: '(reported)', unit: 'req/s' });
-    };
-    const variants: Array<{ config: string; env: Record<string, string>; targets: [string, string, string | undefined] }> = [
-      { config: 'npm start (LOG_LEVEL=info, in-process limiter)', env: {}, targets: ['>= 0.6', '>= 0.6', '>= 0.4'] },
-      { config: 'npm start with REDIS_URL (LOG_LEVEL=info, Redis limiter)', env: { REDIS_URL }, targets: ['>= 0.5', '>= 0.5', undefined] },
-      { config: 'LOG_LEVEL=silent (in-process limiter)', env: { LOG_LEVEL: 'silent' }, targets: ['(reported)', '(reported)', '(reported)'] },
+    const variants: Array<{ config: string; env: Record<string, string>; targets: [string, string, string | undefined]; rounds: number; against?: { at: Map<Workload, string>; label: string } }> = [
+      { config: 'npm start (LOG_LEVEL=info, in-process limiter)', env: {}, targets: ['>= 0.6', '>= 0.6', '>= 0.4'], rounds: ROUNDS, against: { at: sameWorkAt, label: '' } },
+      { config: 'npm start with REDIS_URL (LOG_LEVEL=info, Redis limiter)', env: { REDIS_URL }, targets: ['>= 0.5', '>= 0.5', undefined], rounds: ROUNDS, against: { at: sameWorkRedisAt, label: ' with the window in Redis' } },
+      { config: 'LOG_LEVEL=silent (in-process limiter)', env: { LOG_LEVEL: 'silent' }, targets: ['(reported)', '(reported)', '(reported)'], rounds: 1 },
     ];
     for (const [n, v] of variants.entries()) {
       // The first configuration is the one already running (and captured).
       if (n > 0) await ours.restart(v.env);
-      const all = [twenty, sample, forms];
-      for (let i = 0; i < all.length; i++) {
+      const oursRuns = new Map<Workload, number[]>();
+      const paired = new Map<Workload, number[]>();
+      for (let round = 0; round < v.rounds; round++) {
+        for (const [i, w] of all.entries()) {
+          if (v.targets[i] === undefined) continue;
+          // Warm-up before a server's first run of a workload only.
+          const warm = round === 0;
+          const bytesRun = async () => {
+            if (n === 0) push(bytesRuns, w, (await measure(`floor ${w.floorPath}`, opts(floorBase, w, true), warm)).requestsPerSec);
+          };
+          const swBase = v.against?.at.get(w);
+          const sameWorkRun = async () => (swBase === undefined ? undefined : (await measure(`same-work floor${v.against!.label} ${w.name}`, opts(swBase, w, false), warm)).requestsPerSec);
+          const oursRun = async () => (await measure(`${w.name}, ${v.config}`, opts(ours.base, w, false), warm)).requestsPerSec;
+          // The order alternates between rounds, so a position in the round (first after the
+          // previous workload, last before the next) does not always fall to the same server.
+          let sw: number | undefined;
+          let r: number;
+          if (round % 2 === 0) {
+            await bytesRun();
+            sw = await sameWorkRun();
+            r = await oursRun();
+          } else {
+            r = await oursRun();
+            sw = await sameWorkRun();
+            await bytesRun();
+          }
+          if (sw !== undefined) push(sameWorkRuns, `${w.name}${v.against!.label}`, sw);
+          push(oursRuns, w, r);
+          if (sw !== undefined) push(paired, w, r / sw);
+        }
+      }
+      for (const [i, w] of all.entries()) {
         const target = v.targets[i];
         if (target === undefined) continue;
-        const w = all[i]!;
-        const r = await measure(`${w.name}, ${v.config}`, opts(ours.base, w, false));
-        row(w, v.config, target, r, bytes(i));
-        if (n === 0) vsSameWork(w, v.config, r);
+        const oursRps = median(oursRuns.get(w)!);
+        const bytesRps = median(bytesRuns.get(w)!);
+        const runs = v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : '';
+        if (v.against) {
+          const sw = median(sameWorkRuns.get(`${w.name}${v.against.label}`)!);
+          rows.push({ name: `${w.name}: the same-work floor${v.against.label} (Fastify + better-sqlite3 + pino + prom-client, key and limits ${v.against.label ? 'in Redis' : 'in memory'}${w === forms ? ', rows group-committed and flushed' : ''}) vs bare Fastify sending the same ${bytes(w)} bytes${w.validate ? ' after validating the body' : ' from memory'}${runs}`, ours: sw, floor: bytesRps, ratio: sw / bytesRps, target: '(reported: what the work itself costs)', unit: 'req/s' });
+        }
+        rows.push({ name: `${w.name}, ${v.config} vs bare Fastify sending the same ${bytes(w)} bytes${w.validate ? ` after validating the body with the ${w.validate} schema` : ' from memory'}${runs}`, ours: oursRps, floor: bytesRps, ratio: oursRps / bytesRps, target, unit: 'req/s' });
+        if (v.against) {
+          const ratios = paired.get(w)!;
+          const swRuns = sameWorkRuns.get(`${w.name}${v.against.label}`)!;
+          const oursList = oursRuns.get(w)!;
+          const perRound = ratios.map((x, k) => `${x.toFixed(2)} = ${Math.round(oursList[k]!)}/${Math.round(swRuns[k]!)}`).join(', ');
+          rows.push({ name: `${w.name}, ${v.config} vs the same-work floor${v.against.label}, each round's pair back to back (ours/floor req/s per round: ${perRound}; median)`, ours: oursRps, floor: median(swRuns), ratio: median(ratios), target: '(reported)', unit: 'req/s' });
+        }
       }
       if (v.env['REDIS_URL']) await assertRedisUsed(v.env['REDIS_URL'], s.sampleAccountId);
     }
     return rows;
   } finally {
     for (const stop of stops) await stop();
+  }
+}
+
+function push<K>(m: Map<K, number[]>, k: K, v: number): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+/** The Redis same-work floor's windows (keys `rl:{…}`), gone before and after it runs. */
+async function clearFloorWindows(url: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', 'rl:{*', 'COUNT', 10_000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -225,7 +282,8 @@ async function assertRedisUsed(url: string, accountId: string): Promise<void> {
     let cursor = '0';
     let found = 0;
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${accountId}*`, 'COUNT', 10_000);
+      // Formsign's own keys only: the Redis same-work floor's (`rl:{…}`) name the same account.
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `formsign:rl:*${accountId}*`, 'COUNT', 10_000);
       cursor = next;
       found += keys.length;
     } while (cursor !== '0' && found === 0);

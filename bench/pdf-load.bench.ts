@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './load.js';
+import { percentile } from './stats.js';
 
 interface Info { port: number; key: string; forms: string[]; pages: number; fields: number; workers: number; bigPath: string }
 
@@ -25,10 +26,6 @@ async function start(): Promise<{ info: Info; stop(): Promise<void> }> {
   return { info, stop: () => new Promise((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); }) };
 }
 
-const percentile = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
 
 /** Probes /healthz every 10 ms until `until` settles; returns each answer's latency. */
 async function probe(base: string, until: Promise<unknown>): Promise<number[]> {

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
 import { detectTemplate } from '../src/pdf/inspect/detect-template.js';
 import { createPdfRenderer, createPdfWork, type FieldDef, type FieldValue, type PdfRenderer } from '../src/pdf/index.js';
+import { median } from './stats.js';
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string }
 
@@ -60,11 +61,6 @@ export async function floorFill(pdf: Uint8Array, values: Record<string, FieldVal
   return doc.save();
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();

@@ -17,6 +17,7 @@ import {
   type FieldDef, type FieldValue, type SealRequest,
 } from '../src/pdf/index.js';
 import { floorFill } from './render.bench.js';
+import { median } from './stats.js';
 
 export { floorFill };
 
@@ -67,11 +68,6 @@ export function signaturePng(): Uint8Array {
   return new Uint8Array(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]));
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const round = (n: number): number => Math.round(n * 100) / 100;
 
 async function time(fn: () => Promise<unknown>): Promise<number> {

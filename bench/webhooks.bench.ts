@@ -22,6 +22,7 @@ import { createWebhook } from '../src/domain/webhooks/create-webhook.js';
 import type { Partition } from '../src/lib/partition.js';
 import { processStore } from '../test/outbox/support/processes.js';
 import { seedTemplate } from '../test/shared/seed.js';
+import { percentile } from './stats.js';
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string; unit?: string }
 
@@ -63,10 +64,6 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 1));
 }
 
-const percentile = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const round = (n: number): number => Math.round(n * 100) / 100;
 
 /** Commits one event of the form (a form.viewed, as a viewing would) and returns when it committed. */

@@ -15,6 +15,7 @@ import { composeMessage } from '../src/domain/sending/compose-message.js';
 import { processStore } from '../test/outbox/support/processes.js';
 import { seedSentMessage } from '../test/outbox/support/sending.js';
 import { seedTemplate } from '../test/shared/seed.js';
+import { median, percentile } from './stats.js';
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string; unit?: string }
 
@@ -58,12 +59,7 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setImmediate(r));
 }
 
-const percentile = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const round = (n: number): number => Math.round(n * 100) / 100;
-const median = (xs: number[]): number => percentile(xs, 50);
 
 export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite'): Promise<{ rows: BenchResult[]; latency: { p50: number; p99: number; samples: number } }> {
   const sink = await startSink();

@@ -32,7 +32,7 @@ for (const dialect of DIALECTS) {
       const bad = (i: number) => `Bearer fk_test_${i.toString(16).padStart(32, '0')}`;
       for (let i = 0; i < 50; i++) assert.equal(errorOf(await h.request({ url: '/api/v1/templates', headers: { authorization: bad(i) } })).code, 'api_key_invalid');
       for (let i = 50; i < flood; i += 50) {
-        await Promise.all(Array.from({ length: Math.min(50, flood - i) }, (_, j) => assert.rejects(h.deps.authenticator.authenticate(bad(i + j)))));
+        await Promise.all(Array.from({ length: Math.min(50, flood - i) }, (_, j) => assert.rejects(async () => h.deps.authenticator.authenticate(bad(i + j)))));
       }
       const sizes = h.deps.authenticator.cacheSizes();
       assert.ok(sizes.invalid <= 10_000, `negative cache bounded: ${sizes.invalid}`);

@@ -45,21 +45,41 @@ describe('authenticator cache', () => {
     const afterFirst = counter.queries;
     for (let i = 0; i < 50; i++) await auth.authenticate(`Bearer ${key.key}`);
     assert.equal(counter.queries, afterFirst, 'cache hits run no query');
+    // A cached key is answered at once (no promise on the hot path); a refusal is always a rejected
+    // promise, never a synchronous throw, even for a malformed header or a cached unknown key.
+    const hit = auth.authenticate(`Bearer ${key.key}`);
+    assert.ok(!(hit instanceof Promise));
+    assert.equal(hit.accountId, account.id);
+    for (const bad of [undefined, 'Basic x', 'Bearer fk_test_nothex', invalidKey(7), invalidKey(7)]) {
+      const refused = auth.authenticate(bad);
+      assert.ok(refused instanceof Promise, `${String(bad)} is refused through a promise`);
+      await assert.rejects(refused, (e: unknown) => e instanceof AppError && (e.code === 'api_key_invalid' || e.code === 'api_key_missing'));
+    }
+    // A live key of an account that is no longer paid: refused when looked up, and again through a
+    // promise when answered from the cache.
+    const paid = await createAccount(deps(), { name: 'y', plan: 'paid' });
+    const live = await createApiKey(deps(), { accountId: paid.id, mode: 'live' });
+    await handle.db.updateTable('accounts').set({ plan: 'trial' }).where('id', '=', paid.id).execute();
+    for (let i = 0; i < 2; i++) {
+      const refused = auth.authenticate(`Bearer ${live.key}`);
+      assert.ok(refused instanceof Promise, `the live key is refused through a promise (${i === 0 ? 'looked up' : 'cached'})`);
+      await assert.rejects(refused, (e: unknown) => e instanceof AppError && e.code === 'plan_required');
+    }
     await revokeKey(deps(), key.id);
     await auth.authenticate(`Bearer ${key.key}`); // still cached: bounded staleness
     await new Promise((r) => setTimeout(r, 350));
-    await assert.rejects(auth.authenticate(`Bearer ${key.key}`), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
+    await assert.rejects(async () => auth.authenticate(`Bearer ${key.key}`), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
   });
 
   it('unknown keys are cached too, within a bounded size', async () => {
     const { counter, deps: counted } = counting();
     const auth = createAuthenticator(counted, { ttlMs: 10_000, maxEntries: 3, touchEveryMs: 60_000 });
     const bad = invalidKey(0xfff);
-    await assert.rejects(auth.authenticate(bad));
-    await assert.rejects(auth.authenticate(bad));
+    await assert.rejects(async () => auth.authenticate(bad));
+    await assert.rejects(async () => auth.authenticate(bad));
     assert.equal(counter.queries, 1);
-    for (let i = 0; i < 10; i++) await assert.rejects(auth.authenticate(invalidKey(i)));
-    await assert.rejects(auth.authenticate(bad));
+    for (let i = 0; i < 10; i++) await assert.rejects(async () => auth.authenticate(invalidKey(i)));
+    await assert.rejects(async () => auth.authenticate(bad));
     assert.equal(counter.queries, 12, 'the oldest entries were evicted');
     assert.equal(auth.cacheSizes().invalid, 3);
   });
@@ -70,7 +90,7 @@ describe('authenticator cache', () => {
     const auth = createAuthenticator(counted, { ttlMs: 600_000, maxEntries: 100, maxInvalidEntries: 1_000, touchEveryMs: 600_000 });
     for (const k of keys) await auth.authenticate(`Bearer ${k.key.key}`);
     for (let i = 0; i < 30_000; i++) {
-      await assert.rejects(auth.authenticate(invalidKey(i)), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
+      await assert.rejects(async () => auth.authenticate(invalidKey(i)), (e: unknown) => e instanceof AppError && e.code === 'api_key_invalid');
       // The valid keys in use stay hot while the flood goes on.
       if (i % 5_000 === 0) await auth.authenticate(`Bearer ${keys[0]!.key.key}`);
     }
@@ -86,7 +106,7 @@ describe('authenticator cache', () => {
     await auth.authenticate(`Bearer ${key.key}`);
     assert.deepEqual(auth.cacheSizes(), { valid: 1, invalid: 0 });
     await revokeKey(deps(), key.id);
-    await assert.rejects(auth.authenticate(`Bearer ${key.key}`));
+    await assert.rejects(async () => auth.authenticate(`Bearer ${key.key}`));
     assert.deepEqual(auth.cacheSizes(), { valid: 0, invalid: 1 });
   });
 });

@@ -24,8 +24,11 @@ interface CacheEntry<T> {
 // Built only on failure: an Error captures a stack trace, too dear for every successful request.
 const invalidKey = () => new AppError('api_key_invalid', 'The API key is not valid. Check that it was copied whole and has not been revoked.');
 
+export type Authenticated = Partition & { keyId: string };
+
 export interface Authenticator {
-  authenticate(authorization: string | undefined): Promise<Partition & { keyId: string }>;
+  /** The key's partition: at once when the key is cached, else once it is looked up; refusals reject. */
+  authenticate(authorization: string | undefined): Authenticated | Promise<Authenticated>;
   /** Drops cached entries, e.g. after a revoke in the same process. */
   invalidate(): void;
   /** Entries held, for tests and metrics: both caches are bounded. */
@@ -54,12 +57,9 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
   const lastTouched = new Lru<string, number>(opts.maxEntries);
 
   async function lookup(hash: string): Promise<Found | undefined> {
-    const now = Date.now();
-    const hit = valid.get(hash) ?? invalid.get(hash);
-    if (hit && hit.expiresAt > now) return hit.value;
     const row = await findKeyWithAccountByHash(deps.db, hash);
     const found = row && !row.key.revoked_at ? { keyId: row.key.id, partition: { accountId: row.key.account_id, mode: row.key.mode }, plan: row.plan } : undefined;
-    const expiresAt = now + opts.ttlMs;
+    const expiresAt = Date.now() + opts.ttlMs;
     if (found) {
       invalid.delete(hash);
       valid.set(hash, { value: found, expiresAt });
@@ -68,6 +68,14 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
       invalid.set(hash, { value: undefined, expiresAt });
     }
     return found;
+  }
+
+  function admit(found: Found | undefined): Authenticated {
+    if (!found) throw invalidKey();
+    // The one rule for live mode, shared with the dashboard.
+    assertModeAllowed(found.plan, found.partition.mode);
+    touch(found.keyId);
+    return { ...found.partition, keyId: found.keyId };
   }
 
   // last_used_at is informational: written at most once per interval per key, off the request's path.
@@ -79,17 +87,21 @@ export function createAuthenticator(deps: Pick<DomainDeps, 'db' | 'clock'>, opts
   }
 
   return {
-    async authenticate(authorization) {
-      if (!authorization) throw new AppError('api_key_missing', 'No API key was given. Send it as `Authorization: Bearer fk_test_…`.');
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      const key = match?.[1] ?? '';
-      if (!KEY_FORMAT.test(key)) throw invalidKey();
-      const found = await lookup(sha256Hex(key));
-      if (!found) throw invalidKey();
-      // The one rule for live mode, shared with the dashboard.
-      assertModeAllowed(found.plan, found.partition.mode);
-      touch(found.keyId);
-      return { ...found.partition, keyId: found.keyId };
+    authenticate(authorization) {
+      // A cached key answers without a promise (the hot path); any refusal is a rejected promise,
+      // never a synchronous throw, so a caller has one way to see it.
+      try {
+        if (!authorization) throw new AppError('api_key_missing', 'No API key was given. Send it as `Authorization: Bearer fk_test_…`.');
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+        const key = match?.[1] ?? '';
+        if (!KEY_FORMAT.test(key)) throw invalidKey();
+        const hash = sha256Hex(key);
+        const hit = valid.get(hash) ?? invalid.get(hash);
+        if (hit && hit.expiresAt > Date.now()) return admit(hit.value);
+        return lookup(hash).then(admit);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
     },
     invalidate() {
       valid.clear();

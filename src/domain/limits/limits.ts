@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
-import { countsTowardQuota, defaultPerWindow, endpointKey, monthOf, nextMonthStart, WINDOW_MS, WINDOW_SECONDS } from './policy.js';
+import { countsTowardQuota, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
 import type { AccountLimits, QuotaCounter } from './quota.js';
 import { windowState, type WindowCounts, type WindowStore } from './sliding-window.js';
 
@@ -42,47 +42,13 @@ export function createLimits(opts: LimitsOptions): Limits {
   function decide(accountId: string, account: AccountLimits, method: string, route: string): LimitVerdict | Promise<LimitVerdict> {
     const nowMs = clock.now().getTime();
     const endpoint = endpointKey(method, route);
-    const month = monthOf(nowMs);
+    const month = monthSpan(nowMs);
     const counted = countsTowardQuota(endpoint);
     const monthly = account.monthlyLimit;
-    const used = quota.used(accountId, month);
-    const overQuota = counted && used >= monthly;
-    const perWindow = account.perMinuteLimit ?? defaultPerWindow(method, route);
-    const key = `${accountId} ${endpoint}`;
-    const finish = (c: WindowCounts): LimitVerdict => {
-      const w = windowState(c, perWindow, nowMs, WINDOW_MS);
-      const monthReset = nextMonthStart(nowMs);
-      const passed = !overQuota && c.allowed;
-      if (passed && counted) quota.count(accountId, month);
-      const monthlyUsed = passed && counted ? used + 1 : used;
-      const headers: Record<string, string> = {
-        'X-RateLimit-Limit': String(w.limit),
-        'X-RateLimit-Remaining': String(w.remaining),
-        'X-RateLimit-Reset': String(w.reset),
-        'X-RateLimit-Window': String(WINDOW_SECONDS),
-        'X-RateLimit-Monthly-Limit': String(monthly),
-        'X-RateLimit-Monthly-Remaining': String(Math.max(0, monthly - monthlyUsed)),
-        'X-RateLimit-Monthly-Reset': String(monthReset),
-      };
-      if (overQuota) {
-        const wait = Math.max(1, monthReset - Math.floor(nowMs / 1000));
-        return {
-          headers,
-          reason: 'monthly_quota_exceeded',
-          refusal: new AppError('monthly_quota_exceeded', `This account has used its ${monthly} API calls for this month. The quota renews at the start of next month (UTC), or the operator can raise it.`, undefined, { 'Retry-After': String(wait) }),
-        };
-      }
-      if (!c.allowed) {
-        return {
-          headers,
-          reason: 'rate_limited',
-          refusal: new AppError('rate_limited', `Too many requests to ${endpoint}: at most ${perWindow} per ${WINDOW_SECONDS} seconds. Retry after ${w.retryAfter} second${w.retryAfter === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(w.retryAfter) }),
-        };
-      }
-      return { headers };
-    };
-    const counts = window.hit(key, perWindow, overQuota ? 0 : 1, nowMs);
-    return counts instanceof Promise ? counts.then(finish) : finish(counts);
+    const used = quota.used(accountId, month.month);
+    const q: Decision = { accountId, endpoint, nowMs, month, counted, monthly, used, overQuota: counted && used >= monthly, perWindow: account.perMinuteLimit ?? defaultPerWindow(method, route) };
+    const counts = window.hit(`${accountId} ${endpoint}`, q.perWindow, q.overQuota ? 0 : 1, nowMs);
+    return counts instanceof Promise ? counts.then((c) => verdict(quota, q, c)) : verdict(quota, q, counts);
   }
 
   return {
@@ -97,3 +63,52 @@ export function createLimits(opts: LimitsOptions): Limits {
     },
   };
 }
+
+/** What was known before the window answered. */
+interface Decision {
+  readonly accountId: string;
+  readonly endpoint: string;
+  readonly nowMs: number;
+  readonly month: MonthSpan;
+  readonly counted: boolean;
+  readonly monthly: number;
+  readonly used: number;
+  readonly overQuota: boolean;
+  readonly perWindow: number;
+}
+
+// A function of its own, not a closure made per request: the hot path builds nothing it can avoid.
+function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdict {
+  const w = windowState(c, q.perWindow, q.nowMs, WINDOW_MS);
+  const monthReset = q.month.resetS;
+  const passed = !q.overQuota && c.allowed;
+  if (passed && q.counted) quota.count(q.accountId, q.month.month);
+  const monthlyUsed = passed && q.counted ? q.used + 1 : q.used;
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(w.limit),
+    'X-RateLimit-Remaining': String(w.remaining),
+    'X-RateLimit-Reset': String(w.reset),
+    'X-RateLimit-Window': WINDOW_HEADER,
+    'X-RateLimit-Monthly-Limit': String(q.monthly),
+    'X-RateLimit-Monthly-Remaining': String(Math.max(0, q.monthly - monthlyUsed)),
+    'X-RateLimit-Monthly-Reset': String(monthReset),
+  };
+  if (q.overQuota) {
+    const wait = Math.max(1, monthReset - Math.floor(q.nowMs / 1000));
+    return {
+      headers,
+      reason: 'monthly_quota_exceeded',
+      refusal: new AppError('monthly_quota_exceeded', `This account has used its ${q.monthly} API calls for this month. The quota renews at the start of next month (UTC), or the operator can raise it.`, undefined, { 'Retry-After': String(wait) }),
+    };
+  }
+  if (!c.allowed) {
+    return {
+      headers,
+      reason: 'rate_limited',
+      refusal: new AppError('rate_limited', `Too many requests to ${q.endpoint}: at most ${q.perWindow} per ${WINDOW_SECONDS} seconds. Retry after ${w.retryAfter} second${w.retryAfter === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(w.retryAfter) }),
+    };
+  }
+  return { headers };
+}
+
+const WINDOW_HEADER = String(WINDOW_SECONDS);

@@ -40,13 +40,41 @@ export function defaultMonthly(plan: Plan): number {
   return plan === 'paid' ? 10_000 : 1_000;
 }
 
+/** A UTC calendar month: its 'YYYY-MM' and its bounds. */
+export interface MonthSpan {
+  readonly month: string;
+  readonly startMs: number;
+  /** Start of the next month, in ms; `resetS` in Unix seconds. */
+  readonly endMs: number;
+  readonly resetS: number;
+}
+
+// Every request asks for its month: the last answer is kept and reused while `ms` stays inside it,
+// which saves two Date objects and an ISO string per request. Any `ms` (an injected clock going back,
+// or forward by months) outside the kept span computes its own.
+let lastSpan: MonthSpan = spanOf(0);
+
+function spanOf(ms: number): MonthSpan {
+  const d = new Date(ms);
+  const startMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const endMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return { month: d.toISOString().slice(0, 7), startMs, endMs, resetS: endMs / 1000 };
+}
+
+/** The UTC calendar month of `ms`. */
+export function monthSpan(ms: number): MonthSpan {
+  if (ms >= lastSpan.startMs && ms < lastSpan.endMs) return lastSpan;
+  const span = spanOf(ms);
+  lastSpan = span;
+  return span;
+}
+
 /** 'YYYY-MM' of the UTC calendar month of `ms`. */
 export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  return monthSpan(ms).month;
 }
 
 /** Unix seconds of the start of the UTC month after the one of `ms`. */
 export function nextMonthStart(ms: number): number {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+  return monthSpan(ms).resetS;
 }

@@ -12,21 +12,22 @@ export function rateLimitHook(limits: Limits, route: string, onLimited: (reason:
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const p = req.partition;
     if (!p) return done();
-    const apply = (v: LimitVerdict): void => {
-      for (const name in v.headers) reply.header(name, v.headers[name]);
-      if (v.refusal) {
-        onLimited(v.reason!);
-        return done(v.refusal);
-      }
-      done();
-    };
     let verdict: LimitVerdict | Promise<LimitVerdict>;
     try {
       verdict = limits.check(p.accountId, req.method, route);
     } catch (err) {
       return done(err as Error);
     }
-    if (verdict instanceof Promise) verdict.then(apply, (err: Error) => done(err));
-    else apply(verdict);
+    if (verdict instanceof Promise) verdict.then((v) => apply(reply, done, onLimited, v), (err: Error) => done(err));
+    else apply(reply, done, onLimited, verdict);
   };
+}
+
+function apply(reply: FastifyReply, done: HookHandlerDoneFunction, onLimited: (reason: NonNullable<LimitVerdict['reason']>) => void, v: LimitVerdict): void {
+  for (const name in v.headers) reply.header(name, v.headers[name]);
+  if (v.refusal) {
+    onLimited(v.reason!);
+    return done(v.refusal);
+  }
+  done();
 }
