@@ -255,12 +255,41 @@ describe('dashboard in Chromium', () => {
       assert.equal(await boxes.count(), detectedCount + 1);
       await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
 
+      // A field picked in the list takes the keyboard to its box on the next frame (arrows move it)…
+      const inList = page.locator('.field-list').getByRole('button', { name: /^country/ });
+      await inList.click();
+      await page.waitForFunction(() => {
+        const { document } = globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } };
+        return document.activeElement?.getAttribute('data-field') === 'country';
+      }, undefined, { timeout: 5_000 });
+      // …unless the person has gone on to its properties before that frame: the focus stays where they
+      // are typing. (Before this, a fast Delete in the options box could land on the box and remove the
+      // field.) Deselect, then pick it and focus its options box within one task, and wait two frames.
+      // (Browser code as a string: the tests compile without the DOM's types; page.evaluate is not
+      // subject to the page's CSP, waitForFunction with a string is.)
+      await page.keyboard.press('Escape');
+      const kept = await page.evaluate(`(async () => {
+        const button = [...document.querySelectorAll('.field-list button')].find((b) => b.querySelector('.fl-name')?.textContent === 'country');
+        button?.click();
+        await Promise.resolve();
+        const options = document.querySelector('#insp-options');
+        if (!options) return 'the properties had not rendered after the click';
+        options.focus();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return document.activeElement === options ? 'options' : 'focus moved to ' + document.activeElement?.className;
+      })()`);
+      assert.equal(kept, 'options');
+
       // A save the server refuses names the field and says why, in its properties.
-      await page.locator('.field-list').getByRole('button', { name: /^country/ }).click();
       await page.getByLabel(/^Options/).fill('');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       const why = page.locator('.inspector').getByRole('alert');
-      await why.waitFor();
+      // On a timeout, say what the page showed instead (a refusal of another kind shows only in the
+      // builder's note; a save that went through says so in the toolbar).
+      await why.waitFor().catch(async (error: Error) => {
+        const shown = await page.locator('.builder-note, .builder-toolbar, [role="status"]').allInnerTexts().catch(() => []);
+        throw new Error(`${error.message}\nthe page showed: ${JSON.stringify(shown)}; problems: ${JSON.stringify(w.problems)}`);
+      });
       assert.match(await why.innerText(), /select field needs options/);
       w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 PATCH .*\/dashboard\/api\/test\/templates\/tmpl_\w+$/.test(p) && !/status of 400/.test(p)));
       await page.getByRole('button', { name: 'Undo' }).click();

@@ -127,7 +127,17 @@ export default function Builder({ templateId }: { templateId: string }) {
   }, [dirty]);
 
   const select = (key: string | null) => setSelected(key);
-  const focusBox = (key: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(`.box[data-key="${key}"]`)?.focus({ preventScroll: false }));
+  /** Moves focus to a field's box on the next frame (it renders then), unless focus has moved on in
+   *  the meantime: a person who clicked a field in the list and went straight to its properties must
+   *  keep typing there, not have Delete land on the box and remove the field. */
+  const focusBox = (key: string) => {
+    const from = document.activeElement;
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if (now !== from && now !== null && now !== document.body) return;
+      document.querySelector<HTMLElement>(`.box[data-key="${key}"]`)?.focus({ preventScroll: false });
+    });
+  };
 
   const add = (f: EditField, how: string) => {
     commit([...fieldsRef.current, f]);
