@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryWindowStore } from '../../src/domain/limits/memory-window.js';
-import { defaultPerWindow, monthOf, monthSpan, nextMonthStart } from '../../src/domain/limits/policy.js';
+import { defaultPerWindow, monthOf, monthSpan } from '../../src/domain/limits/policy.js';
 import { estimate, timeWhenAtMost, windowState } from '../../src/domain/limits/sliding-window.js';
 
 const W = 60_000;
@@ -56,7 +56,7 @@ describe('limits policy', () => {
 
   it('UTC calendar months', () => {
     assert.equal(monthOf(Date.UTC(2026, 11, 31, 23, 59, 59)), '2026-12');
-    assert.equal(nextMonthStart(Date.UTC(2026, 11, 31, 23, 59, 59)), Date.UTC(2027, 0, 1) / 1000);
+    assert.equal(monthSpan(Date.UTC(2026, 11, 31, 23, 59, 59)).resetS, Date.UTC(2027, 0, 1) / 1000);
   });
 
   it('the kept month is reused only inside its bounds: forward, back and at the edges', () => {
@@ -66,11 +66,11 @@ describe('limits policy', () => {
     // The last millisecond of December, then the first of January, then back (an injected clock).
     assert.equal(monthOf(Date.UTC(2027, 0, 1) - 1), '2026-12');
     assert.equal(monthOf(Date.UTC(2027, 0, 1)), '2027-01');
-    assert.equal(nextMonthStart(Date.UTC(2027, 0, 1)), Date.UTC(2027, 1, 1) / 1000);
+    assert.equal(monthSpan(Date.UTC(2027, 0, 1)).resetS, Date.UTC(2027, 1, 1) / 1000);
     assert.equal(monthOf(Date.UTC(2026, 10, 30, 23, 59, 59, 999)), '2026-11');
-    assert.equal(nextMonthStart(Date.UTC(2026, 10, 30)), Date.UTC(2026, 11, 1) / 1000);
+    assert.equal(monthSpan(Date.UTC(2026, 10, 30)).resetS, Date.UTC(2026, 11, 1) / 1000);
     // February of a leap year and far jumps.
-    assert.equal(nextMonthStart(Date.UTC(2028, 1, 29, 12)), Date.UTC(2028, 2, 1) / 1000);
+    assert.equal(monthSpan(Date.UTC(2028, 1, 29, 12)).resetS, Date.UTC(2028, 2, 1) / 1000);
     assert.equal(monthOf(Date.UTC(1999, 0, 1)), '1999-01');
     assert.equal(monthOf(dec), '2026-12');
   });

@@ -73,8 +73,3 @@ export function monthSpan(ms: number): MonthSpan {
 export function monthOf(ms: number): string {
   return monthSpan(ms).month;
 }
-
-/** Unix seconds of the start of the UTC month after the one of `ms`. */
-export function nextMonthStart(ms: number): number {
-  return monthSpan(ms).resetS;
-}
