@@ -62,7 +62,7 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
   return {
     object: 'recipient',
     id: r.id,
-    name: r.name ?? '',
+    name: r.name,
     email: r.email,
     phone: r.phone,
     channel: r.channel,

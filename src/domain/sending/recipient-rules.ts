@@ -10,12 +10,14 @@ export interface RecipientInput {
   email?: string | undefined;
   phone?: string | undefined;
   channel: Channel;
-  name: string;
+  /** Optional (CONTRACT.md Part D); when given, not blank. */
+  name?: string | undefined;
   signer?: number | undefined;
 }
 
 export interface NormalisedRecipient {
-  name: string;
+  /** Trimmed; null when none was given (pages then show the address: display-name.ts). */
+  name: string | null;
   channel: Channel;
   email: string | null;
   /** E.164. */
@@ -43,8 +45,8 @@ function invalid(i: number, field: string, message: string): AppError {
 export function normaliseRecipients(input: readonly RecipientInput[]): NormalisedRecipient[] {
   const seen = new Map<string, number>();
   return input.map((r, i) => {
-    const name = r.name.trim();
-    if (!name) throw invalid(i, 'name', `recipients[${i}].name must not be blank.`);
+    const name = r.name === undefined ? null : r.name.trim();
+    if (name === '') throw invalid(i, 'name', `recipients[${i}].name must not be blank; leave it out to have none.`);
     let email: string | null = null;
     let phone: string | null = null;
     if (r.email !== undefined) {

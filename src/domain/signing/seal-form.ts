@@ -8,6 +8,7 @@ import type { JobHandler } from '../../outbox/job.js';
 import type { FieldValue, JobOptions, SealRequest } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
+import { displayName } from '../sending/display-name.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord } from './signing-record.js';
 
@@ -59,7 +60,7 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     dates: datesSigned(fields.defs, record.values),
     extraSigners: record.images.flatMap((i) => {
       const r = byId.get(i.recipientId);
-      return i.fieldName === null && r ? [{ name: r.name ?? '', signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
+      return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
     }),
     audit: {
       formId: form.id,
@@ -85,7 +86,7 @@ function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values
 
 function auditRecipient(r: RecipientRow): SealRequest['audit']['recipients'][number] {
   return {
-    name: r.name ?? '', email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
+    name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
     sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
     viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
   };

@@ -3,6 +3,7 @@ import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
+import { displayName } from '../sending/display-name.js';
 import type { SigningLink } from './resolve-link.js';
 import { needsOwnSignature } from './signing-rules.js';
 import { viewForm, type Client } from './view-form.js';
@@ -19,6 +20,7 @@ export interface SigningPage {
   state: SigningLink['state'];
   formName: string;
   senderName: string;
+  /** The name given at send, or the address (display-name.ts). */
   recipientName: string;
   expiresAt: string | null;
   signedAt: string | null;
@@ -46,7 +48,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     state: link.state,
     formName: form.name ?? 'Document',
     senderName: account?.name ?? 'The sender',
-    recipientName: recipient.name ?? '',
+    recipientName: displayName(recipient),
     expiresAt: form.expires_at,
     signedAt: recipient.signed_at,
     sealed: form.status === 'signed',

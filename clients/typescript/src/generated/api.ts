@@ -889,7 +889,8 @@ export interface components {
             /** @constant */
             object: "recipient";
             id: string;
-            name: string;
+            /** @description The signer's display name as given; `null` when none was given (pages then show the address). */
+            name: string | null;
             /**
              * Format: email
              * @description The e-mail address; `null` when none was given.
@@ -1217,7 +1218,11 @@ export interface components {
                 phone?: string;
                 /** @enum {string} */
                 channel: "email" | "sms";
-                name: string;
+                /**
+                 * @description The signer's display name (optional). Without it, the signing page and the audit trail
+                 *     show the address the link was sent to, and the e-mail greets without a name.
+                 */
+                name?: string;
                 /** @description The signer slot to take; by default the next free one, in order. */
                 signer?: number;
             }[];
