@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
+import type { OnConnectionError } from './db/pg-pool.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
@@ -100,12 +101,16 @@ const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1
 export async function createDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
   // First: a certificate that cannot be used stops the start before anything else is opened.
   const signingCertificate = loadServiceCertificate(config);
+  // Before the database: its connections report their losses here. Outbox depth is read at scrape time.
+  const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
+  const onConnectionError = connectionErrorReporter(metrics);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
     // The store keeps working (the in-thread backstop takes over), but an operator should know.
     onCheckpointError: (message) => console.error(`formsign: background WAL checkpoint failed: ${message}`),
+    onConnectionError,
   });
   const migrated = await migrateToLatest(database);
   const blobs = createBlobStore(config);
@@ -118,13 +123,12 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
   const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
   } };
-  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics);
+  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError);
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
@@ -176,7 +180,7 @@ function createBlobStore(config: Config): BlobStore {
   return createFsBlobStore(path.join(config.dataDir, 'files'));
 }
 
-function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics): { worker: Worker; closeSenders(): void } {
+function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics, onConnectionError: OnConnectionError): { worker: Worker; closeSenders(): void } {
   const email: EmailSender = config.smtp.url ? createSmtpEmailSender({ url: config.smtp.url, from: config.smtp.from, maxConnections: opts.worker?.concurrency ?? 8 }) : devEmailSender;
   const sms: SmsSender = config.sms
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
@@ -204,10 +208,22 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     feed: () => publishAllPending({ ...domain, transact: database.transactReplayable }, { skipLocked: database.dialect === 'postgres' }),
     ...opts.worker,
     ...(databaseUrl
-      ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal) }
+      ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal, (line) => console.error(`formsign worker: ${line}`), onConnectionError) }
       : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
   });
   return { worker, closeSenders: () => email.close() };
+}
+
+/**
+ * A PostgreSQL connection failed or was ended by the server (a restart, a failover, an operator's
+ * pg_terminate_backend): a warning and a count, nothing more; the pool opens a new one on next use and
+ * requests meanwhile answer 503 (db/pg-pool.ts).
+ */
+function connectionErrorReporter(metrics: Metrics): OnConnectionError {
+  return (connection, err) => {
+    metrics.databaseConnectionError(connection);
+    console.warn(`formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}`);
+  };
 }
 
 function withAfterSeal(seal: SealDeps['seal'], afterSeal: DepsOptions['afterSeal']): SealDeps['seal'] {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_lean_form_writes.js';
 import * as m0003 from './migrations/0003_sending.js';
@@ -16,6 +15,7 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import { Lru } from '../lib/lru.js';
 import { namedStatementPool } from './pg-named-statements.js';
+import { createPgPool, type OnConnectionError, type PgConnectionName } from './pg-pool.js';
 import { asOneStatementDb, type OneStatementDb } from './outcome-update.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
@@ -26,6 +26,8 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** PostgreSQL: the longest a statement waits for a lock. */
 export const PG_LOCK_TIMEOUT_MS = 5000;
+/** PostgreSQL: the longest a request waits for a new connection. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
@@ -60,6 +62,8 @@ export interface DatabaseOptions {
   pgSchema?: string;
   /** Called with a background checkpoint's error (the store keeps working; the backstop takes over). */
   onCheckpointError?: (message: string) => void;
+  /** PostgreSQL: a connection failed or was ended by the server (the pool replaces it; pg-pool.ts). */
+  onConnectionError?: OnConnectionError;
   /** SQLite: WAL frames after which the WAL is started over (default 4,000, about 16 MB). */
   walRestartFrames?: number;
   /** SQLite: how the WAL is flushed (tests watch it); default a thread of its own (wal-sync.ts). */
@@ -68,22 +72,24 @@ export interface DatabaseOptions {
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
-    const connect = (max: number, extra = '') => new Kysely<Database>({
+    const connect = (name: PgConnectionName, max: number, extra = '') => new Kysely<Database>({
       dialect: guardDialect(new PostgresDialect({
         // Repeated statements run prepared on each connection (pg-named-statements.ts).
-        pool: namedStatementPool(new pg.Pool({
+        pool: namedStatementPool(createPgPool(name, {
           connectionString: opts.databaseUrl,
           max,
+          // An unreachable server (a partition, a failover in progress) answers 503 within this, not never.
+          connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
           // A request never waits on a lock (an operator's ALTER, a stuck session) for longer than this: it
           // fails with 55P03, which answers 503 with Retry-After (http/error-handler.ts).
           options: `-c lock_timeout=${PG_LOCK_TIMEOUT_MS}${opts.pgSchema ? ` -c search_path=${opts.pgSchema}` : ''}${extra}`,
-        })),
+        }, opts.onConnectionError ?? (() => undefined))),
       })),
     });
-    const db = connect(10);
+    const db = connect('main', 10);
     // The replayable transactions' own few connections commit without waiting for the WAL flush: set
     // at connection start, so it costs no statement per transaction (and no other use can inherit it).
-    const relaxed = connect(4, ' -c synchronous_commit=off');
+    const relaxed = connect('replayable', 4, ' -c synchronous_commit=off');
     return {
       db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), transactReplayable: transactEach(relaxed),
       oneStatement: { durable: asOneStatementDb(db), replayable: asOneStatementDb(relaxed) },

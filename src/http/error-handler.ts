@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
-import { isDatabaseBusy } from './database-busy.js';
+import { isDatabaseBusy, isDatabaseUnavailable } from './database-busy.js';
 import { answersWithHtml, sendErrorPage } from './pages/index.js';
 import { NUL_MESSAGE, isUnstorableText, type ErrorObject } from './validation.js';
 
@@ -30,7 +30,7 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const app = toAppError(err);
-  if (app.code === 'service_unavailable') req.log.warn({ err }, 'database busy');
+  if (app.code === 'service_unavailable') req.log.warn({ err }, isDatabaseUnavailable(err) ? 'database unavailable' : 'database busy');
   else if (app.status >= 500) req.log.error({ err }, 'request failed');
   return sendError(reply, app);
 }
@@ -40,7 +40,8 @@ export function toAppError(err: FastifyError | Error): AppError {
   const fe = err as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
   if (isDatabaseBusy(err)) {
-    return new AppError('service_unavailable', `The database is busy. Try again in ${BUSY_RETRY_AFTER_S} second${BUSY_RETRY_AFTER_S === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
+    const what = isDatabaseUnavailable(err) ? 'The database is unavailable right now' : 'The database is busy';
+    return new AppError('service_unavailable', `${what}. Try again in ${BUSY_RETRY_AFTER_S} second${BUSY_RETRY_AFTER_S === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
   }
   if (isUnstorableText(err)) return new AppError('parameter_invalid', `A text value of the request ${NUL_MESSAGE}.`);
   switch (fe.code) {
