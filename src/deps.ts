@@ -220,9 +220,20 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
  * requests meanwhile answer 503 (db/pg-pool.ts).
  */
 function connectionErrorReporter(metrics: Metrics): OnConnectionError {
+  // During an outage every request's connection attempt fails: one line per pool at most this often.
+  const LOG_EVERY_MS = 5000;
+  const last = new Map<string, { at: number; quiet: number }>();
   return (connection, err) => {
     metrics.databaseConnectionError(connection);
-    console.warn(`formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}`);
+    const now = Date.now();
+    const seen = last.get(connection);
+    if (seen && now - seen.at < LOG_EVERY_MS) {
+      seen.quiet++;
+      return;
+    }
+    const more = seen?.quiet ? ` (${seen.quiet} more since the last warning)` : '';
+    last.set(connection, { at: now, quiet: 0 });
+    console.warn(`formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}${more}`);
   };
 }
 

@@ -190,8 +190,12 @@ describe('PostgreSQL connections ended or refused (postgres)', () => {
     await waitFor('the message to be delivered', () => sink.received.some((m) => m.envelopeTo.includes('after.outage@example.com')), 60_000).catch((e: unknown) => {
       throw new Error(`${String(e)}; server said: ${server.stderr()}`);
     });
-    // The LISTEN connection came back and was counted as lost once at least.
+    // The LISTEN connection was lost (and counted), came back and LISTENs again on the job channel.
     assert.match(server.stderr(), /PostgreSQL connection \(listener\) failed or was ended by the server/);
+    await waitFor('the worker to LISTEN again', async () => {
+      const { rows } = await admin.query("select 1 from pg_stat_activity where datname = $1 and query like 'listen %'", [dbName]);
+      return rows.length > 0;
+    }, 30_000);
     alive();
   });
 });
