@@ -54,6 +54,7 @@ describe('PostgreSQL connections ended or refused (postgres)', () => {
   });
 
   after(async () => {
+    if (process.env['PGDOWN_DEBUG']) console.log(`SERVER STDERR:\n${server.stderr()}\nSERVER STDOUT:\n${server.stdout()}`);
     await admin.query(`alter database ${dbName} allow_connections true`).catch(() => undefined);
     server?.proc.kill('SIGTERM');
     if (server) await Promise.race([server.exited, new Promise((r) => setTimeout(r, 10_000))]);
@@ -144,10 +145,17 @@ describe('PostgreSQL connections ended or refused (postgres)', () => {
     const health = watchHealth();
     await admin.query(`alter database ${dbName} allow_connections false`);
     await terminateAll();
+    // Two seconds refused: longer than the auth cache, and long enough for the LISTEN client to fail
+    // to reconnect a few times.
     const during: Outcome[] = [];
-    for (let i = 0; i < 6; i++) during.push(await createForm());
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      during.push(await createForm());
+      await new Promise((r) => setTimeout(r, 100));
+    }
     alive();
-    assert.deepEqual(during.map((o) => o.status), [503, 503, 503, 503, 503, 503], JSON.stringify(during));
+    assert.ok(during.length >= 5, `${during.length} writes during the outage`);
+    assert.deepEqual(during.filter((o) => o.status !== 503), [], 'every write during the outage: 503');
     assertHandled(during);
     await admin.query(`alter database ${dbName} allow_connections true`);
     const after: Outcome[] = [];
