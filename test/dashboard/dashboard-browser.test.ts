@@ -96,6 +96,17 @@ describe('dashboard in Chromium', () => {
     }, undefined, { timeout: 30_000 });
   }
 
+  /** Uploads a PDF from the templates page and waits for the builder to draw it; its template id. */
+  async function uploadIntoBuilder(page: Page, file: string): Promise<string> {
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload and detect fields' }).click();
+    await page.locator('.builder').waitFor({ timeout: 30_000 });
+    const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
+    assert.ok(templateId, page.url());
+    await waitForInk(page);
+    return templateId;
+  }
+
   it('first load of /dashboard with a cold cache: transferred bytes and time to interactive, within the JavaScript budget', async (t) => {
     const w = await open(1280);
     try {
@@ -163,12 +174,7 @@ describe('dashboard in Chromium', () => {
     try {
       await page.goto(`${origin}${new URL(link.url).pathname}${new URL(link.url).hash}`);
       await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
-      await page.locator('input[type=file]').setInputFiles(CONTRACT);
-      await page.getByRole('button', { name: 'Upload and detect fields' }).click();
-      await page.locator('.builder').waitFor({ timeout: 30_000 });
-      const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
-      assert.ok(templateId, page.url());
-      await waitForInk(page);
+      const templateId = await uploadIntoBuilder(page, CONTRACT);
       assert.equal(await page.locator('.field-list .panel-title').textContent(), 'Fields (0)');
       // What the API says of the template, through the dashboard's own session.
       const warnings = async (): Promise<string[]> => {
@@ -231,12 +237,7 @@ describe('dashboard in Chromium', () => {
       w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 POST .*\/dashboard\/api\/test\/templates$/.test(p) && !/status of 400/.test(p)));
 
       // Upload the real form: the builder opens with the detected fields drawn over the page.
-      await page.locator('input[type=file]').setInputFiles(PDF);
-      await page.getByRole('button', { name: 'Upload and detect fields' }).click();
-      await page.locator('.builder').waitFor({ timeout: 30_000 });
-      const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
-      assert.ok(templateId, page.url());
-      await waitForInk(page);
+      const templateId = await uploadIntoBuilder(page, PDF);
       const boxes = page.locator('.box');
       await boxes.first().waitFor();
       const detectedCount = await boxes.count();
