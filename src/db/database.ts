@@ -14,6 +14,7 @@ import * as m0008 from './migrations/0008_limits.js';
 import * as m0009 from './migrations/0009_template_versions.js';
 import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
+import * as m0012 from './migrations/0012_current_field_warnings.js';
 import { Lru } from '../lib/lru.js';
 import { namedStatementPool } from './pg-named-statements.js';
 import { asOneStatementDb, type OneStatementDb } from './outcome-update.js';
@@ -191,6 +192,7 @@ const migrations: Record<string, Migration> = {
   '0009_template_versions': m0009,
   '0010_dashboard': m0010,
   '0011_claimable_jobs': m0011,
+  '0012_current_field_warnings': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
