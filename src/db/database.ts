@@ -180,7 +180,7 @@ function withStatementCache(file: SQLite.Database, batch: BatchState, max = 2000
   };
 }
 
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_lean_form_writes': m0002,
   '0003_sending': m0003,
