@@ -13,6 +13,7 @@ import * as m0008 from './migrations/0008_limits.js';
 import * as m0009 from './migrations/0009_template_versions.js';
 import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
+import * as m0012 from './migrations/0012_current_field_warnings.js';
 import { Lru } from '../lib/lru.js';
 import { namedStatementPool } from './pg-named-statements.js';
 import { createPgPool, type OnConnectionError, type PgConnectionName } from './pg-pool.js';
@@ -185,7 +186,7 @@ function withStatementCache(file: SQLite.Database, batch: BatchState, max = 2000
   };
 }
 
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_lean_form_writes': m0002,
   '0003_sending': m0003,
@@ -197,6 +198,7 @@ const migrations: Record<string, Migration> = {
   '0009_template_versions': m0009,
   '0010_dashboard': m0010,
   '0011_claimable_jobs': m0011,
+  '0012_current_field_warnings': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { PDFDocument, PDFTextField } from '@cantoo/pdf-lib';
 import type { DomainDeps } from '../../src/domain/context.js';
 import { createForm } from '../../src/domain/forms/create-form.js';
@@ -11,6 +12,7 @@ import { getForm } from '../../src/domain/forms/read-forms.js';
 import { deleteTemplate } from '../../src/domain/templates/delete-template.js';
 import { getTemplate } from '../../src/domain/templates/read-templates.js';
 import { TEMPLATE_FRESH_MS, TemplateCache } from '../../src/domain/templates/template-cache.js';
+import { NO_FIELDS_EDITED, NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
 import { updateTemplate } from '../../src/domain/templates/update-template.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { DIALECTS, createHarness, errorOf, type Harness, type TestResponse } from '../harness.js';
@@ -25,7 +27,7 @@ import { SIGN_HEADERS, strokePng } from '../signing/support.js';
 // in another process (a second cache over the same store) within TEMPLATE_FRESH_MS.
 
 interface Field { name: string; type: string; required: boolean; signer: number; page: number; x: number; y: number; width: number; height: number; options?: string[]; label?: string; multiline?: boolean; max_length?: number }
-interface Template { object: string; id: string; name: string; page_count: number; fields: Field[]; signer_count: number; created_at: string; updated_at: string }
+interface Template { object: string; id: string; name: string; page_count: number; fields: Field[]; signer_count: number; warnings: string[]; created_at: string; updated_at: string }
 interface FormField extends Field { value: unknown }
 interface Form { id: string; template_id: string | null; fields: FormField[]; status: string }
 
@@ -120,6 +122,30 @@ for (const dialect of DIALECTS) {
       const same = await patch(t.id, {});
       assert.equal(same.status, 200);
       assert.deepEqual(same.json(), after);
+    });
+
+    it("the upload's \"no form fields\" warning describes the current fields: gone once fields are saved, back (in the edit's words) when they are all removed", async () => {
+      const contract = fs.readFileSync(fileURLToPath(new URL('../../examples/contract.pdf', import.meta.url)));
+      const m = multipart([{ name: 'file', value: contract, filename: 'contract.pdf' }]);
+      const res = await h.request({ method: 'POST', url: '/api/v1/templates', as: h.actors.aTest, payload: m.payload, headers: m.headers });
+      assert.equal(res.status, 201, res.body);
+      const t = res.json<Template>();
+      assert.deepEqual([t.fields, t.warnings], [[], [NO_FIELDS_UPLOADED]]);
+
+      const withFields = await patch(t.id, { fields: [NOTE] });
+      assert.equal(withFields.status, 200, withFields.body);
+      assert.deepEqual(withFields.json<Template>().warnings, []);
+      assert.deepEqual((await get(t.id)).json<Template>().warnings, [], 'GET shows the current warnings');
+      const list = (await h.request({ url: '/api/v1/templates?limit=100', as: h.actors.aTest })).json<{ data: Template[] }>();
+      assert.deepEqual(list.data.find((x) => x.id === t.id)?.warnings, [], 'and so does the list');
+      // A rename alone leaves the warnings as they are.
+      assert.deepEqual((await patch(t.id, { name: 'Contract' })).json<Template>().warnings, []);
+
+      const emptied = await patch(t.id, { fields: [] });
+      assert.equal(emptied.status, 200, emptied.body);
+      assert.deepEqual(emptied.json<Template>().warnings, [NO_FIELDS_EDITED]);
+      assert.match(NO_FIELDS_EDITED, /builder/);
+      assert.deepEqual((await get(t.id)).json<Template>().warnings, [NO_FIELDS_EDITED]);
     });
 
     it('PATCH fields replaces the list (defaults filled); a form made before keeps its fields, its PDF and its ETag', async () => {

@@ -4,10 +4,13 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { getTemplate } from '../../src/domain/templates/read-templates.js';
+import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
 import { PASSWORD, uniqueEmail } from './support.js';
 
@@ -20,6 +23,7 @@ import { PASSWORD, uniqueEmail } from './support.js';
 const SHOTS = path.resolve('test-results', 'dashboard');
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PDF = path.join(FIXTURES_DIR, 'openoffice_form_example.pdf');
+const CONTRACT = fileURLToPath(new URL('../../examples/contract.pdf', import.meta.url));
 
 interface Watched {
   context: BrowserContext;
@@ -92,6 +96,17 @@ describe('dashboard in Chromium', () => {
     }, undefined, { timeout: 30_000 });
   }
 
+  /** Uploads a PDF from the templates page and waits for the builder to draw it; its template id. */
+  async function uploadIntoBuilder(page: Page, file: string): Promise<string> {
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload and detect fields' }).click();
+    await page.locator('.builder').waitFor({ timeout: 30_000 });
+    const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
+    assert.ok(templateId, page.url());
+    await waitForInk(page);
+    return templateId;
+  }
+
   it('first load of /dashboard with a cold cache: transferred bytes and time to interactive, within the JavaScript budget', async (t) => {
     const w = await open(1280);
     try {
@@ -150,6 +165,44 @@ describe('dashboard in Chromium', () => {
     }
   });
 
+  it('a flat PDF uploaded in the dashboard warns of no form fields until fields drawn in the builder are saved', async () => {
+    // An account of its own (c's), so its template list holds only this upload.
+    const user = await createUser(h.deps.domain, { accountId: h.actors.cLive.partition.accountId, email: uniqueEmail('flat') });
+    const link = await createLoginLink(h.deps.domain, user.email);
+    const w = await open(1280);
+    const { page } = w;
+    try {
+      await page.goto(`${origin}${new URL(link.url).pathname}${new URL(link.url).hash}`);
+      await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
+      const templateId = await uploadIntoBuilder(page, CONTRACT);
+      assert.equal(await page.locator('.field-list .panel-title').textContent(), 'Fields (0)');
+      // What the API says of the template, through the dashboard's own session.
+      const warnings = async (): Promise<string[]> => {
+        const res = await page.request.get(`${origin}/dashboard/api/test/templates/${templateId}`);
+        assert.equal(res.status(), 200);
+        return ((await res.json()) as { warnings: string[] }).warnings;
+      };
+      assert.deepEqual(await warnings(), [NO_FIELDS_UPLOADED]);
+
+      // Draw a text box on the page (the builder's default type) and save.
+      const pageBox = (await page.locator('.pdf-page[data-page="1"]').boundingBox())!;
+      const at = { x: pageBox.x + pageBox.width * 0.2, y: pageBox.y + pageBox.height * 0.2 };
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.down();
+      await page.mouse.move(at.x + 150, at.y + 20, { steps: 8 });
+      await page.mouse.up();
+      await page.locator('.box').first().waitFor();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('All changes saved').waitFor();
+      assert.deepEqual(await warnings(), [], 'the saved version has a field: no warning left');
+      const saved = await getTemplate(h.deps.domain, { accountId: h.actors.cLive.partition.accountId, mode: 'test' }, templateId);
+      assert.deepEqual(JSON.parse(saved.json).warnings, []);
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
   it('sign up → upload → detected fields → drag a signature field → save → the API shows it → a test key made here lists the template', async () => {
     const w = await open(1280);
     const { page } = w;
@@ -184,12 +237,7 @@ describe('dashboard in Chromium', () => {
       w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 POST .*\/dashboard\/api\/test\/templates$/.test(p) && !/status of 400/.test(p)));
 
       // Upload the real form: the builder opens with the detected fields drawn over the page.
-      await page.locator('input[type=file]').setInputFiles(PDF);
-      await page.getByRole('button', { name: 'Upload and detect fields' }).click();
-      await page.locator('.builder').waitFor({ timeout: 30_000 });
-      const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
-      assert.ok(templateId, page.url());
-      await waitForInk(page);
+      const templateId = await uploadIntoBuilder(page, PDF);
       const boxes = page.locator('.box');
       await boxes.first().waitFor();
       const detectedCount = await boxes.count();

@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
-import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
-import * as m0001 from '../../src/db/migrations/0001_initial.js';
-import * as m0002 from '../../src/db/migrations/0002_lean_form_writes.js';
-import * as m0003 from '../../src/db/migrations/0003_sending.js';
-import * as m0004 from '../../src/db/migrations/0004_worker.js';
-import * as m0005 from '../../src/db/migrations/0005_signing.js';
-import * as m0006 from '../../src/db/migrations/0006_webhooks.js';
-import * as m0007 from '../../src/db/migrations/0007_sealed_files.js';
+import { migrateToLatest } from '../../src/db/database.js';
 import { listTemplateIds } from '../../src/db/repositories/templates.js';
 import { findForm } from '../../src/db/repositories/forms.js';
 import { formFields } from '../../src/domain/forms/read-forms.js';
@@ -19,6 +11,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import type { Partition } from '../../src/lib/partition.js';
 import type { FieldDef } from '../../src/pdf/field.js';
 import { DIALECTS, openStore } from '../harness.js';
+import { storeAt } from './support/migrate-up-to.js';
 
 // Migration 0009 on a store written before it: the templates there are version 1, their forms refer
 // to them with no version (null), and after an edit those forms still read the fields they were made
@@ -32,28 +25,13 @@ const AT = '2026-01-01T00:00:00.000Z';
 const OLD: FieldDef[] = [{ name: 'full_name', type: 'text', required: true, signer: 1, page: 1, x: 72, y: 100, width: 200, height: 20 }];
 const NEW: FieldDef[] = [{ name: 'signature', type: 'signature', required: true, signer: 1, page: 1, x: 72, y: 700, width: 200, height: 40 }];
 
-/** Applies 0001–0007, as a store last migrated before 0009 existed. */
-async function migrateTo0007(handle: DatabaseHandle): Promise<void> {
-  const provider: MigrationProvider = {
-    getMigrations: async () => ({
-      '0001_initial': m0001, '0002_lean_form_writes': m0002, '0003_sending': m0003, '0004_worker': m0004,
-      '0005_signing': m0005, '0006_webhooks': m0006, '0007_sealed_files': m0007,
-    }),
-  };
-  const migrator = new Migrator({ db: handle.db, provider, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
-
 for (const dialect of DIALECTS) {
   describe(`migration 0009 on data written before it (${dialect})`, () => {
     let s: Awaited<ReturnType<typeof openStore>>;
     before(async () => {
-      s = await openStore(dialect, 'm0009');
-      await migrateTo0007(s.handle);
       // Written with 0007's columns only (no version, no deleted_at, no template_version).
-      const db = s.handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await db.insertInto('accounts').values({ id: ACCOUNT, name: 'Migrating', email: null, plan: 'paid', monthly_limit: null, per_minute_limit: null, created_at: AT, updated_at: AT }).execute();
+      const { store, db } = await storeAt(dialect, 'm0009', '0007_sealed_files', ACCOUNT, AT);
+      s = store;
       await db.insertInto('templates').values({
         id: TEMPLATE_ID, account_id: ACCOUNT, mode: 'test', name: 'Old', page_count: 1, fields: JSON.stringify(OLD), signer_count: 1,
         warnings: '[]', pdf_key: 'k.pdf', pdf_sha256: '0'.repeat(64), created_at: AT, updated_at: AT,

@@ -94,6 +94,46 @@ describe('pages in Chromium', () => {
     }
   });
 
+  it('/ and /docs fit a 375 px phone: nothing wider than the screen, the titles whole (screenshots at 1280 and 375 px)', async () => {
+    for (const [url, heading] of [['/', 'Formsign'], ['/docs', 'Formsign API']] as const) {
+      for (const width of [1280, 375]) {
+        const context = await b.browser.newContext({ viewport: { width, height: width < 500 ? 800 : 900 }, deviceScaleFactor: 1, isMobile: width < 500, hasTouch: width < 500 });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${origin}${url}`, { waitUntil: 'networkidle' });
+          const title = page.locator('h1', { hasText: heading }).first();
+          await title.waitFor({ timeout: 20_000 });
+          const name = `${url === '/' ? 'home' : 'docs'}-${width}`;
+          await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: url === '/' });
+          const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+          assert.ok(scrollWidth <= width, `${name}: the page is ${scrollWidth} px wide`);
+          // The title breaks between words only: no word of it spreads over two lines. (Browser code as
+          // a string: the tests compile without the DOM's types.)
+          const words = (await page.evaluate(`(() => {
+            const h = [...document.querySelectorAll('h1')].find((e) => e.textContent.includes(${JSON.stringify(heading)}));
+            const range = document.createRange();
+            const out = [];
+            const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              for (const m of n.textContent.matchAll(/\\S+/g)) {
+                range.setStart(n, m.index);
+                range.setEnd(n, m.index + m[0].length);
+                out.push({ word: m[0], lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size });
+              }
+            }
+            return out;
+          })()`)) as Array<{ word: string; lines: number }>;
+          assert.ok(words.length > 0, `${name}: the title has words`);
+          assert.deepEqual(words.filter((w) => w.lines > 1), [], `${name}: no word of the title is broken across lines`);
+          const box = (await title.boundingBox())!;
+          assert.ok(box.x >= 0 && box.x + box.width <= width, `${name}: the title is inside the screen (${box.x}…${box.x + box.width})`);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  });
+
   it('an unknown page and a signing link answer the HTML 404 page, styled', async () => {
     for (const url of ['/sign/abc123', '/no-such-page']) {
       const v = await visit(url, async () => undefined);

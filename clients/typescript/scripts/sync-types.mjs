@@ -4,5 +4,12 @@ import fs from 'node:fs';
 
 const from = new URL('../../../src/generated/api.d.ts', import.meta.url);
 const to = new URL('../src/generated/api.ts', import.meta.url);
-fs.writeFileSync(to, fs.readFileSync(from));
-console.log(`wrote ${to.pathname}`);
+const types = fs.readFileSync(from);
+// Unchanged types are not rewritten: the build runs at every install (prepare), and a test may be
+// reading this file at that moment.
+if (fs.existsSync(to) && fs.readFileSync(to).equals(types)) {
+  console.log(`${to.pathname} is up to date`);
+} else {
+  fs.writeFileSync(to, types);
+  console.log(`wrote ${to.pathname}`);
+}

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors.js';
 import { parseFieldDefs, signerCount } from './field-rules.js';
 import { presentTemplate, type TemplateView } from './present-template.js';
 import { rememberTemplate } from './template-cache.js';
+import { editedWarnings } from './template-warnings.js';
 import { checkTemplateName } from './upload-input.js';
 
 /**
@@ -53,6 +54,7 @@ export async function updateTemplate(
       await insertTemplateVersion(trx, p, { template_id: templateId, version: current.version, fields: current.fields, created_at: now });
       change.fields = fields;
       change.signer_count = signerCount(defs);
+      change.warnings = JSON.stringify(editedWarnings(JSON.parse(current.warnings) as string[], defs));
       change.version = current.version + 1;
     }
     return updateTemplateRow(trx, p, templateId, change);

@@ -15,6 +15,9 @@ import { StaticAsset, localAsset, registerAssets } from './static-asset.js';
 
 const REDOC_BUNDLE = path.join(path.dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'lib', 'chunks', 'redoc.standalone.js');
 
+// Corrections to Redoc's own styles on narrow screens (it takes no media queries in its theme option).
+const stylesheet = localAsset('/docs/', 'docs.css', 'text/css; charset=utf-8');
+
 // Redoc credits itself with a logo it loads from its CDN and has no option to change: the credit
 // stays, drawn from a file served here.
 const attribution = localAsset('/docs/', 'redocly-logo.svg', 'image/svg+xml');
@@ -39,7 +42,7 @@ const start = new StaticAsset('/docs/', 'start', 'js', 'text/javascript; charset
 );
 
 export function registerDocs(app: FastifyInstance, doc: OpenApiDocument): void {
-  registerAssets(app, [redoc, start, attribution]);
+  registerAssets(app, [redoc, start, attribution, stylesheet]);
   let json: Buffer | undefined;
   app.get('/docs/openapi.json', (_req, reply) => {
     json ??= Buffer.from(JSON.stringify(servedDocument(doc)));
@@ -53,6 +56,7 @@ export function registerDocs(app: FastifyInstance, doc: OpenApiDocument): void {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · Formsign</title>
 <link rel="icon" href="${LAYOUT_ASSETS.icon.url}" type="image/svg+xml">
+<link rel="stylesheet" href="${stylesheet.url}">
 <script type="module" src="${start.url}"></script>
 </head>
 <body>

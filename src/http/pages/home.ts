@@ -12,7 +12,9 @@ function operationsTable(doc: OpenApiDocument): SafeHtml {
     .filter((o) => o.path.startsWith('/api/'))
     .map((o) => {
       const summary = (o.operation as { summary?: string }).summary ?? o.operation.operationId;
-      return html`<tr><td class="path"><span class="method ${o.method.toLowerCase()}">${o.method}</span>${o.path}</td><td class="summary">${summary}</td></tr>`;
+      // A break opportunity after each slash, used only where the path must wrap (a phone).
+      const path = o.path.split('/').map((part, i) => (i === 0 ? html`${part}` : html`/<wbr>${part}`));
+      return html`<tr><td class="path"><span class="method ${o.method.toLowerCase()}">${o.method}</span>${path}</td><td class="summary">${summary}</td></tr>`;
     });
   return html`<table class="ops"><thead><tr><th scope="col">Endpoint</th><th scope="col" class="summary">What it does</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
