@@ -57,27 +57,20 @@ function asOperationRequest<Id extends OperationId>(req: FastifyRequest): Operat
  * another account's data by accident.
  */
 export function defineRoute<Id extends OperationId>(spec: RouteSpec<Id, PartitionHandler<Id>>): RouteDef {
-  return {
-    operationId: spec.operationId,
-    ...(spec.multipart ? { multipart: true } : {}),
-    public: false,
-    handler: (s) => {
-      const handle = spec.handler(s);
-      return async (req, reply) => handle(asOperationRequest<Id>(req), reply, partitionOf(req));
-    },
-  };
+  return routeDef(spec, false, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply, partitionOf(req)));
 }
 
 /** An operation that needs no key (health, the presigned file download). */
 export function definePublicRoute<Id extends OperationId>(spec: RouteSpec<Id, OperationHandler<Id>>): RouteDef {
+  return routeDef(spec, true, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply));
+}
+
+function routeDef<H>(spec: RouteSpec<OperationId, H>, isPublic: boolean, bind: (handle: H) => Handler): RouteDef {
   return {
     operationId: spec.operationId,
     ...(spec.multipart ? { multipart: true } : {}),
-    public: true,
-    handler: (s) => {
-      const handle = spec.handler(s);
-      return async (req, reply) => handle(asOperationRequest<Id>(req), reply);
-    },
+    public: isPublic,
+    handler: (s) => bind(spec.handler(s)),
   };
 }
 
