@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { listRecipientsOfForm } from '../src/db/repositories/recipients.js';
 import type { Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/manage-accounts.js';
-import { recordFormEvent } from '../src/domain/events/record-event.js';
+import { recordFormEvent } from '../src/domain/forms/record-event.js';
 import { createForm } from '../src/domain/forms/create-form.js';
 import { formState } from '../src/domain/forms/present-form.js';
 import { createWebhook } from '../src/domain/webhooks/create-webhook.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
 import type { OnConnectionError } from './db/pg-pool.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
-import type { DomainDeps } from './domain/context.js';
+import type { DomainDeps, WebhookServices } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
 import { GENERATED_TYPES_PATH, loadOpenApiDocument } from './http/openapi.js';
 import type { HttpServices } from './http/services.js';
@@ -29,7 +29,6 @@ import { createWebhookSender, type Resolver } from './providers/webhook-http/ind
 import { createChatModel } from './providers/llm/index.js';
 import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
-import type { WebhookServices } from './domain/webhooks/services.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';

@@ -1,14 +1,17 @@
+// The context every use case receives, and the interfaces of the services in it. They are declared
+// here, not beside their implementations in the areas below, so that this file imports nothing from
+// domain/ but leaf types: every use case imports it, and an import back into an area would close a circle.
 import type { Db } from '../db/database.js';
 import type { Transact } from '../db/transact.js';
 import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
+import type { Partition } from '../lib/partition.js';
 import type { SigningLinks } from '../lib/signing-links.js';
-import type { PdfInspector, PdfRenderer, SigningCertificate } from '../pdf/index.js';
+import type { JobOptions, LaidOutForm, LayoutRequest, PdfInspector, PdfRenderer, SigningCertificate } from '../pdf/index.js';
 import type { BlobStore } from '../providers/blob/index.js';
-import type { RenderCache } from './forms/render-cache.js';
-import type { GenerateServices } from './generate/generate-form.js';
-import type { TemplateCacheStore } from './templates/template-cache.js';
-import type { WebhookServices } from './webhooks/services.js';
+import type { ChatModel } from '../providers/llm/index.js';
+import type { WebhookSender } from '../providers/webhook-http/index.js';
+import type { FieldSet } from './templates/field-set.js';
 
 /** What use cases receive from the composition root; they construct nothing themselves. */
 export interface DomainDeps {
@@ -19,9 +22,9 @@ export interface DomainDeps {
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;
   readonly pdfRenderer: PdfRenderer;
-  /** Prepared templates by id (a template version never changes; an edit makes a new one); see template-cache.ts. */
+  /** Prepared templates by id (a template version never changes; an edit makes a new one); see templates/template-cache.ts. */
   readonly templateCache: TemplateCacheStore;
-  /** Filled PDFs, deduplicated by what decides their bytes and bounded by size and age; see render-cache.ts. */
+  /** Filled PDFs, deduplicated by what decides their bytes and bounded by size and age; see forms/render-cache.ts. */
   readonly renderCache: RenderCache;
   /** Recipients' signing links (derived from their ids under the service's link key). */
   readonly links: SigningLinks;
@@ -35,4 +38,67 @@ export interface DomainDeps {
   readonly signingCertificate: SigningCertificate;
   /** Forms from a description: the PDF layout (in the PDF pool) and the optional model (LLM_*). */
   readonly generate: GenerateServices;
+}
+
+/**
+ * What the hot paths need of a template, prepared once. A template's fields change only by an edit,
+ * which makes a new version; a version's fields never change, so what a form reads (its template
+ * version's fields) can be cached without limit. What the API reads (the template as it is now) is
+ * trusted for TEMPLATE_FRESH_MS, then read again: that bounds how long another process's edit or
+ * delete goes unseen here (this process's own edits replace the entry at once).
+ */
+export interface CachedTemplate {
+  readonly id: string;
+  readonly accountId: string;
+  readonly mode: string;
+  readonly name: string;
+  readonly pdfKey: string;
+  /** The version these fields are (1 at import, one more per field edit). */
+  readonly version: number;
+  readonly fields: FieldSet;
+  /** The Template object as JSON text; empty for an earlier version's entry (never served). */
+  readonly json: string;
+  readonly deleted: boolean;
+  /** When it was read from the store (clock ms); an earlier version's entry never goes stale. */
+  readonly readAt: number;
+}
+
+/** What the template cache must offer; templates/template-cache.ts's TemplateCache fits, and so does lib/lru.ts's Lru (tests use one). */
+export interface TemplateCacheStore {
+  get(id: string): CachedTemplate | undefined;
+  set(id: string, template: CachedTemplate): void;
+}
+
+/** Filled PDFs in the blob store (forms/render-cache.ts). */
+export interface RenderCache {
+  readonly maxBytes: number;
+  readonly maxAgeMs: number;
+  keyFor(p: Partition, hash: string): string;
+  get(key: string): Promise<Uint8Array | null>;
+  put(key: string, pdf: Uint8Array): Promise<void>;
+  /** Bytes the index believes are stored. */
+  bytes(): Promise<number>;
+}
+
+/** What the webhook use cases receive from the composition root. */
+export interface WebhookServices {
+  /** Makes the HTTP exchange; refuses forbidden addresses where it connects (providers/webhook-http). */
+  readonly sender: WebhookSender;
+  /** WEBHOOK_RETRY_SCALE: multiplies the retry schedule and the three-day disabling window. */
+  readonly retryScale: number;
+  /** Attempts running at once to one webhook in one worker process. */
+  readonly perEndpointConcurrency: number;
+  /** `Formsign-Webhooks/<version>`. */
+  readonly userAgent: string;
+  /** Jitter source (tests may fix it). */
+  readonly random: () => number;
+}
+
+/** What generating needs besides the usual stores: the PDF layout (in the pool) and the optional model. */
+export interface GenerateServices {
+  layout(req: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
+  /** Configured by LLM_BASE_URL; undefined → the built-in generator only. */
+  readonly model: ChatModel | undefined;
+  /** Told when the model failed and the built-in generator answered (logs, metrics). */
+  onModelFailure?(err: unknown): void;
 }

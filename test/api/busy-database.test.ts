@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { PG_LOCK_TIMEOUT_MS } from '../../src/db/database.js';
-import { toAppError } from '../../src/http/error-handler.js';
+import { toAppError } from '../../src/http/error-body.js';
 import { createSampleTemplate } from '../../src/domain/templates/import-template.js';
 import { REQUEST_ID } from '../contract-check.js';
 import { PG_URL, createHarness, type ApiError, type Harness } from '../harness.js';

@@ -5,7 +5,7 @@ import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import * as m0001 from '../../src/db/migrations/0001_initial.js';
 import { getForm, listFormEvents } from '../../src/domain/forms/read-forms.js';
 import type { EventView, FormView } from '../../src/domain/forms/present-form.js';
-import type { CachedTemplate } from '../../src/domain/templates/template-cache.js';
+import type { CachedTemplate } from '../../src/domain/context.js';
 import { Lru } from '../../src/lib/lru.js';
 import { createSigningLinks } from '../../src/lib/signing-links.js';
 import type { Partition } from '../../src/lib/partition.js';

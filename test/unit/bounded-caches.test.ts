@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createRenderCache } from '../../src/domain/forms/render-cache.js';
 import { fieldSet } from '../../src/domain/templates/field-set.js';
-import { TemplateCache, templateWeight, type CachedTemplate } from '../../src/domain/templates/template-cache.js';
+import type { CachedTemplate } from '../../src/domain/context.js';
+import { TemplateCache, templateWeight } from '../../src/domain/templates/template-cache.js';
 import { createFsBlobStore } from '../../src/providers/blob/index.js';
 
 function template(id: string, fieldCount: number): CachedTemplate {

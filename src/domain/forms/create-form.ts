@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
-import { recordFormEvent } from '../events/record-event.js';
+import { recordFormEvent } from './record-event.js';
 import type { Json } from '../json.js';
 import type { FieldValue } from '../../pdf/index.js';
 import { encodeValues, type FieldSet } from '../templates/field-set.js';

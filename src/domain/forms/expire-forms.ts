@@ -4,7 +4,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { JobHandler } from '../../outbox/job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { DomainDeps } from '../context.js';
-import { recordFormEvent } from '../events/record-event.js';
+import { recordFormEvent } from './record-event.js';
 import { formState } from './present-form.js';
 
 type SweepDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock'>;

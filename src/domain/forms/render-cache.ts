@@ -4,23 +4,13 @@
 // and by age: a rendering older than `maxAgeMs` is drawn again, and past `maxBytes` the least
 // recently used ones are deleted. The index of what is stored lives in memory, read from the store's
 // listing on first use; an instance that finds a rendering another one stored adds it on read.
-import type { Partition } from '../../lib/partition.js';
 import type { BlobStore } from '../../providers/blob/index.js';
+import type { RenderCache } from '../context.js';
 
 export interface RenderCacheOptions {
   maxBytes: number;
   maxAgeMs: number;
   now?: () => number;
-}
-
-export interface RenderCache {
-  readonly maxBytes: number;
-  readonly maxAgeMs: number;
-  keyFor(p: Partition, hash: string): string;
-  get(key: string): Promise<Uint8Array | null>;
-  put(key: string, pdf: Uint8Array): Promise<void>;
-  /** Bytes the index believes are stored. */
-  bytes(): Promise<number>;
 }
 
 const PREFIX = 'renders/';

@@ -9,10 +9,8 @@
 // paths emit the same `form.created` event and check prefill the same way.
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
-import type { FieldDef, LaidOutForm, LayoutRequest } from '../../pdf/index.js';
-import type { JobOptions } from '../../pdf/index.js';
-import type { ChatModel } from '../../providers/llm/index.js';
-import type { DomainDeps } from '../context.js';
+import type { FieldDef, LaidOutForm } from '../../pdf/index.js';
+import type { DomainDeps, GenerateServices } from '../context.js';
 import { AppError } from '../errors.js';
 import { createForm, insertDraftForm } from '../forms/create-form.js';
 import { checkPrefill } from '../forms/prefill-rules.js';
@@ -25,15 +23,6 @@ import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
 import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
 import { LANGUAGE_TAG, MAX_PROMPT, type GeneratedSpec, type Language } from './spec.js';
-
-/** What generating needs besides the usual stores: the PDF layout (in the pool) and the optional model. */
-export interface GenerateServices {
-  layout(req: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
-  /** Configured by LLM_BASE_URL; undefined → the built-in generator only. */
-  readonly model: ChatModel | undefined;
-  /** Told when the model failed and the built-in generator answered (logs, metrics). */
-  onModelFailure?(err: unknown): void;
-}
 
 export interface GenerateFormInput {
   prompt: string;

@@ -6,7 +6,7 @@ import { Lru } from '../../lib/lru.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { assertModeAllowed } from '../users/live-mode.js';
+import { assertModeAllowed } from '../plans/plan-rules.js';
 
 const KEY_FORMAT = /^fk_(live|test)_[0-9a-f]{32}$/;
 

@@ -10,7 +10,7 @@ import { enqueue } from '../../outbox/enqueue.js';
 import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import { recordFormEvent } from '../events/record-event.js';
+import { recordFormEvent } from '../forms/record-event.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import { formJson, formState, type FormView } from '../forms/present-form.js';
 import type { Json } from '../json.js';

@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
-import { recordFormEvent } from '../events/record-event.js';
+import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Trx } from '../../db/transact.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
-import { recordFormEvent } from '../events/record-event.js';
+import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
 import type { SigningLink } from './resolve-link.js';
 

@@ -2,41 +2,12 @@ import { findTemplate, findTemplates, findTemplateVersion } from '../../db/repos
 import type { TemplateRow } from '../../db/tables.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
-import type { DomainDeps } from '../context.js';
+import type { CachedTemplate, DomainDeps, TemplateCacheStore } from '../context.js';
 import { fieldSet, type FieldSet } from './field-set.js';
 import { templateJson } from './present-template.js';
 
-/**
- * What the hot paths need of a template, prepared once. A template's fields change only by an edit,
- * which makes a new version; a version's fields never change, so what a form reads (its template
- * version's fields) can be cached without limit. What the API reads (the template as it is now) is
- * trusted for TEMPLATE_FRESH_MS, then read again: that bounds how long another process's edit or
- * delete goes unseen here (this process's own edits replace the entry at once).
- */
-export interface CachedTemplate {
-  readonly id: string;
-  readonly accountId: string;
-  readonly mode: string;
-  readonly name: string;
-  readonly pdfKey: string;
-  /** The version these fields are (1 at import, one more per field edit). */
-  readonly version: number;
-  readonly fields: FieldSet;
-  /** The Template object as JSON text; empty for an earlier version's entry (never served). */
-  readonly json: string;
-  readonly deleted: boolean;
-  /** When it was read from the store (clock ms); an earlier version's entry never goes stale. */
-  readonly readAt: number;
-}
-
 /** How long a template read from the store answers API reads and new forms without being read again. */
 export const TEMPLATE_FRESH_MS = 2000;
-
-/** What the template cache must offer; lib/lru.ts's Lru fits too (tests use one). */
-export interface TemplateCacheStore {
-  get(id: string): CachedTemplate | undefined;
-  set(id: string, template: CachedTemplate): void;
-}
 
 /**
  * Roughly the memory a cached template holds: its JSON text and, for the fields, the stored JSON,

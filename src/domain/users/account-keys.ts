@@ -3,7 +3,7 @@ import type { Mode } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { createApiKey, listKeys, revokeKey, type ApiKeyView } from '../keys/manage-keys.js';
-import { assertModeAllowed } from './live-mode.js';
+import { assertModeAllowed } from '../plans/plan-rules.js';
 
 // The developers area's key management: the operator's key functions, held to the signed-in account
 // (an operator may touch any key; a dashboard user only their account's).

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { WebhookServices } from './services.js';
+import type { WebhookServices } from '../context.js';
 
 export const MAX_URL_LENGTH = 2048;
 

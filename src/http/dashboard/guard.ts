@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
 import { checkCsrf, requireSession, type Session } from '../../domain/users/sessions.js';
-import { errorBody, toAppError } from '../error-handler.js';
+import { sendJsonError } from '../error-body.js';
 import { readSessionCookie } from './session-cookie.js';
 
 // Every dashboard API call but sign-up and sign-in needs a live session; every state-changing one
@@ -65,8 +65,5 @@ export function sameOrigin(origin: string, baseUrl: string): boolean {
 
 /** The dashboard API answers in the contract's JSON error shape, never with an HTML page. */
 export function jsonErrorHandler(err: Error, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const app = toAppError(err);
-  if (app.status >= 500) req.log.error({ err }, 'dashboard request failed');
-  if (app.headers) reply.headers(app.headers);
-  return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
+  return sendJsonError(err, req, reply, 'dashboard request failed');
 }

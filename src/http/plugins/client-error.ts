@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { newRequestId } from '../../lib/ids.js';
-import { errorBody } from '../error-handler.js';
+import { errorBody } from '../error-body.js';
 
 /**
  * Writes a whole error response straight to the socket and closes it: for requests that never reach

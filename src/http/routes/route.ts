@@ -1,10 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../generated/api.js';
 import type { Partition } from '../../lib/partition.js';
 import type { HttpServices } from '../services.js';
 
+export type OperationId = keyof operations;
+
+type JsonBodyOf<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/**
+ * The request of operation `Id` as its handler sees it: path parameters, query and JSON body typed from
+ * src/generated/api.d.ts, which `npm run generate` makes from openapi.yaml. What an operation does not
+ * have is `never`, so reading it does not compile; change a request's shape in openapi.yaml, regenerate,
+ * and every handler that no longer fits fails to compile. The types hold because app.ts validates each
+ * request against the same operation's schemas before its handler runs (http/plugins/validation.ts).
+ */
+export type OperationRequest<Id extends OperationId> = FastifyRequest<{
+  Params: NonNullable<operations[Id]['parameters']['path']>;
+  Querystring: NonNullable<operations[Id]['parameters']['query']>;
+  Body: JsonBodyOf<operations[Id]>;
+}>;
+
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type OperationHandler<Id extends OperationId> = (req: OperationRequest<Id>, reply: FastifyReply) => Promise<unknown>;
 /** A handler of a key-authenticated operation: it is handed the partition the key opened. */
-export type PartitionHandler = (req: FastifyRequest, reply: FastifyReply, partition: Partition) => Promise<unknown>;
+type PartitionHandler<Id extends OperationId> = (req: OperationRequest<Id>, reply: FastifyReply, partition: Partition) => Promise<unknown>;
 
 /** One route per operationId of openapi.yaml; method, path and schemas come from the document. */
 export interface RouteDef {
@@ -16,10 +35,19 @@ export interface RouteDef {
   readonly handler: (s: HttpServices) => Handler;
 }
 
-interface RouteSpec<H> {
-  readonly operationId: string;
+interface RouteSpec<Id extends OperationId, H> {
+  readonly operationId: Id;
   readonly multipart?: boolean;
   readonly handler: (s: HttpServices) => H;
+}
+
+/**
+ * The one place a request meets its operation's types. Fastify hands every route the same untyped
+ * request; app.ts registers this handler only on the route of `operationId`, with that operation's
+ * schemas, so the request has been validated to the shape OperationRequest<Id> names.
+ */
+function asOperationRequest<Id extends OperationId>(req: FastifyRequest): OperationRequest<Id> {
+  return req as OperationRequest<Id>;
 }
 
 /**
@@ -28,21 +56,22 @@ interface RouteSpec<H> {
  * none to read, and an authenticated one whose auth hook did not run fails loudly instead of serving
  * another account's data by accident.
  */
-export function defineRoute(spec: RouteSpec<PartitionHandler>): RouteDef {
-  return {
-    operationId: spec.operationId,
-    ...(spec.multipart ? { multipart: true } : {}),
-    public: false,
-    handler: (s) => {
-      const handle = spec.handler(s);
-      return async (req, reply) => handle(req, reply, partitionOf(req));
-    },
-  };
+export function defineRoute<Id extends OperationId>(spec: RouteSpec<Id, PartitionHandler<Id>>): RouteDef {
+  return routeDef(spec, false, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply, partitionOf(req)));
 }
 
 /** An operation that needs no key (health, the presigned file download). */
-export function definePublicRoute(spec: RouteSpec<Handler>): RouteDef {
-  return { ...spec, public: true };
+export function definePublicRoute<Id extends OperationId>(spec: RouteSpec<Id, OperationHandler<Id>>): RouteDef {
+  return routeDef(spec, true, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply));
+}
+
+function routeDef<H>(spec: RouteSpec<OperationId, H>, isPublic: boolean, bind: (handle: H) => Handler): RouteDef {
+  return {
+    operationId: spec.operationId,
+    ...(spec.multipart ? { multipart: true } : {}),
+    public: isPublic,
+    handler: (s) => bind(spec.handler(s)),
+  };
 }
 
 function partitionOf(req: FastifyRequest): Partition {

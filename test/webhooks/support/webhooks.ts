@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { listRecipientsOfForm } from '../../../src/db/repositories/recipients.js';
-import { recordFormEvent, type EventType } from '../../../src/domain/events/record-event.js';
+import { recordFormEvent, type EventType } from '../../../src/domain/forms/record-event.js';
 import { formState } from '../../../src/domain/forms/present-form.js';
 import type { Partition } from '../../../src/lib/partition.js';
 import type { Actor, Harness } from '../../harness.js';

@@ -7,7 +7,7 @@ import { resolveSigningLink, type SigningLink } from '../../../domain/signing/re
 import { signForm } from '../../../domain/signing/sign-form.js';
 import { openSigningPage } from '../../../domain/signing/signing-page.js';
 import type { Client } from '../../../domain/signing/view-form.js';
-import { errorBody, toAppError } from '../../error-handler.js';
+import { sendJsonError } from '../../error-body.js';
 import { html } from '../html.js';
 import { sendPage } from '../send-page.js';
 import { registerAssets } from '../static-asset.js';
@@ -54,10 +54,7 @@ function assertSameSite(req: FastifyRequest): void {
 
 /** Errors of the JSON submission are JSON (the page shows their message), not HTML pages. */
 function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const app = toAppError(err);
-  if (app.status >= 500) req.log.error({ err }, 'signing failed');
-  if (app.headers) reply.headers(app.headers);
-  return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
+  return sendJsonError(err, req, reply, 'signing failed');
 }
 
 export function registerSign(app: FastifyInstance, deps: DomainDeps): void {

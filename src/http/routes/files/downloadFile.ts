@@ -1,13 +1,10 @@
 import { downloadSignedPdf } from '../../../domain/forms/signed-pdf.js';
-import type { operations } from '../../../generated/api.js';
 import { definePublicRoute } from '../route.js';
-
-type Params = operations['downloadFile']['parameters']['path'];
 
 export default definePublicRoute({
   operationId: 'downloadFile',
   handler: (s) => async (req, reply) => {
-    const { pdf, filename } = await downloadSignedPdf(s.domain, (req.params as Params).token);
+    const { pdf, filename } = await downloadSignedPdf(s.domain, req.params.token);
     return reply
       .type('application/pdf')
       .header('Content-Disposition', `attachment; filename="${filename}"`)

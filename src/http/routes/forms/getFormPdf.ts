@@ -1,15 +1,12 @@
 import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
-import type { operations } from '../../../generated/api.js';
 import { clientGoneSignal } from '../client-gone.js';
 import { defineRoute } from '../route.js';
-
-type Params = operations['getFormPdf']['parameters']['path'];
 
 export default defineRoute({
   operationId: 'getFormPdf',
   handler: (s) => async (req, reply, p) => {
     const ifNoneMatch = req.headers['if-none-match'];
-    const result = await getFormPdf(s.domain, p, (req.params as Params).form_id, ifNoneMatch, clientGoneSignal(reply));
+    const result = await getFormPdf(s.domain, p, req.params.form_id, ifNoneMatch, clientGoneSignal(reply));
     // The document changes whenever a value does: caches may keep it but must check back each time.
     reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache');
     if (result.notModified) return reply.code(304).send();

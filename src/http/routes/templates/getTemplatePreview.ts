@@ -1,14 +1,11 @@
 import { previewTemplate } from '../../../domain/templates/preview-template.js';
-import type { operations } from '../../../generated/api.js';
 import { clientGoneSignal } from '../client-gone.js';
 import { defineRoute } from '../route.js';
-
-type Params = operations['getTemplatePreview']['parameters']['path'];
 
 export default defineRoute({
   operationId: 'getTemplatePreview',
   handler: (s) => async (req, reply, p) => {
-    const { pdf, filename } = await previewTemplate(s.domain, p, (req.params as Params).template_id, clientGoneSignal(reply));
+    const { pdf, filename } = await previewTemplate(s.domain, p, req.params.template_id, clientGoneSignal(reply));
     return reply.type('application/pdf').header('Cache-Control', 'private, no-cache')
       .header('Content-Disposition', `inline; filename="${filename}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   },

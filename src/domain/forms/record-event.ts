@@ -3,7 +3,7 @@ import type { Trx } from '../../db/transact.js';
 import { newId } from '../../lib/ids.js';
 import { noteEnqueued } from '../../outbox/wakeup.js';
 import type { Partition } from '../../lib/partition.js';
-import { snapshotJson, type EventView, type FormState } from '../forms/present-form.js';
+import { snapshotJson, type EventView, type FormState } from './present-form.js';
 
 export type EventType = EventView['type'];
 
