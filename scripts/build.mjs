@@ -38,6 +38,10 @@ function sourceStamp(files) {
 }
 
 const compiled = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts');
+// Entry points that exist only to load TypeScript through tsx; compiled code starts the JavaScript
+// itself (pdf-pool.ts picks worker-job.js when it runs from dist/), so they are left out: a worker
+// that still named one would fail to start rather than quietly need tsx.
+const TSX_ONLY = new Set([path.join(SRC, 'pdf', 'pool', 'worker.mjs')]);
 
 export async function build() {
   const started = Date.now();
@@ -57,7 +61,7 @@ export async function build() {
     sourcemap: true,
     logLevel: 'warning',
   });
-  for (const f of files.filter((f) => !compiled(f))) {
+  for (const f of files.filter((f) => !compiled(f) && !TSX_ONLY.has(f))) {
     const to = path.join(tmp, path.relative(SRC, f));
     fs.mkdirSync(path.dirname(to), { recursive: true });
     fs.copyFileSync(f, to);
