@@ -67,9 +67,13 @@ export function listOperations(doc: OpenApiDocument): OperationEntry[] {
   return out;
 }
 
-/** The document as served: planned operations removed, so it never describes a route that answers 404. */
-export function servedDocument(doc: OpenApiDocument): OpenApiDocument {
+/**
+ * The document as served: planned operations removed, so it never describes a route that answers 404;
+ * given the server's BASE_URL, that is its one server (the file names a default local one).
+ */
+export function servedDocument(doc: OpenApiDocument, baseUrl?: string): OpenApiDocument {
   const copy = structuredClone(doc);
+  if (baseUrl !== undefined) copy['servers'] = [{ url: baseUrl, description: 'This server (its BASE_URL).' }];
   for (const [path, item] of Object.entries(copy.paths)) {
     for (const method of HTTP_METHODS) {
       if ((item[method] as OpenApiOperation | undefined)?.['x-status'] === 'planned') delete item[method];
