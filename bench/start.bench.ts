@@ -7,11 +7,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from '../scripts/build.mjs';
+import { freePort } from './formsign-serve.js';
 import { median } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,14 +21,6 @@ const NPM_START = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), '
 interface Way { name: string; serve: string[]; cli: string[] }
 const COMPILED: Way = { name: 'compiled (npm start / bin/formsign.js)', serve: ['sh', '-c', NPM_START], cli: [process.execPath, 'bin/formsign.js'] };
 const TSX: Way = { name: 'tsx (before the build)', serve: ['sh', '-c', `node scripts/build-web.mjs --if-stale && node --import tsx src/main.ts serve`], cli: [process.execPath, '--import', 'tsx', 'src/main.ts'] };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const healthy = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
