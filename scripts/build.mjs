@@ -90,12 +90,16 @@ export function isStale() {
   return built !== sourceStamp(walk(SRC, []));
 }
 
-/** Builds when src/ changed since the last build; says so on stderr (stdout belongs to the command). */
+/**
+ * Builds when src/ changed since the last build. Says so on stderr (stdout belongs to the command) to
+ * a person at a terminal only: a script reading the command's stderr gets the command's lines alone.
+ */
 export async function buildIfStale() {
   if (!isStale()) return;
-  process.stderr.write('formsign: compiling src/ → dist/…\n');
+  const say = process.stderr.isTTY ? (line) => process.stderr.write(`${line}\n`) : () => undefined;
+  say('formsign: compiling src/ → dist/…');
   const ms = await build();
-  process.stderr.write(`formsign: compiled in ${(ms / 1000).toFixed(1)} s.\n`);
+  say(`formsign: compiled in ${(ms / 1000).toFixed(1)} s.`);
 }
 
 if (process.argv[1] === SELF) {
