@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
 import { detectTemplate } from '../src/pdf/inspect/detect-template.js';
-import { createPdfRenderer, createPdfWork, type FieldDef, type FieldValue, type PdfRenderer } from '../src/pdf/index.js';
+import { createPdfWork, type FieldDef, type FieldValue, type PdfRenderer } from '../src/pdf/index.js';
+import { createPdfRenderer } from '../src/pdf/fill/index.js';
 import { median } from './stats.js';
 
 export interface BenchResult { name: string; ours: number; floor: number; ratio: number; target: string }

@@ -12,6 +12,7 @@ const latencyRows = (what: string, l: Latency, target: string): Row[] => [
 
 const BENCHES: Record<string, () => Promise<Row[]>> = {
   http: async () => (await import('./http.bench.js')).run(),
+  start: async () => (await import('./start.bench.js')).run(),
   render: async () => (await import('./render.bench.js')).run(),
   'pdf-load': async () => (await import('./pdf-load.bench.js')).run(),
   seal: async () => (await import('./seal.bench.js')).run(),

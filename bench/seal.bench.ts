@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import {
-  createPdfInspector, createPdfRenderer, loadSigningCertificate, sealPdf,
+  createPdfInspector, loadSigningCertificate, sealPdf,
   type FieldDef, type FieldValue, type SealRequest,
 } from '../src/pdf/index.js';
+import { createPdfRenderer } from '../src/pdf/fill/index.js';
 import { floorFill } from './render.bench.js';
 import { median } from './stats.js';
 

@@ -131,11 +131,18 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
+  let openapi: HttpServices['openapi'] | undefined;
+  let sdkSource: string | undefined;
   const http: HttpServices = {
     domain,
     authenticator,
-    openapi: loadOpenApiDocument(),
-    sdkSource: fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'),
+    // Parsed when the HTTP app is built, not by every CLI command (YAML parsing costs ~0.1 s).
+    get openapi() {
+      return (openapi ??= loadOpenApiDocument());
+    },
+    get sdkSource() {
+      return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
+    },
     ready: async () => (await ping(database.db)) && (await blobs.ping()),
     limits,
     metrics,

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { createDeps, type Deps, type DepsOptions } from '../deps.js';
+import { checkDataDir } from './data-dir.js';
 import { OperatorError } from './output.js';
 import { checkPostgres, withoutPassword } from './postgres-check.js';
 
@@ -10,6 +11,7 @@ import { checkPostgres, withoutPassword } from './postgres-check.js';
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
 
 export async function openDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
+  checkDataDir(config.dataDir);
   if (config.databaseUrl) {
     const check = await checkPostgres(config.databaseUrl, { create: true, variable: 'DATABASE_URL' });
     if (!check.ok) throw new OperatorError(check.problem);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+import type YAML from 'yaml';
+import { loadOnFirstUse } from '../lib/load-on-first-use.js';
 
 // openapi/openapi.yaml is the authoritative contract: routes, validation and the served document all
 // derive from it. Operations marked `x-status: planned` exist in the file but are not served until built.
@@ -43,8 +44,15 @@ export interface OperationEntry {
   planned: boolean;
 }
 
+// The compiled build (scripts/build.mjs) keeps the contract as JSON beside this module, rewritten
+// whenever openapi.yaml changes: parsing the YAML costs 0.1–0.3 s at every start, JSON a millisecond.
+// Run from src/ (tests, `npm run dev`) there is no copy and the YAML is read.
+const JSON_COPY = fileURLToPath(new URL('./openapi.json', import.meta.url));
+const yaml = loadOnFirstUse<typeof YAML>('yaml');
+
 export function loadOpenApiDocument(file = OPENAPI_PATH): OpenApiDocument {
-  return YAML.parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
+  if (file === OPENAPI_PATH && fs.existsSync(JSON_COPY)) return JSON.parse(fs.readFileSync(JSON_COPY, 'utf8')) as OpenApiDocument;
+  return yaml().parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
 }
 
 export function listOperations(doc: OpenApiDocument): OperationEntry[] {
@@ -59,9 +67,13 @@ export function listOperations(doc: OpenApiDocument): OperationEntry[] {
   return out;
 }
 
-/** The document as served: planned operations removed, so it never describes a route that answers 404. */
-export function servedDocument(doc: OpenApiDocument): OpenApiDocument {
+/**
+ * The document as served: planned operations removed, so it never describes a route that answers 404;
+ * given the server's BASE_URL, that is its one server (the file names a default local one).
+ */
+export function servedDocument(doc: OpenApiDocument, baseUrl?: string): OpenApiDocument {
   const copy = structuredClone(doc);
+  if (baseUrl !== undefined) copy['servers'] = [{ url: baseUrl, description: 'This server (its BASE_URL).' }];
   for (const [path, item] of Object.entries(copy.paths)) {
     for (const method of HTTP_METHODS) {
       if ((item[method] as OpenApiOperation | undefined)?.['x-status'] === 'planned') delete item[method];

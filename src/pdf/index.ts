@@ -6,14 +6,25 @@
 // index.ts, and code outside src/pdf only through this file (test/pdf/areas.test.ts).
 export * from './field.js';
 export * from './work.js';
-export { type DetectedTemplate } from './inspect/index.js';
-export { createPdfRenderer, type PdfRenderer } from './fill/index.js';
+export type { DetectedTemplate } from './inspect/index.js';
+export type { PdfRenderer } from './fill/index.js';
 export { createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
-export { type PdfPool, type PdfPoolOptions } from './pool/pdf-pool.js';
-export { makeSampleTemplatePdf, type SampleTemplate } from './sample/index.js';
-export { layoutForm, type LaidOutForm, type LayoutField, type LayoutRequest } from './generate/index.js';
+export type { PdfPool, PdfPoolOptions } from './pool/pdf-pool.js';
+export type { SampleTemplate } from './sample/index.js';
+export type { LaidOutForm, LayoutField, LayoutRequest } from './generate/index.js';
+export type { Mark, SealRequest } from './seal/index.js';
+// The certificate alone, not seal/index.ts: that one loads the signing code (pkijs, pdf-lib).
 export {
-  GENERATED_CERT_FILE, loadSigningCertificate, sealPdf, SigningCertificateError,
-  type Mark, type SealRequest, type SigningCertificate, type SigningCertificateOptions,
-} from './seal/index.js';
-export { type AuditRecipient, type AuditTrail, type ExtraSigner } from './audit/index.js';
+  GENERATED_CERT_FILE, loadSigningCertificate, SigningCertificateError,
+  type SigningCertificate, type SigningCertificateOptions,
+} from './seal/certificate.js';
+export type { AuditRecipient, AuditTrail, ExtraSigner } from './audit/index.js';
+
+// The main thread loads this file at every start and CLI call, and runs all PDF work in the pool's
+// threads (pool/worker-job.ts imports the areas itself). So the areas that load pdf-lib, fontkit,
+// pkijs or the generator's fonts are not imported here: the few calls made outside the pool load
+// their area on first use. A renderer outside the pool comes from fill/index.ts (tests, benchmarks).
+const onFirstCall = <A extends unknown[], R>(load: () => Promise<(...args: A) => Promise<R>>) => async (...args: A): Promise<R> => (await load())(...args);
+export const makeSampleTemplatePdf = onFirstCall(async () => (await import('./sample/index.js')).makeSampleTemplatePdf);
+export const layoutForm = onFirstCall(async () => (await import('./generate/index.js')).layoutForm);
+export const sealPdf = onFirstCall(async () => (await import('./seal/index.js')).sealPdf);

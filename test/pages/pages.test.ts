@@ -91,7 +91,7 @@ describe('pages beside the API', () => {
     const res = await h.request({ url: '/docs/openapi.json' });
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
-    assert.deepEqual(res.json(), JSON.parse(JSON.stringify(servedDocument(loadOpenApiDocument()))));
+    assert.deepEqual(res.json(), JSON.parse(JSON.stringify(servedDocument(loadOpenApiDocument(), h.deps.config.baseUrl))));
   });
 
   it('/sign/<anything> answers the HTML 404 page with the request id; so do unknown assets', async () => {

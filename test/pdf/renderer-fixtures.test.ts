@@ -5,8 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFName, PDFOptionList, PDFRadioGroup, PDFTextField } from '@cantoo/pdf-lib';
 import { radioChoices, selectChoices } from '../../src/pdf/shared/field-options.js';
 import {
-  createPdfInspector, createPdfRenderer, type FieldDef, type FieldValue, type PdfInspector,
+  createPdfInspector, type FieldDef, type FieldValue, type PdfInspector,
 } from '../../src/pdf/index.js';
+import { createPdfRenderer } from '../../src/pdf/fill/index.js';
 import { blankGlyphsShown, FIXTURES, pdfToText, qpdfCheck, readFixture } from './support/fixtures.js';
 
 const SCRIPTS = ['Łódź', '日本語', 'Ελληνικά', 'Привет', 'Zürich', '简体中文', '한국어'];

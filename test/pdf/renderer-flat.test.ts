@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import { decodePDFRawStream, degrees, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRadioGroup, PDFRef, PDFTextField } from '@cantoo/pdf-lib';
 import { detectTemplate } from '../../src/pdf/inspect/detect-template.js';
 import { radioChoices } from '../../src/pdf/shared/field-options.js';
-import { createPdfRenderer, type FieldDef } from '../../src/pdf/index.js';
+import { type FieldDef } from '../../src/pdf/index.js';
+import { createPdfRenderer } from '../../src/pdf/fill/index.js';
 import { blankGlyphsShown, pdfToText, qpdfCheck, readFixture, wordBoxes } from './support/fixtures.js';
 
 const renderer = createPdfRenderer();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPdfInspector, createPdfRenderer, makeSampleTemplatePdf, type PdfInspector } from '../../src/pdf/index.js';
+import { createPdfInspector, makeSampleTemplatePdf, type PdfInspector } from '../../src/pdf/index.js';
+import { createPdfRenderer } from '../../src/pdf/fill/index.js';
 import { pdfToText, qpdfCheck } from './support/fixtures.js';
 
 let inspector: PdfInspector;

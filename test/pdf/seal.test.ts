@@ -14,9 +14,10 @@ import { degrees, PDFDict, PDFDocument, PDFName, rgb, StandardFonts } from '@can
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import {
-  createPdfInspector, createPdfRenderer, loadSigningCertificate, sealPdf,
+  createPdfInspector, loadSigningCertificate, sealPdf,
   type AuditTrail, type FieldDef, type FieldValue, type PdfInspector, type SealRequest, type SigningCertificate,
 } from '../../src/pdf/index.js';
+import { createPdfRenderer } from '../../src/pdf/fill/index.js';
 import { FIXTURES, pdfToText, qpdfCheck, readFixture } from './support/fixtures.js';
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');

@@ -33,6 +33,10 @@ describe('config', () => {
 
   it('BASE_URL follows PORT and loses a trailing slash', () => {
     assert.equal(loadConfig({ PORT: '8080' }).baseUrl, 'http://localhost:8080');
+    // Issue 22: a server on PORT=3401 printed links and /docs servers on port 3000.
+    assert.equal(loadConfig({ PORT: '3401' }).baseUrl, 'http://localhost:3401');
+    assert.equal(loadConfig({ PORT: '3401', BASE_URL: '' }).baseUrl, 'http://localhost:3401');
+    assert.equal(loadConfig({ PORT: '3401', BASE_URL: 'https://sign.example.com' }).baseUrl, 'https://sign.example.com');
     assert.equal(loadConfig({ BASE_URL: 'https://sign.example.com/' }).baseUrl, 'https://sign.example.com');
   });
 

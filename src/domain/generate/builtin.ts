@@ -1,12 +1,16 @@
 // The built-in generator: description in, title and fields out. Pure and deterministic (no network,
 // no clock, no randomness): the same description always gives the same fields with the same names.
-import nlp from 'compromise';
+import type Nlp from 'compromise';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import type { FieldType } from '../../pdf/index.js';
 import {
   CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REQUIRED, SIGNATURE, typeOf, WORDS, YES_NO,
 } from './lexicon.js';
 import { Groups, items, sentences, titleFromText, wordCount, type Item } from './segment.js';
 import { MAX_FIELDS, MAX_LABEL, type GeneratedField, type GeneratedSpec, type Language, type Signer } from './spec.js';
+
+// English nouns and number words; loaded on the first description, not at every start.
+const nlp = loadOnFirstUse<typeof Nlp>('compromise');
 
 export interface BuiltinOptions {
   language?: Language | undefined;
@@ -63,7 +67,7 @@ function cleanRole(raw: string, lang: Language): string {
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
     .trim();
   if (lang === 'en' && s && !/\s/.test(s)) {
-    const single = nlp(s).nouns().toSingular().text();
+    const single = nlp()(s).nouns().toSingular().text();
     if (single) s = single;
   }
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
@@ -73,10 +77,10 @@ function cleanRole(raw: string, lang: Language): string {
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
   if (!m) return [raw];
-  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp(m[1]!).numbers().get();
+  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp()(m[1]!).numbers().get();
   const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
-  const single = nlp(m[2]!).nouns().toSingular().text() || m[2]!;
+  const single = nlp()(m[2]!).nouns().toSingular().text() || m[2]!;
   return Array.from({ length: n }, (_, i) => `${single} ${i + 1}`);
 }
 

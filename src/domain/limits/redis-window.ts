@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { windowIndex, previousWeight, type WindowCounts, type WindowStore } from './sliding-window.js';
 
 // The shared window store (REDIS_URL): one Lua script per check, so reading both fixed windows,
@@ -22,6 +23,8 @@ return {prev, cur, 0}
 interface WindowCommand {
   formsignWindow(current: string, previous: string, limit: number, weight: string, cost: number, ttlMs: number): Promise<[number, number, number]>;
 }
+
+const ioredis = loadOnFirstUse<typeof import('ioredis')>('ioredis');
 
 export interface RedisWindowOptions {
   url: string;
@@ -50,7 +53,7 @@ export class RedisWindowStore implements WindowStore {
 
   constructor(private readonly opts: RedisWindowOptions) {
     this.prefix = opts.keyPrefix ?? 'formsign:rl:';
-    this.client = new Redis(opts.url, {
+    this.client = new (ioredis().Redis)(opts.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: opts.commandTimeoutMs ?? 500,

@@ -1,6 +1,10 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type * as LibPhoneNumber from 'libphonenumber-js';
 import type { Channel, RecipientRow } from '../../db/tables.js';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { AppError } from '../errors.js';
+
+// Its metadata takes tens of milliseconds to load; needed only when a form is sent to a phone.
+const phoneNumbers = loadOnFirstUse<typeof LibPhoneNumber>('libphonenumber-js');
 
 // Pure rules of sending (CONTRACT.md Part B, "Forms"); unit-tested without a database.
 
@@ -70,7 +74,7 @@ function normalisePhone(raw: string, i: number): string {
   if (!trimmed.startsWith('+')) {
     throw invalid(i, 'phone', `recipients[${i}].phone must be an international number starting with + and the country code, e.g. +14155550123.`);
   }
-  const parsed = parsePhoneNumberFromString(trimmed);
+  const parsed = phoneNumbers().parsePhoneNumberFromString(trimmed);
   if (!parsed || !parsed.isPossible()) throw invalid(i, 'phone', `recipients[${i}].phone is not a possible phone number: '${trimmed}'.`);
   return parsed.number;
 }

@@ -41,11 +41,11 @@ const start = new StaticAsset('/docs/', 'start', 'js', 'text/javascript; charset
   ),
 );
 
-export function registerDocs(app: FastifyInstance, doc: OpenApiDocument): void {
+export function registerDocs(app: FastifyInstance, doc: OpenApiDocument, baseUrl: string): void {
   registerAssets(app, [redoc, start, attribution, stylesheet]);
   let json: Buffer | undefined;
   app.get('/docs/openapi.json', (_req, reply) => {
-    json ??= Buffer.from(JSON.stringify(servedDocument(doc)));
+    json ??= Buffer.from(JSON.stringify(servedDocument(doc, baseUrl)));
     return setSecurityHeaders(reply).header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8').send(json);
   });
   app.get('/docs', (_req, reply) => {

@@ -19,6 +19,6 @@ export { withRedactedRequests } from './sign/redact-url.js';
 export function registerPages(app: FastifyInstance, doc: OpenApiDocument, domain: DomainDeps): void {
   registerAssets(app, Object.values(LAYOUT_ASSETS));
   registerHome(app, doc);
-  registerDocs(app, doc);
+  registerDocs(app, doc, domain.baseUrl);
   registerSign(app, domain);
 }

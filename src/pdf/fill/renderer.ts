@@ -11,6 +11,7 @@ import { DocumentFonts, hanStyleOf } from './fonts.js';
 import { removeActiveContent } from '../shared/active-content.js';
 import { dropStaleStructures, dropUsageRights } from '../shared/pdf-cleanup.js';
 import { completeMissingAppearances } from './missing-appearances.js';
+import { RENDERER_VERSION } from '../shared/renderer-version.js';
 
 export interface PdfRenderer {
   /** Changes whenever the same inputs would render differently, so cached renderings are not reused. */
@@ -21,11 +22,6 @@ export interface PdfRenderer {
   preview(templatePdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions): Promise<Uint8Array>;
 }
 
-// Bump on any change to what a rendering looks like (fonts, sizing, wrapping, layout).
-// 2: Korean and Chinese faces, shrink-to-fit, CJK line breaking, ToUnicode kept across documents.
-// 3: values mixing scripts no one face covers are drawn in runs of several fonts (a word keeps one).
-// 4: multiline text leaves room for the last line's descenders inside the padding.
-const RENDERER_VERSION = '4';
 
 /** Filled in by the signing stage, never from submitted values. */
 const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed']);

@@ -1,9 +1,10 @@
 // What the domain calls: an inspector and a renderer, both running their work in one PdfPool.
 import type { FieldDef, FieldValue } from '../field.js';
-import { createPdfRenderer, type PdfRenderer } from '../fill/index.js';
+import type { PdfRenderer } from '../fill/index.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
+import { RENDERER_VERSION } from '../shared/renderer-version.js';
 import type { JobOptions, PdfSource } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
@@ -25,7 +26,7 @@ export interface PdfWork {
 
 export function createPdfWork(options: PdfPoolOptions): PdfWork {
   const pool = createPdfPool(options);
-  const { version } = createPdfRenderer();
+  const version = RENDERER_VERSION;
   const close = (): Promise<void> => pool.close();
   return {
     pool,

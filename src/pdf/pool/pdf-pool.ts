@@ -57,7 +57,9 @@ interface Slot {
   failure?: Failure | undefined;
 }
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+// Run from src/ (tests, `npm run dev`) the thread needs worker.mjs to register tsx; compiled to dist/
+// the job runner is plain JavaScript and is the thread's entry itself, so no tsx loads there.
+const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker.mjs', import.meta.url) : new URL('./worker-job.js', import.meta.url);
 // Loading tsx and pdf-lib in a fresh thread takes well under a second; this catches a worker that
 // cannot start at all (a broken install).
 const STARTUP_TIMEOUT_MS = 30_000;

@@ -5,7 +5,8 @@
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import forge from 'node-forge';
+import type forge from 'node-forge';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 
 export interface SigningCertificate {
   readonly key: KeyObject;
@@ -36,12 +37,18 @@ export class SigningCertificateError extends Error {
 export const GENERATED_CERT_FILE = path.join('signing', 'service-certificate.pem');
 const VALID_YEARS = 10;
 
+// node-forge (reading a PKCS#12 file, making the self-signed certificate) costs tens of milliseconds
+// to load and is needed only on a first start or with SIGNING_CERT_P12, so it is required then; a
+// stored certificate is read with node:crypto alone.
+const loadForge = loadOnFirstUse<typeof forge>('node-forge');
+
 export function loadSigningCertificate(opts: SigningCertificateOptions): SigningCertificate {
   if (opts.p12Path) return fromP12(opts.p12Path, opts.password ?? '');
   return generatedCertificate(opts.dataDir, opts.serviceName);
 }
 
 function fromP12(p12Path: string, password: string): SigningCertificate {
+  const forge = loadForge();
   let der: Buffer;
   try {
     der = fs.readFileSync(p12Path);
@@ -120,6 +127,7 @@ function writeOnce(file: string, content: string): void {
 
 /** An RSA-2048 self-signed certificate naming the service, as PEM (key, then certificate). */
 function makeSelfSigned(serviceName: string, now = new Date()): string {
+  const forge = loadForge();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();

@@ -1,12 +1,5 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { assertValidBlobKey } from './blob-key.js';
 import type { BlobInfo, BlobStore } from './blob-store.js';
 
@@ -36,7 +29,10 @@ function isAbsent(err: unknown): boolean {
   return typeof metadata === 'object' && metadata !== null && 'httpStatusCode' in metadata && metadata.httpStatusCode === 404;
 }
 
+const s3Sdk = loadOnFirstUse<typeof S3Sdk>('@aws-sdk/client-s3');
+
 export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
+  const { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } = s3Sdk();
   const client = new S3Client({
     region: opts.region,
     credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },

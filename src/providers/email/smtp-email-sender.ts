@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import type { EmailSender, OutgoingEmail } from './email-sender.js';
 
 export interface SmtpOptions {
@@ -9,6 +10,8 @@ export interface SmtpOptions {
   /** Connections kept open to the server; the worker's concurrency is a good value. */
   readonly maxConnections?: number;
 }
+
+const nodemailer = loadOnFirstUse<typeof Nodemailer>('nodemailer');
 
 /** nodemailer's SMTP options from our URL: auth in the URL is percent-decoded, the port follows the scheme. */
 export function smtpTransportOptions(url: string, maxConnections: number) {
@@ -34,7 +37,7 @@ function senderDomain(from: string): string {
 }
 
 export function createSmtpEmailSender(o: SmtpOptions): EmailSender {
-  const transport = nodemailer.createTransport(smtpTransportOptions(o.url, o.maxConnections ?? 8));
+  const transport = nodemailer().createTransport(smtpTransportOptions(o.url, o.maxConnections ?? 8));
   const domain = senderDomain(o.from);
   return {
     transport: 'smtp',

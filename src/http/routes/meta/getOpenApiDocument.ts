@@ -6,7 +6,7 @@ export default defineRoute({
   operationId: 'getOpenApiDocument',
   handler: (s) => {
     // Serialised once: the document cannot change while the process runs.
-    const yaml = YAML.stringify(servedDocument(s.openapi));
+    const yaml = YAML.stringify(servedDocument(s.openapi, s.domain.baseUrl));
     return async (_req, reply) => reply.type('application/yaml; charset=utf-8').send(yaml);
   },
 });

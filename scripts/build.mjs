@@ -1,0 +1,108 @@
+// Compiles src/ (TypeScript) to dist/ (JavaScript with source maps) with esbuild, one output file per
+// source file and the same folder depth, so every path a module resolves against import.meta.url
+// (../../openapi/openapi.yaml, ../../../web/dist/, ../package.json) means the same file from dist/.
+// The contract (openapi/openapi.yaml) is kept there as JSON too (src/http/openapi.ts says why).
+// Files that are not compiled TypeScript (CSS, SVG, browser scripts, plain-JS worker entries, the
+// generated API types the SDK page serves) are copied beside the output.
+//
+// `node scripts/build.mjs` always builds; `--if-stale` builds only when src/ changed since the last
+// build. Plain JavaScript, and the check only stats files (no reading, no hashing), so bin/formsign.js
+// runs it before every command for a few milliseconds; esbuild is imported only when a build is due.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(ROOT, 'src');
+export const DIST = path.join(ROOT, 'dist');
+const STAMP = path.join(DIST, '.source-stamp');
+const SELF = fileURLToPath(import.meta.url);
+// Read by src/http/openapi.ts; kept in dist/ as JSON (see there), so a change to it is a change to the build.
+const OPENAPI = path.join(ROOT, 'openapi', 'openapi.yaml');
+
+function walk(dir, out) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+// The newest modification time and the number of files: an edited or added source is newer than
+// the stamp, a deleted one changes the count. Checking out another commit touches what it changes.
+function sourceStamp(files) {
+  let newest = Math.max(fs.statSync(SELF).mtimeMs, fs.statSync(OPENAPI).mtimeMs);
+  for (const f of files) newest = Math.max(newest, fs.statSync(f).mtimeMs);
+  return `${files.length} ${newest}`;
+}
+
+const compiled = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts');
+// Entry points that exist only to load TypeScript through tsx; compiled code starts the JavaScript
+// itself (pdf-pool.ts picks worker-job.js when it runs from dist/), so they are left out: a worker
+// that still named one would fail to start rather than quietly need tsx.
+const TSX_ONLY = new Set([path.join(SRC, 'pdf', 'pool', 'worker.mjs')]);
+
+export async function build() {
+  const started = Date.now();
+  const files = walk(SRC, []);
+  const stamp = sourceStamp(files);
+  // Built aside and swapped in, so a process starting meanwhile never imports a half-written dist/.
+  const tmp = `${DIST}.${process.pid}.tmp`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: files.filter(compiled),
+    outdir: tmp,
+    outbase: SRC,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  for (const f of files.filter((f) => !compiled(f) && !TSX_ONLY.has(f))) {
+    const to = path.join(tmp, path.relative(SRC, f));
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(f, to);
+  }
+  const { parse } = await import('yaml');
+  fs.writeFileSync(path.join(tmp, 'http', 'openapi.json'), JSON.stringify(parse(fs.readFileSync(OPENAPI, 'utf8'))));
+  fs.writeFileSync(path.join(tmp, '.source-stamp'), stamp);
+  fs.rmSync(DIST, { recursive: true, force: true });
+  try {
+    fs.renameSync(tmp, DIST);
+  } catch (error) {
+    // Another process built and swapped in the same sources first.
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!fs.existsSync(STAMP)) throw error;
+  }
+  return Date.now() - started;
+}
+
+export function isStale() {
+  let built;
+  try {
+    built = fs.readFileSync(STAMP, 'utf8');
+  } catch {
+    return true;
+  }
+  return built !== sourceStamp(walk(SRC, []));
+}
+
+/**
+ * Builds when src/ changed since the last build. Says so on stderr (stdout belongs to the command) to
+ * a person at a terminal only: a script reading the command's stderr gets the command's lines alone.
+ */
+export async function buildIfStale() {
+  if (!isStale()) return;
+  const say = process.stderr.isTTY ? (line) => process.stderr.write(`${line}\n`) : () => undefined;
+  say('formsign: compiling src/ → dist/…');
+  const ms = await build();
+  say(`formsign: compiled in ${(ms / 1000).toFixed(1)} s.`);
+}
+
+if (process.argv[1] === SELF) {
+  if (process.argv.includes('--if-stale')) await buildIfStale();
+  else process.stderr.write(`formsign: compiled src/ → dist/ in ${((await build()) / 1000).toFixed(1)} s.\n`);
+}

@@ -1,0 +1,62 @@
+// The compiled build (scripts/build.mjs → dist/) runs without tsx: its PDF worker threads start, the
+// contract it reads is openapi.yaml's, and files read relative to a module are found from dist/.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { build, isStale } from '../../scripts/build.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/pdfs/openoffice_form_example.pdf', import.meta.url));
+const { NODE_OPTIONS: _ignored, ...env } = process.env;
+
+/** Runs an ES module (a file in the repository root, so './dist/…' resolves) in a plain node: no tsx, no flags. */
+function runPlain(code: string): unknown {
+  const file = path.join(ROOT, `.compiled-test-${process.pid}-${Date.now()}.mjs`);
+  fs.writeFileSync(file, code);
+  try {
+    const r = spawnSync(process.execPath, [file], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+describe('compiled build', () => {
+  before(async () => {
+    if (isStale()) await build();
+  });
+
+  it('is up to date after a build (what bin/formsign.js checks before each run)', () => {
+    assert.equal(isStale(), false);
+    assert.ok(fs.existsSync(`${ROOT}/dist/main.js.map`), 'source maps are written');
+  });
+
+  it('runs PDF work in worker threads without tsx', () => {
+    const out = runPlain(`
+      import { readFileSync } from 'node:fs';
+      import { createPdfInspector } from './dist/pdf/index.js';
+      const inspector = createPdfInspector({ timeoutMs: 10_000, maxOldGenerationSizeMb: 128 });
+      const r = await inspector.inspect(readFileSync(${JSON.stringify(FIXTURE)}));
+      await inspector.close();
+      process.stdout.write(JSON.stringify({ fields: r.fields.length }));
+    `);
+    assert.deepEqual(out, { fields: 12 });
+    // The tsx-registering entry of src/ is not in dist/, so the thread above started without it.
+    assert.equal(fs.existsSync(`${ROOT}/dist/pdf/pool/worker.mjs`), false);
+  });
+
+  it('serves the contract of openapi.yaml and the generated types from dist/', () => {
+    const out = runPlain(`
+      import { loadOpenApiDocument, GENERATED_TYPES_PATH } from './dist/http/openapi.js';
+      import { readFileSync } from 'node:fs';
+      process.stdout.write(JSON.stringify({ doc: loadOpenApiDocument(), types: readFileSync(GENERATED_TYPES_PATH, 'utf8').length }));
+    `) as { doc: unknown; types: number };
+    assert.deepEqual(out.doc, YAML.parse(fs.readFileSync(`${ROOT}/openapi/openapi.yaml`, 'utf8')));
+    assert.equal(out.types, fs.readFileSync(`${ROOT}/src/generated/api.d.ts`, 'utf8').length);
+  });
+});
