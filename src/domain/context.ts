@@ -1,5 +1,4 @@
-import type { Db } from '../db/database.js';
-import type { Transact } from '../db/transact.js';
+import type { Db, ReplayableTransact, Transact } from '../db/handles.js';
 import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
 import type { SigningLinks } from '../lib/signing-links.js';
@@ -15,6 +14,12 @@ export interface DomainDeps {
   readonly db: Db;
   /** Opens a write transaction; state changes and the jobs they cause go through it together. */
   readonly transact: Transact;
+  /**
+   * A write transaction that may settle before its commit is on disk: only for work whose loss to a
+   * power failure is repaired by running it again (the webhook publisher's feed), never for a write a
+   * client is told about. A use case names it to get it (see db/handles.ts).
+   */
+  readonly transactReplayable: ReplayableTransact;
   readonly clock: Clock;
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, type DatabaseHandle, type Db } from '../../src/db/database.js';
-import type { Trx } from '../../src/db/transact.js';
+import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
+import type { Db, Trx } from '../../src/db/handles.js';
 import type { AccountsTable } from '../../src/db/tables.js';
 import { DIALECTS, PG_URL, openStore as openFreshStore, type DialectName } from '../harness.js';
 

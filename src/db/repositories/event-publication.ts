@@ -1,8 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
 import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
 import type { EventRow } from '../tables.js';
 import { limitLiteral } from './pagination.js';
 

@@ -1,7 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
-import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';

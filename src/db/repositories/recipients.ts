@@ -1,9 +1,8 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { RecipientRow } from '../tables.js';
-import type { Trx } from '../transact.js';
 
 const insertRow = preparedInsert('recipients', [
   'id', 'account_id', 'mode', 'form_id', 'position', 'signer', 'name', 'email', 'phone', 'channel', 'address_key', 'token_hash',

@@ -1,6 +1,5 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { NewTemplateRow, TemplateRow } from '../tables.js';
 import { preparedPage, type Page, type PageQuery } from './pagination.js';

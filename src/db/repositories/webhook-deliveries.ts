@@ -1,9 +1,7 @@
-import type { Mode, Partition } from '../../lib/partition.js';
-import { outcomeUpdate, type BoundUpdate } from '../outcome-update.js';
-import type { Db } from '../database.js';
+import type { Partition } from '../../lib/partition.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
 import type { WebhookDeliveryRow, WebhookDeliveryStatus, WebhookRow } from '../tables.js';
 import { limitLiteral, olderThan, toPage, type Page, type PageQuery } from './pagination.js';
 
@@ -104,31 +102,22 @@ export interface AttemptOutcome {
   updated_at: string;
 }
 
-const attemptIfNext = outcomeUpdate('webhook-attempt', 'webhook_deliveries', (db, a: AttemptOutcome & { accountId: string; mode: Mode; id: string; previous: number }) =>
-  db
-    .updateTable('webhook_deliveries')
-    .set({ status: a.status, attempts: a.attempts, last_status_code: a.last_status_code, next_attempt_at: a.next_attempt_at, body: a.body, attempt_log: a.attempt_log, updated_at: a.updated_at })
-    .where('account_id', '=', a.accountId)
-    .where('mode', '=', a.mode)
-    .where('id', '=', a.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', a.previous),
-);
-
-const attemptArgs = (p: Partition, id: string, outcome: AttemptOutcome) => ({ ...outcome, accountId: p.accountId, mode: p.mode, id, previous: outcome.attempts - 1 });
-
 /**
  * Records attempt `outcome.attempts`, fenced: only while the delivery is still pending with the
  * attempt before it recorded, so a stale or repeated job cannot record an attempt twice. True when
  * this call recorded it.
  */
 export async function recordAttempt(trx: Trx, p: Partition, id: string, outcome: AttemptOutcome): Promise<boolean> {
-  return (await attemptIfNext.run(trx, attemptArgs(p, id, outcome))) === 1;
-}
-
-/** recordAttempt as a job outcome's update (nothing is decided on whether it recorded). */
-export function attemptRecorded(p: Partition, id: string, outcome: AttemptOutcome): BoundUpdate {
-  return attemptIfNext.with(attemptArgs(p, id, outcome));
+  const r = await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: outcome.status, attempts: outcome.attempts, last_status_code: outcome.last_status_code, next_attempt_at: outcome.next_attempt_at, body: outcome.body, attempt_log: outcome.attempt_log, updated_at: outcome.updated_at })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', outcome.attempts - 1)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** The webhook was disabled or deleted: what was still to be attempted is abandoned. */

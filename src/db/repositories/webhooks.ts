@@ -1,8 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
 import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
 import type { WebhookRow, WebhooksTable } from '../tables.js';
 import { limitLiteral, olderThan, toPage, type Page, type PageQuery } from './pagination.js';
 
