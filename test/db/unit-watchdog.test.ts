@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { SlowUnitError, UNIT_LIMIT_MS, type UnitWatchdog } from '../../src/db/group-commit.js';
+import { SlowUnitError, STRICT_UNIT_CEILING_MS, UNIT_LIMIT_MS, type UnitWatchdog } from '../../src/db/group-commit.js';
 import type { Trx } from '../../src/db/handles.js';
 import { createHarness, openStore } from '../harness.js';
 
 // The unit-of-work watchdog (group-commit.ts): a unit that holds SQLite's group commit longer than
-// UNIT_LIMIT_MS is reported (the server logs and counts it in /metrics) and, in strict mode (the test
-// harness), rolled back and rejected so that the test which wrote it fails.
+// UNIT_LIMIT_MS is reported (the server logs and counts it in /metrics). In strict mode (the test
+// harness) a unit that waits inside the batch (the event loop turns), or holds it past
+// STRICT_UNIT_CEILING_MS, is rolled back and rejected so that the test which wrote it fails.
 
 /** Holds the batch's connection for `ms` without yielding, as a unit doing heavy work would. */
 function busyFor(ms: number): void {
@@ -48,11 +49,11 @@ describe('unit-of-work watchdog (sqlite)', () => {
     });
   });
 
-  it('strict: the slow unit is rolled back and rejects with SlowUnitError; the others of its batch commit', async () => {
+  it('strict: a unit holding the batch past the ceiling is rolled back and rejects with SlowUnitError; the others of its batch commit', async () => {
     const slow: number[] = [];
     await withStore({ strict: true, onSlow: (ms) => slow.push(ms) }, async (store) => {
-      // Three units of one turn share a batch; the middle one holds it too long.
-      const results = await Promise.allSettled([store.transact(write('before')), store.transact(write('hog', UNIT_LIMIT_MS + 20)), store.transactReplayable(write('after'))]);
+      // Three units of one turn share a batch; the middle one holds it far too long.
+      const results = await Promise.allSettled([store.transact(write('before')), store.transact(write('hog', STRICT_UNIT_CEILING_MS + 20)), store.transactReplayable(write('after'))]);
       assert.equal(results[0].status, 'fulfilled');
       assert.equal(results[2].status, 'fulfilled');
       const rejected = results[1];
@@ -60,7 +61,9 @@ describe('unit-of-work watchdog (sqlite)', () => {
       const error = (rejected as PromiseRejectedResult).reason as unknown;
       assert.ok(error instanceof SlowUnitError, String(error));
       assert.equal(error.limitMs, UNIT_LIMIT_MS);
-      assert.match(error.message, /held the SQLite group commit for \d+\.\d ms \(limit 50 ms\)/);
+      assert.equal(error.waited, false);
+      assert.ok(error.heldMs > STRICT_UNIT_CEILING_MS);
+      assert.match(error.message, /held the SQLite group commit for \d+\.\d ms \(limit 50 ms\): a unit may only run its own statements/);
       assert.equal(slow.length, 1, 'still reported');
       assert.equal(await stored(store.db, 'hog'), false, 'rolled back to its savepoint');
       assert.equal(await stored(store.db, 'before'), true);
@@ -68,16 +71,21 @@ describe('unit-of-work watchdog (sqlite)', () => {
     });
   });
 
-  it('a unit that waits on something other than its own statements is caught too (the batch waits with it)', async () => {
+  it('strict: a unit that waits on something other than its own statements rejects, however short the wait', async () => {
     await withStore({ strict: true }, async (store) => {
       await assert.rejects(
         store.transact(async (trx) => {
           await write('waiting')(trx);
-          await new Promise((r) => setTimeout(r, UNIT_LIMIT_MS + 20));
+          await new Promise((r) => setTimeout(r, 1));
         }),
-        SlowUnitError,
+        (e: unknown) => e instanceof SlowUnitError && e.waited && /waited on something other than its own statements/.test(e.message),
       );
       assert.equal(await stored(store.db, 'waiting'), false);
+      // Many statements of its own, awaited one after another, are no wait.
+      assert.equal(await store.transact(async (trx) => {
+        for (let i = 0; i < 50; i++) await write(`own_${i}`)(trx);
+        return 'ok';
+      }), 'ok');
     });
   });
 
@@ -95,7 +103,10 @@ describe('unit-of-work watchdog (sqlite)', () => {
         return Number(line.split(' ')[1]);
       };
       assert.equal(await count(), 0);
-      await assert.rejects(h.deps.database.transact(write('hog', UNIT_LIMIT_MS + 20)), SlowUnitError);
+      await assert.rejects(h.deps.database.transact(async (trx) => {
+        await write('waits')(trx);
+        await new Promise((r) => setTimeout(r, UNIT_LIMIT_MS + 10));
+      }), SlowUnitError);
       assert.equal(await count(), 1);
       assert.equal(warned.length, 1, warned.join('\n'));
       assert.match(warned[0]!, /^formsign: warning: a unit of work held the SQLite group commit for \d+\.\d ms \(limit 50 ms\)/);
