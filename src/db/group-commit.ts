@@ -183,14 +183,18 @@ async function runBatch(conn: Kysely<Database>, sqlite: SqliteConnection, state:
       sqlite.run('savepoint unit', []);
       try {
         // A turn of the event loop during the unit means it waited on something else (strict mode).
+        // The batch may itself run in a check phase (drain starts from setImmediate), where a new
+        // immediate waits for the next loop while a timer the unit awaits fires first: both are watched.
         let turned = false;
-        const turn = watch.strict ? setImmediate(() => (turned = true)) : undefined;
+        const turnImmediate = watch.strict ? setImmediate(() => (turned = true)) : undefined;
+        const turnTimer = watch.strict ? setTimeout(() => (turned = true), 0) : undefined;
         const started = performance.now();
         let value: unknown;
         try {
           value = await runUnit(p.unit, conn);
         } finally {
-          clearImmediate(turn);
+          clearImmediate(turnImmediate);
+          clearTimeout(turnTimer);
         }
         const heldMs = performance.now() - started;
         if (heldMs > watch.limitMs) watch.onSlow?.(heldMs);

@@ -78,7 +78,7 @@ describe('unit-of-work watchdog (sqlite)', () => {
       await assert.rejects(
         store.transact(async (trx) => {
           await write('waiting')(trx);
-          await new Promise((r) => setTimeout(r, 1));
+          await new Promise((r) => setTimeout(r, 5));
         }),
         (e: unknown) => e instanceof SlowUnitError && e.waited && /waited on something other than its own statements/.test(e.message),
       );
@@ -104,14 +104,16 @@ describe('unit-of-work watchdog (sqlite)', () => {
         assert.ok(line, 'the counter is exported');
         return Number(line.split(' ')[1]);
       };
-      assert.equal(await count(), 0);
+      // (The harness's own first units may already have been slow on a loaded machine: counted from here.)
+      const before = await count();
+      const warnedBefore = warned.length;
       await assert.rejects(h.deps.database.transact(async (trx) => {
         await write('waits')(trx);
         await new Promise((r) => setTimeout(r, UNIT_LIMIT_MS + 10));
       }), SlowUnitError);
-      assert.equal(await count(), 1);
-      assert.equal(warned.length, 1, warned.join('\n'));
-      assert.match(warned[0]!, /^formsign: warning: a unit of work held the SQLite group commit for \d+\.\d ms \(limit 50 ms\)/);
+      assert.equal(await count(), before + 1);
+      assert.equal(warned.length, warnedBefore + 1, warned.join('\n'));
+      assert.match(warned.at(-1)!, /^formsign: warning: a unit of work held the SQLite group commit for \d+\.\d ms \(limit 50 ms\)/);
     } finally {
       console.warn = warn;
       await h.close();
