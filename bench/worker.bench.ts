@@ -64,7 +64,7 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite'): Promise<{ rows: BenchResult[]; latency: { p50: number; p99: number; samples: number } }> {
   const sink = await startSink();
   const s = await processStore(dialect === 'postgres' ? 'postgres' : 'sqlite', 'benchworker', { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: 'silent' }, {
-    worker: { concurrency: CONCURRENCY, log: () => undefined, ...(process.env['BENCH_WINDOW'] ? { settleWindowMs: Number(process.env['BENCH_WINDOW']) } : {}) },
+    worker: { concurrency: CONCURRENCY, log: () => undefined },
   });
   const deps = s.deps;
   try {

@@ -53,6 +53,7 @@ const schema = z
     TRUST_PROXY: trustProxy.default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+    PG_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     S3_ENDPOINT: url(['http:', 'https:']).optional(),
     S3_BUCKET: z.string().min(1).optional(),
@@ -108,6 +109,8 @@ export interface Config {
   readonly trustProxy: boolean | readonly string[];
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** PG_PREPARED_STATEMENTS=off: no named statements, for PgBouncer in transaction mode (pg-named-statements.ts). */
+  readonly pgPreparedStatements: boolean;
   readonly redisUrl: string | undefined;
   readonly s3:
     | { readonly endpoint: string | undefined; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: c.TRUST_PROXY,
     dataDir,
     databaseUrl: c.DATABASE_URL,
+    pgPreparedStatements: c.PG_PREPARED_STATEMENTS === 'on',
     redisUrl: c.REDIS_URL,
     s3: c.S3_BUCKET
       ? { endpoint: c.S3_ENDPOINT, bucket: c.S3_BUCKET, region: c.S3_REGION!, accessKeyId: c.S3_ACCESS_KEY_ID!, secretAccessKey: c.S3_SECRET_ACCESS_KEY! }

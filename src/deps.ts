@@ -4,6 +4,7 @@ import { ConfigError, type Config } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
 import type { OnConnectionError } from './db/pg-pool.js';
+import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps, WebhookServices } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
@@ -61,7 +62,7 @@ export interface Deps {
 }
 
 /** Worker settings tests and the CLI may tune; the rest comes from config. */
-export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log' | 'settleWindowMs'>>;
+export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log'>>;
 
 export interface DepsOptions {
   clock?: Clock;
@@ -81,6 +82,11 @@ export interface DepsOptions {
   llmTimeoutMs?: number;
   /** Limits tuning for tests: quota flush interval, Redis key prefix, how often a Redis outage is logged. */
   limits?: LimitsOptions;
+  /**
+   * Tests: a unit of work that holds SQLite's group commit past its limit rejects instead of only being
+   * logged and counted (db/group-commit.ts), so the test that wrote it fails.
+   */
+  strictUnits?: boolean;
 }
 
 export interface LimitsOptions {
@@ -100,16 +106,25 @@ const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1
 export async function createDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
   // First: a certificate that cannot be used stops the start before anything else is opened.
   const signingCertificate = loadServiceCertificate(config);
-  // Before the database: its connections report their losses here. Outbox depth is read at scrape time.
+  // Before the database: its connections report their losses here, and the group commit its slow units.
+  // The outbox depth is read at scrape time only.
   const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
   const onConnectionError = connectionErrorReporter(metrics);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+    pgPreparedStatements: config.pgPreparedStatements,
     // The store keeps working (the in-thread backstop takes over), but an operator should know.
     onCheckpointError: (message) => console.error(`formsign: background WAL checkpoint failed: ${message}`),
     onConnectionError,
+    unitWatchdog: {
+      strict: opts.strictUnits === true,
+      onSlow: (heldMs) => {
+        metrics.slowUnit();
+        console.warn(`formsign: warning: a unit of work held the SQLite group commit for ${heldMs.toFixed(1)} ms (limit ${UNIT_LIMIT_MS} ms); every write of the process waited meanwhile.`);
+      },
+    },
   });
   const migrated = await migrateToLatest(database);
   const blobs = createBlobStore(config);
@@ -122,7 +137,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, generate: {
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
@@ -205,13 +220,11 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     transact: database.transact,
     transactReplayable: database.transactReplayable,
     dialect: database.dialect,
-    oneStatement: database.oneStatement,
     clock: domain.clock,
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),
     // Pending events become webhook deliveries before each claim (the events table is their outbox).
-    // A publication lost to a power failure is published again (new deliveries of the same event ids).
-    feed: () => publishAllPending({ ...domain, transact: database.transactReplayable }, { skipLocked: database.dialect === 'postgres' }),
+    feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
     ...opts.worker,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal, (line) => console.error(`formsign worker: ${line}`), onConnectionError) }

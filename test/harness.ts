@@ -71,7 +71,7 @@ export async function createHarness(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
-  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}) });
+  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}) });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });
@@ -118,7 +118,8 @@ export async function createHarness(
 export async function openStore(dialect: DialectName, prefix: string): Promise<{ handle: DatabaseHandle; dataDir: string; pgSchema?: string; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${prefix}-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
-  const handle = openDatabase({ dataDir, ...(pgSchema ? { databaseUrl: PG_URL, pgSchema } : {}) });
+  // A unit that holds the group commit too long fails the test that wrote it (db/group-commit.ts).
+  const handle = openDatabase({ dataDir, unitWatchdog: { strict: true }, ...(pgSchema ? { databaseUrl: PG_URL, pgSchema } : {}) });
   return {
     handle,
     dataDir,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/handles.js';
 import { presentAccount, type AccountView } from '../domain/accounts/manage-accounts.js';
 
 // Operator reads across every account (`accounts list`, the start banner). Accounts are the root of

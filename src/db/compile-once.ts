@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './handles.js';
 
 /**
  * `compile` run once per Kysely adapter (so per dialect) and key, its result kept: hot paths build and

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_lean_form_writes.js';
@@ -15,13 +16,14 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
 import { Lru } from '../lib/lru.js';
+import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
+import type { Db, ReplayableTransact, Transact } from './handles.js';
 import { namedStatementPool } from './pg-named-statements.js';
 import { createPgPool, type OnConnectionError, type PgConnectionName } from './pg-pool.js';
-import { asOneStatementDb, type OneStatementDb } from './outcome-update.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
-import { BatchState, groupCommit, guardDialect, transactEach, type Transact } from './transact.js';
+import { guardDialect, transactEach, transactEachReplayable } from './transact.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,7 +31,6 @@ export type Dialect = 'sqlite' | 'postgres';
 export const PG_LOCK_TIMEOUT_MS = 5000;
 /** PostgreSQL: the longest a request waits for a new connection. */
 export const PG_CONNECT_TIMEOUT_MS = 10_000;
-export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   readonly db: Db;
@@ -38,18 +39,10 @@ export interface DatabaseHandle {
   readonly transact: Transact;
   /**
    * For the worker's own bookkeeping whose loss to a power failure is repaired by running it again: a
-   * job's claim, lease renewal, and the outcome of a job whose definition says `replayableOutcome`
-   * (the lease runs out and the attempt runs again; at-least-once delivery allows the repeat). It may
-   * return before the commit is on disk (PostgreSQL: `synchronous_commit = off`, flushed within a few
-   * hundred ms; SQLite: settles at the commit, before the WAL flush the next durable write makes);
-   * never use it for a write a client is told about.
+   * job's claim, lease renewal, the publisher's feed, and the outcome of a job whose definition says
+   * `replayableOutcome`. Its own type (handles.ts): it cannot be passed where a `Transact` is expected.
    */
-  readonly transactReplayable: Transact;
-  /**
-   * PostgreSQL only: the same pools as `transact` and `transactReplayable`, for a write that is one
-   * statement and nothing else (the worker's settle): its own transaction, without BEGIN and COMMIT.
-   */
-  readonly oneStatement?: { readonly durable: OneStatementDb; readonly replayable: OneStatementDb };
+  readonly transactReplayable: ReplayableTransact;
   /** The PostgreSQL schema in use when not the default one. */
   readonly pgSchema?: string | undefined;
   close(): Promise<void>;
@@ -69,14 +62,23 @@ export interface DatabaseOptions {
   walRestartFrames?: number;
   /** SQLite: how the WAL is flushed (tests watch it); default a thread of its own (wal-sync.ts). */
   walFlush?: Fdatasync;
+  /** SQLite: what becomes of a unit that holds the group commit too long (group-commit.ts). */
+  unitWatchdog?: UnitWatchdog;
+  /**
+   * PostgreSQL: run repeated statements as named prepared statements on each connection (default
+   * true). Off for a pooler in transaction mode (PgBouncer), where a connection's prepared
+   * statements are not the next transaction's.
+   */
+  pgPreparedStatements?: boolean;
 }
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
+    // Repeated statements run prepared on each connection (pg-named-statements.ts), unless turned off.
+    const prepared = opts.pgPreparedStatements === false ? (pool: pg.Pool) => pool : namedStatementPool;
     const connect = (name: PgConnectionName, max: number, extra = '') => new Kysely<Database>({
       dialect: guardDialect(new PostgresDialect({
-        // Repeated statements run prepared on each connection (pg-named-statements.ts).
-        pool: namedStatementPool(createPgPool(name, {
+        pool: prepared(createPgPool(name, {
           connectionString: opts.databaseUrl,
           max,
           // An unreachable server (a partition, a failover in progress) answers 503 within this, not never.
@@ -92,8 +94,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     // at connection start, so it costs no statement per transaction (and no other use can inherit it).
     const relaxed = connect('replayable', 4, ' -c synchronous_commit=off');
     return {
-      db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), transactReplayable: transactEach(relaxed),
-      oneStatement: { durable: asOneStatementDb(db), replayable: asOneStatementDb(relaxed) },
+      db, dialect: 'postgres', pgSchema: opts.pgSchema, transact: transactEach(db), transactReplayable: transactEachReplayable(relaxed),
       close: async () => { await relaxed.destroy(); await db.destroy(); },
     };
   }
@@ -146,7 +147,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       restartWanted = false;
       file.pragma('wal_checkpoint(PASSIVE)');
     },
-  }, batch);
+  }, batch, opts.unitWatchdog);
   return {
     db,
     dialect: 'sqlite',

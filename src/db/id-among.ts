@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './handles.js';
 
 /**
  * `column` is one of `ids`, for a batch of any size. On PostgreSQL `= any($1)` with one array

@@ -52,7 +52,8 @@ interface Named {
  * its connection is dropped from the pool at release instead of being reused with the stale statement
  * (once per pooled connection at most). Behind a pooler that hands one server session to several
  * clients (PgBouncer in transaction mode before 1.21's max_prepared_statements) named statements do
- * not work: connect Formsign to PostgreSQL directly or in session mode.
+ * not work: set PG_PREPARED_STATEMENTS=off (config.ts), which opens the pools without this wrapper,
+ * or connect Formsign to PostgreSQL directly or in session mode.
  */
 export function namedStatementPool(pool: pg.Pool): PostgresPool {
   const seen = new Lru<string, number>(SEEN_TEXTS);

@@ -1,7 +1,7 @@
 import type { ColumnType, CompiledQuery, Insertable } from 'kysely';
 import { oncePerAdapter, rerun } from './compile-once.js';
-import type { Db } from './database.js';
-import type { Trx } from './transact.js';
+import { directRunnerOf } from './group-commit.js';
+import type { Db, Trx } from './handles.js';
 import type { Database } from './tables.js';
 
 /** Columns a row must name: all but those the database generates (defaults). */
@@ -10,12 +10,6 @@ type WrittenColumns<R> = { [K in keyof R]-?: R[K] extends ColumnType<unknown, in
 /** The column list, refused by the compiler when it leaves out a written column. */
 type Columns<T extends keyof Database, C extends string> = readonly C[] &
   ([Exclude<WrittenColumns<Database[T]>, C>] extends [never] ? unknown : { missingColumns: Exclude<WrittenColumns<Database[T]>, C> });
-
-/**
- * Connections held by an open group-commit batch, which runs statements on better-sqlite3 directly
- * (transact.ts); an entry lives exactly as long as its batch.
- */
-export const directRunners = new WeakMap<Db, (sql: string, parameters: readonly unknown[]) => void>();
 
 /**
  * An insert compiled once (per dialect) and run with new parameters (compile-once.ts): hot write paths
@@ -37,7 +31,7 @@ export function preparedInsert<T extends keyof Database, C extends keyof Inserta
     const compiled = compiledFor(trx, undefined);
     const values = row as Record<string, unknown>;
     const parameters = columns.map((c) => values[c] ?? null);
-    const direct = directRunners.get(trx);
+    const direct = directRunnerOf(trx);
     if (direct) return direct(compiled.sql, parameters);
     await rerun(trx, compiled, parameters);
   };

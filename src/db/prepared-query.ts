@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import { compileWithProbes, oncePerAdapter, rerun, type Probed } from './compile-once.js';
-import type { Db } from './database.js';
+import type { Db } from './handles.js';
 
 /**
  * A read built and compiled by Kysely once per dialect, then rerun with new arguments. On the hot read

@@ -1,13 +1,12 @@
 import type { Compilable, QueryResult } from 'kysely';
 import { compileWithProbes, oncePerAdapter, rerun, type Probed } from './compile-once.js';
-import type { Db } from './database.js';
-import type { OneStatementDb } from './outcome-update.js';
-import type { Trx } from './transact.js';
+import type { Db, Trx } from './handles.js';
 
 /**
  * An update (or any write) built and compiled by Kysely once per dialect and shape, then rerun with new
- * arguments: the worker's per-job statements (the claim, the fenced updates) cost more to build and
- * compile than to send. The result keeps the affected-row count, which the fenced updates answer with.
+ * arguments: the worker's per-job statements (the claim, marking a job done and claiming the next)
+ * cost more to build and compile than to send. The result keeps the affected-row count, which the
+ * fenced updates answer with.
  *
  * Like preparedQuery, `build` receives stand-ins and may only pass them on as values (an argument used
  * any other way, or left out, is refused when first compiled); `shape` is a real value the statement is
@@ -17,26 +16,10 @@ import type { Trx } from './transact.js';
 export function preparedWrite<A extends object, R, S extends string | number = never>(
   build: (db: Db, args: A, shape: S) => Compilable<R>,
 ): (trx: Trx, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<QueryResult<R>> {
-  return preparedOn(build);
-}
-
-/**
- * preparedWrite for a write that is one statement and nothing else, run outside any transaction on a
- * OneStatementDb (PostgreSQL: the statement is its own transaction, two round trips fewer).
- */
-export function preparedStatement<A extends object, R, S extends string | number = never>(
-  build: (db: Db, args: A, shape: S) => Compilable<R>,
-): (db: OneStatementDb, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<QueryResult<R>> {
-  return preparedOn(build);
-}
-
-function preparedOn<H extends Db, A extends object, R, S extends string | number>(
-  build: (db: Db, args: A, shape: S) => Compilable<R>,
-): (handle: H, args: A, ...shape: [S] extends [never] ? [] : [S]) => Promise<QueryResult<R>> {
   const compile = (db: Db, shape: S): Probed<R, A> => compileWithProbes('preparedWrite', db, build, shape);
   const prepare = oncePerAdapter(compile);
-  return (handle, args, ...rest) => {
-    const prepared = prepare(handle, rest[0] as S);
+  return (trx, args, ...rest) => {
+    const prepared = prepare(trx, rest[0] as S);
     const parameters = prepared.slots.map((s) => {
       if (!('arg' in s)) return s.value;
       const v = args[s.arg];
@@ -44,6 +27,6 @@ function preparedOn<H extends Db, A extends object, R, S extends string | number
       if (v === undefined) throw new Error(`preparedWrite: argument ${s.arg} is undefined`);
       return v;
     });
-    return rerun<R>(handle, prepared.compiled, parameters);
+    return rerun<R>(trx, prepared.compiled, parameters);
   };
 }

@@ -1,8 +1,7 @@
 // The context every use case receives, and the interfaces of the services in it. They are declared
 // here, not beside their implementations in the areas below, so that this file imports nothing from
 // domain/ but leaf types: every use case imports it, and an import back into an area would close a circle.
-import type { Db } from '../db/database.js';
-import type { Transact } from '../db/transact.js';
+import type { Db, ReplayableTransact, Transact } from '../db/handles.js';
 import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
 import type { Partition } from '../lib/partition.js';
@@ -18,6 +17,12 @@ export interface DomainDeps {
   readonly db: Db;
   /** Opens a write transaction; state changes and the jobs they cause go through it together. */
   readonly transact: Transact;
+  /**
+   * A write transaction that may settle before its commit is on disk: only for work whose loss to a
+   * power failure is repaired by running it again (the webhook publisher's feed), never for a write a
+   * client is told about. A use case names it to get it (see db/handles.ts).
+   */
+  readonly transactReplayable: ReplayableTransact;
   readonly clock: Clock;
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;

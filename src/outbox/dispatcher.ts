@@ -1,12 +1,10 @@
 import os from 'node:os';
-import type { Db } from '../db/database.js';
-import type { OneStatementDb } from '../db/outcome-update.js';
-import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, settleInOneStatement, type Lease } from '../db/repositories/outbox.js';
+import type { Db, ReplayableTransact, Transact, Trx, WriteUnit } from '../db/handles.js';
+import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type Lease } from '../db/repositories/outbox.js';
 import type { OutboxRow } from '../db/tables.js';
-import type { Transact, Trx } from '../db/transact.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { retryDelayMs } from './backoff.js';
-import { SYSTEM_PARTITION, writeOutcome, type JobContext, type JobDefinition, type JobHandler, type OutcomeWrite } from './job.js';
+import { SYSTEM_PARTITION, type JobContext, type JobDefinition, type JobHandler, type Outcome } from './job.js';
 import { jobDefinition, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
 
 export interface DispatcherOptions {
@@ -14,15 +12,10 @@ export interface DispatcherOptions {
   readonly transact: Transact;
   /**
    * For claims, lease renewals and the outcomes of `replayableOutcome` jobs: may return before the
-   * commit is on disk (DatabaseHandle.transactReplayable). Defaults to `transact`.
+   * commit is on disk (DatabaseHandle.transactReplayable). Absent: these run through `transact`.
    */
-  readonly transactReplayable?: Transact;
+  readonly transactReplayable?: ReplayableTransact;
   readonly dialect: 'sqlite' | 'postgres';
-  /**
-   * PostgreSQL: the pools on which a job whose outcome is only declared updates (or nothing) settles
-   * in a single statement, outside any transaction (DatabaseHandle.oneStatement).
-   */
-  readonly oneStatement?: { readonly durable: OneStatementDb; readonly replayable: OneStatementDb } | undefined;
   readonly clock: Clock;
   readonly handlers: JobHandlers;
   /** Jobs run at once by this worker (default 8). */
@@ -41,12 +34,6 @@ export interface DispatcherOptions {
   /** Cross-process wake-ups (PostgreSQL LISTEN); returns the function that stops listening. */
   readonly listen?: (onSignal: () => void) => Promise<() => Promise<void>>;
   readonly log?: (line: string) => void;
-  /**
-   * Jobs finishing within this window settle in one commit (default 0: SQLite's group commit already
-   * joins the settles of one turn, and commits made while a WAL flush runs share the next one; a window
-   * only added its length to every job — 5 ms halved webhook throughput on SQLite).
-   */
-  readonly settleWindowMs?: number;
   /**
    * Moves work from another source into the outbox before each claim (the webhook publisher turns
    * pending events into delivery jobs), so what it enqueues is claimed in the same turn of the loop.
@@ -106,20 +93,6 @@ export function createDispatcher(o: DispatcherOptions): Worker {
   const id = o.workerId ?? `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   const at = (offsetMs = 0) => new Date(o.clock.now().getTime() + offsetMs).toISOString();
 
-  const settleWindowMs = o.settleWindowMs ?? 0;
-  let window: Promise<void> | undefined;
-  /** Resolves for every caller at once when the window closes, so their units join one group commit. */
-  const settleTogether = (): Promise<void> => {
-    if (settleWindowMs <= 0) return Promise.resolve();
-    window ??= new Promise<void>((resolve) =>
-      setTimeout(() => {
-        window = undefined;
-        resolve();
-      }, settleWindowMs),
-    );
-    return window;
-  };
-
   const inflight = new Map<string, { lease: Lease; abort: AbortController; done: Promise<void> }>();
   let started = false;
   let stopping = false;
@@ -159,14 +132,15 @@ export function createDispatcher(o: DispatcherOptions): Worker {
 
   const claimIn = (trx: Trx, limit: number) =>
     claimJobs(trx, { now: isoNow(o.clock), leaseUntil: at(leaseMs), limit, workerId: id, skipLocked: o.dialect === 'postgres' });
-  const replayable = o.transactReplayable ?? o.transact;
+  // The worker's own bookkeeping, whose loss to a power failure is repaired by running it again.
+  const replayable = <T>(unit: WriteUnit<T>): Promise<T> => (o.transactReplayable ?? o.transact)(unit);
   /** How a job's outcome commits: without waiting for the disk only when running it again is harmless. */
-  const transactFor = (def: JobDefinition | undefined): Transact => (def?.replayableOutcome ? replayable : o.transact);
+  const transactFor = (def: JobDefinition | undefined) => <T>(unit: WriteUnit<T>): Promise<T> => (def?.replayableOutcome ? replayable(unit) : o.transact(unit));
   // A lost claim leaves the job claimable again once its lease runs out: nothing ran on its strength.
   const claim = (limit: number): Promise<OutboxRow[]> => replayable((trx) => claimIn(trx, limit));
 
   /** Settles a job in one transaction, refused (and rolled back) when the lease is no longer ours. */
-  const settle = (def: JobDefinition | undefined, write: OutcomeWrite) =>
+  const settle = (def: JobDefinition | undefined, write: Outcome) =>
     transactFor(def)(async (trx) => {
       await write(trx);
     });
@@ -235,26 +209,19 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       const now = isoNow(o.clock);
       // The commit that settles this job also claims the next one for its slot: one commit per job
       // instead of two.
-      await settleTogether();
       const settling = { now, leaseUntil: at(leaseMs), workerId: id };
-      if (o.oneStatement && def.everyMs === undefined && !stopping && typeof outcome !== 'function') {
-        // Done, the next claimed and the outcome's updates: one statement, one round trip.
-        const settled = await settleInOneStatement(def.replayableOutcome ? o.oneStatement.replayable : o.oneStatement.durable, lease, settling, outcome?.updates ?? []);
-        if (!settled.held) throw new LeaseLostError();
-        return settled.next;
-      }
       return await transactFor(def)(async (trx) => {
         if (o.dialect === 'postgres' && def.everyMs === undefined && !stopping) {
           // One statement marks this job done and claims the next (a round trip per job fewer); the
           // outcome follows in the same transaction, and a lost lease rolls back the claim with it.
           const settled = await markJobDoneAndClaimNext(trx, lease, settling);
           if (!settled.held) throw new LeaseLostError();
-          if (outcome) await writeOutcome(trx, outcome);
+          if (outcome) await outcome(trx);
           return settled.next;
         }
         const held = def.everyMs !== undefined ? await rescheduleJob(trx, lease, { runAt: at(def.everyMs), error: null, now }) : await markJobDone(trx, lease, now);
         if (!held) throw new LeaseLostError();
-        if (outcome) await writeOutcome(trx, outcome);
+        if (outcome) await outcome(trx);
         return stopping ? undefined : (await claimIn(trx, 1))[0];
       });
     } catch (error) {

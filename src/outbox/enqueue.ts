@@ -1,5 +1,5 @@
 import { insertJob, insertJobs } from '../db/repositories/outbox.js';
-import type { Trx } from '../db/transact.js';
+import type { Trx } from '../db/handles.js';
 import { newOrderedId } from '../lib/ids.js';
 import type { Partition } from '../lib/partition.js';
 import type { JobDefinition } from './job.js';

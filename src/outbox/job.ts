@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { assertIndependent, type BoundUpdate } from '../db/outcome-update.js';
-import type { Trx } from '../db/transact.js';
+import type { Trx } from '../db/handles.js';
 import type { Partition } from '../lib/partition.js';
 
 /** How a job is retried: exponential backoff from `baseMs`, capped at `maxMs`, with jitter. */
@@ -29,7 +28,7 @@ export interface JobDefinition<N extends string = string, P = unknown> {
   /**
    * The outcome's commit may be lost to a power failure without harm: the lease runs out and the
    * attempt runs again, repeating its effect (an HTTP call, an e-mail), which at-least-once delivery
-   * allows. Such outcomes commit without waiting for the disk (`DatabaseHandle.transactReplayable`).
+   * allows. Such outcomes commit without waiting for the disk (a `ReplayableTransact`).
    * Leave unset when anyone may act on the outcome (a sealed document, an expired form).
    */
   readonly replayableOutcome?: true;
@@ -63,32 +62,11 @@ export interface JobFailure {
   readonly retryAt: string | null;
 }
 
-/** Writes that belong with the job's outcome: they commit in the transaction that marks the job. */
-export type OutcomeWrite = (trx: Trx) => Promise<void>;
-
 /**
- * An outcome made only of declared updates (db/outcome-update.ts) of different tables, with no
- * decision between them. On PostgreSQL the dispatcher writes it in the one statement that marks the
- * job done and claims the next (one round trip instead of BEGIN, the settle, one per update and
- * COMMIT); elsewhere the updates run in order in that transaction.
+ * What a successful attempt returns to be recorded with it: writes that commit in the transaction that
+ * marks the job done (and claims the next), and only while this worker still holds the lease.
  */
-export interface OutcomeUpdates {
-  readonly updates: readonly BoundUpdate[];
-}
-
-export function outcomeUpdates(...updates: BoundUpdate[]): OutcomeUpdates {
-  assertIndependent(updates);
-  return { updates };
-}
-
-/** What a successful attempt returns to be recorded with it. */
-export type Outcome = OutcomeWrite | OutcomeUpdates;
-
-/** Writes an outcome inside the transaction that settles its job. */
-export async function writeOutcome(trx: Trx, outcome: Outcome): Promise<void> {
-  if (typeof outcome === 'function') return outcome(trx);
-  for (const u of outcome.updates) await u.update.run(trx, u.args);
-}
+export type Outcome = (trx: Trx) => Promise<void>;
 
 /**
  * The code behind a job definition, bound in the composition root. `run` does the work (I/O allowed)

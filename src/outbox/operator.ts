@@ -1,7 +1,6 @@
-import type { Db } from '../db/database.js';
+import type { Db, Transact } from '../db/handles.js';
 import { findJob, listJobs, retryJob } from '../db/repositories/outbox.js';
 import type { JobStatus, OutboxRow } from '../db/tables.js';
-import type { Transact } from '../db/transact.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { noteEnqueued } from './wakeup.js';
 

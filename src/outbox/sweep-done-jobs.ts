@@ -1,5 +1,5 @@
 import { deleteDoneJobsBefore } from '../db/repositories/outbox.js';
-import type { Transact } from '../db/transact.js';
+import type { Transact } from '../db/handles.js';
 import type { Clock } from '../lib/clock.js';
 import type { JobHandler } from './job.js';
 import type { PayloadOf } from './registry.js';

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
-import type { Transact, Trx } from '../db/transact.js';
+import { durableTransact, type Transact, type Trx } from '../db/handles.js';
 import { ScopedContext } from '../lib/scoped-context.js';
 
 // How a worker learns of new jobs promptly without polling hard: in this process, a signal once the
@@ -26,12 +26,12 @@ export async function noteEnqueued(trx: Trx): Promise<void> {
 
 /** A transact that calls `signal` after each commit of a unit that enqueued a job. */
 export function transactWithWakeup(transact: Transact, signal: () => void): Transact {
-  return async (unit) => {
+  return durableTransact(async (unit) => {
     const state = { enqueued: false };
     const value = await transact((trx) => unitState.run(state, () => unit(trx)));
     if (state.enqueued) signal();
     return value;
-  };
+  });
 }
 
 /** A late-bound signal: the transact is built before the worker that listens to it. */

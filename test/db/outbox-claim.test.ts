@@ -4,15 +4,14 @@ import { sql, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { namedStatementPool } from '../../src/db/pg-named-statements.js';
-import { outcomeUpdate } from '../../src/db/outcome-update.js';
-import { outcomeUpdates } from '../../src/outbox/job.js';
-import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext, settleInOneStatement } from '../../src/db/repositories/outbox.js';
+import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext } from '../../src/db/repositories/outbox.js';
 import { DIALECTS, PG_URL, openStore, withPg } from '../harness.js';
 import { isDatabaseBusy } from '../../src/http/database-busy.js';
 
 // The worker's claim (outbox.ts): due waiting jobs and expired leases, earliest run_at first, up to the
-// limit; on PostgreSQL also the settle that marks a job done and claims the next in one statement, and
-// the named (prepared) statements every PostgreSQL connection runs (pg-named-statements.ts).
+// limit; on PostgreSQL also the statement that marks a job done and claims the next, and the named
+// (prepared) statements every PostgreSQL connection runs unless PG_PREPARED_STATEMENTS=off
+// (pg-named-statements.ts).
 
 const T = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const NOW = T(30);
@@ -25,48 +24,6 @@ async function setRow(handle: DatabaseHandle, id: string, set: { status: 'runnin
   await handle.transact(async (trx) => {
     await trx.updateTable('outbox').set(set).where('id', '=', id).execute();
   });
-}
-
-// Outcome updates for these tests (names are global: declared once, at module level).
-const secretSet = outcomeUpdate('test-secret-set', 'service_secrets', (db, a: { name: string; value: string }) => db.updateTable('service_secrets').set({ value: a.value }).where('name', '=', a.name));
-const accountRenamed = outcomeUpdate('test-account-renamed', 'accounts', (db, a: { id: string; name: string }) => db.updateTable('accounts').set({ name: a.name }).where('id', '=', a.id));
-const collidingSet = outcomeUpdate('test-colliding-args', 'service_secrets', (db, a: { id: string; now: string; attempts: number }) =>
-  db.updateTable('service_secrets').set({ value: sql<string>`${a.now} || ' ' || ${a.attempts}` }).where('name', '=', a.id));
-
-describe('outcome updates', () => {
-  it('refuses a second update under a name already declared', () => {
-    assert.throws(() => outcomeUpdate('test-secret-set', 'service_secrets', (db, a: { name: string }) => db.updateTable('service_secrets').set({ value: 'x' }).where('name', '=', a.name)), /already declared/);
-  });
-
-  it('refuses names that could not key a statement, an undefined argument, and two updates of one table in an outcome', () => {
-    for (const bad of ['', 'Upper', 'a.b', 'a+b', 'with space']) {
-      assert.throws(() => outcomeUpdate(bad, 'service_secrets', (db, a: { name: string }) => db.updateTable('service_secrets').set({ value: 'x' }).where('name', '=', a.name)), /lower-case letters/, JSON.stringify(bad));
-    }
-    assert.throws(() => secretSet.with({ name: 'x', value: undefined as unknown as string }), /argument value is undefined/);
-    assert.throws(() => outcomeUpdates(secretSet.with({ name: 'a', value: '1' }), secretSet.with({ name: 'b', value: '2' })), /updates service_secrets twice/);
-  });
-
-  it('runs alone in a transaction with the same statement, and counts the rows it changed', async () => {
-    const store = await openStore('sqlite', 'outcome');
-    try {
-      await migrateToLatest(store.handle);
-      await store.handle.transact(async (trx) => {
-        await trx.insertInto('service_secrets').values({ name: 'alone', value: 'before', created_at: NOW }).execute();
-      });
-      assert.equal(await store.handle.transact((trx) => secretSet.run(trx, { name: 'alone', value: 'after' })), 1);
-      assert.equal(await store.handle.transact((trx) => secretSet.run(trx, { name: 'nobody', value: 'after' })), 0);
-      const row = await store.handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'alone').executeTakeFirst();
-      assert.equal(row?.value, 'after');
-    } finally {
-      await store.close();
-    }
-  });
-});
-
-/** Compile-time rules (never called): the statement that settles a job may not update the outbox again. */
-export function outcomeUpdateTypeRules(): void {
-  // @ts-expect-error -- the outbox is not a table an outcome update may touch
-  outcomeUpdate('never-outbox', 'outbox', (db, a: { id: string }) => db.updateTable('outbox').set({ status: 'done' }).where('id', '=', a.id));
 }
 
 for (const dialect of DIALECTS) {
@@ -169,72 +126,6 @@ for (const dialect of DIALECTS) {
       assert.equal(waiting?.status, 'pending');
       assert.equal(waiting?.attempts, 0);
       assert.equal(waiting?.locked_by, null);
-    });
-
-    const secretValue = async (name: string) => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirst())?.value;
-    const addSecret = (name: string) => handle.transact(async (trx) => {
-      await trx.insertInto('service_secrets').values({ name, value: 'before', created_at: NOW }).execute();
-    });
-
-    it('settles in one statement: the job done, the next claimed and the outcome updates written', async () => {
-      await addJob(handle, 'job_settled', T(1));
-      await addJob(handle, 'job_after', T(2));
-      await addSecret('outcome_a');
-      await handle.transact(async (trx) => {
-        await trx.deleteFrom('accounts').where('id', '=', 'acct_outcome').execute();
-        await trx.insertInto('accounts').values({ id: 'acct_outcome', name: 'before', email: null, plan: 'trial', monthly_limit: null, per_minute_limit: null, created_at: NOW, updated_at: NOW }).execute();
-      });
-      const [held] = await claim(1);
-      assert.equal(held?.id, 'job_settled');
-      const one = handle.oneStatement;
-      assert.ok(one, 'PostgreSQL offers one-statement pools');
-      const r = await settleInOneStatement(one.replayable, { id: 'job_settled', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w3' }, [
-        secretSet.with({ name: 'outcome_a', value: 'first' }),
-        accountRenamed.with({ id: 'acct_outcome', name: 'second' }),
-      ]);
-      assert.equal(r.held, true);
-      assert.equal(r.next?.id, 'job_after');
-      assert.equal(r.next?.locked_by, 'w3');
-      assert.equal((await findJob(handle.db, 'job_settled'))?.status, 'done');
-      assert.equal(await secretValue('outcome_a'), 'first');
-      assert.equal((await handle.db.selectFrom('accounts').select('name').where('id', '=', 'acct_outcome').executeTakeFirst())?.name, 'second');
-      // No outcome: the same statement without updates.
-      assert.deepEqual(await settleInOneStatement(one.durable, { id: 'job_after', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w3' }, []), { held: true, next: undefined });
-      assert.equal((await findJob(handle.db, 'job_after'))?.status, 'done');
-    });
-
-    it('settles in one statement when an outcome update matches no row, and keeps its arguments apart from the lease\'s', async () => {
-      await addJob(handle, 'job_norow', T(1));
-      await addSecret('now');
-      const [held] = await claim(1);
-      assert.equal(held?.id, 'job_norow');
-      // Arguments named like the lease's (id, now, attempts) land in the update, not in the lease's places.
-      const r = await settleInOneStatement(handle.oneStatement!.durable, { id: 'job_norow', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w1' }, [
-        collidingSet.with({ id: 'now', now: 'set by the outcome', attempts: 7 }),
-      ]);
-      assert.deepEqual(r, { held: true, next: undefined });
-      assert.equal(await secretValue('now'), 'set by the outcome 7');
-      const row = await findJob(handle.db, 'job_norow');
-      assert.equal(row?.status, 'done');
-      assert.equal(row?.attempts, 1);
-      assert.equal(row?.updated_at, NOW);
-      // An update that matches nothing does not stop the job from settling.
-      await addJob(handle, 'job_nomatch', T(2));
-      await claim(1);
-      assert.deepEqual(await settleInOneStatement(handle.oneStatement!.durable, { id: 'job_nomatch', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w1' }, [secretSet.with({ name: 'nobody', value: 'x' })]), { held: true, next: undefined });
-      assert.equal((await findJob(handle.db, 'job_nomatch'))?.status, 'done');
-    });
-
-    it('writes none of a one-statement settle when the lease was lost', async () => {
-      await addJob(handle, 'job_gone', T(1));
-      await addJob(handle, 'job_untouched', T(2));
-      await addSecret('outcome_lost');
-      await setRow(handle, 'job_gone', { status: 'running', locked_until: T(29), attempts: 2 });
-      const r = await settleInOneStatement(handle.oneStatement!.durable, { id: 'job_gone', attempts: 1 }, { now: NOW, leaseUntil: T(90), workerId: 'w1' }, [secretSet.with({ name: 'outcome_lost', value: 'written' })]);
-      assert.deepEqual(r, { held: false, next: undefined });
-      assert.equal(await secretValue('outcome_lost'), 'before');
-      assert.equal((await findJob(handle.db, 'job_gone'))?.status, 'running');
-      assert.equal((await findJob(handle.db, 'job_untouched'))?.status, 'pending');
     });
 
     it('runs a repeated statement prepared on its connection', async () => {

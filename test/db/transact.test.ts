@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, type DatabaseHandle, type Db } from '../../src/db/database.js';
-import type { Trx } from '../../src/db/transact.js';
+import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
+import type { Db, ReplayableTransact, Transact, Trx } from '../../src/db/handles.js';
 import type { AccountsTable } from '../../src/db/tables.js';
 import { DIALECTS, PG_URL, openStore as openFreshStore, type DialectName } from '../harness.js';
 
@@ -444,4 +444,15 @@ for (const dialect of DIALECTS) {
       });
     }
   });
+}
+
+/** Compile-time rules (never called; `npm run typecheck` checks them): the two transacts do not mix. */
+export function transactTypeRules(handle: DatabaseHandle): void {
+  // @ts-expect-error -- a replayable transact is not a Transact: a use case cannot be handed one as `transact`
+  const durable: Transact = handle.transactReplayable;
+  // @ts-expect-error -- nor the other way round
+  const replayable: ReplayableTransact = handle.transact;
+  // @ts-expect-error -- a plain function is neither: only the store (or a wrapper that says so) makes one
+  const plain: Transact = async <T>(unit: (trx: Trx) => Promise<T>) => unit(undefined as unknown as Trx);
+  void [durable, replayable, plain];
 }

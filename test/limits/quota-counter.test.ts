@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { migrateToLatest } from '../../src/db/database.js';
+import { durableTransact } from '../../src/db/handles.js';
 import { addUsage, monthUsage } from '../../src/db/repositories/usage.js';
 import { createAccount } from '../../src/domain/accounts/manage-accounts.js';
 import { QuotaCounter } from '../../src/domain/limits/quota.js';
@@ -82,11 +83,11 @@ for (const dialect of DIALECTS) {
       let release!: () => void;
       const gate = new Promise<void>((r) => { release = r; });
       let gated = false;
-      const transact: typeof store.handle.transact = async (fn) => {
+      const transact = durableTransact(async (fn) => {
         const out = await store.handle.transact(fn);
         if (gated) { atGate(); await gate; }
         return out;
-      };
+      });
       // staleAfterMs -1: every limits() call reads again unless something holds it back.
       const q = new QuotaCounter({ db: store.handle.db, transact, clock }, { flushEveryMs: 60_000, staleAfterMs: -1, maxAccounts: 1, log: (l) => void logged.push(l) });
       const a = await createAccount({ transact: store.handle.transact, clock }, { name: 'Boundary A', plan: 'paid' });

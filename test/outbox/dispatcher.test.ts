@@ -3,14 +3,13 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
-import { asOneStatementDb, outcomeUpdate, type OneStatementDb } from '../../src/db/outcome-update.js';
 import { claimJobs, insertJob, markJobDone } from '../../src/db/repositories/outbox.js';
-import type { Transact } from '../../src/db/transact.js';
+import { durableTransact, replayableTransact, type ReplayableTransact, type Transact, type Trx } from '../../src/db/handles.js';
 import type { Partition } from '../../src/lib/partition.js';
 import { retryDelayMs } from '../../src/outbox/backoff.js';
 import { createDispatcher, type DispatcherOptions, type Worker } from '../../src/outbox/dispatcher.js';
 import { enqueue } from '../../src/outbox/enqueue.js';
-import { outcomeUpdates, type JobContext, type JobFailure } from '../../src/outbox/job.js';
+import type { JobContext, JobFailure } from '../../src/outbox/job.js';
 import { messageDeliver } from '../../src/outbox/jobs/message-deliver.job.js';
 import { retryJobNow } from '../../src/outbox/operator.js';
 import { listenForJobs } from '../../src/outbox/pg-listener.js';
@@ -22,11 +21,17 @@ import { FakeClock } from './support/sending.js';
 
 const T0 = '2026-03-01T12:00:00.000Z';
 
-// An outcome update for these tests (declared once per process, at module level).
-const secretSet = outcomeUpdate('test-dispatch-secret', 'service_secrets', (db, a: { name: string; value: string }) => db.updateTable('service_secrets').set({ value: a.value }).where('name', '=', a.name));
+/** A job outcome for these tests: one write, committed with the settle or not at all. */
+const setSecret = (value: string) => async (trx: Trx): Promise<void> => {
+  await trx.updateTable('service_secrets').set({ value }).where('name', '=', 'dispatch_outcome').execute();
+};
 const p: Partition = { accountId: 'acct_worker', mode: 'test' };
 
 /** A message.deliver handler whose behaviour each test sets; it records every call. */
+/** The store's transacts, each noting its use in `used`. */
+const spyDurable = (used: string[], t: Transact): Transact => durableTransact((unit) => { used.push('durable'); return t(unit); });
+const spyReplayable = (used: string[], t: ReplayableTransact): ReplayableTransact => replayableTransact((unit) => { used.push('replayable'); return t(unit); });
+
 function scriptedHandlers() {
   const calls: Array<{ payload: { message_id: string }; ctx: JobContext }> = [];
   const failures: JobFailure[] = [];
@@ -99,8 +104,7 @@ for (const dialect of DIALECTS) {
 
     it('claims, and settles jobs whose outcome is replayable, through transactReplayable; other outcomes durably', async () => {
       const used: string[] = [];
-      const spy = (name: string, t: Transact): Transact => (unit) => { used.push(name); return t(unit); };
-      const w = dispatcher({ transact: spy('durable', handle.transact), transactReplayable: spy('replayable', handle.transactReplayable) });
+      const w = dispatcher({ transact: spyDurable(used, handle.transact), transactReplayable: spyReplayable(used, handle.transactReplayable) });
       await add('msg_replayable');
       await w.runDue();
       assert.equal(script.calls.length, 1);
@@ -114,60 +118,62 @@ for (const dialect of DIALECTS) {
       for (const def of SCHEDULED_JOBS) assert.equal(def.replayableOutcome, undefined, `${def.name} settles durably`);
     });
 
+    const secret = async () => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'dispatch_outcome').executeTakeFirst())?.value;
+    const resetSecret = () => handle.transact(async (trx) => {
+      await trx.deleteFrom('service_secrets').where('name', '=', 'dispatch_outcome').execute();
+      await trx.insertInto('service_secrets').values({ name: 'dispatch_outcome', value: 'before', created_at: T0 }).execute();
+    });
+
+    it('writes a job\'s outcome in the transaction that marks it done and claims the next, on the transact its definition picks', async () => {
+      await resetSecret();
+      const used: string[] = [];
+      let claimedInSettle: string | undefined;
+      const handlers: JobHandlers = { ...script.handlers, 'message.deliver': { run: async (payload) => {
+        if (payload.message_id !== 'msg_outcome') return;
+        return async (trx) => {
+          await setSecret('after')(trx);
+          // The settle already marked this job done (and claimed the next) in this transaction.
+          claimedInSettle = (await trx.selectFrom('outbox').select('status').where('id', '=', first).executeTakeFirstOrThrow()).status;
+        };
+      } } };
+      const w = dispatcher({ handlers, concurrency: 1, transact: spyDurable(used, handle.transact), transactReplayable: spyReplayable(used, handle.transactReplayable) });
+      const first = await add('msg_outcome');
+      const second = await add('msg_after_outcome', new Date(Date.parse(T0) + 1).toISOString());
+      clock.advance(1);
+      await w.runDue();
+      assert.equal(await secret(), 'after', 'the outcome was written');
+      assert.equal(claimedInSettle, 'done', 'in the settling transaction, after the job was marked done');
+      assert.equal((await job(first)).status, 'done');
+      assert.equal((await job(second)).status, 'done', 'the job claimed with the settle ran in the freed slot');
+      // message.deliver's outcome is replayable: settled through transactReplayable, never durably.
+      assert.equal(used.filter((u) => u === 'durable').length, SCHEDULED_JOBS.length + 1, `only the scheduled jobs and ensuring them are durable: ${used.join(',')}`);
+    });
+
+    it('writes no outcome and no settle when the lease was taken over during the attempt', async () => {
+      await resetSecret();
+      const id = await add('msg_taken_over');
+      const handlers: JobHandlers = { ...script.handlers, 'message.deliver': {
+        run: async () => {
+          // Another worker took the job over (our lease ran out): the attempt count moved on.
+          await handle.transact(async (trx) => {
+            await trx.updateTable('outbox').set({ attempts: sql`attempts + 1`, locked_by: 'other-worker' }).where('id', '=', id).execute();
+          });
+          return setSecret('written anyway');
+        },
+      } };
+      const logged: string[] = [];
+      const w = dispatcher({ handlers, log: (l) => logged.push(l) });
+      await w.runDue();
+      assert.equal(await secret(), 'before', 'the outcome was not written');
+      const row = await job(id);
+      assert.equal(row.status, 'running');
+      assert.equal(row.locked_by, 'other-worker');
+      assert.ok(logged.some((l) => l.includes('lease lost')), logged.join('\n'));
+    });
+
     if (dialect === 'postgres') {
-      const secret = async () => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'dispatch_outcome').executeTakeFirst())?.value;
-      const resetSecret = () => handle.transact(async (trx) => {
-        await trx.deleteFrom('service_secrets').where('name', '=', 'dispatch_outcome').execute();
-        await trx.insertInto('service_secrets').values({ name: 'dispatch_outcome', value: 'before', created_at: T0 }).execute();
-      });
-      /** The one-statement pools, each noting the statements run on it. */
-      const oneStatementSpied = (ran: string[]) => {
-        const pools = handle.oneStatement!;
-        const spied = (name: string, db: OneStatementDb) => asOneStatementDb(db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => (ran.push(name), a.result) }));
-        return { durable: spied('durable', pools.durable), replayable: spied('replayable', pools.replayable) };
-      };
-
-      it('settles an outcome of updates in one statement on the pool its definition picks, outside any transaction', async () => {
-        await resetSecret();
-        const ran: string[] = [];
-        const settled: string[] = [];
-        const spy = (name: string, t: Transact): Transact => (unit) => { settled.push(name); return t(unit); };
-        const handlers: JobHandlers = { ...script.handlers, 'message.deliver': { run: async () => outcomeUpdates(secretSet.with({ name: 'dispatch_outcome', value: 'after' })) } };
-        const w = dispatcher({ handlers, transact: spy('durable', handle.transact), transactReplayable: spy('replayable', handle.transactReplayable), oneStatement: oneStatementSpied(ran) });
-        const id = await add('msg_one_statement');
-        await w.runDue();
-        assert.equal(await secret(), 'after', 'the outcome update was written');
-        assert.equal((await job(id)).status, 'done');
-        // message.deliver's outcome is replayable: one statement on the relaxed pool. The scheduled jobs
-        // (no outcome updates, durable) settle there too, except that they are rescheduled in a transaction.
-        assert.ok(ran.includes('replayable'), `the message job settled on the replayable pool: ${ran.join(',')}`);
-        assert.equal(settled.filter((u) => u === 'durable').length, SCHEDULED_JOBS.length + 1, `scheduled jobs still settle in durable transactions: ${settled.join(',')}`);
-      });
-
-      it('writes no outcome and no settle when the lease was taken over during the attempt (one statement)', async () => {
-        await resetSecret();
-        const id = await add('msg_taken_over');
-        const handlers: JobHandlers = { ...script.handlers, 'message.deliver': {
-          run: async () => {
-            // Another worker took the job over (our lease ran out): the attempt count moved on.
-            await handle.transact(async (trx) => {
-              await trx.updateTable('outbox').set({ attempts: sql`attempts + 1`, locked_by: 'other-worker' }).where('id', '=', id).execute();
-            });
-            return outcomeUpdates(secretSet.with({ name: 'dispatch_outcome', value: 'written anyway' }));
-          },
-        } };
-        const logged: string[] = [];
-        const w = dispatcher({ handlers, oneStatement: handle.oneStatement, log: (l) => logged.push(l) });
-        await w.runDue();
-        assert.equal(await secret(), 'before', 'the outcome was not written');
-        const row = await job(id);
-        assert.equal(row.status, 'running');
-        assert.equal(row.locked_by, 'other-worker');
-        assert.ok(logged.some((l) => l.includes('lease lost')), logged.join('\n'));
-      });
-
       it('transactReplayable commits with synchronous_commit off on connections of its own; transact waits for the disk', async () => {
-        const setting = (t: Transact) => t(async (trx) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
+        const setting = (t: Transact | ReplayableTransact) => t(async (trx) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]?.synchronous_commit);
         assert.equal(await setting(handle.transactReplayable), 'off');
         assert.equal(await setting(handle.transact), 'on');
         assert.equal(await setting(handle.transact), 'on', 'the main pool never commits relaxed');

@@ -1,5 +1,4 @@
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { AccountRow, AccountsTable } from '../tables.js';
 
 // Accounts are the root of every partition, so these operator-level queries take the account id itself.

@@ -1,5 +1,4 @@
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { AccountRow, ApiKeyRow, ApiKeysTable } from '../tables.js';
 
 export async function insertApiKey(trx: Trx, row: ApiKeysTable): Promise<void> {

@@ -1,8 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
-import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
 import type { EventRow } from '../tables.js';
 import { limitLiteral } from './pagination.js';
 
@@ -41,11 +39,7 @@ export async function markEventsPublished(trx: Trx, ids: readonly string[], now:
   await trx.updateTable('events').set({ published_at: now }).where(idAmong(trx, 'id', ids)).where('published_at', 'is', null).execute();
 }
 
-const eventById = preparedQuery((db, a: Partition & { id: string }) =>
-  db.selectFrom('events').selectAll().where('id', '=', a.id).where('account_id', '=', a.accountId).where('mode', '=', a.mode),
-);
-
 /** One event of the partition by id (events.id is unique since 0003). */
 export async function findEventById(db: Db, p: Partition, id: string): Promise<EventRow | undefined> {
-  return (await eventById(db, { ...p, id }))[0];
+  return db.selectFrom('events').selectAll().where('id', '=', id).where('account_id', '=', p.accountId).where('mode', '=', p.mode).executeTakeFirst();
 }

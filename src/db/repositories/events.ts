@@ -1,8 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { preparedQuery } from '../prepared-query.js';
 import type { EventRow, EventsTable } from '../tables.js';
 import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
@@ -28,13 +26,12 @@ const ofForm = (db: Db, a: FormArgs) =>
     .where('mode', '=', a.mode)
     .where('form_created_at', '=', a.formCreatedAt)
     .where('form_id', '=', a.formId);
-const eventById = preparedQuery((db, a: FormArgs & { id: string }) => ofForm(db, a).where('id', '=', a.id));
 const eventsOfForm = preparedPage(ofForm);
 
 const formArgs = (p: Partition, form: EventForm): FormArgs => ({ accountId: p.accountId, mode: p.mode, formId: form.id, formCreatedAt: form.created_at });
 
 export async function findEvent(db: Db, p: Partition, form: EventForm, id: string): Promise<EventRow | undefined> {
-  return (await eventById(db, { ...formArgs(p, form), id }))[0];
+  return ofForm(db, formArgs(p, form)).where('id', '=', id).executeTakeFirst();
 }
 
 export function listFormEvents(db: Db, p: Partition, form: EventForm, q: PageQuery): Promise<Page<EventRow>> {

@@ -1,6 +1,5 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { Database, FormRow } from '../tables.js';
 import type { ExpressionBuilder } from 'kysely';
 

@@ -1,9 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
-import type { Trx } from '../transact.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { preparedQuery } from '../prepared-query.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
 import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
@@ -18,12 +16,8 @@ export function insertForm(trx: Trx, p: Partition, row: Omit<NewFormRow, 'accoun
   return insertFormRow(trx, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
-const formById = preparedQuery((db, a: Partition & { id: string }) =>
-  db.selectFrom('forms').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('id', '=', a.id),
-);
-
 export async function findForm(db: Db, p: Partition, id: string): Promise<FormRow | undefined> {
-  return (await formById(db, { ...p, id }))[0];
+  return db.selectFrom('forms').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
 /** The partition's forms among `ids` (in no particular order; unknown ids are left out). */

@@ -1,7 +1,5 @@
-import type { Mode, Partition } from '../../lib/partition.js';
-import { outcomeUpdate, type BoundUpdate } from '../outcome-update.js';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Partition } from '../../lib/partition.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
 import type { MessageRow, MessagesTable } from '../tables.js';
 
@@ -42,18 +40,15 @@ export async function findMessage(db: Db, p: Partition, id: string): Promise<Mes
   return db.selectFrom('messages').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
-const delivered = outcomeUpdate('message-delivered', 'messages', (db, a: { accountId: string; mode: Mode; id: string; transport: string; providerMessageId: string | null; at: string }) =>
-  db
-    .updateTable('messages')
-    .set({ status: 'delivered', transport: a.transport, provider_message_id: a.providerMessageId, error: null, delivered_at: a.at, updated_at: a.at })
-    .where('account_id', '=', a.accountId)
-    .where('mode', '=', a.mode)
-    .where('id', '=', a.id),
-);
-
 /** The message went out: recorded with its job's outcome. */
-export function messageDelivered(p: Partition, id: string, d: { transport: string; providerMessageId: string | null; at: string }): BoundUpdate {
-  return delivered.with({ accountId: p.accountId, mode: p.mode, id, transport: d.transport, providerMessageId: d.providerMessageId, at: d.at });
+export async function recordMessageDelivered(trx: Trx, p: Partition, id: string, d: { transport: string; providerMessageId: string | null; at: string }): Promise<void> {
+  await trx
+    .updateTable('messages')
+    .set({ status: 'delivered', transport: d.transport, provider_message_id: d.providerMessageId, error: null, delivered_at: d.at, updated_at: d.at })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function recordMessageFailed(trx: Trx, p: Partition, id: string, f: { error: string; at: string }): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from '../handles.js';
 import type { JobStatus } from '../tables.js';
 
 /** Statuses still waiting on the worker; `done` rows are history and never scanned for a gauge. */

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { assertIndependent, outcomeUpdateNamed, type BoundUpdate, type OneStatementDb } from '../outcome-update.js';
-import { preparedStatement, preparedWrite } from '../prepared-write.js';
+import { preparedWrite } from '../prepared-write.js';
 import { limitLiteral } from './pagination.js';
 import type { JobStatus, OutboxRow, OutboxTable } from '../tables.js';
 
@@ -158,41 +156,13 @@ function settledFrom(row: { done_id: string } | undefined): Settled {
 }
 
 /**
- * PostgreSQL: markJobDone and a claim of one more job in one statement (a round trip per job fewer).
- * `held` is false when the lease was no longer ours; the caller then rolls back, claim included. The
- * claim sees the table as it was before this statement, like claimJobs run before the job's outcome.
+ * PostgreSQL: markJobDone and a claim of one more job in one statement (a round trip per job fewer),
+ * run in the transaction that writes the job's outcome. `held` is false when the lease was no longer
+ * ours; the caller then rolls back, claim included. The claim sees the table as it was before this
+ * statement, like claimJobs run before the job's outcome.
  */
 export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>): Promise<Settled> {
   return settledFrom((await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0]);
-}
-
-// The outcome updates' arguments sit beside the lease's as `o<i>.<name>` (no lease argument has a dot).
-// The view a step's build gets answers reads by name only (no spreading: see OutcomeUpdate).
-const stepArgs = (a: object, i: number): object =>
-  new Proxy({}, { get: (_t, key) => (typeof key === 'string' ? (a as Record<string, unknown>)[`o${i}.${key}`] : undefined) });
-
-// One compiled statement per sequence of outcome updates (their names joined by "+").
-const doneClaimAndRecord = preparedStatement((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, names: string) => {
-  let q = doneAndClaimCtes(db, a);
-  (names === '' ? [] : names.split('+')).forEach((name, i) => {
-    q = q.with(`o${i}`, () => outcomeUpdateNamed(name).guarded(db, stepArgs(a, i), LEASE_HELD)) as unknown as typeof q;
-  });
-  return selectSettled(q);
-});
-
-/**
- * PostgreSQL: the whole settling of a job in ONE statement and so one round trip, with no BEGIN or
- * COMMIT: the job marked done, the next claimed, and the job's outcome updates (none or several) —
- * each only where the lease held (`held` false: nothing was written). Atomic as a single statement is.
- */
-export async function settleInOneStatement(db: OneStatementDb, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>, updates: readonly BoundUpdate[]): Promise<Settled> {
-  assertIndependent(updates);
-  const args: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'> & Record<string, unknown> = { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId };
-  updates.forEach((u, i) => {
-    for (const [k, v] of Object.entries(u.args)) args[`o${i}.${k}`] = v;
-  });
-  const names = updates.map((u) => u.update.name).join('+');
-  return settledFrom((await doneClaimAndRecord(db, args, names)).rows[0]);
 }
 
 /** A failed attempt: `failed` with the next attempt at `runAt`, or `dead` with no attempts left. */

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Db } from '../database.js';
+import type { Db } from '../handles.js';
 import { preparedQuery } from '../prepared-query.js';
 import type { Database } from '../tables.js';
 

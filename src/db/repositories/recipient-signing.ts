@@ -1,6 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { FormRow, RecipientRow } from '../tables.js';
-import type { Trx } from '../transact.js';
+import type { Trx } from '../handles.js';
 
 // The writes of the signing page. Each recipient change is conditional on the status it moves from,
 // so of two concurrent requests exactly one finds the row still in that status (PostgreSQL re-checks

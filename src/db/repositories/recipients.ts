@@ -1,9 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
-import { preparedQuery } from '../prepared-query.js';
 import type { RecipientRow } from '../tables.js';
-import type { Trx } from '../transact.js';
 
 const insertRow = preparedInsert('recipients', [
   'id', 'account_id', 'mode', 'form_id', 'position', 'signer', 'name', 'email', 'phone', 'channel', 'address_key', 'token_hash',
@@ -15,13 +13,9 @@ export function insertRecipient(trx: Trx, p: Partition, row: Omit<RecipientRow, 
   return insertRow(trx, { ...row, account_id: p.accountId, mode: p.mode });
 }
 
-const ofForm = preparedQuery((db, a: Partition & { formId: string }) =>
-  db.selectFrom('recipients').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('form_id', '=', a.formId).orderBy('position'),
-);
-
 /** A form's recipients in the order they were first sent it. */
 export function listRecipientsOfForm(db: Db, p: Partition, formId: string): Promise<RecipientRow[]> {
-  return ofForm(db, { ...p, formId });
+  return db.selectFrom('recipients').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).orderBy('position').execute();
 }
 
 /** The recipients of several forms (a page of a list), each form's in order. */

@@ -1,7 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import type { SealedFileRow } from '../tables.js';
-import type { Trx } from '../transact.js';
 
 export async function insertSealedFile(trx: Trx, p: Partition, row: Omit<SealedFileRow, 'account_id' | 'mode'>): Promise<void> {
   await trx.insertInto('sealed_files').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();

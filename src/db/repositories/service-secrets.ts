@@ -1,5 +1,4 @@
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 
 // Service-wide secrets are not partitioned: they belong to the installation, not to an account.
 

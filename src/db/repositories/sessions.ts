@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { LoginLinksTable, SessionRow, SessionsTable, UserRow } from '../tables.js';
 
 // Sessions and one-time links are looked up by the SHA-256 of their token: that lookup is how a

@@ -1,7 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
+import type { Db, Trx } from '../handles.js';
 import type { SignatureRow } from '../tables.js';
-import type { Trx } from '../transact.js';
 
 export function insertSignature(trx: Trx, p: Partition, row: Omit<SignatureRow, 'account_id' | 'mode'>): Promise<unknown> {
   return trx.insertInto('signatures').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();

@@ -1,7 +1,5 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
-import { preparedQuery } from '../prepared-query.js';
+import type { Db, Trx } from '../handles.js';
 import type { NewTemplateRow, TemplateRow } from '../tables.js';
 import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
@@ -9,13 +7,9 @@ export async function insertTemplate(trx: Trx, p: Partition, row: Omit<NewTempla
   await trx.insertInto('templates').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
 }
 
-const templateById = preparedQuery((db, a: Partition & { id: string }) =>
-  db.selectFrom('templates').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('id', '=', a.id),
-);
-
 /** Deleted templates included (their forms still read them); the domain decides what the API may see. */
 export async function findTemplate(db: Db, p: Partition, id: string): Promise<TemplateRow | undefined> {
-  return (await templateById(db, { ...p, id }))[0];
+  return db.selectFrom('templates').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
 const templateIds = preparedPage((db, a: Partition) =>
@@ -62,17 +56,14 @@ export async function insertTemplateVersion(trx: Trx, p: Partition, row: { templ
   await trx.insertInto('template_versions').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
 }
 
-const versionById = preparedQuery((db, a: Partition & { id: string; version: number }) =>
-  db
-    .selectFrom('template_versions')
-    .select(['template_id', 'version', 'fields'])
-    .where('account_id', '=', a.accountId)
-    .where('mode', '=', a.mode)
-    .where('template_id', '=', a.id)
-    .where('version', '=', a.version),
-);
-
 /** The fields of an earlier version of a template. */
 export async function findTemplateVersion(db: Db, p: Partition, id: string, version: number): Promise<{ template_id: string; version: number; fields: string } | undefined> {
-  return (await versionById(db, { ...p, id, version }))[0];
+  return db
+    .selectFrom('template_versions')
+    .select(['template_id', 'version', 'fields'])
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('template_id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { Plan } from '../tables.js';
 
 // The monthly quota's counter (0008). Operator-level, like accounts: the quota is per account across

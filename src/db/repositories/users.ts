@@ -1,5 +1,4 @@
-import type { Db } from '../database.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { UserRow, UsersTable } from '../tables.js';
 
 // Users are found by e-mail at sign-in (that lookup establishes the account, like an API key's hash);

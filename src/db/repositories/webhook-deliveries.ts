@@ -1,18 +1,10 @@
-import type { Mode, Partition } from '../../lib/partition.js';
-import { outcomeUpdate, type BoundUpdate } from '../outcome-update.js';
-import type { Db } from '../database.js';
-import { preparedInsert } from '../prepared-insert.js';
-import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
+import type { Partition } from '../../lib/partition.js';
+import type { Db, Trx } from '../handles.js';
 import type { WebhookDeliveryRow, WebhookDeliveryStatus, WebhookRow } from '../tables.js';
 import { limitLiteral, olderThan, toPage, type Page, type PageQuery } from './pagination.js';
 
 // Deliveries are written by the publisher and the delivery job (system paths that still name the
 // partition of the event they carry) and read by the API in the key's partition.
-
-const insertDeliveryRow = preparedInsert('webhook_deliveries', [
-  'id', 'account_id', 'mode', 'webhook_id', 'event_id', 'event_type', 'body', 'status', 'last_status_code', 'next_attempt_at', 'created_at', 'updated_at',
-]);
 
 export interface NewDelivery {
   id: string;
@@ -22,8 +14,8 @@ export interface NewDelivery {
   created_at: string;
 }
 
-export function insertDelivery(trx: Trx, p: Partition, d: NewDelivery): Promise<void> {
-  return insertDeliveryRow(trx, deliveryRow(p, d));
+export async function insertDelivery(trx: Trx, p: Partition, d: NewDelivery): Promise<void> {
+  await trx.insertInto('webhook_deliveries').values(deliveryRow(p, d)).execute();
 }
 
 const deliveryRow = (p: Partition, d: NewDelivery & { body?: string | null }) => ({
@@ -56,30 +48,23 @@ export async function insertDeliveries(trx: Trx, rows: ReadonlyArray<{ p: Partit
   await write();
 }
 
-const deliveryById = preparedQuery((db, a: Partition & { id: string }) =>
-  db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode).where('id', '=', a.id),
-);
-
 export async function findDelivery(db: Db, p: Partition, id: string): Promise<WebhookDeliveryRow | undefined> {
-  return (await deliveryById(db, { ...p, id }))[0];
+  return db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
 }
 
 export type AttemptTarget = Pick<WebhookRow, 'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_until' | 'failing_since'>;
 
-const deliveryWithWebhook = preparedQuery((db, a: Partition & { id: string }) =>
-  db
+/** A delivery with the webhook it goes to (undefined when that was deleted), in one read: the attempt's inputs. */
+export async function findDeliveryToAttempt(db: Db, p: Partition, id: string): Promise<{ delivery: WebhookDeliveryRow; webhook: AttemptTarget | undefined } | undefined> {
+  const row = await db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('webhooks as w', (j) => j.onRef('w.id', '=', 'd.webhook_id').onRef('w.account_id', '=', 'd.account_id').onRef('w.mode', '=', 'd.mode'))
     .selectAll('d')
     .select(['w.id as w_id', 'w.url as w_url', 'w.status as w_status', 'w.secret as w_secret', 'w.previous_secret as w_previous_secret', 'w.previous_secret_until as w_previous_secret_until', 'w.failing_since as w_failing_since'])
-    .where('d.account_id', '=', a.accountId)
-    .where('d.mode', '=', a.mode)
-    .where('d.id', '=', a.id),
-);
-
-/** A delivery with the webhook it goes to (undefined when that was deleted), in one read: the attempt's inputs. */
-export async function findDeliveryToAttempt(db: Db, p: Partition, id: string): Promise<{ delivery: WebhookDeliveryRow; webhook: AttemptTarget | undefined } | undefined> {
-  const row = (await deliveryWithWebhook(db, { ...p, id }))[0];
+    .where('d.account_id', '=', p.accountId)
+    .where('d.mode', '=', p.mode)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
   if (!row) return undefined;
   const { w_id, w_url, w_status, w_secret, w_previous_secret, w_previous_secret_until, w_failing_since, ...delivery } = row;
   const webhook = w_id && w_url && w_status && w_secret ? { id: w_id, url: w_url, status: w_status, secret: w_secret, previous_secret: w_previous_secret, previous_secret_until: w_previous_secret_until, failing_since: w_failing_since } : undefined;
@@ -104,31 +89,22 @@ export interface AttemptOutcome {
   updated_at: string;
 }
 
-const attemptIfNext = outcomeUpdate('webhook-attempt', 'webhook_deliveries', (db, a: AttemptOutcome & { accountId: string; mode: Mode; id: string; previous: number }) =>
-  db
-    .updateTable('webhook_deliveries')
-    .set({ status: a.status, attempts: a.attempts, last_status_code: a.last_status_code, next_attempt_at: a.next_attempt_at, body: a.body, attempt_log: a.attempt_log, updated_at: a.updated_at })
-    .where('account_id', '=', a.accountId)
-    .where('mode', '=', a.mode)
-    .where('id', '=', a.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', a.previous),
-);
-
-const attemptArgs = (p: Partition, id: string, outcome: AttemptOutcome) => ({ ...outcome, accountId: p.accountId, mode: p.mode, id, previous: outcome.attempts - 1 });
-
 /**
  * Records attempt `outcome.attempts`, fenced: only while the delivery is still pending with the
  * attempt before it recorded, so a stale or repeated job cannot record an attempt twice. True when
  * this call recorded it.
  */
 export async function recordAttempt(trx: Trx, p: Partition, id: string, outcome: AttemptOutcome): Promise<boolean> {
-  return (await attemptIfNext.run(trx, attemptArgs(p, id, outcome))) === 1;
-}
-
-/** recordAttempt as a job outcome's update (nothing is decided on whether it recorded). */
-export function attemptRecorded(p: Partition, id: string, outcome: AttemptOutcome): BoundUpdate {
-  return attemptIfNext.with(attemptArgs(p, id, outcome));
+  const r = await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: outcome.status, attempts: outcome.attempts, last_status_code: outcome.last_status_code, next_attempt_at: outcome.next_attempt_at, body: outcome.body, attempt_log: outcome.attempt_log, updated_at: outcome.updated_at })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', outcome.attempts - 1)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** The webhook was disabled or deleted: what was still to be attempted is abandoned. */

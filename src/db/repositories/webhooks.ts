@@ -1,23 +1,14 @@
 import type { Partition } from '../../lib/partition.js';
-import type { Db } from '../database.js';
-import { preparedInsert } from '../prepared-insert.js';
-import { preparedQuery } from '../prepared-query.js';
-import type { Trx } from '../transact.js';
+import type { Db, Trx } from '../handles.js';
 import type { WebhookRow, WebhooksTable } from '../tables.js';
 import { limitLiteral, olderThan, toPage, type Page, type PageQuery } from './pagination.js';
 
-const insertWebhookRow = preparedInsert('webhooks', [
-  'id', 'account_id', 'mode', 'url', 'events', 'status', 'description', 'secret', 'previous_secret', 'previous_secret_until',
-  'failing_since', 'disabled_reason', 'created_at', 'updated_at',
-]);
-
-export function insertWebhook(trx: Trx, p: Partition, row: Omit<WebhooksTable, 'account_id' | 'mode'>): Promise<void> {
-  return insertWebhookRow(trx, { ...row, account_id: p.accountId, mode: p.mode });
+export async function insertWebhook(trx: Trx, p: Partition, row: Omit<WebhooksTable, 'account_id' | 'mode'>): Promise<void> {
+  await trx.insertInto('webhooks').values({ ...row, account_id: p.accountId, mode: p.mode }).execute();
 }
 
 const ofPartition = (db: Db, p: Partition) => db.selectFrom('webhooks').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode);
 
-const webhookById = preparedQuery((db, a: Partition & { id: string }) => ofPartition(db, a).where('id', '=', a.id));
 
 export async function countWebhooks(db: Db, p: Partition): Promise<number> {
   const r = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', p.accountId).where('mode', '=', p.mode).executeTakeFirstOrThrow();
@@ -25,7 +16,7 @@ export async function countWebhooks(db: Db, p: Partition): Promise<number> {
 }
 
 export async function findWebhook(db: Db, p: Partition, id: string): Promise<WebhookRow | undefined> {
-  return (await webhookById(db, { ...p, id }))[0];
+  return ofPartition(db, p).where('id', '=', id).executeTakeFirst();
 }
 
 /** Newest first, by (created_at, id). */

@@ -1,5 +1,5 @@
 import { insertEvent } from '../../db/repositories/events.js';
-import type { Trx } from '../../db/transact.js';
+import type { Trx } from '../../db/handles.js';
 import { newId } from '../../lib/ids.js';
 import { noteEnqueued } from '../../outbox/wakeup.js';
 import type { Partition } from '../../lib/partition.js';

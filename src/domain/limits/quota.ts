@@ -1,5 +1,4 @@
-import type { Db } from '../../db/database.js';
-import type { Transact } from '../../db/transact.js';
+import type { Db, Transact } from '../../db/handles.js';
 import type { Plan } from '../../db/tables.js';
 import { addUsage, findAccountLimits, type AccountLimitsRow, type UsageIncrement } from '../../db/repositories/usage.js';
 import type { Clock } from '../../lib/clock.js';

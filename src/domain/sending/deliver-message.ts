@@ -1,9 +1,9 @@
-import { findMessage, messageDelivered, recordMessageFailed } from '../../db/repositories/messages.js';
-import { recipientDelivery, setRecipientDelivery } from '../../db/repositories/recipient-delivery.js';
+import { findMessage, recordMessageDelivered, recordMessageFailed } from '../../db/repositories/messages.js';
+import { setRecipientDelivery } from '../../db/repositories/recipient-delivery.js';
 import type { MessageRow } from '../../db/tables.js';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handles.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
-import { outcomeUpdates, type JobHandler } from '../../outbox/job.js';
+import type { JobHandler } from '../../outbox/job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { EmailSender } from '../../providers/email/index.js';
 import type { SmsSender } from '../../providers/sms/index.js';
@@ -39,7 +39,10 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
       if (message.status === 'delivered') return;
       const { transport, providerMessageId } = await send(deps, message, ctx.signal);
       const at = isoNow(deps.clock);
-      return outcomeUpdates(messageDelivered(p, message.id, { transport, providerMessageId, at }), recipientDelivery(p, message.recipient_id, { status: 'delivered', error: null, at }));
+      return async (trx) => {
+        await recordMessageDelivered(trx, p, message.id, { transport, providerMessageId, at });
+        await setRecipientDelivery(trx, p, message.recipient_id, { status: 'delivered', error: null, at });
+      };
     },
     async failed(trx, payload, ctx, failure) {
       const p = ctx.partition;

@@ -1,7 +1,7 @@
 import { lockForm } from '../../db/repositories/forms.js';
 import { markFormViewed, markRecipientViewed, type ClientSeen } from '../../db/repositories/recipient-signing.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
-import type { Trx } from '../../db/transact.js';
+import type { Trx } from '../../db/handles.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';

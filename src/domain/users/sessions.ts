@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { deleteEndedSessions, findLiveSession, insertSession, revokeSession } from '../../db/repositories/sessions.js';
 import type { Plan, UserRow } from '../../db/tables.js';
-import type { Trx } from '../../db/transact.js';
+import type { Trx } from '../../db/handles.js';
 import { isoNow } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { DomainDeps } from '../context.js';

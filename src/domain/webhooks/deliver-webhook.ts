@@ -1,13 +1,13 @@
 import { findEventById } from '../../db/repositories/event-publication.js';
 import { findForm } from '../../db/repositories/forms.js';
-import { attemptRecorded, cancelPendingDeliveries, findDeliveryToAttempt, recordAttempt, type AttemptTarget } from '../../db/repositories/webhook-deliveries.js';
+import { cancelPendingDeliveries, findDeliveryToAttempt, recordAttempt, type AttemptTarget } from '../../db/repositories/webhook-deliveries.js';
 import { noteWebhookFailing, noteWebhookHealthy, updateWebhook } from '../../db/repositories/webhooks.js';
 import type { WebhookDeliveryRow } from '../../db/tables.js';
-import type { Trx } from '../../db/transact.js';
+import type { Trx } from '../../db/handles.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
-import { outcomeUpdates, type JobContext, type JobHandler, type Outcome, type OutcomeWrite } from '../../outbox/job.js';
+import type { JobContext, JobHandler, Outcome } from '../../outbox/job.js';
 import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { WebhookResponse } from '../../providers/webhook-http/index.js';
@@ -61,7 +61,7 @@ export function webhookDeliveryHandler(deps: DeliverDeps): JobHandler<Payload> {
   };
 }
 
-function defer(payload: Payload, p: Partition, deps: DeliverDeps): OutcomeWrite {
+function defer(payload: Payload, p: Partition, deps: DeliverDeps): Outcome {
   const deferrals = (payload.deferrals ?? 0) + 1;
   // Doubling waits bound how often a backlog for one slow endpoint is looked at (1 s up to 30 s).
   const waitMs = Math.min(30_000, 500 * 2 ** Math.min(deferrals, 6)) * (0.75 + 0.5 * deps.webhooks.random());
@@ -104,9 +104,9 @@ interface Attempt {
 }
 
 /**
- * What the attempt comes to. The usual case — a 2xx from a webhook that was not failing — is one
- * fenced update of the delivery (on PostgreSQL, written in the statement that settles the job); every
- * other outcome decides on what it reads and writes, in the settling transaction.
+ * What the attempt comes to, written in the transaction that settles the job: the usual case — a 2xx
+ * from a webhook that was not failing — is one fenced update of the delivery; every other outcome
+ * decides on what it reads and writes.
  */
 function settle(deps: DeliverDeps, a: Attempt): Outcome {
   const { p, hook, response: r } = a;
@@ -126,11 +126,10 @@ function settle(deps: DeliverDeps, a: Attempt): Outcome {
   });
   const outcome = (status: 'pending' | 'succeeded' | 'failed', next: string | null) => ({ status, attempts: a.attempt, last_status_code: statusCode, next_attempt_at: next, body: a.body, attempt_log: log, updated_at: nowIso });
 
-  if (succeeded && !hook.failing_since) return outcomeUpdates(attemptRecorded(p, a.delivery.id, outcome('succeeded', null)));
   return async (trx: Trx) => {
     const record = (status: 'pending' | 'succeeded' | 'failed', next: string | null) => recordAttempt(trx, p, a.delivery.id, outcome(status, next));
     if (succeeded) {
-      if (await record('succeeded', null)) await noteWebhookHealthy(trx, p, hook.id);
+      if ((await record('succeeded', null)) && hook.failing_since) await noteWebhookHealthy(trx, p, hook.id);
       return;
     }
     const gone = r.ok && r.status === 410;

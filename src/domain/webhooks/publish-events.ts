@@ -3,7 +3,7 @@ import { findFormsIn } from '../../db/repositories/forms.js';
 import { insertDeliveries, type NewDelivery } from '../../db/repositories/webhook-deliveries.js';
 import { enabledWebhooksOf } from '../../db/repositories/webhooks.js';
 import type { EventRow, WebhookRow } from '../../db/tables.js';
-import type { Trx } from '../../db/transact.js';
+import type { Trx } from '../../db/handles.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
@@ -14,7 +14,9 @@ import { eventJson } from '../forms/present-form.js';
 import { formFields } from '../forms/read-forms.js';
 import type { FieldSet } from '../templates/field-set.js';
 
-type PublishDeps = Pick<DomainDeps, 'transact' | 'clock' | 'templateCache' | 'links'>;
+// Replayable: a publication lost to a power failure is published again (new deliveries of the same
+// event ids, which at-least-once delivery allows), so it need not wait for the disk.
+type PublishDeps = Pick<DomainDeps, 'transactReplayable' | 'clock' | 'templateCache' | 'links'>;
 
 export interface PublishOptions {
   /** PostgreSQL: claim with FOR UPDATE SKIP LOCKED so several workers publish disjoint events. */
@@ -34,7 +36,7 @@ export interface PublishOptions {
  */
 export async function publishPendingEvents(deps: PublishDeps, o: PublishOptions): Promise<number> {
   const limit = o.batchSize ?? 200;
-  return deps.transact(async (trx) => {
+  return deps.transactReplayable(async (trx) => {
     const events = await claimPendingEvents(trx, { limit, skipLocked: o.skipLocked });
     if (events.length === 0) return 0;
     const now = isoNow(deps.clock);

@@ -3,7 +3,7 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { insertMessage } from '../../../src/db/repositories/messages.js';
 import type { Channel, FormRow, RecipientRow } from '../../../src/db/tables.js';
-import type { Trx } from '../../../src/db/transact.js';
+import type { Trx } from '../../../src/db/handles.js';
 import type { DomainDeps } from '../../../src/domain/context.js';
 import { createForm } from '../../../src/domain/forms/create-form.js';
 import { composeMessage } from '../../../src/domain/sending/compose-message.js';
