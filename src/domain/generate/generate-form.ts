@@ -50,7 +50,7 @@ export type Generator = 'builtin' | 'model';
 
 const EXAMPLE = 'Job application: full name, email, phone, date of birth, position (full-time, part-time), start date, '
   + 'cover letter, I confirm the information is true. Applicant signature.';
-const REQUIRED_NOTE: Record<Language, string> = { en: '* required', es: '* obligatorio', fr: '* obligatoire', de: '* Pflichtfeld' };
+const REQUIRED_NOTE: Record<Language, string> = { en: '* required', es: '* obligatorio', fr: '* obligatoire', de: '* Pflichtfeld', it: '* obbligatorio', pt: '* obrigatório' };
 
 /** The fields of a description: the model's when one is configured and answers well, else the built-in ones. */
 export async function generateSpec(

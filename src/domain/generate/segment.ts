@@ -12,6 +12,10 @@ export interface Item {
   remarks: string[];
   /** Ends with a question mark. */
   question: boolean;
+  /** One of several phrases joined by "and" ("… and whether they smoke"). */
+  joined?: boolean;
+  /** The sentence's last item. */
+  last?: boolean;
 }
 
 export interface Segmented {
@@ -100,6 +104,21 @@ export function optionList(text: string): string[] {
 
 /** A sentence's items: split by commas, then by "and" (with compound heads shared), groups resolved. */
 export function items(sentence: string, groups: Groups): Item[] {
+  const out = itemsOf(choicePhrases(sentence, groups), groups);
+  const last = out[out.length - 1];
+  if (last) last.last = true;
+  return out;
+}
+
+// "the membership type which is monthly, quarterly or annual", "el tipo de cuota que puede ser mensual,
+// trimestral o anual", "dem Tarif, der monatlich, vierteljährlich oder jährlich sein kann".
+const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?\s*((?:[\p{L}-]+\s*,\s*)+[\p{L}-]+\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
+
+function choicePhrases(sentence: string, groups: Groups): string {
+  return sentence.replace(CHOICE_PHRASE, (_, label: string, list: string) => `${label} \u2063${groups.all.push(list) - 1}\u2063`);
+}
+
+function itemsOf(sentence: string, groups: Groups): Item[] {
   const head = splitHead(sentence);
   // "plan: basic, plus or pro, …": the choices run to the item with the "or".
   const rightParts = head?.right ? head.right.split(/\s*,\s*/) : [];
@@ -107,13 +126,25 @@ export function items(sentence: string, groups: Groups): Item[] {
   const choices = orAt >= 0 ? rightParts.slice(0, orAt + 1).join(', ') : '';
   if (head && choices && looksLikeOptions(choices)) {
     // "…, and chooses insurance: basic, standard or premium": the list belongs to the last item.
-    const before = head.left.includes(',') ? items(head.left, groups) : [resolve(head.left, groups)];
+    const before = head.left.includes(',') ? itemsOf(head.left, groups) : [resolve(head.left, groups)];
     const last = before[before.length - 1];
     if (last) last.options = optionList(choices);
     const after = rightParts.slice(orAt + 1).join(', ');
-    return after ? [...before, ...items(after, groups)] : before;
+    return after ? [...before, ...itemsOf(after, groups)] : before;
   }
-  const body = head && head.right && HEADING.test(head.left.trim()) ? head.right : head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
+  // "Equipment: laptop, projector, camera, tablet": choices without an "or" are still choices when
+  // none of them names a field.
+  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && !namesAField(fold(head.left)) && !HEADING.test(head.left.trim())
+    && rightParts.every((x) => wordCount(x) <= 2 && !namesAField(fold(x)) && !/[.;]/.test(x))) {
+    const item = resolve(head.left, groups);
+    item.options = rightParts.map((x) => x.trim().replace(/[.?!]+$/, ''));
+    return [item];
+  }
+  // The part before a colon or dash is a heading only when it says so ("Fields:", "Lease agreement -");
+  // otherwise it holds fields too ("name, email - and phone").
+  const left = head?.left.trim() ?? '';
+  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
+  const body = head && head.right ? (dropLeft ? head.right : `${head.left}, ${head.right}`) : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
     const part = raw.trim();
@@ -140,16 +171,38 @@ export function items(sentence: string, groups: Groups): Item[] {
       continue;
     }
     const pieces = consentAt || KEEP_TOGETHER.test(folded) ? [cleaned] : splitAnd(cleaned);
-    for (const piece of pieces) out.push(resolve(piece, groups));
+    for (const piece of pieces) {
+      const item = resolve(piece, groups);
+      if (pieces.length > 1) item.joined = true;
+      out.push(item);
+    }
   }
   return out;
 }
 
-const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship']);
+const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship',
+  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname',
+  'nome', 'cognome', 'indirizzo', 'reddito', 'morada', 'telefone', 'rendimento', 'endereco']);
+const ARTICLE_START = /^(?:the|el|la|los|las|le|les|l['’]|der|die|das|den|il|lo|o|a|os|as)\s*/i;
+/** "DNI del comprador", "Anschrift des Käufers", "indirizzo dell'acquirente": a head and its owner. */
+const OWNED = /^(\S+)\s+((?:del|de la|de los|de las|de l['’]|du|des|de|dell['’]|della|dello|degli|do|da|dos|das|der|of the|of)\s*\S.*)$/i;
+/** "the buyer's name": the owner and the head. */
+const POSSESSIVE = /^(.*['’]s)\s+(\S+)$/i;
 const NOT_PREFIX = new Set(['full', 'first', 'last', 'legal', 'complete', 'your', 'their', 'his', 'her', 'home', 'current', 'preferred', 'the', 'a', 'an', 'my', 'our', 'printed', 'middle']);
 
 function splitAnd(phrase: string): string[] {
   const pieces = phrase.split(AND).map((s) => s.trim()).filter(Boolean);
+  const bare = (p: string): string => fold(p.replace(ARTICLE_START, '')).toLowerCase();
+  for (let i = 0; i < pieces.length; i++) {
+    // "nombre y DNI del comprador" → "nombre del comprador", "DNI del comprador".
+    const owned = OWNED.exec(pieces[i]!.replace(ARTICLE_START, ''));
+    if (owned && HEADS.has(fold(owned[1]!).toLowerCase())) {
+      for (let k = i - 1; k >= 0 && HEADS.has(bare(pieces[k]!)) && !OWNED.test(pieces[k]!); k--) pieces[k] = `${pieces[k]!.replace(ARTICLE_START, '')} ${owned[2]}`;
+    }
+    // "the buyer's name and address" → "the buyer's address".
+    const poss = i > 0 ? POSSESSIVE.exec(pieces[i - 1]!) : null;
+    if (poss && HEADS.has(fold(poss[2]!)) && HEADS.has(bare(pieces[i]!))) pieces[i] = `${poss[1]} ${pieces[i]!.replace(ARTICLE_START, '')}`;
+  }
   for (let i = 1; i < pieces.length; i++) {
     const prev = pieces[i - 1]!.split(/\s+/);
     const cur = pieces[i]!;
@@ -194,7 +247,8 @@ export function titleFromText(text: string): string | undefined {
   return undefined;
 }
 
-const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|nom|prenom|vorname|nachname|firma|unterschrift)\b/;
+const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|nom|prenom|vorname|nachname|firma|unterschrift|nome|cognome|assinatura)\b/;
+const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|make|create|prepare|set up|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de|wir brauchen|wir benotigen|ich brauche|bitte|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 
 /** Whether a phrase names a field of its own (rather than continuing a sentence). */
 function namesAField(folded: string): boolean {

@@ -31,6 +31,10 @@ export interface GeneratedField {
   signer: number;
   options?: string[];
   multiline?: boolean;
+  /** When the field applies ("If applicable", "Only for minors"): shown under its label. */
+  description?: string;
+  /** The heading of the group the description puts the field in ("Personal details"). */
+  section?: string;
 }
 
 export interface Signer {
