@@ -4,7 +4,7 @@ import nlp from 'compromise';
 import type { FieldType } from '../../pdf/index.js';
 import { withSignature } from './complete.js';
 import {
-  CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REQUIRED, SIGNATURE, SIGNATURE_DE, typeOf, WORDS, YES_NO,
+  CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REMARKS, REQUIRED, SIGNATURE, SIGNATURE_DE, typeOf, WORDS, YES_NO,
 } from './lexicon.js';
 import { namedOwners, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
@@ -18,9 +18,9 @@ export interface BuiltinOptions {
 }
 
 const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|ellos|ellas|ils|elles|sie|er|al final|a la fin|am ende|finalmente|enfin|zum schluss|)$/i;
-const LEAD_IN = /^(?:.{0,60}?\b(?:(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
-const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
-const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full)$/i;
+const LEAD_IN = /^(?:.{0,90}?\b(?:writes?|escribe|pone|ecrit|indique|schreibt|scrive|escreve|should have|must have|debe pedir|deve chiedere|doit demander|ci servono|ci serve|mi serve|wir brauchen|wir benotigen|il nous faut|necesitamos|precisamos d[oae]s?|necessitamos|(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
+const FILLER_START = /^(?:their own|his own|her own|own|and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|dazu|y|e|et|und|ed|ademas|tambien|aussi|auch|sowie|inoltre|il|lo|gli|o|os|as|seu|sua|seus|suas|suo|son|sa|ses|propio|propia|propre|proprio|propria|proprios?|eigenen|eigene|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
+const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full|angeben|eintragen|angibt)$/i;
 const YES_NO_PHRASE = /^(?:willing to|able to|are you|do you|have you|can you|will you|would you|did you|is there|are there|has the|have there)\b/i;
 const KNOWN_TEXT = /\b(?:name|nombre|nom|prenom|vorname|nachname|title|company|empresa|societe|firma|city|ciudad|ville|stadt|country|pais|pays|land|id|number|numero|nummer)\b/;
 const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+|minori|minorenni|moins de \d+|menos de \d+)\b/;
@@ -75,7 +75,7 @@ function cleanRole(raw: string, lang: Language): string {
 /** "two witnesses" → ["Witness 1", "Witness 2"] (English number words via compromise, or digits; at most 10). */
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
-  if (!m) return [raw];
+  if (!m || /^(?:first|second|third|\w+th|\d+(?:st|nd|rd|th))$/i.test(m[1]!)) return [raw];
   const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp(m[1]!).numbers().get();
   const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
@@ -110,7 +110,7 @@ function cleanPhrase(text: string): string {
   // "I need a form where customers give me their name": every lead-in goes, not only the first.
   for (let i = 0; i < 3; i++) {
     const lead = LEAD_IN.exec(s);
-    if (!lead || wordCount(lead[0]) > 8 || s.length <= lead[0].length) break;
+    if (!lead || wordCount(lead[0]) > 14 || s.length <= lead[0].length) break;
     s = s.slice(lead[0].length);
   }
   for (let i = 0; i < 4; i++) s = s.replace(FILLER_START, '');
@@ -207,6 +207,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       } else if (made.kind === 'field') {
         addField(made.field);
         last = fields[fields.length - 1];
+        // "a parent or guardian's name and their signature": "their" is the parent's or guardian's.
+        if (condition !== undefined) owner = /^(?:an?\s+|the\s+)?(.+?)['’]s\s+\S+$/i.exec(item.text)?.[1] ?? owner;
       }
     }
   }
@@ -314,9 +316,21 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
     return { kind: 'field', field: f };
   };
   if (TRAILING_CONDITION.test(rawFolded) && !item.options) return { kind: 'conditional', text: raw, trailing: true };
+  if (CONDITION_START.test(rawFolded) && !item.options && !item.joined && !item.last && wordCount(raw) <= 10 && !/\?/.test(raw)) {
+    // "If there is a second applicant," qualifies what follows; "their name" is then the applicant's.
+    const subject = /\b(?:is|are|hay|y a|gibt|c['’]e|c['’]è|houver|there is|there are)\s+(?:a|an|un|una|une|einen|ein|eine|um|uma)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(raw);
+    if (!/(?:name|phone|email|address|date)/.test(rawFolded) || subject) return { kind: 'conditional', text: raw, owner: subject?.[1]?.replace(/\s+(?:gibt|there)$/i, ''), trailing: false };
+  }
   // "whether they need to rent equipment" is a yes/no question; "whether they have any injuries" asks for them.
   const whether = WHETHER.exec(raw);
-  const whetherRest = whether ? whether[1]!.replace(/^(?:or not\s+)?(?:they|you|he|she|the \w+|el \w+|la \w+|il \w+|le \w+|sie|er|es)\s+(?=\S+\s)/i, '') : '';
+  const whetherRest = whether ? whether[1]!.replace(/^(?:or not\s+)?(?:they|you|he|she|the \p{L}+|el \p{L}+|la \p{L}+|il \p{L}+|le \p{L}+|o \p{L}+|a \p{L}+|sie|er|es)\s+(?=\S+\s)/iu, '') : '';
+  // "si el niño tiene alguna alergia", "whether they have any injuries": they name the injuries.
+  const anyOf = whether ? /^(?:have|has|tiene|tienen|a|ont|hat|haben|ha|hanno|tem|tiver)\s+(?:any|alguna?s?|algun|des|eventuelle|irgendwelche|qualche|delle|alguma?s?)\s+(.+)$/iu.exec(whetherRest) : null;
+  if (anyOf) {
+    const f: GeneratedField = { name: '', label: capitalise(anyOf[1]!), type: typeOf(fold(anyOf[1]!)), required: false, signer: 1 };
+    if (f.type === 'text' && isMultiline(fold(anyOf[1]!))) f.multiline = true;
+    return withCondition(f);
+  }
   if (whether && (/^whether/i.test(raw) || item.joined || item.last) && !/^(?:have|has) any\b|^tiene alg|^a des\b|^ont des\b/i.test(whetherRest) && !item.options && !CONSENT.test(rawFolded) && !TRAILING_CONDITION.test(rawFolded)) {
     return withCondition({ name: '', label: capitalise(whetherRest.replace(FILLER_END, '')), type: 'radio', required: !optional, signer: 1, options: [words.yes, words.no] });
   }
@@ -337,14 +351,10 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
     const roleText = /^(?:their|his|her|su|sus|son|sa|ses|ihre|seine|il suo|la sua|o seu|a sua)$/i.test(role) && owner ? owner : role;
     return { kind: 'signature', role: roleText, required: !cond, label, condition: cond ? (fieldCondition ?? item.remarks[0]) : undefined };
   }
-  if (CONDITION_START.test(rawFolded) && !item.options && wordCount(raw) <= 10 && !/\?/.test(raw) && !whether) {
-    // "If there is a second applicant," qualifies what follows; "their name" is then the applicant's.
-    const subject = /\b(?:is|are|hay|y a|gibt|c['’]e|houver|there is|there are)\s+(?:a|an|un|una|une|einen|ein|eine|um|uma)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(raw);
-    if (!/(?:name|phone|email|address|date)/.test(rawFolded) || subject) return { kind: 'conditional', text: raw, owner: subject?.[1], trailing: false };
-  }
   let label = cleanPhrase(raw);
   // "their name" after "If there is a second applicant": the second applicant's name.
-  if (owner && language === 'en' && /^(?:their|his|her|its)\s+/i.test(raw.replace(/^(?:and|also)\s+/i, ''))) label = `${owner} ${label}`;
+  const bareHead = /^(?:name|income|phone(?: number)?|email|address|date of birth)$/i.test(label);
+  if (owner && language === 'en' && (/^(?:their|his|her|its)\s+/i.test(raw.replace(/^(?:and|also)\s+/i, '')) || bareHead)) label = `${owner} ${label}`;
   else if (owner && language !== 'en' && /^(?:su|sus|son|sa|ses|dessen|deren|il suo|la sua|il loro|o seu|a sua|seu|sua)\s+/i.test(raw.replace(/^(?:y|et|und|e)\s+/i, ''))) label = `${label} (${owner})`;
   if (!label && item.options) label = words.form;
   if (!label) return { kind: 'none' };
@@ -352,7 +362,7 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
   if (INITIALS.test(folded) && !item.options) {
     return withCondition({ name: '', label: capitalise(/\binitials?\b/i.test(label) && wordCount(label) > 3 ? words.initials : label), type: 'initials', required: !optional, signer: roles.list.length ? roles.owner(label) : 1 });
   }
-  const required = !optional || (REQUIRED.test(rawFolded) && fieldCondition === undefined);
+  const required = (!optional && !REMARKS.test(fold(cleanPhrase(raw)))) || (REQUIRED.test(rawFolded) && fieldCondition === undefined);
   const cleanLabel = capitalise(label.replace(/\s*\b(?:optional|opcional|facultatif|optionnel|freiwillig|facoltativo|opzionale)\b\s*/gi, ' ').trim());
   if (item.options) {
     const options = dedupe(item.options.map(capitalise));

@@ -3,7 +3,7 @@
 // Bürge gegebenenfalls auch", "the line manager approves it by signing", "a parent or guardian signs for
 // minors". A clause gives its parties (in the order named, optional when a condition goes with them)
 // and leaves the rest of the sentence to be read as fields.
-import { fold, OPTIONAL } from './lexicon.js';
+import { fold, INITIALS, OPTIONAL, typeOf } from './lexicon.js';
 import type { Language } from './spec.js';
 
 export interface Party {
@@ -29,10 +29,10 @@ export interface Clause {
 // a noun otherwise ("firma del participante"); German "Firma" is a company.
 const VERB: Record<Language, RegExp> = {
   en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|approved\s+by)\b/giu,
-  es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b)|firmando|firmar|aprobado\s+por)(?![\p{L}])/giu,
+  es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|aprobado\s+por)(?![\p{L}])/giu,
   fr: /(?<![\p{L}])(?:valide\s+en\s+signant|signent|signe|signer|signant|signatures\s+(?:du|de|des)|approuvé\s+par|validé\s+par)(?![\p{L}])/giu,
   de: /(?<![\p{L}])(?:genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
-  it: /(?<![\p{L}])(?:approva\s+firmando|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b)|firmando|firmare)(?![\p{L}])/giu,
+  it: /(?<![\p{L}])(?:approva\s+firmando|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
   pt: /(?<![\p{L}])(?:aprova\s+assinando|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
 };
 /** Verbs whose subject follows them ("signed by the client", "Unterschriften von Mieter und Vermieter"). */
@@ -106,10 +106,13 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
       else parties.push(p);
     }
     if (both) bothDated ||= dated;
-    if (!conditionedBefore && lead.trim()) keep.push(lead);
-    consumedTo = nextStart;
+    const cleanLead = lead.replace(/^\s*,?\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|datent|date|datiert|data|datam)(?:\s+(?:it|them|lo|la|le|es))?\b/i, '');
+    if (!conditionedBefore && cleanLead.trim()) keep.push(cleanLead);
+    // What follows the last verb is read on only when it names initials ("and an agent initials").
+    if (i === hits.length - 1 && INITIALS.test(fold(tail))) keep.push(tail);
+    consumedTo = start + hit[0].length + afterUsed;
   }
-  const rest = keep.join(', ').replace(/\s*(?:,|\b(?:and|then|y|e|et|und|dann|puis|luego|poi|depois)\b)\s*$/i, '').trim();
+  const rest = keep.join(', ').replace(/(?:\s*(?:,|\b(?:and|then|y|e|et|und|dann|puis|luego|poi|depois|both|beide|ambas|ambos|entrambe|all|tous)\b)\s*)+$/i, '').trim();
   return { parties, both, bothDated, rest };
 }
 
@@ -119,86 +122,119 @@ function conditionText(text: string): string {
 
 interface Found { roles: Party[]; start: number; used: number }
 
+const isAnd = (w: string, lang: Language): boolean => AND.has(w) && !(lang === 'en' && w === 'e');
+const isOr = (w: string, lang: Language): boolean => OR.has(w) && !(lang === 'pt' && w === 'o') && !(lang === 'en' && (w === 'o' || w === 'u'));
+const isArticle = (w: string, lang: Language): boolean => (ARTICLE.has(w) && !(lang !== 'pt' && (w === 'o' || w === 'os' || w === 'as')) && !(lang !== 'pt' && lang !== 'en' && w === 'a')) || (lang !== 'de' && lang !== 'en' && /^(?:l|d|un|dell|all)['’]$/.test(w));
+/** Prepositions: a noun after one is not a subject ("Bei Minderjährigen unterschreibt …", "for minors"). */
+const PREP = new Set(['for', 'with', 'by', 'from', 'bei', 'für', 'fur', 'mit', 'von', 'pour', 'avec', 'par', 'para', 'con', 'por', 'per', 'com', 'in', 'en', 'em', 'nach', 'after', 'después', 'après', 'dopo', 'após']);
+
+interface Role { words: string[]; start: number }
+
 /** Walks back from the verb over "the tenant, landlord and guarantor (all)". */
 function subjectBefore(before: string, lang: Language): Found {
   const tokens = [...before.matchAll(WORD)];
   let i = tokens.length - 1;
   while (i >= 0 && MODAL.has(tokens[i]![0].toLowerCase())) i--;
-  const roles: string[][] = [[]];
-  let start = i >= 0 ? tokens[i]!.index + tokens[i]![0].length : before.length;
+  const end = i >= 0 ? tokens[i]!.index + tokens[i]![0].length : before.length;
+  const roles: Role[] = [{ words: [], start: end }];
   let joinOr = false;
+  let stopper = '';
   for (; i >= 0; i--) {
     const t = tokens[i]!;
     const w = t[0].toLowerCase();
     const cur = roles[0]!;
-    if (t[0] === ',' || AND.has(w)) {
-      if (cur.length === 0) break;
-      // "…, and the tenant signs": a comma or "and" before a lone role ends it unless a role precedes.
-      const prev = tokens[i - 1];
-      if (!prev || !isRoleWord(prev[0], lang) && !ARTICLE.has(prev[0].toLowerCase())) break;
-      roles.unshift([]);
+    if (t[0] === ',' || isAnd(w, lang)) {
+      if (cur.words.length === 0) { stopper = w; break; }
+      roles.unshift({ words: [], start: t.index });
       continue;
     }
-    if (OR.has(w)) {
-      if (cur.length === 0) break;
+    if (isOr(w, lang)) {
+      if (cur.words.length === 0) break;
       joinOr = true;
-      cur.unshift('|');
+      cur.words.unshift('|');
       continue;
     }
-    if (ARTICLE.has(w) || (lang !== 'de' && w === 'l')) { start = t.index; if (cur.length > 0) { start = t.index; continue; } break; }
-    if (OF.has(w) && cur.length > 0 && cur.length < 4) { cur.unshift(t[0]); continue; }
-    if (!isRoleWord(t[0], lang) || cur.filter((x) => x !== '|').length >= 3) break;
-    cur.unshift(t[0]);
-    start = t.index;
+    if (isArticle(w, lang)) {
+      if (cur.words.length === 0) break;
+      cur.start = t.index;
+      continue;
+    }
+    if (OF.has(w) && cur.words.length > 0 && cur.words.length < 4) { cur.words.unshift(t[0]); continue; }
+    if (!isRoleWord(t[0], lang) || cur.words.filter((x) => x !== '|').length >= 3) { stopper = w; break; }
+    cur.words.unshift(t[0]);
+    cur.start = t.index;
   }
-  const clean = roles.filter((r) => r.length > 0 && !OF.has(r[0]!.toLowerCase()));
-  return { roles: clean.length === 0 ? [] : toParties(clean, joinOr), start, used: 0 };
+  // The role next to the verb may be any noun; those further out must name a party ("their emergency
+  // contact and the member sign" is one signer).
+  let kept = roles.filter((r) => r.words.length > 0);
+  while (kept.length > 1 && !kept[0]!.words.some((x) => ROLE_NOUN.test(stem(x)))) kept = kept.slice(1);
+  kept = kept.map((r) => ({ ...r, words: dropModals(r.words) })).filter((r) => r.words.length > 0 && !OF.has(r.words[0]!.toLowerCase()) && r.words[r.words.length - 1] !== '|');
+  if (kept.length === 0 || (kept.length === 1 && PREP.has(stopper) && roles.length === 1)) return { roles: [], start: end, used: 0 };
+  return { roles: toParties(kept.map((r) => r.words), joinOr), start: kept[0]!.start, used: 0 };
 }
+
+function dropModals(words: string[]): string[] {
+  let k = 0;
+  while (k < words.length - 1 && MODAL.has(words[k]!.toLowerCase())) k++;
+  return words.slice(k);
+}
+
+const stem = (word: string): string => fold(word).replace(/['’]s$/, '').replace(/(?<=[a-z]{4})(?:s|n|en)$/, '');
 
 /** Reads forward after the verb: "firman el arrendador, el inquilino y el fiador con la fecha". */
 function subjectAfter(after: string, lang: Language): Found {
   const tokens = [...after.matchAll(WORD)];
   const roles: string[][] = [[]];
+  const optional: boolean[] = [false];
   let used = 0;
   let joinOr = false;
   let optionalNext = false;
-  const optional: boolean[] = [false];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const w = t[0].toLowerCase();
     const cur = roles[roles.length - 1]!;
     // "si lo hay", "if applicable", "gegebenenfalls": the next party is optional.
-    const restFolded = fold(after.slice(t.index));
-    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel)\b/.exec(restFolded);
+    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel)\b/.exec(fold(after.slice(t.index)));
     if (cond) {
       optionalNext = true;
       if (cur.length > 0) optional[optional.length - 1] = true;
-      const n = cond[0].split(/\s+/).length;
-      i += n - 1;
-      used = (tokens[i]!.index) + tokens[i]![0].length;
+      i += cond[0].split(/\s+/).length - 1;
+      used = tokens[i]!.index + tokens[i]![0].length;
       continue;
     }
-    if (t[0] === ',' || AND.has(w)) { if (cur.length > 0) { roles.push([]); optional.push(false); } continue; }
-    if (OR.has(w) && cur.length > 0) { joinOr = true; cur.push('|'); continue; }
-    if (ARTICLE.has(w) || MODAL.has(w)) { continue; }
+    if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } continue; }
+    if (isOr(w, lang) && cur.length > 0) { joinOr = true; cur.push('|'); continue; }
+    if (isArticle(w, lang) || (MODAL.has(w) && !NOT_ROLE.has(w))) continue;
     if (OF.has(w) && cur.length > 0 && i + 1 < tokens.length && isRoleWord(tokens[i + 1]![0], lang)) { cur.push(t[0]); continue; }
+    // "… e l'operatore mette la sigla": that person initials, they do not sign.
+    if (INITIALS.test(fold(after.slice(t.index)).split(/[.;]/)[0]!.split(/\s+/).slice(0, 5).join(' '))) break;
     if (!isRoleWord(t[0], lang) || cur.filter((x) => x !== '|').length >= 3) break;
+    if (cur.length > 0 && cur[cur.length - 1] !== '|' && lang !== 'de' && !ROLE_NOUN.test(stem(t[0])) && /^\p{Ll}/u.test(t[0]) && roles.length > 1) break;
     cur.push(t[0]);
     if (optionalNext) { optional[optional.length - 1] = true; optionalNext = false; }
     used = t.index + t[0].length;
   }
   const kept = roles.map((r, k) => ({ r, o: optional[k] ?? false })).filter((x) => x.r.length > 0 && x.r[x.r.length - 1] !== '|');
   const parties = toParties(kept.map((x) => x.r), joinOr);
-  // toParties keeps one party per role list (or one for an "or" list): carry the optional marks.
   if (parties.length === kept.length) parties.forEach((p, k) => { if (kept[k]!.o) p.optional = true; });
   return { roles: parties, start: 0, used };
 }
 
+const GUARDIAN = /^(?:parents?|guardians?|legal guardian|tutor|tutora|tutore|tuteur|tutrice|representant legal|representante legal|erziehungsberechtigte[rn]?|eltern(?:teil)?|genitori?|encarregado(?: de educacao)?|responsavel|padres?|madre|pai|mae|pere|mere|vater|mutter)$/;
+
 function toParties(roles: string[][], joinOr: boolean): Party[] {
   const names = roles.map((r) => r.join(' ').replace(/\s*\|\s*/g, ' | '));
-  // "a parent or guardian", "el padre, la madre o el tutor": one signer, named by its alternatives.
   if (joinOr && names.length >= 1 && names[names.length - 1]!.includes('|')) {
-    const all = names.flatMap((n) => n.split(' | '));
+    const all = names.flatMap((n) => n.split(' | ')).map((x) => x.trim()).filter(Boolean);
+    const bare = (x: string): string => fold(x).replace(/^(?:the|a|an|el|la|su|le|son|sa|der|die|il|o|a|seu|sua)\s+/, '');
+    // "the patient or their guardian": the patient signs, a guardian instead only when needed.
+    const guardians = all.filter((x) => GUARDIAN.test(bare(x)));
+    if (guardians.length > 0 && guardians.length < all.length) {
+      return [
+        { role: orJoin(all.filter((x) => !guardians.includes(x))), optional: false, dated: false },
+        { role: orJoin(guardians.map((g) => g.replace(/^(?:their|his|her|su|son|sa|ihr|seine?|il suo|la sua|o seu|a sua)\s+/i, ''))), optional: true, dated: false, condition: undefined },
+      ];
+    }
     return [{ role: orJoin(all), optional: false, dated: false }];
   }
   return names.map((n) => ({ role: n.includes('|') ? orJoin(n.split(' | ')) : n, optional: false, dated: false }));
@@ -207,6 +243,9 @@ function toParties(roles: string[][], joinOr: boolean): Party[] {
 function orJoin(alternatives: string[]): string {
   return alternatives.map((a) => a.trim()).filter(Boolean).join(' / ');
 }
+
+/** Nouns that name a party, in the six languages (folded, without a plural or genitive ending). */
+const ROLE_NOUN = /^(?:tenant|landlord|guarantor|buyer|seller|lender|borrower|employee|employer|manager|supervisor|member|staff|parent|guardian|witnes|applicant|co-applicant|co-signer|cosigner|contractor|client|customer|company|consultant|photographer|model|patient|doctor|dentist|physician|nurse|student|teacher|participant|volunteer|driver|renter|owner|agent|inspector|director|reporter|representative|officer|notary|spouse|partner|party|partie|trainer|trainee|referee|candidate|claimant|approver|finance|administrator|coordinator|instructor|coach|vendor|supplier|licensor|licensee|lessor|lessee|disclosing|receiving|inquilino|arrendador|arrendatario|fiador|avalista|comprador|vendedor|prestamista|empleado|empleador|responsable|jefe|socio|miembro|padre|madre|tutor|testigo|solicitante|titular|contratista|cliente|empresa|consultor|fotografo|modelo|paciente|medico|estudiante|alumno|participante|voluntario|conductor|propietario|agente|trabajador|asistente|proveedor|locataire|bailleur|caution|garant|acheteur|vendeur|preteur|emprunteur|co-emprunteur|salarie|employeur|superviseur|adherent|membre|tuteur|temoin|candidat|prestataire|societe|photographe|modele|medecin|eleve|benevole|conducteur|proprietaire|inspecteur|directeur|declarant|mieter|vermieter|burge|kaufer|verkaufer|darlehensgeber|darlehensnehmer|mitarbeiter|arbeitgeber|arbeitnehmer|vorgesetzte|vorgesetzter|personalabteilung|mitglied|eltern|elternteil|erziehungsberechtigte|erziehungsberechtigter|zeuge|antragsteller|bewerber|auftragnehmer|auftraggeber|kunde|firma|berater|fotograf|arzt|schuler|teilnehmer|fahrer|eigentumer|prufer|standortleiter|leiter|meldende|entleiher|locatore|conduttore|garante|acquirente|venditore|dipendente|datore|responsabile|supervisore|membro|genitore|tutore|testimone|richiedente|fornitore|societa|consulente|modello|paziente|studente|partecipante|conducente|ispettore|direttore|segnalante|utente|operatore|senhorio|funcionario|empregador|responsavel|gestor|pai|mae|encarregado|testemunha|requerente|prestador|aluno|condutor|inspetor|diretor|utilizador)$/;
 
 const NOT_ROLE = new Set(['name', 'email', 'e-mail', 'phone', 'date', 'address', 'number', 'it', 'them', 'this', 'form', 'here', 'below', 'bottom', 'end', 'page', 'nombre', 'fecha', 'nom', 'datum', 'nome', 'data', 'is', 'are', 'be', 'was', 'been', 'not', 'who', 'que', 'qui', 'wer', 'chi', 'quem', 'when', 'where', 'which', 'que', 'también', 'aussi', 'anche', 'também', 'auch', 'ebenfalls', 'only', 'solo', 'nur', 'apenas', 'if', 'si', 'se', 'wenn', 'falls', 'for', 'para', 'pour', 'per', 'bei', 'with', 'con', 'avec', 'mit', 'com', 'by', 'por', 'par', 'von', 'da', 'in', 'en', 'dans', 'im', 'em', 'at', 'on', 'to', 'from', 'then', 'dann', 'luego', 'puis', 'poi', 'depois', 'anyone', 'everyone', 'whether', 'ob', 'they', 'we', 'you', 'he', 'she', 'ils', 'elles', 'sie', 'er', 'loro', 'eles', 'elas']);
 
@@ -217,7 +256,8 @@ function isRoleWord(word: string, lang: Language): boolean {
   if (lang === 'en' && /(?:ed|ing|ly)$/.test(w) && !/^(?:insured|guaranteed)$/.test(w)) return false;
   if (lang === 'en' && /^(?:may|can|will|would|should|must|has|have|had|do|does|did|give|gives|write|writes|says|say|agree|agrees|want|wants)$/.test(w)) return false;
   // German nouns are capitalised; a lower-case word is a verb or a particle ("angeben", "dürfen").
-  if (lang === 'de' && !/^\p{Lu}/u.test(word)) return false;
+  if (lang === 'de' && !/^\p{Lu}/u.test(word) && !/^(?:zweite[rnms]?|dritte[rnms]?|weitere[rnms]?|andere[rnms]?)$/.test(w)) return false;
+  if (typeOf(fold(w)) !== 'text') return false;
   return /^[\p{L}][\p{L}'’-]*$/u.test(word) && !/^(?:l|d)['’]$/i.test(w);
 }
 

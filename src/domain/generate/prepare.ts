@@ -24,6 +24,7 @@ const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regard
 const REQUEST = /^(?:(?:hi|hey)\s+)?(?:could|can|would|will) you\b|^(?:podrias|puedes|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
 const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|(?:please\s+)?(?:make|create|prepare|set up|build)|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de (?:preparer|creer|faire)|wir brauchen|wir benotigen|ich brauche|bitte (?:erstellt|erstellen sie|macht)|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
+const MAKE = /\b(?:set up|make|create|prepare|whip up|put together|build|draft|design|do|hacer|haces|preparar|crear|faire|creer|preparer|erstellen|anlegen|machen|preparare|creare|fare|criar|fazer)\b/;
 const INJECTION = /\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|above|previous|prior|rules|everything)\b|\bsystem prompt\b|\byou are now\b|\bact as\b|\bignora (?:las|le|todas las|tutte le) (?:instrucciones|istruzioni)\b|\bignore[sz]? (?:les|toutes les) instructions\b|\bignoriere\b|\bignore as instrucoes\b|\bdeveloper mode\b|\bjailbreak\b/;
 const EACH = /\b(?:each|every|per|for each|cada|chaque|je|jede[nrs]?|jeder|ogni|ciascun[ao]?)\b/;
 const TICK = /^\s*(?:[-*•]\s*)?(?:\[\s?[xX✓]?\s?\]|☐|☑|□)\s*/;
@@ -53,7 +54,7 @@ export function prepare(prompt: string, lang: Language): Prepared {
   for (const sentence of text.split(/(?<=[.!?])[ \t]+(?=[\p{Lu}¿¡])|(?<=\n)/u)) {
     const f = fold(sentence.trim()).replace(/^[¿¡]/, '');
     if (INJECTION.test(f)) continue;
-    if (REQUEST.test(f) && /\?\s*$/.test(sentence.trim()) && !/:/.test(sentence)) {
+    if (REQUEST.test(f) && /\?\s*$/.test(sentence.trim()) && !/:/.test(sentence) && (MAKE.test(f) || formPhrase(sentence) !== undefined)) {
       title ??= formPhrase(sentence);
       continue;
     }
@@ -150,8 +151,10 @@ function checklists(lines: string[]): string[] {
 /** The choices a checklist header names: in parentheses, after "as"/"como"/"mit", or after "each item". */
 function choicesIn(header: string): string[] | undefined {
   const paren = /\(([^()]+)\)/.exec(header);
-  const tail = paren ? paren[1]! : (/(?:\bas|\bcomo|\bcomme|\bmit|\bcome|\bcon|\bitem|\bpunto|\bpoint|\bpunkt|\bvoce|\bponto)\s+(.+?)\s*$/iu.exec(header)?.[1] ?? '');
-  const list = tail.split(/\s*,\s*|\s+(?:or|o|ou|oder)\s+|\s*\/\s*/).map((s) => s.trim()).filter(Boolean);
+  const tail = paren ? paren[1]! : (/^.*(?:\bas|\bcomo|\bcomme|\bmit|\bcome|\bcon|\bitem|\bpunto|\bpoint|\bpunkt|\bvoce|\bponto)\s+(.+?)\s*$/iu.exec(header)?.[1] ?? '');
+  // "yes / no / n/a": spaced slashes separate, a bare one belongs to the choice.
+  const slash = /\s\/\s/.test(tail) ? /\s+\/\s+/ : /\s*\/\s*/;
+  const list = tail.split(new RegExp(`\\s*,\\s*|\\s+(?:or|o|ou|oder)\\s+|${slash.source}`)).map((s) => s.trim()).filter(Boolean);
   return list.length >= 2 && list.every((s) => s.split(/\s+/).length <= 3) ? list : undefined;
 }
 

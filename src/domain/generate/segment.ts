@@ -27,8 +27,8 @@ const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
-const TITLE_WORDS = 'form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
+const KEEP_TOGETHER = /nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
 const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
@@ -56,7 +56,11 @@ export function sentences(prompt: string, groups: Groups): Segmented {
   const first = parts[0];
   if (first !== undefined) {
     const head = splitHead(first);
-    if (head && HEADING.test(head.left.trim())) {
+    if (head && /:\s*$/.test(first) && wordCount(head.right) <= 3 && !head.right.includes(',')) {
+      // "Liability waiver - climbing:" on its own line: the whole line is the title.
+      title = first.replace(/:\s*$/, '');
+      parts[0] = '';
+    } else if (head && HEADING.test(head.left.trim())) {
       parts[0] = head.right;
     } else if (head && wordCount(head.left) <= 8 && !head.left.includes(',')) {
       if (!looksLikeOptions(head.right)) {
@@ -64,7 +68,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
         parts[0] = head.right;
       }
     } else {
-      const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit)\s+(.*)$/i.exec(first);
+      const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit|com)\s+(.*)$/i.exec(first);
       if (withMatch && wordCount(withMatch[1]!) <= 9 && TITLE_NOUN.test(fold(withMatch[1]!))) {
         title = withMatch[1]!;
         parts[0] = withMatch[2]!;
@@ -95,7 +99,7 @@ export function splitHead(sentence: string): { left: string; right: string } | u
 export function looksLikeOptions(text: string): boolean {
   if (!OR.test(text)) return false;
   const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
-  return items.length >= 2 && items.every((s) => wordCount(s) <= 3) && !GROUP.test(text);
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 3 && !namesAField(fold(s))) && !GROUP.test(text);
 }
 
 export function optionList(text: string): string[] {
@@ -124,7 +128,7 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
   const rightParts = head?.right ? head.right.split(/\s*,\s*/) : [];
   const orAt = rightParts.findIndex((x) => OR.test(x));
   const choices = orAt >= 0 ? rightParts.slice(0, orAt + 1).join(', ') : '';
-  if (head && choices && looksLikeOptions(choices)) {
+  if (head && choices && looksLikeOptions(choices) && !/^(?:if|only|solo|nur|seulement|uniquement|apenas|si|se|bei|falls|wenn|pour|para|per)\b/i.test(fold(head.left))) {
     // "…, and chooses insurance: basic, standard or premium": the list belongs to the last item.
     const before = head.left.includes(',') ? itemsOf(head.left, groups) : [resolve(head.left, groups)];
     const last = before[before.length - 1];
@@ -251,7 +255,7 @@ const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|no
 const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|make|create|prepare|set up|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de|wir brauchen|wir benotigen|ich brauche|bitte|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 
 /** Whether a phrase names a field of its own (rather than continuing a sentence). */
-function namesAField(folded: string): boolean {
+export function namesAField(folded: string): boolean {
   if (/^(?:and|or|y|o|et|ou|und|oder)\b/.test(folded)) return false;
   return typeOf(folded) !== 'text' || isMultiline(folded) || SIGNATURE.test(folded) || INITIALS.test(folded) || DATE_SIGNED.test(folded) || FIELD_NOUN.test(folded) || CONSENT.test(folded) || /\u2063/.test(folded);
 }

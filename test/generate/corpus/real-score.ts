@@ -37,7 +37,8 @@ function wants(c: RealCase): Want[] {
     if (m[6]) w.options = m[6].split('/').map((o) => norm(o).trim());
     return w;
   });
-  const parties = c.signers.length > 0 ? c.signers : ['signer|signature'];
+  // No parties named: one signer, whatever its signature block is called.
+  const parties = c.signers.length > 0 ? c.signers : [''];
   parties.forEach((p, i) => {
     const optional = p.endsWith('?');
     out.push({ alts: p.replace(/\?$/, '').split('|').map((a) => norm(a).trim()), type: 'signature', slot: i + 1, required: !optional, multiline: false, party: true });
