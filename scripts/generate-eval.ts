@@ -1,4 +1,4 @@
-// `npm run eval:generate [-- --verbose] [-- --case ID]`: the built-in generator against the corpus of
+// `npm run eval:generate [-- --verbose [--aside]] [-- --case ID]`: the built-in generator against the corpus of
 // descriptions as people write them (test/generate/corpus/real: six languages, five styles), with the 30
 // held-aside cases reported apart, then the older terse corpus, then the time for a 30-field description.
 import { performance } from 'node:perf_hooks';
@@ -22,9 +22,11 @@ const scores: RealScore[] = loadReal().filter((c) => !process.argv.includes('--c
   }
 });
 
+// The held-aside cases' details are shown only when asked for (--aside): rules are tuned on the rest.
+const showAside = process.argv.includes('--aside');
 if (verbose) {
   for (const s of scores) {
-    if (s.notes.length === 0) continue;
+    if (s.notes.length === 0 || (s.aside && !showAside)) continue;
     console.log(`${s.id}${s.aside ? ' (aside)' : ''}: ${s.matched}/${s.expected} matched, ${s.generated} generated`);
     for (const n of s.notes) console.log(`   ${n}`);
   }
@@ -46,8 +48,9 @@ for (const file of ['corpus', 'heldout'] as const) {
   console.log(`\nterse ${file}: ${t.cases.length} cases, recall ${pct(t.recall)} precision ${pct(t.precision)} type ${pct(t.typeAccuracy)}`);
 }
 
-// A 30-field description: 10 sentences of three fields each, timed 300 times after a warm-up.
-const thirty = Array.from({ length: 10 }, (_, i) => `Section ${i + 1}: item ${i} name, item ${i} date, item ${i} amount`).join('. ') + '. The client and the contractor sign.';
+// A 30-field description (28 fields of mixed types and two signers), timed 300 times after a warm-up.
+const kinds = ['name', 'date of birth', 'phone', 'email', 'amount', 'address', 'comments'];
+const thirty = `Hi team,\n\nCould you set up a project intake form? ${Array.from({ length: 28 }, (_, i) => `party ${Math.floor(i / 7) + 1} ${kinds[i % 7]}`).join(', ')}. The client and the contractor sign and date.\n\nThanks,\nSam`;
 for (let i = 0; i < 20; i++) generateBuiltin(thirty);
 const times: number[] = [];
 for (let i = 0; i < 300; i++) {

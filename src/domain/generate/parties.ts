@@ -112,7 +112,7 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
     if (i === hits.length - 1 && INITIALS.test(fold(tail))) keep.push(tail);
     consumedTo = start + hit[0].length + afterUsed;
   }
-  const rest = keep.join(', ').replace(/(?:\s*(?:,|\b(?:and|then|y|e|et|und|dann|puis|luego|poi|depois|both|beide|ambas|ambos|entrambe|all|tous)\b)\s*)+$/i, '').trim();
+  const rest = keep.join(', ').replace(/(?:\s*(?:,|\b(?:and|then|y|e|et|und|dann|puis|luego|poi|depois|both|beide|ambas|ambos|entrambe|all|tous|also|too|anche|también|aussi|auch|também)(?![\p{L}]))\s*)+$/iu, '').trim();
   return { parties, both, bothDated, rest };
 }
 
@@ -160,7 +160,7 @@ function subjectBefore(before: string, lang: Language): Found {
       continue;
     }
     if (OF.has(w) && cur.words.length > 0 && cur.words.length < 4) { cur.words.unshift(t[0]); continue; }
-    if (!isRoleWord(t[0], lang) || cur.words.filter((x) => x !== '|').length >= 3) { stopper = w; break; }
+    if (!isRoleWord(t[0], lang) || cur.words.filter((x) => x !== '|' && !OF.has(x.toLowerCase())).length >= 3) { stopper = w; break; }
     cur.words.unshift(t[0]);
     cur.start = t.index;
   }
@@ -226,7 +226,7 @@ function toParties(roles: string[][], joinOr: boolean): Party[] {
   const names = roles.map((r) => r.join(' ').replace(/\s*\|\s*/g, ' | '));
   if (joinOr && names.length >= 1 && names[names.length - 1]!.includes('|')) {
     const all = names.flatMap((n) => n.split(' | ')).map((x) => x.trim()).filter(Boolean);
-    const bare = (x: string): string => fold(x).replace(/^(?:the|a|an|el|la|su|le|son|sa|der|die|il|o|a|seu|sua)\s+/, '');
+    const bare = (x: string): string => fold(x).replace(/^(?:the|a|an|el|la|su|le|son|sa|der|die|il|o|a|seu|sua|un|una|une|ein|eine|um|uma|their|his|her)\s+/, '');
     // "the patient or their guardian": the patient signs, a guardian instead only when needed.
     const guardians = all.filter((x) => GUARDIAN.test(bare(x)));
     if (guardians.length > 0 && guardians.length < all.length) {
@@ -257,7 +257,7 @@ function isRoleWord(word: string, lang: Language): boolean {
   if (lang === 'en' && /^(?:may|can|will|would|should|must|has|have|had|do|does|did|give|gives|write|writes|says|say|agree|agrees|want|wants)$/.test(w)) return false;
   // German nouns are capitalised; a lower-case word is a verb or a particle ("angeben", "dürfen").
   if (lang === 'de' && !/^\p{Lu}/u.test(word) && !/^(?:zweite[rnms]?|dritte[rnms]?|weitere[rnms]?|andere[rnms]?)$/.test(w)) return false;
-  if (typeOf(fold(w)) !== 'text') return false;
+  if (/^(?:email|phone)$/.test(typeOf(fold(w)))) return false;
   return /^[\p{L}][\p{L}'’-]*$/u.test(word) && !/^(?:l|d)['’]$/i.test(w);
 }
 

@@ -27,7 +27,7 @@ const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
 const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
@@ -187,7 +187,7 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
 const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship',
   'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname',
   'nome', 'cognome', 'indirizzo', 'reddito', 'morada', 'telefone', 'rendimento', 'endereco']);
-const ARTICLE_START = /^(?:the|el|la|los|las|le|les|l['’]|der|die|das|den|il|lo|o|a|os|as)\s*/i;
+const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
 /** "DNI del comprador", "Anschrift des Käufers", "indirizzo dell'acquirente": a head and its owner. */
 const OWNED = /^(\S+)\s+((?:del|de la|de los|de las|de l['’]|du|des|de|dell['’]|della|dello|degli|do|da|dos|das|der|of the|of)\s*\S.*)$/i;
 /** "the buyer's name": the owner and the head. */
@@ -208,7 +208,7 @@ function splitAnd(phrase: string): string[] {
     if (poss && HEADS.has(fold(poss[2]!)) && HEADS.has(bare(pieces[i]!))) pieces[i] = `${poss[1]} ${pieces[i]!.replace(ARTICLE_START, '')}`;
   }
   for (let i = 1; i < pieces.length; i++) {
-    const prev = pieces[i - 1]!.split(/\s+/);
+    const prev = pieces[i - 1]!.replace(/^(?:their|the|your|his|her|my|our)\s+/i, '').split(/\s+/);
     const cur = pieces[i]!;
     const last = prev[prev.length - 1]?.toLowerCase() ?? '';
     if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase())) {
