@@ -120,7 +120,7 @@ function cleanPhrase(text: string): string {
 
 /** Builds the spec: fields in the order the description gives them, signature blocks last. */
 export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): GeneratedSpec {
-  if (opts.language === undefined) assertReadable(prompt);
+  assertReadable(prompt);
   const language = opts.language ?? detectLanguage(prompt);
   const words = WORDS[language];
   const prepared = prepare(prompt, language);

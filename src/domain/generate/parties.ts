@@ -45,7 +45,6 @@ const OR = new Set(['or', 'o', 'ou', 'oder', 'u']);
 const MODAL = new Set(['both', 'then', 'also', 'all', 'each', 'must', 'will', 'should', 'shall', 'can', 'may', 'to', 'have', 'has', 'need', 'needs', 'too', 'dann', 'auch', 'ebenfalls', 'beide', 'puis', 'aussi', 'tous', 'toutes', 'luego', 'también', 'ambos', 'ambas', 'después', 'poi', 'anche', 'entrambi', 'entrambe', 'depois', 'também', 'deben', 'doivent', 'müssen', 'devono', 'devem', 'debe', 'doit', 'muss', 'deve']);
 /** Inside a role: "responsable de recursos humanos", "head of finance". */
 const OF = new Set(['of', 'de', 'del', 'du', 'des', 'di', 'della', 'do', 'da', 'der']);
-const PRONOUN = /^(?:they|he|she|you|we|everyone|all|signer|the signer|ellos|ellas|ils|elles|sie|er|loro|eles|elas|it|this)$/i;
 const BOTH = /^(?:both(?: parties)?|deux parties|parti|partes|parteien|all parties|each party|the parties|parties|ambas partes|las dos partes|ambas|les deux parties|beide parteien|beide|entrambe le parti|le parti|ambas as partes|as partes|ambos)$/i;
 const DATED = /^\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|fechan|datent|date|datiert|datieren|datano|data|datam)\b|\b(?:con la fecha|with the date|avec la date|mit datum|con la data|com a data)\b/i;
 const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+|minorenni|minori|moins de \d+|menos de \d+)\b/;
