@@ -60,7 +60,7 @@ class Roles {
 
 function cleanRole(raw: string, lang: Language): string {
   let s = raw.replace(/[^\p{L}\p{N}'’/ -]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les)\s+/i, '')
+  s = s.replace(/^(?:l|d|dell|all)['’]\s*/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les|il|lo|o|os)\s+/i, '')
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
     .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
@@ -161,27 +161,11 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       continue;
     }
     let rest = sentence;
-    // Signing clauses first: their "and" joins signers, not fields.
+    // Signing clauses first: their "and" joins signers, not fields. The fields written before the
+    // clause are read first, so the parties come after them ("Testator signature, signatures of two witnesses").
     const clause = /\bsign[-\s]?(?:up|in)\b/i.test(sentence) ? undefined : signingClause(sentence, language);
-    if (clause && (clause.parties.length > 0 || clause.both || !SIGNATURE.test(fold(sentence)))) {
-      if (clause.both) {
-        for (const role of bothParties()) {
-          const slot = addSignature(role, true);
-          if (clause.bothDated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
-        }
-      }
-      const parties = clause.parties.length > 0 || clause.both ? clause.parties : [{ role: '', optional: false, dated: /\b(?:dates?|fecha|datent|datiert|data|datam)\b/i.test(sentence) }];
-      for (const party of parties) {
-        const many = expandCount(party.role);
-        for (const role of many) {
-          const slot = addSignature(role, !party.optional, undefined, party.condition);
-          if (party.dated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
-        }
-      }
-      rest = clause.rest;
-      if (!rest) continue;
-    }
-
+    const signClause = clause && (clause.parties.length > 0 || clause.both || !SIGNATURE.test(fold(sentence))) ? clause : undefined;
+    if (signClause) rest = signClause.rest;
     // A condition ("If applicable,", "Only for minors:", "Si es estudiante,") holds to the end of its sentence.
     let condition: string | undefined;
     let owner: string | undefined;
@@ -191,7 +175,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       if (made.kind === 'conditional') {
         if (made.trailing && last && !last.description) {
           last.required = false;
-          last.description = made.text;
+          last.description = capitalise(made.text);
         } else {
           condition = made.text;
           owner = made.owner;
@@ -209,6 +193,21 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
         last = fields[fields.length - 1];
         // "a parent or guardian's name and their signature": "their" is the parent's or guardian's.
         if (condition !== undefined) owner = /^(?:an?\s+|the\s+)?(.+?)['’]s\s+\S+$/i.exec(item.text)?.[1] ?? owner;
+      }
+    }
+    if (signClause) {
+      if (signClause.both) {
+        for (const role of bothParties()) {
+          const slot = addSignature(role, true);
+          if (signClause.bothDated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
+        }
+      }
+      const parties = signClause.parties.length > 0 || signClause.both ? signClause.parties : [{ role: '', optional: false, dated: /\b(?:dates?|fecha|datent|datiert|data|datam)\b/i.test(sentence) }];
+      for (const party of parties) {
+        for (const role of expandCount(party.role)) {
+          const slot = addSignature(role, !party.optional, undefined, party.condition);
+          if (party.dated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
+        }
       }
     }
   }

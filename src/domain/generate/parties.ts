@@ -159,6 +159,12 @@ function subjectBefore(before: string, lang: Language): Found {
       continue;
     }
     if (OF.has(w) && cur.words.length > 0 && cur.words.length < 4) { cur.words.unshift(t[0]); continue; }
+    // "3 witnesses", "two witnesses": the count stays with the role (one signer each).
+    if (cur.words.length > 0 && /^(?:\d{1,2}|two|three|four|five|dos|tres|deux|trois|zwei|drei|due|tre|dois|duas|três)$/i.test(w)) {
+      cur.words.unshift(t[0]);
+      cur.start = t.index;
+      continue;
+    }
     if (!isRoleWord(t[0], lang) || cur.words.filter((x) => x !== '|' && !OF.has(x.toLowerCase())).length >= 3) { stopper = w; break; }
     cur.words.unshift(t[0]);
     cur.start = t.index;

@@ -4,6 +4,7 @@
 // item ("Kitchen (good, fair, poor)"), tick boxes are marked, and lines that head a group of bullets
 // become section headings.
 import { fold } from './lexicon.js';
+import { titleFromText } from './segment.js';
 import type { Language } from './spec.js';
 
 export interface Prepared {
@@ -70,7 +71,9 @@ export function prepare(prompt: string, lang: Language): Prepared {
 
 /** "Could you set up a volunteer sign-up for the beach clean-up?" → "Volunteer sign-up". */
 function formPhrase(sentence: string): string | undefined {
-  const m = /\b(?:a|an|the|un|una|une|um|uma|ein|eine|einen|un['’])\s+((?:[\p{L}'’-]+\s+){0,3}?(?:form|sign-up|application|agreement|nda|waiver|claim|formulario|solicitud|acuerdo|contrato|formulaire|fiche|dossier|accord|formular|antrag|vereinbarung|modulo|domanda|accordo|formulário|ficha|acordo|inscripción|inscription|anmeldung|iscrizione|inscrição)(?:\s+(?:de|d['’]|di|da|do|für|pour|para|per|for)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?)/iu.exec(sentence);
+  const named = titleFromText(sentence);
+  if (named) return named;
+  const m = /\b(?:a|an|the|un|una|une|um|uma|ein|eine|einen|un['’])\s+((?:[\p{L}'’-]+\s+){0,3}?(?:form|sign-up|application|agreement|nda|waiver|claim|formulario|solicitud|acuerdo|contrato|formulaire|fiche|dossier|accord|formular|antrag|vereinbarung|modulo|domanda|accordo|formulário|ficha|acordo|inscripción|inscription|anmeldung|iscrizione|inscrição)(?![\p{L}])(?:\s+(?:de|d['’]|di|da|do|für|pour|para|per|for)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?)/iu.exec(sentence);
   return m ? m[1]!.replace(/\s+for\s+(?:the|our|a)\s+.*$/i, '') : undefined;
 }
 
