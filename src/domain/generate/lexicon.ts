@@ -74,8 +74,8 @@ const STOP: Record<Language, string[]> = {
   es: ['el', 'la', 'los', 'las', 'y', 'del', 'de', 'para', 'con', 'nombre', 'fecha', 'firma', 'correo', 'telefono', 'direccion', 'su'],
   fr: ['le', 'la', 'les', 'et', 'du', 'des', 'de', 'pour', 'avec', 'nom', 'prenom', 'adresse', 'telephone', 'votre', 'l', 'd'],
   de: ['der', 'die', 'das', 'und', 'des', 'mit', 'fur', 'von', 'name', 'unterschrift', 'datum', 'vorname', 'nachname', 'anschrift', 'ihre', 'ich', 'unterschreibt', 'unterschreiben', 'oder', 'ein', 'eine', 'den', 'dem'],
-  it: ['il', 'lo', 'gli', 'e', 'della', 'dello', 'dell', 'di', 'per', 'nome', 'cognome', 'indirizzo', 'firma', 'firmano', 'telefono', 'data', 'nascita', 'che', 'se', 'un', 'una', 'sono', 'ci', 'con', 'dei', 'delle'],
-  pt: ['o', 'os', 'as', 'e', 'do', 'da', 'dos', 'das', 'de', 'para', 'com', 'nome', 'morada', 'telefone', 'assinatura', 'assina', 'assinam', 'um', 'uma', 'se', 'nao', 'sim', 'endereco', 'em', 'ao'],
+  it: ['il', 'lo', 'gli', 'e', 'della', 'dello', 'dell', 'di', 'per', 'nome', 'cognome', 'indirizzo', 'firma', 'firmano', 'telefono', 'data', 'nascita', 'che', 'se', 'un', 'una', 'sono', 'ci', 'con', 'dei', 'delle', 'cellulare', 'nascita', 'grazie'],
+  pt: ['o', 'os', 'as', 'e', 'do', 'da', 'dos', 'das', 'de', 'para', 'com', 'nome', 'morada', 'telefone', 'assinatura', 'assina', 'assinam', 'um', 'uma', 'se', 'nao', 'sim', 'endereco', 'em', 'ao', 'nascimento', 'telemovel', 'celular', 'assinatura', 'voce', 'obrigado', 'dos', 'pelo', 'pela', 'ou', 'seu', 'sua', 'morada', 'nao'],
 };
 
 /** The description's language by its common words; English when nothing else clearly wins. */
