@@ -310,7 +310,8 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   const slots = [...new Set(signingFields.map((x) => x.signer))].sort((p, q) => p - q);
   const rowH = SIG_H + 30;
   const slotHeight = (slot: number): number => Math.max(signingFields.filter((x) => x.signer === slot && x.type === 'signature').length, 1) * rowH + 4;
-  const signingHeight = (slots.length > 0 ? 6 : 0) + slots.reduce((n, slot) => n + slotHeight(slot), 0);
+  // 6 above the first block, 4 between blocks (as drawn below).
+  const signingHeight = slots.length > 0 ? 6 + slots.reduce((n, slot) => n + slotHeight(slot), 0) - 4 : 0;
   const pageRoom = pageH - 2 * MARGIN;
 
   // No signature page on its own: when the blocks would start a page of their own, the last rows of
@@ -411,11 +412,11 @@ export function orphanBreak(heights: readonly number[], startTop: number, signin
     rowTop.push(t);
     t += h + GAP;
   }
-  if (t + 6 + signing <= pageH - MARGIN) return -1;
+  if (t + signing <= pageH - MARGIN) return -1;
   // The last row moves to the new page with the blocks: the block is never alone, and the page before
   // loses the least.
   const last = heights.length - 1;
-  if (heights[last]! + GAP + 6 + signing > room || rowTop[last]! <= MARGIN + 0.5) return -1;
+  if (heights[last]! + GAP + signing > room || rowTop[last]! <= MARGIN + 0.5) return -1;
   return last;
 }
 
