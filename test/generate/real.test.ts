@@ -55,6 +55,15 @@ describe('built-in generator on descriptions as people write them', () => {
     assert.match(guardian.description ?? '', /under 18/);
   });
 
+  it('reads a one-line e-mail and keeps fields with the person the form is about when a parent signs for minors', () => {
+    const mail = parts('Dear all, please put together a vendor onboarding form. Vendor company name, VAT number, payment terms (30 or 60 days). Our procurement officer approves it by signing. Regards, Lena');
+    assert.equal(mail.title, 'Vendor onboarding form');
+    assert.deepEqual(mail.fields.map((f) => f.label), ['Vendor company name', 'VAT number', 'Payment terms', 'Procurement officer signature']);
+    const race = parts('Race entry: runner\'s first name, phone. Runners under 18 need a parent to sign too.');
+    assert.deepEqual(race.fields.map((f) => `${f.type}@${f.signer}${f.required ? '' : '?'}`), ['text@1', 'phone@1', 'signature@1', 'signature@2?']);
+    assert.deepEqual(race.signers.map((x) => x.role), ['Signer', 'Parent']);
+  });
+
   it('keeps conditional fields optional with the condition in their description', () => {
     const spec = parts('Tenancy application: full name, income. If applicable, the co-signer\'s name and phone number. Dietary needs, if any.');
     const byLabel = Object.fromEntries(spec.fields.map((f) => [f.label, f]));

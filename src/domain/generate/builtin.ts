@@ -50,17 +50,17 @@ class Roles {
     this.list.push(r);
     return r;
   }
-  /** The slot of the role a field's label names ("Seller address" → the seller's slot), else 1. */
+  /** The slot of the role a field's label names ("Seller address" → the seller's slot), else 0: the first signer's. */
   owner(label: string): number {
     const f = ` ${fold(label).replace(/[^a-z0-9]+/g, ' ')} `;
     for (const r of this.list) if (r.key !== '' && r.slot > 1 && f.includes(` ${r.key} `)) return r.slot;
-    return 1;
+    return 0;
   }
 }
 
 function cleanRole(raw: string, lang: Language): string {
   let s = raw.replace(/[^\p{L}\p{N}'’/ -]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(?:l|d|dell|all)['’]\s*/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les|il|lo|o|os)\s+/i, '')
+  s = s.replace(/^(?:l|d|dell|all)['’]\s*/i, '').replace(/^(?:our|your|my|their|his|her|nuestro|nuestra|notre|unser(?:e[rm]?)?|il nostro|la nostra|o nosso|a nossa)\s+/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les|il|lo|o|os)\s+/i, '')
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
     .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
@@ -187,7 +187,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
         if (many.length > 1) for (const role of many) addSignature(role, made.required);
         else addSignature(made.role, made.required && condition === undefined, made.label, made.condition ?? condition);
       } else if (made.kind === 'date_signed') {
-        datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) : 1, order: order++, label: made.label });
+        datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) || 1 : 1, order: order++, label: made.label });
       } else if (made.kind === 'field') {
         addField(made.field);
         last = fields[fields.length - 1];
@@ -225,7 +225,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     const sig = signatures.find((s) => s.slot === slot);
     return sig && !sig.required ? 1 : 0;
   }
-  const renumber = new Map(slotOrder.map((r, i) => [r.slot, i + 1]));
+  // Slot 0 is "the first signer", whoever that is once ordered.
+  const renumber = new Map([[0, 1], ...slotOrder.map((r, i): [number, number] => [r.slot, i + 1])]);
   const slotOf = (slot: number): number => renumber.get(slot) ?? 1;
 
   const sigFields: Array<GeneratedField & { order: number }> = [];
@@ -263,6 +264,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
   const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)
     .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '')
+    .replace(/^(?:(?:i|we)\s+)?(?:need|want)\s+(?:a|an)\s+/i, '')
     .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:un|una|une|ein|eine|einen|um|uma|un['’])\s*/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
   const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);

@@ -74,6 +74,8 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
       found = back.roles;
       subjectStart = consumedTo + back.start;
     }
+    // "… and both sign": the parties named elsewhere.
+    if (found.length === 0 && /\b(?:both|beide|ambos|ambas|les deux|tous les deux|entrambi|entrambe)\s*$/i.test(before)) both = true;
     if (found.length === 0) {
       const fwd = subjectAfter(after, lang);
       found = fwd.roles;
@@ -87,7 +89,7 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
     const dated = DATED.test(tail);
     const lead = sentence.slice(consumedTo, subjectStart);
     // "Only for minors: a parent signs", "Bei Minderjährigen unterschreibt ein Erziehungsberechtigter".
-    const conditionedBefore = CONDITION.test(fold(lead)) && /^\s*(?:only |nur |solo |seulement |uniquement |apenas )?(?:if|for|bei|pour|para|per|se|si|falls|wenn|when|für)\b/i.test(fold(lead));
+    const conditionedBefore = CONDITION.test(fold(lead)) && (/^\s*(?:only |nur |solo |seulement |uniquement |apenas )?(?:if|for|bei|pour|para|per|se|si|falls|wenn|when|für)\b/i.test(fold(lead)) || UNDER_AGE.test(fold(lead)));
     for (const p of found) {
       p.dated = dated;
       if (optionalAll || conditionedBefore) {
@@ -279,8 +281,10 @@ export function namedOwners(prompt: string, lang: Language): string[] {
     /\b([\p{L}-]+(?:\s+party)?)['’]s\b/giu,
     /\b(?:del|de la|du|de l['’]|des|dell['’]|della|dello|do|da)\s*([\p{L}-]+)/giu,
     /\b(?:des|der)\s+(\p{Lu}[\p{L}-]+)/gu,
-    /\b(?:between|entre|zwischen|tra|fra)\s+(?:the\s+|la\s+|el\s+|le\s+|l['’]|a\s+|o\s+|il\s+|dem\s+|der\s+)?([\p{L}-]+)\s+(?:and|y|et|und|e)\s+(?:the\s+|la\s+|el\s+|le\s+|l['’]|a\s+|o\s+|il\s+|dem\s+|der\s+)?([\p{L}-]+)/giu,
   ];
+  const between = /\b(?:between|entre|zwischen|tra|fra)\s+(?:(?:the|our|your|my|their|la|el|le|a|o|il|dem|der|nuestra|nuestro|notre|unserem|unserer|la nostra|il nostro|a nossa|o nosso)\s+|l['’])?([\p{L}-]+)\s+(?:and|y|et|und|e)\s+(?:(?:the|a|an|la|el|le|o|il|dem|der|un|una|une|einem|einer|um|uma)\s+|l['’])?([\p{L}-]+)/iu.exec(prompt);
+  // "between our company and the freelancer" names the parties whatever the nouns.
+  if (between) return [between[1]!, between[2]!];
   const hits: Array<{ at: number; name: string }> = [];
   for (const re of patterns) for (const m of prompt.matchAll(re)) for (const g of m.slice(1)) if (g) hits.push({ at: m.index + m[0].indexOf(g), name: g });
   for (const h of hits.sort((a, b) => a.at - b.at)) add(h.name);

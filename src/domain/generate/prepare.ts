@@ -4,7 +4,7 @@
 // item ("Kitchen (good, fair, poor)"), tick boxes are marked, and lines that head a group of bullets
 // become section headings.
 import { fold } from './lexicon.js';
-import { titleFromText } from './segment.js';
+import { namesAField, titleFromText } from './segment.js';
 import type { Language } from './spec.js';
 
 export interface Prepared {
@@ -20,12 +20,14 @@ export const TICK_REMARK = 'tick box';
 
 const SUBJECT = /^\s*(?:subject|re|asunto|objet|betreff|oggetto|assunto)\s*:\s*(.+)$/im;
 const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?)\b/;
-const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b[\s,.!]*$/;
+const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
 /** A request to the reader: it asks for the form, it is not one of its fields. */
 const REQUEST = /^(?:(?:hi|hey)\s+)?(?:could|can|would|will) you\b|^(?:podrias|puedes|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
 const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|(?:please\s+)?(?:make|create|prepare|set up|build)|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de (?:preparer|creer|faire)|wir brauchen|wir benotigen|ich brauche|bitte (?:erstellt|erstellen sie|macht)|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 const MAKE = /\b(?:set up|make|create|prepare|whip up|put together|build|draft|design|do|hacer|haces|preparar|crear|faire|creer|preparer|erstellen|anlegen|machen|preparare|creare|fare|criar|fazer)\b/;
+/** "We're running the spring 5k and need a registration form.": about the form, not in it. */
+const NEEDS_FORM = /\b(?:need|needs|want|would like|necesitamos|necesito|besoin d|brauchen|benotigen|serve|servono|bisogno di|precisamos|preciso)\b\s+(?:(?:a|an|un|una|une|ein|eine|einen|um|uma|un['’])\s+)?(?:[\p{L}'’-]+\s+){0,3}?(?:form|sign-up|registration|application|agreement|nda|waiver|formulario|solicitud|formulaire|fiche|formular|antrag|modulo|ficha|formulario)\b/u;
 const INJECTION = /\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|above|previous|prior|rules|everything)\b|\bsystem prompt\b|\byou are now\b|\bact as\b|\bignora (?:las|le|todas las|tutte le) (?:instrucciones|istruzioni)\b|\bignore[sz]? (?:les|toutes les) instructions\b|\bignoriere\b|\bignore as instrucoes\b|\bdeveloper mode\b|\bjailbreak\b/;
 const EACH = /\b(?:each|every|per|for each|cada|chaque|je|jede[nrs]?|jeder|ogni|ciascun[ao]?)\b/;
 const TICK = /^\s*(?:[-*•]\s*)?(?:\[\s?[xX✓]?\s?\]|☐|☑|□)\s*/;
@@ -55,7 +57,13 @@ export function prepare(prompt: string, lang: Language): Prepared {
   for (const sentence of text.split(/(?<=[.!?])[ \t]+(?=[\p{Lu}¿¡])|(?<=\n)/u)) {
     const f = fold(sentence.trim()).replace(/^[¿¡]/, '');
     if (INJECTION.test(f)) continue;
+    // "Regards, Lena" at the end of a one-line message: the rest is the sender.
+    if (SIGN_OFF.test(f.split(',')[0]!.trim()) && f.split(/\s+/).length <= 5 && kept.length > 0) break;
     if (REQUEST.test(f) && /\?\s*$/.test(sentence.trim()) && !/:/.test(sentence) && (MAKE.test(f) || formPhrase(sentence) !== undefined)) {
+      title ??= formPhrase(sentence);
+      continue;
+    }
+    if (NEEDS_FORM.test(f) && !/:/.test(sentence) && !sentence.split(/,|\band\b|\by\b|\bet\b|\bund\b|\be\b/).some((x) => namesAField(fold(x.trim())))) {
       title ??= formPhrase(sentence);
       continue;
     }
@@ -82,6 +90,9 @@ function dropLetterFrame(lines: string[]): string[] {
   const out = [...lines];
   const first = out.findIndex((l) => l.trim() !== '');
   if (first >= 0) {
+    // "Dear all, please put together …": the greeting goes, the request stays.
+    const inline = /^((?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ciao|ola|oi)\b[^,:\n]{0,25})[,:]\s+(?=\S)/i.exec(out[first]!.trim());
+    if (inline && GREETING.test(fold(inline[1]!))) out[first] = out[first]!.trim().slice(inline[0].length);
     const f = fold(out[first]!.trim());
     if (GREETING.test(f) && f.split(/\s+/).length <= 6 && !/[:;]\s*\S/.test(f.replace(/[,:!]\s*$/, '')) && !/,\s*\S.*,/.test(f)) out[first] = '';
   }

@@ -211,8 +211,10 @@ function splitAnd(phrase: string): string[] {
     const prev = pieces[i - 1]!.replace(/^(?:their|the|your|his|her|my|our)\s+/i, '').split(/\s+/);
     const cur = pieces[i]!;
     const last = prev[prev.length - 1]?.toLowerCase() ?? '';
-    if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase())) {
-      pieces[i] = `${prev.slice(0, -1).join(' ')} ${cur}`;
+    // "emergency contact name and phone" shares "emergency contact"; "full name and address" shares nothing.
+    const shared = prev.slice(0, -1).filter((w) => !NOT_PREFIX.has(w.toLowerCase()));
+    if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase()) && shared.length > 0) {
+      pieces[i] = `${shared.join(' ')} ${cur}`;
     }
   }
   return pieces;
