@@ -265,7 +265,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)
     .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '')
     .replace(/^(?:(?:i|we)\s+)?(?:need|want)\s+(?:a|an)\s+/i, '')
-    .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:un|una|une|ein|eine|einen|um|uma|un['’])\s*/i, '');
+    .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:una|uma|une|un['’]|un|um|eine|einen|ein)\s+/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
   const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
   return withSignature({ title, language, fields: out, signers });

@@ -118,6 +118,9 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
 }
 
 function conditionText(text: string): string {
+  // "se for menor, o encarregado também" → "se for menor".
+  const clause = /^\s*,?\s*((?:if|si|se|wenn|falls|when|quand|cuando)\b[^,]*),/i.exec(text);
+  if (clause) return clause[1]!.trim().slice(0, 120);
   return text.replace(/^[\s,;:]+|[\s,;:.]+$/g, '').replace(/^(?:and|y|e|et|und|too|also|auch)\s+/i, '').slice(0, 120);
 }
 
@@ -201,7 +204,7 @@ function subjectAfter(after: string, lang: Language): Found {
     const w = t[0].toLowerCase();
     const cur = roles[roles.length - 1]!;
     // "si lo hay", "if applicable", "gegebenenfalls": the next party is optional.
-    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel)\b/.exec(fold(after.slice(t.index)));
+    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel|(?:if|si|se|wenn|falls|when|quand|cuando)\s[^,.;]{1,30},)/.exec(fold(after.slice(t.index)));
     if (cond) {
       optionalNext = true;
       if (cur.length > 0) optional[optional.length - 1] = true;

@@ -91,7 +91,7 @@ function dropLetterFrame(lines: string[]): string[] {
   const first = out.findIndex((l) => l.trim() !== '');
   if (first >= 0) {
     // "Dear all, please put together …": the greeting goes, the request stays.
-    const inline = /^((?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ciao|ola|oi)\b[^,:\n]{0,25})[,:]\s+(?=\S)/i.exec(out[first]!.trim());
+    const inline = /^((?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ciao|olá|ola|oi)(?![\p{L}])[^,:!\n]{0,25})[,:!]\s+(?=\S)/iu.exec(out[first]!.trim());
     if (inline && GREETING.test(fold(inline[1]!))) out[first] = out[first]!.trim().slice(inline[0].length);
     const f = fold(out[first]!.trim());
     if (GREETING.test(f) && f.split(/\s+/).length <= 6 && !/[:;]\s*\S/.test(f.replace(/[,:!]\s*$/, '')) && !/,\s*\S.*,/.test(f)) out[first] = '';
