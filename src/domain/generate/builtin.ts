@@ -292,12 +292,14 @@ const TRAILING_CONDITION = /^(?:if any|if applicable|if needed|if relevant|le ca
 const IF_YES = /^(if (?:yes|so)|si oui|si es asi|en caso afirmativo|wenn ja|falls ja|in caso affermativo|se si|se sim|em caso afirmativo)\b[,:]?\s*(.+)$/;
 /** "Bei Studenten die Hochschule": a German condition joined to its field by the article. */
 const BEI = /^((?:nur\s+)?(?:bei|fur|für)\s+\S+)\s+((?:die|der|das|den|dessen|deren|ein|eine)\s+.+)$/i;
+/** "a volunteer agreement where the volunteer writes their name": the form and who fills it, then a field. */
+const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|formulario|solicitud|formulaire|formular|modulo|ficha|demande|domanda)\b\s+(?:where|in which|that|donde|en (?:el|la) que|où|dans lequel|wo|in dem|dove|in cui|onde|em que)\s+(?:(?:the|el|la|le|il|o|a|der|die|das|l['’])\s*[\p{L}-]+\s+(?:writes?|gives?|enters?|provides?|puts?|pone|escribe|indica|indique|écrit|ecrit|schreibt|gibt|scrive|escreve)\s+)?/iu;
 const WHETHER = /^(?:whether(?:\s+or\s+not)?|si|s['’]il|s['’]ils|si elle|ob|se)\s+(.*)$/i;
 const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|donde|quien|quel|quelle|quels|comment|quand|ou|qui|pourquoi|was|welche[rsn]?|wie|wann|wo|wer|warum|cosa|quale|quali|come|quando|dove|chi|perche|o que|qual|quais|quem|porque)\b/;
 
 function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
   const words = WORDS[language];
-  let raw = item.text.replace(/\s+/g, ' ').trim()
+  let raw = item.text.replace(/\s+/g, ' ').trim().replace(FORM_WHERE, '')
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
   let rawFolded = fold(raw);
@@ -341,6 +343,7 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
     // "confirm that they accept the risks", "tick a box saying they accept the terms": the signer says "I accept …".
     const lead = /^i\b/i.test(label) ? null : /^.{0,60}?\b(?:they|you|he|she|[\p{L}]+s)\s+(?:(?:must|should|need to|have to|will|also)\s+)?((?:agree|accept|consent|acknowledge|confirm|certify|understand|authori[sz]e)s?\b.*)$/iu.exec(label);
     if (lead) label = `I ${lead[1]!.replace(/^(\w+?)s\b/i, '$1')}`;
+    else if (/^(?:agrees|accepts|confirms|acknowledges|consents)\b/i.test(label)) label = `I ${label.replace(/^(\w+?)s\b/i, '$1')}`;
     const consent = (CONSENT.test(fold(label)) || remarks.includes(TICK_REMARK)) && !PREFERENCE.test(fold(label));
     return withCondition({ name: '', label: capitalise(label), type: 'checkbox', required: consent && !optional, signer: 1 });
   }
