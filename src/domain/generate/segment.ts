@@ -245,7 +245,7 @@ export function titleFromText(text: string): string | undefined {
   const f = text.split(/[.\n]/)[0] ?? '';
   const forM = /\b(?:form|document|sheet)\s+for\s+(?:a|an|the|our)?\s*([\p{L}-]+(?:\s+[\p{L}-]+){0,3})/iu.exec(f);
   if (forM) return forM[1];
-  const nounM = new RegExp(`\\b(?:a|an|the|our|un|una|une|uno|um|uma|ein|eine|einen)\\s+((?:[\\p{L}-]+\\s+){0,2}?(?:${TITLE_WORDS})(?:\\s+(?:de|di|da|do|for|of)\\s+[\\p{L}-]+)?)\\b`, 'iu').exec(fold(f));
+  const nounM = new RegExp(`\\b(?:a|an|the|our|un|una|une|uno|um|uma|ein|eine|einen)\\s+((?:[\\p{L}-]+\\s+){0,2}?(?:${TITLE_WORDS})(?:\\s+(?:de|di|da|do|for|of|para|pour|per|fur)\\s+[\\p{L}-]+)?)\\b`, 'iu').exec(fold(f));
   if (nounM) {
     const start = fold(f).indexOf(nounM[1]!);
     return f.slice(start, start + nounM[1]!.length);
