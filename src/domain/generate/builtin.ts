@@ -293,7 +293,7 @@ const IF_YES = /^(if (?:yes|so)|si oui|si es asi|en caso afirmativo|wenn ja|fall
 /** "Bei Studenten die Hochschule": a German condition joined to its field by the article. */
 const BEI = /^((?:nur\s+)?(?:bei|fur|für)\s+\S+)\s+((?:die|der|das|den|dessen|deren|ein|eine)\s+.+)$/i;
 /** "a volunteer agreement where the volunteer writes their name": the form and who fills it, then a field. */
-const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|formulario|solicitud|formulaire|formular|modulo|ficha|demande|domanda)\b\s+(?:where|in which|that|donde|en (?:el|la) que|où|dans lequel|wo|in dem|dove|in cui|onde|em que)\s+(?:(?:the|el|la|le|il|o|a|der|die|das|l['’])\s*[\p{L}-]+\s+(?:writes?|gives?|enters?|provides?|puts?|pone|escribe|indica|indique|écrit|ecrit|schreibt|gibt|scrive|escreve)\s+)?/iu;
+const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|certificate|contract|formulario|solicitud|formulaire|formular|modulo|ficha|demande|domanda|attestation|certificat|contrat|contrato|contratto|vertrag)\b\s+(?:where|in which|that|with|donde|en (?:el|la) que|con|où|dans lequel|avec|wo|in dem|mit|dove|in cui|onde|em que|com)\s+(?:(?:the|el|la|le|il|o|a|der|die|das|l['’])\s*[\p{L}-]+\s+(?:writes?|gives?|enters?|provides?|puts?|pone|escribe|indica|indique|écrit|ecrit|schreibt|gibt|scrive|escreve)\s+)?/iu;
 const WHETHER = /^(?:whether(?:\s+or\s+not)?|si|s['’]il|s['’]ils|si elle|ob|se)\s+(.*)$/i;
 const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|donde|quien|quel|quelle|quels|comment|quand|ou|qui|pourquoi|was|welche[rsn]?|wie|wann|wo|wer|warum|cosa|quale|quali|come|quando|dove|chi|perche|o que|qual|quais|quem|porque)\b/;
 

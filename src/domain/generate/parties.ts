@@ -42,7 +42,7 @@ const ARTICLE = new Set(['the', 'a', 'an', 'el', 'la', 'los', 'las', 'un', 'una'
 const AND = new Set(['and', '&', 'y', 'e', 'et', 'und', 'ed']);
 const OR = new Set(['or', 'o', 'ou', 'oder', 'u']);
 /** Words that may stand between a subject and its verb: "tenant and landlord both sign", "must sign". */
-const MODAL = new Set(['both', 'then', 'also', 'all', 'each', 'must', 'will', 'should', 'shall', 'can', 'may', 'to', 'have', 'has', 'need', 'needs', 'too', 'dann', 'auch', 'ebenfalls', 'beide', 'puis', 'aussi', 'tous', 'toutes', 'luego', 'también', 'ambos', 'ambas', 'después', 'poi', 'anche', 'entrambi', 'entrambe', 'depois', 'também', 'deben', 'doivent', 'müssen', 'devono', 'devem', 'debe', 'doit', 'muss', 'deve']);
+const MODAL = new Set(['additionally', 'zusätzlich', 'además', 'inoltre', 'adicionalmente', 'both', 'then', 'also', 'all', 'each', 'must', 'will', 'should', 'shall', 'can', 'may', 'to', 'have', 'has', 'need', 'needs', 'too', 'dann', 'auch', 'ebenfalls', 'beide', 'puis', 'aussi', 'tous', 'toutes', 'luego', 'también', 'ambos', 'ambas', 'después', 'poi', 'anche', 'entrambi', 'entrambe', 'depois', 'também', 'deben', 'doivent', 'müssen', 'devono', 'devem', 'debe', 'doit', 'muss', 'deve']);
 /** Inside a role: "responsable de recursos humanos", "head of finance". */
 const OF = new Set(['of', 'de', 'del', 'du', 'des', 'di', 'della', 'do', 'da', 'der']);
 const BOTH = /^(?:both(?: parties)?|deux parties|parti|partes|parteien|all parties|each party|the parties|parties|ambas partes|las dos partes|ambas|les deux parties|beide parteien|beide|entrambe le parti|le parti|ambas as partes|as partes|ambos)$/i;
@@ -204,7 +204,7 @@ function subjectAfter(after: string, lang: Language): Found {
     const w = t[0].toLowerCase();
     const cur = roles[roles.length - 1]!;
     // "si lo hay", "if applicable", "gegebenenfalls": the next party is optional.
-    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel|(?:if|si|se|wenn|falls|when|quand|cuando)\s[^,.;]{1,30},)/.exec(fold(after.slice(t.index)));
+    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel|(?:if|si|se|wenn|falls|when|quand|cuando)\s[^,.;]{1,30},|(?:bei|for|pour les|para|per i|fur|für)\s+(?:\S+\s+){0,2}?(?:minderjahrigen|minors?|mineurs|menores|minori|minorenni|under \d+|unter \d+|moins de \d+ ans)\b,?)/.exec(fold(after.slice(t.index)));
     if (cond) {
       optionalNext = true;
       if (cur.length > 0) optional[optional.length - 1] = true;
