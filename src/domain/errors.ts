@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   pdf_invalid: [400, 'invalid_request_error'],
   pdf_encrypted: [400, 'invalid_request_error'],
   pdf_already_signed: [400, 'invalid_request_error'],
+  language_unsupported: [400, 'invalid_request_error'],
   api_key_missing: [401, 'authentication_error'],
   api_key_invalid: [401, 'authentication_error'],
   plan_required: [402, 'permission_error'],

@@ -206,8 +206,14 @@ export interface paths {
          *     header. Emits `form.created`. A built-in generator works offline; an OpenAI-compatible endpoint
          *     may be configured (`LLM_BASE_URL`), and when it fails, times out (10 s) or answers with
          *     something that is not a valid field list, the built-in generator answers instead. The response
-         *     is the Form with `generator` saying which one produced the fields. A description in which no
-         *     field can be found is refused with `400 parameter_invalid` and a message showing an example.
+         *     is the Form with `generator` saying which one produced the fields and `signers` listing each
+         *     signer slot with its role as the description names it ("Tenant", "Guarantor"), in the order named
+         *     (parties that sign only under a condition, such as a guardian for minors, last); every generated
+         *     form has at least one signature field. A description in which no field can be found is refused
+         *     with `400 parameter_invalid` and a message showing an example; one that asks for more than 100
+         *     fields with `400 parameter_invalid` naming the limit (never cut). The built-in generator reads
+         *     English, Spanish, French, German, Italian and Portuguese: a description in another language (or a
+         *     `language` naming another) is refused with `400 language_unsupported` naming the supported ones.
          */
         post: operations["generateForm"];
         delete?: never;
@@ -706,7 +712,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -980,6 +986,11 @@ export interface components {
              * @enum {string}
              */
             generator?: "builtin" | "model";
+            /**
+             * @description Only in the response of `generateForm`: each signer slot of the generated fields with the role
+             *     the description names (a recipient's `signer` picks the slot when sending).
+             */
+            signers?: components["schemas"]["GeneratedSigner"][];
         };
         /** @description A page of forms, newest first. */
         FormList: {
@@ -1170,6 +1181,13 @@ export interface components {
             expires_in_days?: number;
             metadata?: components["schemas"]["Metadata"];
         };
+        /** @description A signer slot of a generated form and the role the description gives it. */
+        GeneratedSigner: {
+            /** @description The 1-based slot the signer's fields carry in `signer`. */
+            slot: number;
+            /** @description The role as the description names it ("Tenant", "Parent / guardian"), in its language. */
+            role: string;
+        };
         /** @description The body of `generateForm`. */
         GenerateFormRequest: {
             /** @description What the form is for and which fields it needs, in plain language. */
@@ -1191,9 +1209,10 @@ export interface components {
              */
             page_size?: "letter" | "a4";
             /**
-             * @description BCP 47 language tag of the description (e.g. `en`, `es`, `fr`, `de`, `pt-BR`); detected from the
-             *     text when absent. Labels stay in the description's language. Anything else (another separator,
-             *     spaces, punctuation) is `400 parameter_invalid`, `param` `language`.
+             * @description BCP 47 language tag of the description (e.g. `en`, `es`, `fr`, `de`, `it`, `pt-BR`); detected from
+             *     the text when absent. Labels stay in the description's language. A tag whose language is not one
+             *     of `en`, `es`, `fr`, `de`, `it`, `pt` is `400 language_unsupported`, `param` `language`. Anything
+             *     else (another separator, spaces, punctuation) is `400 parameter_invalid`, `param` `language`.
              */
             language?: string;
         };

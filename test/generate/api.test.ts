@@ -11,7 +11,7 @@ import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
 // and the refusals.
 
 interface FormBody {
-  id: string; template_id: string | null; name: string; generator: string; status: string;
+  id: string; template_id: string | null; name: string; generator: string; status: string; signers: Array<{ slot: number; role: string }>;
   fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; value: unknown; page: number; width: number }>;
 }
 
@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
       assert.equal(t.status, 200, t.body);
       const tmpl = t.json<{ name: string; fields: Array<{ name: string; type: string }> }>();
       assert.equal(tmpl.name, 'Contact us');
-      assert.deepEqual(tmpl.fields.map((f) => [f.name, f.type]), [['name', 'text'], ['e_mail', 'email'], ['telephone', 'phone'], ['message', 'text']]);
+      assert.deepEqual(tmpl.fields.map((f) => [f.name, f.type]), [['name', 'text'], ['e_mail', 'email'], ['telephone', 'phone'], ['message', 'text'], ['signature', 'signature']]);
       // A second form from the saved template works like any template's.
       const again = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: form.template_id, prefill: { name: 'Grace' } } });
       assert.equal(again.status, 201, again.body);
@@ -157,7 +157,7 @@ for (const dialect of DIALECTS) {
       assert.equal(count(afterList), count(before), 'no form row is stored');
     });
 
-    it('draws description text only as text and caps the form at 100 fields', async () => {
+    it('draws description text only as text and refuses more than 100 fields, naming the limit', async () => {
       const hostile = 'Form: name ) Tj ET /JavaScript (app.alert(1)) <script>alert(1)</script>, email';
       const res = await generate({ prompt: hostile });
       assert.equal(res.status, 201, res.body);
@@ -167,8 +167,44 @@ for (const dialect of DIALECTS) {
       assert.doesNotMatch(pdf.rawPayload.toString('latin1'), /\/JavaScript|\/JS\s|\/OpenAction/);
       const many = Array.from({ length: 130 }, (_, i) => `item ${i + 1} name`).join(', ');
       const big = await generate({ prompt: many });
-      assert.equal(big.status, 201, big.body);
-      assert.equal(big.json<FormBody>().fields.length, 100);
+      assert.equal(big.status, 400, big.body);
+      const err = big.json<{ error: { type: string; code: string; message: string; param: string } }>().error;
+      assert.deepEqual([err.type, err.code, err.param], ['invalid_request_error', 'parameter_invalid', 'prompt']);
+      assert.match(err.message, /asks for 130 fields; a generated form has at most 100/);
+    });
+
+    it('lists the signers with their roles, every party with its own signature block', async () => {
+      const res = await generate({ prompt: 'Hi Sam,\n\nCould you set up a lease for us? Property address, monthly rent, start date. The tenant, landlord and guarantor all sign and date.\n\nThanks,\nRachel' });
+      assert.equal(res.status, 201, res.body);
+      const form = res.json<FormBody>();
+      assert.deepEqual(form.signers, [{ slot: 1, role: 'Tenant' }, { slot: 2, role: 'Landlord' }, { slot: 3, role: 'Guarantor' }]);
+      assert.deepEqual(form.fields.filter((f) => f.type === 'signature').map((f) => `${f.label}@${f.signer}`), ['Tenant signature@1', 'Landlord signature@2', 'Guarantor signature@3']);
+      assert.deepEqual(form.fields.filter((f) => f.type === 'date_signed').map((f) => f.signer), [1, 2, 3]);
+      assert.ok(!form.fields.some((f) => /thanks|rachel|sam/i.test(f.label)), JSON.stringify(form.fields.map((f) => f.label)));
+      // A form whose description names no signer still gets one signature.
+      const plain = await generate({ prompt: 'Ficha: nome completo, data de nascimento, telemóvel' });
+      assert.equal(plain.status, 201, plain.body);
+      assert.deepEqual(plain.json<FormBody>().fields.map((f) => f.type), ['text', 'date', 'phone', 'signature']);
+      assert.deepEqual(plain.json<FormBody>().signers, [{ slot: 1, role: 'Signatário' }]);
+    });
+
+    it('refuses a language it does not read with 400 language_unsupported naming the supported ones', async () => {
+      for (const [body, param] of [
+        [{ prompt: '氏名、メールアドレス、電話番号、署名' }, 'prompt'],
+        [{ prompt: 'الاسم، البريد الإلكتروني، التوقيع' }, 'prompt'],
+        [{ prompt: 'Contact form with name and email', language: 'ja' }, 'language'],
+        [{ prompt: 'Contact form with name and email', language: 'nl-BE' }, 'language'],
+      ] as const) {
+        const res = await generate(body);
+        assert.equal(res.status, 400, res.body);
+        const err = res.json<{ error: { type: string; code: string; message: string; param: string; request_id: string } }>().error;
+        assert.deepEqual([err.type, err.code, err.param], ['invalid_request_error', 'language_unsupported', param], res.body);
+        assert.match(err.message, /not supported.*en, es, fr, de, it, pt/);
+        assert.ok(err.request_id);
+      }
+      const it = await generate({ prompt: 'Modulo: nome, email. Firma il cliente.', language: 'it' });
+      assert.equal(it.status, 201, it.body);
+      assert.deepEqual(it.json<FormBody>().signers, [{ slot: 1, role: 'Cliente' }]);
     });
   });
 }

@@ -3,11 +3,16 @@
 import type Nlp from 'compromise';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import type { FieldType } from '../../pdf/index.js';
+import { withSignature } from './complete.js';
 import {
-  CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REQUIRED, SIGNATURE, typeOf, WORDS, YES_NO,
+  CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REMARKS, REQUIRED, SIGNATURE, SIGNATURE_DE, typeOf, WORDS, YES_NO,
 } from './lexicon.js';
+import { namedOwners, signingClause } from './parties.js';
+import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
 import { Groups, items, sentences, titleFromText, wordCount, type Item } from './segment.js';
-import { MAX_FIELDS, MAX_LABEL, type GeneratedField, type GeneratedSpec, type Language, type Signer } from './spec.js';
+import {
+  MAX_FIELDS, MAX_LABEL, TooManyFieldsError, UnsupportedLanguageError, type GeneratedField, type GeneratedSpec, type Language, type Signer,
+} from './spec.js';
 
 // English nouns and number words; loaded on the first description, not at every start.
 const nlp = loadOnFirstUse<typeof Nlp>('compromise');
@@ -16,19 +21,13 @@ export interface BuiltinOptions {
   language?: Language | undefined;
 }
 
-// A signing clause: "Buyer and seller sign", "Employee signs and dates", "They sign at the bottom",
-// "the project manager then approves it by signing".
-const SIGN_VERB = /^(.*?)\s*\b(?:(?:both|then|also|must|will|should|each|all|can|shall)\s+)*(?:signs?|signing|countersigns?|firman|signent|signe|unterschreiben|unterschreibt)\b(?![-\s](?:up|in)\b)(.*)$/i;
-const APPROVE_BY = /^(.*?)\s*\b(?:then\s+)?approves?\s+(?:it|this|them|the\s+\w+)\s+by\s+signing\b(.*)$/i;
 const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|ellos|ellas|ils|elles|sie|er|al final|a la fin|am ende|finalmente|enfin|zum schluss|)$/i;
-const LEAD_IN = /^(?:.{0,60}?\b(?:(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
-const FILLER_START = /^(?:and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
-const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full)$/i;
-const CONDITIONAL = /^(?:if|falls|si|wenn)\b/i;
-const QUESTION_START = /^(?:do|does|did|is|are|was|were|will|would|have|has|can|could|should|tiene|tienes|es|est-ce|avez|etes|haben|sind|ist)\b/i;
+const LEAD_IN = /^(?:.{0,90}?\b(?:writes?|escribe|pone|ecrit|indique|schreibt|scrive|escreve|should have|must have|debe pedir|deve chiedere|doit demander|ci servono|ci serve|mi serve|wir brauchen|wir benotigen|il nous faut|necesitamos|precisamos d[oae]s?|necessitamos|(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
+const FILLER_START = /^(?:their own|his own|her own|own|and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|dazu|y|e|et|und|ed|ademas|tambien|aussi|auch|sowie|inoltre|il|lo|gli|o|os|as|seu|sua|seus|suas|suo|son|sa|ses|propio|propia|propre|proprio|propria|proprios?|eigenen|eigene|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
+const FILLER_END = /\s+(?:we should know about|at the (?:end|bottom|top)|as well|too|if needed|below|here|please|in full|angeben|eintragen|angibt)$/i;
 const YES_NO_PHRASE = /^(?:willing to|able to|are you|do you|have you|can you|will you|would you|did you|is there|are there|has the|have there)\b/i;
 const KNOWN_TEXT = /\b(?:name|nombre|nom|prenom|vorname|nachname|title|company|empresa|societe|firma|city|ciudad|ville|stadt|country|pais|pays|land|id|number|numero|nummer)\b/;
-const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+)\b/;
+const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+|minori|minorenni|moins de \d+|menos de \d+)\b/;
 
 interface Role { key: string; label: string; slot: number }
 
@@ -46,29 +45,33 @@ class Roles {
     }
     return this.add(key, label).slot;
   }
+  /** A signer the description does not name ("the person the form is about"). */
+  addUnnamed(label: string): number {
+    return this.add('', label).slot;
+  }
   private add(key: string, label: string): Role {
     const r = { key, label, slot: this.list.length + 1 };
     this.list.push(r);
     return r;
   }
-  /** The slot of the role a field's label names ("Seller address" → the seller's slot), else 1. */
+  /** The slot of the role a field's label names ("Seller address" → the seller's slot), else 0: the first signer's. */
   owner(label: string): number {
     const f = ` ${fold(label).replace(/[^a-z0-9]+/g, ' ')} `;
     for (const r of this.list) if (r.key !== '' && r.slot > 1 && f.includes(` ${r.key} `)) return r.slot;
-    return 1;
+    return 0;
   }
 }
 
 function cleanRole(raw: string, lang: Language): string {
-  let s = raw.replace(/[^\p{L}\p{N}' -]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les)\s+/i, '')
+  let s = raw.replace(/[^\p{L}\p{N}'’/ -]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^(?:l|d|dell|all)['’]\s*/i, '').replace(/^(?:our|your|my|their|his|her|nuestro|nuestra|notre|unser(?:e[rm]?)?|il nostro|la nostra|o nosso|a nossa)\s+/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les|il|lo|o|os)\s+/i, '')
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
     .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
     .trim();
-  if (lang === 'en' && s && !/\s/.test(s)) {
-    const single = nlp()(s).nouns().toSingular().text();
-    if (single) s = single;
+  if (lang === 'en' && s) {
+    // "Parents / guardians" → "Parent / guardian".
+    s = s.split(/\s*\/\s*/).map((alt) => (/\s/.test(alt) ? alt : nlp()(alt).nouns().toSingular().text() || alt)).join(' / ');
   }
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -76,7 +79,7 @@ function cleanRole(raw: string, lang: Language): string {
 /** "two witnesses" → ["Witness 1", "Witness 2"] (English number words via compromise, or digits; at most 10). */
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
-  if (!m) return [raw];
+  if (!m || /^(?:first|second|third|\w+th|\d+(?:st|nd|rd|th))$/i.test(m[1]!)) return [raw];
   const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp()(m[1]!).numbers().get();
   const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
@@ -111,7 +114,7 @@ function cleanPhrase(text: string): string {
   // "I need a form where customers give me their name": every lead-in goes, not only the first.
   for (let i = 0; i < 3; i++) {
     const lead = LEAD_IN.exec(s);
-    if (!lead || wordCount(lead[0]) > 8 || s.length <= lead[0].length) break;
+    if (!lead || wordCount(lead[0]) > 14 || s.length <= lead[0].length) break;
     s = s.slice(lead[0].length);
   }
   for (let i = 0; i < 4; i++) s = s.replace(FILLER_START, '');
@@ -121,113 +124,132 @@ function cleanPhrase(text: string): string {
 
 /** Builds the spec: fields in the order the description gives them, signature blocks last. */
 export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): GeneratedSpec {
+  assertReadable(prompt);
   const language = opts.language ?? detectLanguage(prompt);
   const words = WORDS[language];
+  const prepared = prepare(prompt, language);
   const groups = new Groups();
-  const seg = sentences(prompt, groups);
+  const seg = sentences(prepared.text, groups);
   const roles = new Roles(language);
   const fields: Array<GeneratedField & { order: number }> = [];
   const seen = new Set<string>();
-  const signatures: Array<{ slot: number; label: string; required: boolean; order: number }> = [];
+  const signatures: Array<{ slot: number; label: string; required: boolean; order: number; condition?: string | undefined }> = [];
   const datesSigned: Array<{ slot: number; order: number; label: string }> = [];
   let order = 0;
+  let section: string | undefined;
 
   const addField = (f: GeneratedField): void => {
     const key = `${fold(f.label)}|${f.signer}|${f.type}`;
-    if (seen.has(key) || fields.length >= MAX_FIELDS) return;
+    if (seen.has(key)) return;
     seen.add(key);
-    fields.push({ ...f, order: order++ });
+    fields.push({ ...f, ...(section ? { section } : {}), order: order++ });
   };
-  const addSignature = (roleText: string, required: boolean, label?: string): number => {
+  const addSignature = (roleText: string, required: boolean, label?: string, condition?: string): number => {
     const slot = roles.slotOf(roleText);
-    if (!signatures.some((s) => s.slot === slot)) signatures.push({ slot, label: label ?? '', required, order: order++ });
+    const had = signatures.find((s) => s.slot === slot);
+    if (!had) signatures.push({ slot, label: label ?? '', required, order: order++, condition });
+    else if (required) had.required = true;
     return slot;
   };
-  const contextRoles = (): string[] => {
-    const between = /\bbetween\s+(?:the\s+|a\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+and\s+(?:the\s+|a\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(prompt);
-    if (between && !/\b(?:two|both|\d+)\b/i.test(between[0])) return [between[1]!, between[2]!];
+  const bothParties = (): string[] => {
+    const owners = namedOwners(prompt, language);
+    if (owners.length >= 2) return owners.slice(0, 2);
     const parties = [...new Set([...fold(prompt).matchAll(/\b([a-z]+ing|[a-z]+ive)\s+party\b/g)].map((m) => `${m[1]} party`))];
     if (parties.length >= 2) return parties;
     return language === 'en' ? ['Party 1', 'Party 2'] : [`${words.signer} 1`, `${words.signer} 2`];
   };
 
-  let conditional = false;
   for (const sentence of seg.sentences) {
-    let rest = sentence;
-    // Signing clauses first: their "and" joins signers, not fields.
-    const clause = APPROVE_BY.exec(rest) ?? SIGN_VERB.exec(rest);
-    if (clause && !SIGNATURE.test(fold(clause[1] ?? '')) && !/\bsign[-\s]?(?:up|in)\b/i.test(rest)) {
-      const before = clause[1] ?? '';
-      const after = fold(clause[2] ?? '');
-      // The subject is what follows the last comma (or "and" after a statement): "…, tenant and landlord both sign".
-      const commaAt = before.lastIndexOf(',');
-      let subject = before.slice(commaAt + 1).trim();
-      let leftover = commaAt >= 0 ? before.slice(0, commaAt) : '';
-      const stmt = /^(.*\S)\s+and\s+((?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)$/iu.exec(subject);
-      if (CONSENT.test(fold(subject)) || INITIALS.test(fold(subject)) || wordCount(subject) > 6) {
-        // "they confirm that they accept the risks and sign": the statement is a field, the signer is unnamed.
-        const m = /^(.*\S)\s+and$/i.exec(subject);
-        leftover = [leftover, m ? m[1]! : subject].filter(Boolean).join(', ');
-        subject = '';
-      } else if (stmt && wordCount(stmt[1]!) > 3) {
-        leftover = [leftover, stmt[1]!].filter(Boolean).join(', ');
-        subject = stmt[2]!;
-      }
-      const names = subject.split(/\s*(?:,|\band\b|&|\by\b|\bet\b|\bund\b)\s*/i).map((s) => s.trim()).filter(Boolean);
-      const unnamed = names.length === 0 || names.every((n) => PRONOUN.test(n.replace(/^the\s+/i, '')));
-      const bothParties = /\b(?:both|parties|each party|all parties)\b/i.test(subject);
-      const signerNames = bothParties ? contextRoles() : unnamed ? [''] : names;
-      const optional = UNDER_AGE.test(fold(sentence)) || OPTIONAL.test(fold(sentence));
-      const slots = signerNames.flatMap(expandCount).map((n, i) => addSignature(n, !optional || i === 0));
-      const extra = /^\s*with\s+(.*)$/.exec(after);
-      if (extra) {
-        for (const part of extra[1]!.split(/\s*(?:,|\band\b)\s*/).filter(Boolean)) {
-          for (const slot of slots) {
-            const role = roles.list.find((r) => r.slot === slot)?.label ?? '';
-            if (/\bdate\b/.test(part)) datesSigned.push({ slot, order: order++, label: `${role} ${fold(words.dateSigned)}`.trim() });
-            else addField({ name: '', label: capitalise(`${role} ${part}`), type: 'text', required: true, signer: slot });
-          }
-        }
-      } else if (/^\s*(?:and|&)\s+dates?\b|^\s*and\s+date\b|\bdated\b/.test(after)) {
-        for (const slot of slots) datesSigned.push({ slot, order: order++, label: words.dateSigned });
-      }
-      // "Seller and buyer sign a purchase agreement: property address, …": the list is still fields.
-      const colon = (clause[2] ?? '').indexOf(':');
-      rest = [leftover.trim(), colon >= 0 ? (clause[2] ?? '').slice(colon + 1).trim() : ''].filter(Boolean).join(', ');
-      if (!rest) continue;
+    if (sentence.startsWith(SECTION_MARK)) {
+      section = sentence.slice(SECTION_MARK.length).trim() || undefined;
+      continue;
     }
-
+    let rest = sentence;
+    // Signing clauses first: their "and" joins signers, not fields. The fields written before the
+    // clause are read first, so the parties come after them ("Testator signature, signatures of two witnesses").
+    const clause = /\bsign[-\s]?(?:up|in)\b/i.test(sentence) ? undefined : signingClause(sentence, language);
+    const signClause = clause && (clause.parties.length > 0 || clause.both || !SIGNATURE.test(fold(sentence))) ? clause : undefined;
+    if (signClause) rest = signClause.rest;
+    // A condition ("If applicable,", "Only for minors:", "Si es estudiante,") holds to the end of its sentence.
+    let condition: string | undefined;
+    let owner: string | undefined;
+    let last: GeneratedField | undefined;
     for (const item of items(rest, groups)) {
-      const made = fieldOf(item, language, roles, conditional);
-      conditional = made.kind === 'conditional';
+      const made = fieldOf(item, language, roles, condition, owner);
+      if (made.kind === 'conditional') {
+        if (made.trailing && last && !last.description) {
+          last.required = false;
+          last.description = capitalise(made.text);
+        } else {
+          condition = made.text;
+          owner = made.owner;
+        }
+        continue;
+      }
       if (made.kind === 'signature') {
         const many = expandCount(made.role);
         if (many.length > 1) for (const role of many) addSignature(role, made.required);
-        else addSignature(made.role, made.required, made.label);
+        else addSignature(made.role, made.required && condition === undefined, made.label, made.condition ?? condition);
       } else if (made.kind === 'date_signed') {
-        datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) : 1, order: order++, label: made.label });
+        datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) || 1 : 1, order: order++, label: made.label });
       } else if (made.kind === 'field') {
         addField(made.field);
+        last = fields[fields.length - 1];
+        // "a parent or guardian's name and their signature": "their" is the parent's or guardian's.
+        if (condition !== undefined) owner = /^(?:an?\s+|the\s+)?(.+?)['’]s\s+\S+$/i.exec(item.text)?.[1] ?? owner;
+      }
+    }
+    if (signClause) {
+      if (signClause.both) {
+        for (const role of bothParties()) {
+          const slot = addSignature(role, true);
+          if (signClause.bothDated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
+        }
+      }
+      const parties = signClause.parties.length > 0 || signClause.both ? signClause.parties : [{ role: '', optional: false, dated: /\b(?:dates?|fecha|datent|datiert|data|datam)\b/i.test(sentence) }];
+      for (const party of parties) {
+        for (const role of expandCount(party.role)) {
+          const slot = addSignature(role, !party.optional, undefined, party.condition);
+          if (party.dated) datesSigned.push({ slot, order: order++, label: words.dateSigned });
+        }
       }
     }
   }
 
-  // Fields named after a later signer belong to that signer ("seller address").
+  // A party that signs only under a condition ("a guardian, for minors") never stands alone: the
+  // person the form is about signs first.
+  if (signatures.length > 0 && signatures.every((s) => !s.required)) {
+    signatures.unshift({ slot: roles.addUnnamed(words.signer), label: '', required: true, order: -1 });
+  }
+  // Fields named after a signer belong to that signer ("seller address").
   for (const f of fields) if (f.type !== 'initials') f.signer = roles.owner(f.label);
+  // Slots follow the order named, parties that sign only under a condition last.
+  const slotOrder = [...roles.list].sort((x, y) => rank(x.slot) - rank(y.slot) || x.slot - y.slot);
+  function rank(slot: number): number {
+    const sig = signatures.find((s) => s.slot === slot);
+    return sig && !sig.required ? 1 : 0;
+  }
+  // Slot 0 is "the first signer", whoever that is once ordered.
+  const renumber = new Map([[0, 1], ...slotOrder.map((r, i): [number, number] => [r.slot, i + 1])]);
+  const slotOf = (slot: number): number => renumber.get(slot) ?? 1;
+
   const sigFields: Array<GeneratedField & { order: number }> = [];
-  for (const s of signatures.sort((a, b) => a.slot - b.slot)) {
+  for (const s of [...signatures].sort((x, y) => slotOf(x.slot) - slotOf(y.slot))) {
     const role = roles.list.find((r) => r.slot === s.slot);
     const label = s.label || (role && role.key !== '' ? words.of(role.label) : words.signature);
-    sigFields.push({ name: '', label: capitalise(label), type: 'signature', required: s.required, signer: s.slot, order: s.order });
+    const sig: GeneratedField & { order: number } = { name: '', label: capitalise(label), type: 'signature', required: s.required, signer: slotOf(s.slot), order: s.order };
+    if (s.condition) sig.description = capitalise(s.condition);
+    sigFields.push(sig);
     for (const d of datesSigned.filter((x) => x.slot === s.slot)) {
-      sigFields.push({ name: '', label: capitalise(d.label), type: 'date_signed', required: false, signer: s.slot, order: d.order });
+      sigFields.push({ name: '', label: capitalise(d.label), type: 'date_signed', required: false, signer: slotOf(s.slot), order: d.order });
     }
   }
   // A date of signing without a signature still needs a place.
   for (const d of datesSigned.filter((x) => !signatures.some((s) => s.slot === x.slot))) {
-    sigFields.push({ name: '', label: capitalise(d.label), type: 'date_signed', required: false, signer: d.slot, order: d.order });
+    sigFields.push({ name: '', label: capitalise(d.label), type: 'date_signed', required: false, signer: slotOf(d.slot), order: d.order });
   }
-  const all = [...fields, ...sigFields].slice(0, MAX_FIELDS);
+  for (const f of fields) f.signer = slotOf(f.signer);
+  const all = [...fields, ...sigFields];
   const names = new Set<string>();
   const out: GeneratedField[] = all.map(({ order: _o, ...f }) => {
     const base = f.name || (f.type === 'checkbox' && CONSENT.test(fold(f.label)) ? consentSlug(f.label) : slug(f.label));
@@ -239,88 +261,137 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   });
   // One unknown word or phrase is not a form ("hello"): the caller answers with an example instead.
   if (out.length === 1 && out[0]!.type === 'text' && !out[0]!.multiline && !KNOWN_TEXT.test(fold(out[0]!.label))) out.length = 0;
+  if (out.length > MAX_FIELDS) throw new TooManyFieldsError(out.length);
   const signers: Signer[] = roles.list.length > 0
-    ? roles.list.map((r) => ({ slot: r.slot, role: r.key === '' ? words.signer : r.label }))
+    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : r.label }))
     : [{ slot: 1, role: words.signer }];
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
-  const rawTitle = (heading ?? titleFromText(prompt) ?? words.form)
+  const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)
     .replace(/^(?:please\s+)?(?:create|make|build|generate|design|i need|we need|i want|we want)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:(?:simple|short|new)\s+)?(?:form|document)\s+(?:for|to)\s+(?:a|an|the|our|my)?\s*/i, '')
-    .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten)\s*(?:un|una|une|ein|eine|einen)\s+/i, '');
+    .replace(/^(?:(?:i|we)\s+)?(?:need|want)\s+(?:a|an)\s+/i, '')
+    .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:una|uma|une|un['’]|un|um|eine|einen|ein)\s+/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
-  const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen)\s+.*$/i, '') || words.form).slice(0, 200);
-  return { title, language, fields: out, signers };
+  const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
+  return withSignature({ title, language, fields: out, signers });
+}
+
+/** Text mostly in a script the generator does not read (Japanese, Arabic, …) is refused, not guessed at. */
+function assertReadable(prompt: string): void {
+  const letters = prompt.match(/\p{L}/gu)?.length ?? 0;
+  const latin = prompt.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  if (letters > 0 && latin / letters < 0.5) throw new UnsupportedLanguageError(undefined);
 }
 
 type Made =
   | { kind: 'field'; field: GeneratedField }
-  | { kind: 'signature'; role: string; required: boolean; label: string }
+  | { kind: 'signature'; role: string; required: boolean; label: string; condition?: string | undefined }
   | { kind: 'date_signed'; label: string }
-  | { kind: 'conditional' }
+  | { kind: 'conditional'; text: string; owner?: string | undefined; trailing: boolean }
   | { kind: 'none' };
 
-function fieldOf(item: Item, language: Language, roles: Roles, conditional: boolean): Made {
+// "If applicable", "Only for minors", "Si es estudiante", "Bei Studenten", "le cas échéant".
+const CONDITION_START = /^(?:if|only (?:for|if|when)|just for|when|where applicable|falls|wenn|nur (?:bei|fur|wenn)|bei|si|solo (?:para|si|per|se)|solamente|en caso|en su caso|s['’ ]il|s['’ ]ils|seulement|uniquement|le cas|dans le cas|se|in caso|em caso|apenas|somente|para menores|per i minori|pour les mineurs)\b/;
+const TRAILING_CONDITION = /^(?:if any|if applicable|if needed|if relevant|le cas echeant|si (?:las|los|la|lo) hay|si corresponde|en su caso|falls vorhanden|falls zutreffend|gegebenenfalls|se presenti?|se applicabile|se houver|se aplicavel|se tiver|if there is one)$/;
+/** "If yes the injured person's name": the condition and its field in one piece. */
+const IF_YES = /^(if (?:yes|so)|si oui|si es asi|en caso afirmativo|wenn ja|falls ja|in caso affermativo|se si|se sim|em caso afirmativo)\b[,:]?\s*(.+)$/;
+/** "Bei Studenten die Hochschule": a German condition joined to its field by the article. */
+const BEI = /^((?:nur\s+)?(?:bei|fur|für)\s+\S+)\s+((?:die|der|das|den|dessen|deren|ein|eine)\s+.+)$/i;
+/** "a volunteer agreement where the volunteer writes their name": the form and who fills it, then a field. */
+const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|certificate|contract|formulario|solicitud|formulaire|formular|modulo|ficha|demande|domanda|attestation|certificat|contrat|contrato|contratto|vertrag)\b\s+(?:where|in which|that|with|donde|en (?:el|la) que|con|où|dans lequel|avec|wo|in dem|mit|dove|in cui|onde|em que|com)\s+(?:(?:the|el|la|le|il|o|a|der|die|das|l['’])\s*[\p{L}-]+\s+(?:writes?|gives?|enters?|provides?|puts?|pone|escribe|indica|indique|écrit|ecrit|schreibt|gibt|scrive|escreve)\s+)?/iu;
+const WHETHER = /^(?:whether(?:\s+or\s+not)?|si|s['’]il|s['’]ils|si elle|ob|se)\s+(.*)$/i;
+const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|donde|quien|quel|quelle|quels|comment|quand|ou|qui|pourquoi|was|welche[rsn]?|wie|wann|wo|wer|warum|cosa|quale|quali|come|quando|dove|chi|perche|o que|qual|quais|quem|porque)\b/;
+
+function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
   const words = WORDS[language];
-  const raw = item.text.replace(/\s+/g, ' ').trim();
+  let raw = item.text.replace(/\s+/g, ' ').trim().replace(FORM_WHERE, '')
+    .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
-  const rawFolded = fold(raw);
+  let rawFolded = fold(raw);
   const remarks = fold(item.remarks.join(' '));
-  const optional = conditional || OPTIONAL.test(rawFolded) || OPTIONAL.test(remarks);
+  // "(if insured)", "(for minors)": a condition on this field only.
+  const remarkCondition = item.remarks.find((r) => CONDITION_START.test(fold(r)) || TRAILING_CONDITION.test(fold(r)) || UNDER_AGE.test(fold(r)));
+  const ifYes = IF_YES.exec(rawFolded) ?? (language === 'de' ? BEI.exec(raw) : null);
+  if (ifYes && !CONDITION_START.test(fold(ifYes[2]!)) ) {
+    condition = raw.slice(0, ifYes[1]!.length).trim();
+    raw = raw.slice(raw.length - ifYes[2]!.length).trim();
+    rawFolded = fold(raw);
+  }
+  const fieldCondition = condition ?? remarkCondition;
+  const optional = fieldCondition !== undefined || OPTIONAL.test(rawFolded) || OPTIONAL.test(remarks);
+  const withCondition = (f: GeneratedField): Made => {
+    if (fieldCondition !== undefined && f.type !== 'signature') f.description = capitalise(fieldCondition.replace(/[,:]\s*$/, ''));
+    return { kind: 'field', field: f };
+  };
+  if (TRAILING_CONDITION.test(rawFolded) && !item.options) return { kind: 'conditional', text: raw, trailing: true };
+  if (CONDITION_START.test(rawFolded) && !item.options && !item.joined && !item.last && wordCount(raw) <= 10 && !/\?/.test(raw)) {
+    // "If there is a second applicant," qualifies what follows; "their name" is then the applicant's.
+    const subject = /\b(?:is|are|hay|y a|gibt|c['’]e|c['’]è|houver|there is|there are)\s+(?:a|an|un|una|une|einen|ein|eine|um|uma)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(raw);
+    if (!/(?:name|phone|email|address|date)/.test(rawFolded) || subject) return { kind: 'conditional', text: raw, owner: subject?.[1]?.replace(/\s+(?:gibt|there)$/i, ''), trailing: false };
+  }
   // "whether they need to rent equipment" is a yes/no question; "whether they have any injuries" asks for them.
-  const whether = /^(?:and\s+)?whether(?:\s+or\s+not)?\s+(?:they|you|he|she|the \w+)\s+(.*)$/i.exec(raw);
-  if (whether && !/^(?:have|has) any\b/i.test(whether[1]!) && !item.options && !CONSENT.test(rawFolded)) {
-    return { kind: 'field', field: { name: '', label: capitalise(whether[1]!.replace(FILLER_END, '')), type: 'radio', required: !optional, signer: 1, options: [words.yes, words.no] } };
+  const whether = WHETHER.exec(raw);
+  const whetherRest = whether ? whether[1]!.replace(/^(?:or not\s+)?(?:they|you|he|she|the \p{L}+|el \p{L}+|la \p{L}+|il \p{L}+|le \p{L}+|o \p{L}+|a \p{L}+|sie|er|es)\s+(?=\S+\s)/iu, '') : '';
+  // "si el niño tiene alguna alergia", "whether they have any injuries": they name the injuries.
+  const anyOf = whether ? /^(?:have|has|tiene|tienen|a|ont|hat|haben|ha|hanno|tem|tiver)\s+(?:any|alguna?s?|algun|des|eventuelle|irgendwelche|qualche|delle|alguma?s?)\s+(.+)$/iu.exec(whetherRest) : null;
+  if (anyOf) {
+    const f: GeneratedField = { name: '', label: capitalise(anyOf[1]!), type: typeOf(fold(anyOf[1]!)), required: false, signer: 1 };
+    if (f.type === 'text' && isMultiline(fold(anyOf[1]!))) f.multiline = true;
+    return withCondition(f);
+  }
+  if (whether && (/^whether/i.test(raw) || item.joined || item.last) && !/^(?:have|has) any\b|^tiene alg|^a des\b|^ont des\b/i.test(whetherRest) && !item.options && !CONSENT.test(rawFolded) && !TRAILING_CONDITION.test(rawFolded)) {
+    return withCondition({ name: '', label: capitalise(whetherRest.replace(FILLER_END, '')), type: 'radio', required: !optional, signer: 1, options: [words.yes, words.no] });
   }
   // Consent statements keep their words: they are what the signer agrees to.
-  if (CONSENT.test(rawFolded) || PREFERENCE.test(rawFolded)) {
+  if (CONSENT.test(rawFolded) || PREFERENCE.test(rawFolded) || remarks.includes(TICK_REMARK)) {
     let label = raw.replace(/^(?:and|also|then|plus)\s+/i, '');
     // "confirm that they accept the risks", "tick a box saying they accept the terms": the signer says "I accept …".
     const lead = /^i\b/i.test(label) ? null : /^.{0,60}?\b(?:they|you|he|she|[\p{L}]+s)\s+(?:(?:must|should|need to|have to|will|also)\s+)?((?:agree|accept|consent|acknowledge|confirm|certify|understand|authori[sz]e)s?\b.*)$/iu.exec(label);
     if (lead) label = `I ${lead[1]!.replace(/^(\w+?)s\b/i, '$1')}`;
-    const consent = CONSENT.test(fold(label)) && !PREFERENCE.test(fold(label));
-    return { kind: 'field', field: { name: '', label: capitalise(label), type: 'checkbox', required: consent && !optional, signer: 1 } };
+    else if (/^(?:agrees|accepts|confirms|acknowledges|consents)\b/i.test(label)) label = `I ${label.replace(/^(\w+?)s\b/i, '$1')}`;
+    const consent = (CONSENT.test(fold(label)) || remarks.includes(TICK_REMARK)) && !PREFERENCE.test(fold(label));
+    return withCondition({ name: '', label: capitalise(label), type: 'checkbox', required: consent && !optional, signer: 1 });
   }
   if (DATE_SIGNED.test(rawFolded)) return { kind: 'date_signed', label: capitalise(cleanPhrase(raw)) || words.dateSigned };
-  if (SIGNATURE.test(rawFolded) && !item.options) {
-    const role = raw.replace(/\b(?:signatures?|signed by|firmas?|unterschrift(?:en)?|signatory)\b/gi, ' ').replace(/\b(?:authori[sz]ed)\b/gi, '').trim();
-    const isConditional = conditional || /^(?:if|for|when)\b/i.test(role) || UNDER_AGE.test(fold(role)) || OPTIONAL.test(remarks);
+  if ((language === 'de' ? SIGNATURE_DE : SIGNATURE).test(rawFolded) && !item.options) {
+    const role = raw.replace(/\b(?:signatures?|signed by|firmas?|unterschrift(?:en)?|signatory|assinaturas?)\b/gi, ' ').replace(/\b(?:authori[sz]ed)\b/gi, '').trim();
+    const cond = /^(?:if|for|when)\b/i.test(role) || UNDER_AGE.test(fold(role)) || UNDER_AGE.test(remarks) || OPTIONAL.test(remarks) || fieldCondition !== undefined;
     const label = capitalise(cleanPhrase(raw).replace(/\s+(?:at the (?:end|bottom)|for .*)$/i, ''));
-    return { kind: 'signature', role, required: !isConditional, label };
-  }
-  if (CONDITIONAL.test(raw) && !item.options && wordCount(raw) <= 10 && !/\?/.test(raw)) {
-    // "if the patient is a minor," qualifies what follows.
-    const next = fold(raw);
-    if (!/(?:name|phone|email|address|date)/.test(next)) return { kind: 'conditional' };
+    const roleText = /^(?:their|his|her|su|sus|son|sa|ses|ihre|seine|il suo|la sua|o seu|a sua)$/i.test(role) && owner ? owner : role;
+    return { kind: 'signature', role: roleText, required: !cond, label, condition: cond ? (fieldCondition ?? item.remarks[0]) : undefined };
   }
   let label = cleanPhrase(raw);
+  // "their name" after "If there is a second applicant": the second applicant's name.
+  const bareHead = /^(?:name|income|phone(?: number)?|email|address|date of birth)$/i.test(label);
+  if (owner && language === 'en' && (/^(?:their|his|her|its)\s+/i.test(raw.replace(/^(?:and|also)\s+/i, '')) || bareHead)) label = `${owner} ${label}`;
+  else if (owner && language !== 'en' && /^(?:su|sus|son|sa|ses|dessen|deren|il suo|la sua|il loro|o seu|a sua|seu|sua)\s+/i.test(raw.replace(/^(?:y|et|und|e)\s+/i, ''))) label = `${label} (${owner})`;
   if (!label && item.options) label = words.form;
   if (!label) return { kind: 'none' };
   const folded = fold(label);
   if (INITIALS.test(folded) && !item.options) {
-    return { kind: 'field', field: { name: '', label: capitalise(/\binitials?\b/i.test(label) && wordCount(label) > 3 ? words.initials : label), type: 'initials', required: !optional, signer: roles.list.length ? roles.owner(label) : 1 } };
+    return withCondition({ name: '', label: capitalise(/\binitials?\b/i.test(label) && wordCount(label) > 3 ? words.initials : label), type: 'initials', required: !optional, signer: roles.list.length ? roles.owner(label) : 1 });
   }
-  const required = !optional || REQUIRED.test(rawFolded);
-  const cleanLabel = capitalise(label.replace(/\s*\b(?:optional|opcional|facultatif|optionnel|freiwillig)\b\s*/gi, ' ').trim());
+  const required = (!optional && !REMARKS.test(fold(cleanPhrase(raw)))) || (REQUIRED.test(rawFolded) && fieldCondition === undefined);
+  const cleanLabel = capitalise(label.replace(/\s*\b(?:optional|opcional|facultatif|optionnel|freiwillig|facoltativo|opzionale)\b\s*/gi, ' ').trim());
   if (item.options) {
     const options = dedupe(item.options.map(capitalise));
     const yesNo = options.length === 2 && options.every((o) => YES_NO.test(fold(o)));
     const opts = yesNo ? [words.yes, words.no] : options;
-    return { kind: 'field', field: { name: '', label: cleanLabel, type: opts.length <= 4 ? 'radio' : 'select', required, signer: 1, options: opts } };
+    return withCondition({ name: '', label: cleanLabel, type: opts.length <= 4 ? 'radio' : 'select', required, signer: 1, options: opts });
   }
-  if ((item.question && QUESTION_START.test(label)) || YES_NO_PHRASE.test(label)) {
-    if (typeOf(folded) === 'text' && !isMultiline(folded)) {
-      return { kind: 'field', field: { name: '', label: cleanLabel, type: 'radio', required, signer: 1, options: [words.yes, words.no] } };
-    }
+  // A question the signer answers: "Do you need a parking pass?", "¿Necesita plaza de aparcamiento?".
+  if (item.question && !WH_WORD.test(fold(raw)) && typeOf(fold(raw)) === 'text' && !isMultiline(fold(raw))) {
+    return withCondition({ name: '', label: capitalise(raw.replace(FILLER_END, '')), type: 'radio', required, signer: 1, options: [words.yes, words.no] });
   }
-  if (item.question && QUESTION_START.test(label) && typeOf(folded) === 'text' && !isMultiline(folded)) {
-    return { kind: 'field', field: { name: '', label: cleanLabel, type: 'radio', required, signer: 1, options: [words.yes, words.no] } };
+  if (YES_NO_PHRASE.test(label) && typeOf(folded) === 'text' && !isMultiline(folded)) {
+    return withCondition({ name: '', label: cleanLabel, type: 'radio', required, signer: 1, options: [words.yes, words.no] });
   }
   // "refund or exchange": two bare words joined by "or" are a choice between them.
   const either = /^([\p{L}-]+)\s+(?:or|o|ou|oder)\s+([\p{L}-]+)$/u.exec(label);
-  if (either && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|vorname)\b/.test(folded)) {
-    return { kind: 'field', field: { name: '', label: cleanLabel, type: 'radio', required, signer: 1, options: [capitalise(either[1]!), capitalise(either[2]!)] } };
+  if (either && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|vorname|nome)\b/.test(folded)) {
+    return withCondition({ name: '', label: cleanLabel, type: 'radio', required, signer: 1, options: [capitalise(either[1]!), capitalise(either[2]!)] });
   }
   // Prose that names nothing we know is not a field: "Our studio needs a waiver that …".
-  if (wordCount(label) > 7 && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|title)\b/.test(folded)) return { kind: 'none' };
+  if (wordCount(label) > 7 && typeOf(folded) === 'text' && !isMultiline(folded) && !/\b(?:name|nombre|nom|title|nome)\b/.test(folded)) return { kind: 'none' };
   if (/^(?:we|our|this|it|please|make (?:a|an|me|us)|i need|need|needs|want|wants|would like|create|i want|build|nous|wir|necesito|are|is|am|looking for)\b/i.test(label)) return { kind: 'none' };
   // "… and want a new patient form": the form itself is not one of its fields.
   if (/\b(?:a|an|the|our|new)\s+(?:[\p{L}-]+\s+){0,3}(?:form|formulario|formulaire|formular)$/iu.test(label)) return { kind: 'none' };
@@ -329,7 +400,7 @@ function fieldOf(item: Item, language: Language, roles: Roles, conditional: bool
   const type: FieldType = hinted === 'text' && /\b(?:number|numero|nombre|zahl)\b|\d+\s*(?:-|to|a|bis)\s*\d+/.test(remarks) ? 'number' : hinted;
   const field: GeneratedField = { name: '', label: shortLabel(cleanLabel), type, required, signer: 1 };
   if (type === 'text' && isMultiline(folded)) field.multiline = true;
-  return { kind: 'field', field };
+  return withCondition(field);
 }
 
 function shortLabel(label: string): string {

@@ -22,7 +22,10 @@ import { fieldSet } from '../templates/field-set.js';
 import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
 import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
-import { LANGUAGE_TAG, MAX_PROMPT, type GeneratedSpec, type Language } from './spec.js';
+import { withSignature } from './complete.js';
+import {
+  LANGUAGE_TAG, LANGUAGES, MAX_FIELDS, MAX_PROMPT, TooManyFieldsError, UnsupportedLanguageError, type GeneratedSpec, type Language, type Signer,
+} from './spec.js';
 
 export interface GenerateFormInput {
   prompt: string;
@@ -39,7 +42,7 @@ export type Generator = 'builtin' | 'model';
 
 const EXAMPLE = 'Job application: full name, email, phone, date of birth, position (full-time, part-time), start date, '
   + 'cover letter, I confirm the information is true. Applicant signature.';
-const REQUIRED_NOTE: Record<Language, string> = { en: '* required', es: '* obligatorio', fr: '* obligatoire', de: '* Pflichtfeld' };
+const REQUIRED_NOTE: Record<Language, string> = { en: '* required', es: '* obligatorio', fr: '* obligatoire', de: '* Pflichtfeld', it: '* obbligatorio', pt: '* obrigatório' };
 
 /** The fields of a description: the model's when one is configured and answers well, else the built-in ones. */
 export async function generateSpec(
@@ -54,19 +57,36 @@ export async function generateSpec(
         system: modelInstructions(language), user: prompt, schemaName: 'form_fields', schema: MODEL_SCHEMA, signal,
       });
       const spec = fromModel(raw, prompt, language);
-      if (spec) return { spec, generator: 'model' };
+      // A model's answer without a signature is completed, never taken as is.
+      if (spec) return { spec: withSignature(spec), generator: 'model' };
       services.onModelFailure?.(new Error('The model answer does not match the form schema.'));
     } catch (err) {
       services.onModelFailure?.(err);
     }
   }
-  return { spec: generateBuiltin(prompt, { language }), generator: 'builtin' };
+  return { spec: builtinSpec(prompt, language), generator: 'builtin' };
 }
 
+/** The built-in generator, its refusals as the contract's errors. */
+function builtinSpec(prompt: string, language: Language | undefined): GeneratedSpec {
+  try {
+    return generateBuiltin(prompt, { language });
+  } catch (err) {
+    if (err instanceof UnsupportedLanguageError) throw new AppError('language_unsupported', err.message, 'prompt');
+    if (err instanceof TooManyFieldsError) {
+      throw new AppError('parameter_invalid', `This description asks for ${err.count} fields; a generated form has at most ${MAX_FIELDS}. Split it into several forms.`, 'prompt');
+    }
+    throw err;
+  }
+}
+
+/** The generator's language for a BCP 47 tag ("pt-BR" → "pt"); a language it does not read is refused. */
 function languageOf(input: string | undefined): Language | undefined {
   if (input === undefined) return undefined;
-  const primary = input.toLowerCase().split(/[-_]/)[0];
-  return primary === 'en' || primary === 'es' || primary === 'fr' || primary === 'de' ? primary : undefined;
+  const primary = input.toLowerCase().split(/[-_]/)[0] ?? '';
+  const found = LANGUAGES.find((l) => l === primary);
+  if (!found) throw new AppError('language_unsupported', new UnsupportedLanguageError(input).message, 'language');
+  return found;
 }
 
 export async function generateForm(
@@ -74,7 +94,7 @@ export async function generateForm(
   p: Partition,
   input: GenerateFormInput,
   signal?: AbortSignal,
-): Promise<{ form: Json<FormView & { generator: Generator }>; unmatched: string[]; generator: Generator }> {
+): Promise<{ form: Json<FormView & { generator: Generator; signers: Signer[] }>; unmatched: string[]; generator: Generator }> {
   const prompt = input.prompt.trim();
   if (prompt.length === 0 || [...input.prompt].length > MAX_PROMPT) {
     throw new AppError('parameter_invalid', `prompt must be a description of 1 to ${MAX_PROMPT} characters (not only spaces).`, 'prompt');
@@ -104,7 +124,7 @@ export async function generateForm(
     const made = await createForm(deps, p, {
       template_id: template.id, prefill: input.prefill, name: title, expires_in_days: input.expires_in_days, metadata: input.metadata,
     });
-    return { form: withGenerator(made.form, generator), unmatched: made.unmatched, generator };
+    return { form: withGenerator(made.form, generator, spec.signers), unmatched: made.unmatched, generator };
   }
 
   // The same checks a template's fields get on import (this path skips importTemplate). A refusal here
@@ -134,9 +154,11 @@ export async function generateForm(
     metadata: input.metadata,
     expires_in_days: input.expires_in_days,
   });
-  return { form: withGenerator(form, generator), unmatched, generator };
+  return { form: withGenerator(form, generator, spec.signers), unmatched, generator };
 }
 
-function withGenerator(form: Json<FormView>, generator: Generator): Json<FormView & { generator: Generator }> {
-  return json(`${form.json.slice(0, -1)},"generator":${JSON.stringify(generator)}}`);
+/** The form as stored, plus which generator answered and who signs in which slot (for sending). */
+function withGenerator(form: Json<FormView>, generator: Generator, signers: readonly Signer[]): Json<FormView & { generator: Generator; signers: Signer[] }> {
+  const slots = signers.map((s) => ({ slot: s.slot, role: s.role }));
+  return json(`${form.json.slice(0, -1)},"generator":${JSON.stringify(generator)},"signers":${JSON.stringify(slots)}}`);
 }

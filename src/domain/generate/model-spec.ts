@@ -58,7 +58,10 @@ export function fromModel(raw: unknown, prompt: string, language: Language | und
   const lang: Language = language ?? detectLanguage(prompt);
   const names = new Set<string>();
   const fields: GeneratedField[] = [];
-  for (const item of o['fields'].slice(0, MAX_FIELDS)) {
+  // More fields than a form may have: not cut, the answer is not used (the built-in generator then
+  // answers, and refuses the description if it really asks for that many).
+  if (o['fields'].length > MAX_FIELDS) return undefined;
+  for (const item of o['fields']) {
     if (!item || typeof item !== 'object') return undefined;
     const f = item as Record<string, unknown>;
     const label = typeof f['label'] === 'string' ? f['label'].replace(/\s+/g, ' ').trim().slice(0, MAX_LABEL) : '';

@@ -12,6 +12,10 @@ export interface Item {
   remarks: string[];
   /** Ends with a question mark. */
   question: boolean;
+  /** One of several phrases joined by "and" ("… and whether they smoke"). */
+  joined?: boolean;
+  /** The sentence's last item. */
+  last?: boolean;
 }
 
 export interface Segmented {
@@ -23,8 +27,8 @@ const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
-const TITLE_WORDS = 'form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
+const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
 const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
@@ -52,7 +56,11 @@ export function sentences(prompt: string, groups: Groups): Segmented {
   const first = parts[0];
   if (first !== undefined) {
     const head = splitHead(first);
-    if (head && HEADING.test(head.left.trim())) {
+    if (head && /:\s*$/.test(first) && wordCount(head.right) <= 3 && !head.right.includes(',')) {
+      // "Liability waiver - climbing:" on its own line: the whole line is the title.
+      title = first.replace(/:\s*$/, '');
+      parts[0] = '';
+    } else if (head && HEADING.test(head.left.trim())) {
       parts[0] = head.right;
     } else if (head && wordCount(head.left) <= 8 && !head.left.includes(',')) {
       if (!looksLikeOptions(head.right)) {
@@ -60,7 +68,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
         parts[0] = head.right;
       }
     } else {
-      const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit)\s+(.*)$/i.exec(first);
+      const withMatch = /^(.{3,80}?)\s+(?:with|including|that (?:has|collects|asks for)|con|avec|mit|com)\s+(.*)$/i.exec(first);
       if (withMatch && wordCount(withMatch[1]!) <= 9 && TITLE_NOUN.test(fold(withMatch[1]!))) {
         title = withMatch[1]!;
         parts[0] = withMatch[2]!;
@@ -91,7 +99,7 @@ export function splitHead(sentence: string): { left: string; right: string } | u
 export function looksLikeOptions(text: string): boolean {
   if (!OR.test(text)) return false;
   const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
-  return items.length >= 2 && items.every((s) => wordCount(s) <= 3) && !GROUP.test(text);
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 3 && !namesAField(fold(s))) && !GROUP.test(text);
 }
 
 export function optionList(text: string): string[] {
@@ -100,20 +108,47 @@ export function optionList(text: string): string[] {
 
 /** A sentence's items: split by commas, then by "and" (with compound heads shared), groups resolved. */
 export function items(sentence: string, groups: Groups): Item[] {
+  const out = itemsOf(choicePhrases(sentence, groups), groups);
+  const last = out[out.length - 1];
+  if (last) last.last = true;
+  return out;
+}
+
+// "the membership type which is monthly, quarterly or annual", "el tipo de cuota que puede ser mensual,
+// trimestral o anual", "dem Tarif, der monatlich, vierteljährlich oder jährlich sein kann".
+const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?\s*((?:[\p{L}-]+\s*,\s*)+[\p{L}-]+\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
+
+function choicePhrases(sentence: string, groups: Groups): string {
+  return sentence.replace(CHOICE_PHRASE, (_, label: string, list: string) => `${label} \u2063${groups.all.push(list) - 1}\u2063`);
+}
+
+function itemsOf(sentence: string, groups: Groups): Item[] {
   const head = splitHead(sentence);
   // "plan: basic, plus or pro, …": the choices run to the item with the "or".
   const rightParts = head?.right ? head.right.split(/\s*,\s*/) : [];
   const orAt = rightParts.findIndex((x) => OR.test(x));
   const choices = orAt >= 0 ? rightParts.slice(0, orAt + 1).join(', ') : '';
-  if (head && choices && looksLikeOptions(choices)) {
+  if (head && choices && looksLikeOptions(choices) && !/^(?:if|only|solo|nur|seulement|uniquement|apenas|si|se|bei|falls|wenn|pour|para|per)\b/i.test(fold(head.left))) {
     // "…, and chooses insurance: basic, standard or premium": the list belongs to the last item.
-    const before = head.left.includes(',') ? items(head.left, groups) : [resolve(head.left, groups)];
+    const before = head.left.includes(',') ? itemsOf(head.left, groups) : [resolve(head.left, groups)];
     const last = before[before.length - 1];
     if (last) last.options = optionList(choices);
     const after = rightParts.slice(orAt + 1).join(', ');
-    return after ? [...before, ...items(after, groups)] : before;
+    return after ? [...before, ...itemsOf(after, groups)] : before;
   }
-  const body = head && head.right && HEADING.test(head.left.trim()) ? head.right : head && head.right && wordCount(head.left) <= 5 && !TITLE_NOUN.test(fold(head.left)) ? `${head.left}, ${head.right}` : head && head.right ? head.right : sentence;
+  // "Equipment: laptop, projector, camera, tablet": choices without an "or" are still choices when
+  // none of them names a field.
+  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && !namesAField(fold(head.left)) && !HEADING.test(head.left.trim())
+    && rightParts.every((x) => wordCount(x) <= 2 && !namesAField(fold(x)) && !/[.;]/.test(x))) {
+    const item = resolve(head.left, groups);
+    item.options = rightParts.map((x) => x.trim().replace(/[.?!]+$/, ''));
+    return [item];
+  }
+  // The part before a colon or dash is a heading only when it says so ("Fields:", "Lease agreement -");
+  // otherwise it holds fields too ("name, email - and phone").
+  const left = head?.left.trim() ?? '';
+  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
+  const body = head && head.right ? (dropLeft ? head.right : `${head.left}, ${head.right}`) : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
     const part = raw.trim();
@@ -140,22 +175,46 @@ export function items(sentence: string, groups: Groups): Item[] {
       continue;
     }
     const pieces = consentAt || KEEP_TOGETHER.test(folded) ? [cleaned] : splitAnd(cleaned);
-    for (const piece of pieces) out.push(resolve(piece, groups));
+    for (const piece of pieces) {
+      const item = resolve(piece, groups);
+      if (pieces.length > 1) item.joined = true;
+      out.push(item);
+    }
   }
   return out;
 }
 
-const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship']);
+const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship',
+  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname',
+  'nome', 'cognome', 'indirizzo', 'reddito', 'morada', 'telefone', 'rendimento', 'endereco']);
+const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
+/** "DNI del comprador", "Anschrift des Käufers", "indirizzo dell'acquirente": a head and its owner. */
+const OWNED = /^(\S+)\s+((?:del|de la|de los|de las|de l['’]|du|des|de|dell['’]|della|dello|degli|do|da|dos|das|der|of the|of)\s*\S.*)$/i;
+/** "the buyer's name": the owner and the head. */
+const POSSESSIVE = /^(.*['’]s)\s+(\S+)$/i;
 const NOT_PREFIX = new Set(['full', 'first', 'last', 'legal', 'complete', 'your', 'their', 'his', 'her', 'home', 'current', 'preferred', 'the', 'a', 'an', 'my', 'our', 'printed', 'middle']);
 
 function splitAnd(phrase: string): string[] {
   const pieces = phrase.split(AND).map((s) => s.trim()).filter(Boolean);
+  const bare = (p: string): string => fold(p.replace(ARTICLE_START, '')).toLowerCase();
+  for (let i = 0; i < pieces.length; i++) {
+    // "nombre y DNI del comprador" → "nombre del comprador", "DNI del comprador".
+    const owned = OWNED.exec(pieces[i]!.replace(ARTICLE_START, ''));
+    if (owned && HEADS.has(fold(owned[1]!).toLowerCase())) {
+      for (let k = i - 1; k >= 0 && HEADS.has(bare(pieces[k]!)) && !OWNED.test(pieces[k]!); k--) pieces[k] = `${pieces[k]!.replace(ARTICLE_START, '')} ${owned[2]}`;
+    }
+    // "the buyer's name and address" → "the buyer's address".
+    const poss = i > 0 ? POSSESSIVE.exec(pieces[i - 1]!) : null;
+    if (poss && HEADS.has(fold(poss[2]!)) && HEADS.has(bare(pieces[i]!))) pieces[i] = `${poss[1]} ${pieces[i]!.replace(ARTICLE_START, '')}`;
+  }
   for (let i = 1; i < pieces.length; i++) {
-    const prev = pieces[i - 1]!.split(/\s+/);
+    const prev = pieces[i - 1]!.replace(/^(?:their|the|your|his|her|my|our)\s+/i, '').split(/\s+/);
     const cur = pieces[i]!;
     const last = prev[prev.length - 1]?.toLowerCase() ?? '';
-    if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase())) {
-      pieces[i] = `${prev.slice(0, -1).join(' ')} ${cur}`;
+    // "emergency contact name and phone" shares "emergency contact"; "full name and address" shares nothing.
+    const shared = prev.slice(0, -1).filter((w) => !NOT_PREFIX.has(w.toLowerCase()));
+    if (!cur.includes(' ') && HEADS.has(cur.toLowerCase()) && prev.length >= 2 && HEADS.has(last) && !NOT_PREFIX.has(prev[0]!.toLowerCase()) && shared.length > 0) {
+      pieces[i] = `${shared.join(' ')} ${cur}`;
     }
   }
   return pieces;
@@ -186,7 +245,7 @@ export function titleFromText(text: string): string | undefined {
   const f = text.split(/[.\n]/)[0] ?? '';
   const forM = /\b(?:form|document|sheet)\s+for\s+(?:a|an|the|our)?\s*([\p{L}-]+(?:\s+[\p{L}-]+){0,3})/iu.exec(f);
   if (forM) return forM[1];
-  const nounM = new RegExp(`\\b(?:a|an|the|our)\\s+((?:[\\p{L}-]+\\s+){0,2}?(?:${TITLE_WORDS}))\\b`, 'iu').exec(fold(f));
+  const nounM = new RegExp(`\\b(?:a|an|the|our|un|una|une|uno|um|uma|ein|eine|einen)\\s+((?:[\\p{L}-]+\\s+){0,2}?(?:${TITLE_WORDS})(?:\\s+(?:de|di|da|do|for|of|para|pour|per|fur)\\s+[\\p{L}-]+)?)\\b`, 'iu').exec(fold(f));
   if (nounM) {
     const start = fold(f).indexOf(nounM[1]!);
     return f.slice(start, start + nounM[1]!.length);
@@ -194,10 +253,11 @@ export function titleFromText(text: string): string | undefined {
   return undefined;
 }
 
-const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|nom|prenom|vorname|nachname|firma|unterschrift)\b/;
+const FIELD_NOUN = /\b(?:name|title|company|id|code|signature|initials|nombre|nom|prenom|vorname|nachname|firma|unterschrift|nome|cognome|assinatura)\b/;
+const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|make|create|prepare|set up|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de|wir brauchen|wir benotigen|ich brauche|bitte|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 
 /** Whether a phrase names a field of its own (rather than continuing a sentence). */
-function namesAField(folded: string): boolean {
+export function namesAField(folded: string): boolean {
   if (/^(?:and|or|y|o|et|ou|und|oder)\b/.test(folded)) return false;
   return typeOf(folded) !== 'text' || isMultiline(folded) || SIGNATURE.test(folded) || INITIALS.test(folded) || DATE_SIGNED.test(folded) || FIELD_NOUN.test(folded) || CONSENT.test(folded) || /\u2063/.test(folded);
 }

@@ -2,8 +2,24 @@
 // positions. The PDF layout (src/pdf/generate) places them; the same checks apply to either source.
 import type { FieldType } from '../../pdf/index.js';
 
-export type Language = 'en' | 'es' | 'fr' | 'de';
-export const LANGUAGES: readonly Language[] = ['en', 'es', 'fr', 'de'];
+export const LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The description is in a language the built-in generator does not read (or one was asked for). */
+export class UnsupportedLanguageError extends Error {
+  constructor(readonly language: string | undefined) {
+    super(`${language ? `The language "${language}" is` : 'The language of this description is'} not supported. Write the description in one of: ${LANGUAGES.join(', ')}.`);
+    this.name = 'UnsupportedLanguageError';
+  }
+}
+
+/** The description asks for more fields than a generated form may have: refused, never cut. */
+export class TooManyFieldsError extends Error {
+  constructor(readonly count: number) {
+    super(`This description asks for ${count} fields; a generated form has at most ${MAX_FIELDS}. Split it into several forms.`);
+    this.name = 'TooManyFieldsError';
+  }
+}
 
 export interface GeneratedField {
   /** snake_case, unique within the form, stable for the same description. */
@@ -15,6 +31,10 @@ export interface GeneratedField {
   signer: number;
   options?: string[];
   multiline?: boolean;
+  /** When the field applies ("If applicable", "Only for minors"): shown under its label. */
+  description?: string;
+  /** The heading of the group the description puts the field in ("Personal details"). */
+  section?: string;
 }
 
 export interface Signer {

@@ -19,6 +19,10 @@ export interface LayoutField {
   signer: number;
   options?: string[] | undefined;
   multiline?: boolean | undefined;
+  /** When the field applies ("If applicable"): drawn small under its label. */
+  description?: string | undefined;
+  /** The heading of the field's group; a heading is drawn where it changes. */
+  section?: string | undefined;
 }
 
 export interface LayoutRequest {
@@ -45,6 +49,8 @@ const INPUT_H = 22;
 const MULTILINE_H = 60;
 const BOX = 12;
 const SIG_H = 46;
+const HINT_SIZE = 8;
+const HEADING_H = 26;
 const INK = rgb(0.11, 0.13, 0.17);
 const MUTED = rgb(0.38, 0.41, 0.47);
 const RULE = rgb(0.78, 0.8, 0.84);
@@ -102,7 +108,8 @@ interface Block {
 export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   const doc = await PDFDocument.create();
   const [pageW, pageH] = SIZES[req.pageSize];
-  const every = [req.title, req.requiredNote ?? '', ...req.fields.flatMap((f) => [f.label, ...(f.options ?? [])]), ...req.signers.map((s) => s.role)].join(' ');
+  const textsOf = (x: LayoutField): string[] => [x.label, ...(x.options ?? []), x.description ?? '', x.section ?? ''];
+  const every = [req.title, req.requiredNote ?? '', ...req.fields.flatMap(textsOf), ...req.signers.map((s) => s.role)].join(' ');
   const fonts = new DocumentFonts(doc);
   const regular = await fonts.forText(every);
   const bold = regular.name === StandardFonts.Helvetica ? await doc.embedFont(StandardFonts.HelveticaBold) : regular;
@@ -111,7 +118,7 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   // Helvetica (bold for labels) when it is Latin-1.
   const helveticaBold = bold.name === StandardFonts.HelveticaBold ? bold : await doc.embedFont(StandardFonts.HelveticaBold);
   const faces = new Map<string, PDFFont>();
-  for (const s of new Set([req.title, req.requiredNote ?? '', ...req.fields.flatMap((x) => [x.label, ...(x.options ?? [])]), ...req.signers.map((x) => x.role)])) {
+  for (const s of new Set([req.title, req.requiredNote ?? '', ...req.fields.flatMap(textsOf), ...req.signers.map((x) => x.role)])) {
     faces.set(s, await fonts.forText(s));
   }
   const fontFor = (s: string, isBold: boolean): PDFFont => {
@@ -152,10 +159,19 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
       ...(field.multiline ? { multiline: true } : {}),
     });
   };
+  const hintLines = (field: LayoutField, width: number): string[] => {
+    if (!field.description) return [];
+    const font = fontFor(field.description, false);
+    return wrap(font, drawable(font, field.description), HINT_SIZE, width);
+  };
+  const labelHeight = (field: LayoutField, width: number): number =>
+    labelLines(field, width).length * (LABEL_SIZE + 2) + hintLines(field, width).length * (HINT_SIZE + 2) + LABEL_GAP;
   const drawLabel = (field: LayoutField, x: number, t: number, width: number): number => {
     const lines = labelLines(field, width);
     lines.forEach((line, i) => text(line, x, t + i * (LABEL_SIZE + 2), LABEL_SIZE, fontFor(field.label, true), MUTED));
-    return lines.length * (LABEL_SIZE + 2) + LABEL_GAP;
+    const below = t + lines.length * (LABEL_SIZE + 2);
+    hintLines(field, width).forEach((line, i) => text(line, x, below + i * (HINT_SIZE + 2), HINT_SIZE, fontFor(field.description ?? '', false), MUTED));
+    return labelHeight(field, width);
   };
 
   const optionWidth = (option: string): number => {
@@ -163,13 +179,15 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
     return font.widthOfTextAtSize(drawable(font, option), 10);
   };
   const block = (field: LayoutField, width: number): Block => {
-    const labelH = labelLines(field, width).length * (LABEL_SIZE + 2) + LABEL_GAP;
+    const labelH = labelHeight(field, width);
     if (field.type === 'checkbox') {
       const font = fontFor(field.label, false);
       const lines = wrap(font, drawable(font, field.label + (field.required ? ' *' : '')), 10, width - BOX - 8);
+      const hints = hintLines(field, width - BOX - 8);
       return {
-        height: Math.max(BOX, lines.length * 13),
+        height: Math.max(BOX, lines.length * 13 + hints.length * (HINT_SIZE + 2)),
         draw: (pg, x, t) => {
+          hints.forEach((line, i) => text(line, x + BOX + 8, t + 1 + lines.length * 13 + i * (HINT_SIZE + 2), HINT_SIZE, fontFor(field.description ?? '', false), MUTED));
           const box = form.createCheckBox(field.name);
           box.addToPage(pg, { x: x + 0.5, y: y(t + BOX) + 0.5, width: BOX - 1, height: BOX - 1, borderColor: MUTED, borderWidth: 1, backgroundColor: rgb(1, 1, 1) });
           if (field.required) box.enableRequired();
@@ -260,41 +278,68 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   };
   const colW = (contentW - COLUMN_GAP) / 2;
   const isShort = (x: LayoutField): boolean =>
-    (SHORT.has(x.type) || (x.type === 'text' && !x.multiline && x.label.length <= 32)) && labelLines(x, colW).length <= 2;
+    (SHORT.has(x.type) || (x.type === 'text' && !x.multiline && x.label.length <= 32)) && labelLines(x, colW).length <= 2 && hintLines(x, colW).length <= 1;
+
+  // The body as rows (a pair of short fields or one field), each with the section heading it opens:
+  // planned first, so the signature blocks can be kept with what precedes them.
+  interface Row { heading?: string | undefined; height: number; draw(t: number): void }
+  const rows: Row[] = [];
+  let section: string | undefined;
   for (let i = 0; i < body.length; i++) {
     const a = body[i]!;
     const b = body[i + 1];
-    if (b && isShort(a) && isShort(b)) {
+    const heading = a.section !== undefined && a.section !== section ? a.section : undefined;
+    section = a.section;
+    const headH = heading ? HEADING_H : 0;
+    if (b && b.section === a.section && isShort(a) && isShort(b)) {
       const ba = block(a, colW);
       const bb = block(b, colW);
       const h = Math.max(ba.height, bb.height);
-      ensure(h);
       // Inputs of a pair line up: the shorter label is pushed down.
-      ba.draw(page, MARGIN, top + (h - ba.height), colW);
-      bb.draw(page, MARGIN + colW + COLUMN_GAP, top + (h - bb.height), colW);
-      top += h + GAP;
+      rows.push({ heading, height: headH + h, draw: (t) => { ba.draw(page, MARGIN, t + (h - ba.height), colW); bb.draw(page, MARGIN + colW + COLUMN_GAP, t + (h - bb.height), colW); } });
       i++;
       continue;
     }
     // A short field alone keeps a short input: a date box the width of the page looks like a text area.
     const w = isShort(a) ? colW : contentW;
     const bl = block(a, w);
-    ensure(bl.height);
-    bl.draw(page, MARGIN, top, w);
-    top += bl.height + GAP;
+    rows.push({ heading, height: headH + bl.height, draw: (t) => bl.draw(page, MARGIN, t, w) });
   }
 
-  // Signature blocks: one per signer slot that has signing fields, kept on one page when they fit on
-  // one. A signer with more signatures than a page holds breaks between rows (a row is a signature
-  // with its line, label and role, never split); the first row keeps the initials and date beside it.
+  // Signature blocks: one per signer slot that has signing fields.
   const slots = [...new Set(signingFields.map((x) => x.signer))].sort((p, q) => p - q);
+  const rowH = SIG_H + 30;
+  const slotHeight = (slot: number): number => Math.max(signingFields.filter((x) => x.signer === slot && x.type === 'signature').length, 1) * rowH + 4;
+  // 6 above the first block, 4 between blocks (as drawn below).
+  const signingHeight = slots.length > 0 ? 6 + slots.reduce((n, slot) => n + slotHeight(slot), 0) - 4 : 0;
+  const pageRoom = pageH - 2 * MARGIN;
+
+  // No signature page on its own: when the blocks would start a page of their own, the last rows of
+  // the body move with them (as few as balance the pages), if together they fit on one page.
+  const breakBefore = orphanBreak(rows.map((r) => r.height), top, signingHeight, pageH, pageRoom);
+  rows.forEach((row, i) => {
+    if (i === breakBefore && top > MARGIN) newPage();
+    ensure(row.height);
+    let t = top;
+    if (row.heading) {
+      const font = fontFor(row.heading, true);
+      text(row.heading, MARGIN, t + 2, 12, font);
+      page.drawRectangle({ x: MARGIN, y: y(t + 18), width: contentW, height: 0.75, color: RULE });
+      t += HEADING_H;
+    }
+    row.draw(t);
+    top += row.height + GAP;
+  });
+
+  // Each signer's block is kept on one page when it fits on one. A signer with more signatures than a
+  // page holds breaks between rows (a row is a signature with its line, label and role, never split);
+  // the first row keeps the initials and date beside it.
   if (slots.length > 0) top += 6;
   for (const slot of slots) {
     const mine = signingFields.filter((x) => x.signer === slot);
     const role = req.signers.find((s) => s.slot === slot)?.role ?? '';
     const sigs = mine.filter((x) => x.type === 'signature');
     const others = mine.filter((x) => x.type !== 'signature');
-    const rowH = SIG_H + 30;
     const height = Math.max(sigs.length, 1) * rowH;
     if (height <= pageH - 2 * MARGIN) ensure(height);
     const sigW = others.length > 0 ? contentW * 0.58 : contentW * 0.62;
@@ -352,6 +397,27 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
   form.updateFieldAppearances(f.regular);
   const pdf = await doc.save();
   return { pdf, fields: defs, pageCount: pages.length };
+}
+
+/**
+ * The body row before which to break the page so the signature blocks do not sit alone on the last
+ * page; -1 when they do not (or cannot be helped: they alone fill more than a page).
+ */
+export function orphanBreak(heights: readonly number[], startTop: number, signing: number, pageH: number, room: number): number {
+  if (heights.length === 0 || signing === 0 || signing > room) return -1;
+  let t = startTop;
+  const rowTop: number[] = [];
+  for (const h of heights) {
+    if (t + h > pageH - MARGIN) t = MARGIN;
+    rowTop.push(t);
+    t += h + GAP;
+  }
+  if (t + signing <= pageH - MARGIN) return -1;
+  // The last row moves to the new page with the blocks: the block is never alone, and the page before
+  // loses the least.
+  const last = heights.length - 1;
+  if (heights[last]! + GAP + signing > room || rowTop[last]! <= MARGIN + 0.5) return -1;
+  return last;
 }
 
 function round(n: number): number {
