@@ -4,6 +4,7 @@ export const SIGN_TEXT = {
   nextField: 'Next field',
   /** A field's box on the document, by its accessible name. */
   marker: '{label}, on page {page}',
+  markerValue: '{label}: {value}, on page {page}',
   finish: 'Finish',
   /** "{done} of {total}" required fields done. */
   progress: '{done} of {total}',

@@ -69,7 +69,6 @@ function placeMarkers(wrap, pageNumber, base) {
     if (f.mine) {
       m.type = 'button';
       m.tabIndex = -1;
-      m.setAttribute('aria-label', fill(TEXT.marker, { label, page: pageNumber }));
     } else {
       m.setAttribute('aria-hidden', 'true');
     }
@@ -117,19 +116,29 @@ function refreshMarker(id) {
     c.getContext('2d').drawImage(src, 0, 0);
     text.textContent = '';
     m.prepend(c);
+    nameMarker(m, f, '');
     return;
   }
   if (f.type === 'date_signed') text.textContent = 'Date of signing';
   else if (f.type === 'signature' || f.type === 'initials') text.textContent = f.type === 'initials' ? 'Initials' : 'Sign here';
   else if (f.type === 'checkbox') text.textContent = value ? '✓' : '';
   else text.textContent = value ? String(value) : '';
+  nameMarker(m, f, f.type === 'checkbox' ? '' : text.textContent);
+}
+
+/** The box's accessible name: its label, with what it shows (a name must contain its visible text). */
+function nameMarker(m, f, shown) {
+  const label = f.label || f.name;
+  m.setAttribute('aria-label', shown ? fill(TEXT.markerValue, { label, value: shown, page: f.page }) : fill(TEXT.marker, { label, page: f.page }));
 }
 
 function focusControl(id) {
   const el = document.getElementById(id);
   if (!el) return;
   const target = el.matches('fieldset, .sig') ? el.querySelector('input, button') : el;
-  target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  // At once, not smoothly: on a desktop the document then scrolls (smoothly) to the field's box, and
+  // two smooth scrolls at a time stop each other half-way.
+  target.scrollIntoView({ block: 'center' });
   target.focus({ preventScroll: true });
 }
 
@@ -252,6 +261,9 @@ function nextField() {
     return;
   }
   lastGuided = next.id;
+  // A focus ring may not show after a pointer click, so the field the guide went to is outlined.
+  for (const el of form.querySelectorAll('.ctl.guided')) el.classList.remove('guided');
+  next.closest('.ctl')?.classList.add('guided');
   focusControl(next.id);
   scrollToMarker(next.id);
 }
@@ -270,6 +282,7 @@ form.addEventListener('focusout', (e) => {
 });
 form.addEventListener('focusin', (e) => {
   const id = e.target.closest('[data-field]')?.id;
+  for (const el of form.querySelectorAll('.ctl.guided')) if (!el.contains(e.target)) el.classList.remove('guided');
   if (id) scrollToMarker(id);
 });
 document.getElementById('next-field').addEventListener('click', nextField);
