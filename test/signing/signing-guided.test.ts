@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
 import { multipart } from '../shared/multipart.js';
 import { fixture } from '../shared/fixtures.js';
+import { assertAxeClean, waitForDocument as waitForDocumentDrawn } from './page-checks.js';
 import { sendTo } from './support.js';
 
 // The signing page on a real government form (the IRS 1040, an XFA hybrid), in Chromium at 1280×800
@@ -15,7 +15,6 @@ import { sendTo } from './support.js';
 // Screenshots go to /tmp/formsign-signpage/.
 
 const SHOTS = '/tmp/formsign-signpage';
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const P1 = 'topmostSubform[0].Page1[0]';
 const SINGLE = `${P1}.FilingStatus[0].c1_01[0]`;
 const FIRST = `${P1}.f1_02[0]`;
@@ -50,24 +49,8 @@ describe('signing page on the 1040 in Chromium', () => {
   });
   after(() => b?.close());
 
-  async function axe(page: Page, label: string): Promise<void> {
-    await page.evaluate(`${AXE}\n;0`);
-    const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string }>;
-    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${label}: axe-core serious/critical violations`);
-  }
-
-  async function waitForDocument(page: Page): Promise<void> {
-    await page.locator('#doc-status', { hasText: /2 pages/ }).waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => {
-      type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
-      const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.page > canvas');
-      if (!c || c.width === 0) return false;
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
-      return false;
-    }, undefined, { timeout: 60_000 });
-  }
+  const axe = assertAxeClean;
+  const waitForDocument = (page: Page): Promise<void> => waitForDocumentDrawn(page, /2 pages/, 60_000);
 
   const activeField = (page: Page): Promise<string | null> => page.evaluate(`document.activeElement?.closest('[data-field]')?.dataset.field ?? null`) as Promise<string | null>;
   const control = (page: Page, name: string) => page.locator(`[data-field="${name}"]`);
