@@ -1,6 +1,8 @@
 // The signing page's script (plain ES module, served as is). It draws the document's pages with
 // pdf.js, puts a marker over every field (this signer's open a control, the others' are read-only),
-// takes signatures drawn with signature_pad or typed in the script font, and submits JSON.
+// takes signatures drawn with signature_pad or typed in the script font, and submits JSON. It guides
+// (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
+// progress in sessionStorage until they sign. Its words come from the page (config.text).
 
 const root = document.getElementById('signing');
 const config = JSON.parse(root.dataset.config);
