@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
+import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { sampleTemplate, sendTo, twoSignerTemplate } from './support.js';
 
 // The signing page in Debian's Chromium, as a signer uses it: open the link from the send response,
@@ -16,7 +16,6 @@ import { sampleTemplate, sendTo, twoSignerTemplate } from './support.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SHOTS = path.resolve('test-results', 'signing');
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('signing page in Chromium', () => {
   let h: Harness;
@@ -54,28 +53,7 @@ describe('signing page in Chromium', () => {
     return { context, page, problems, away };
   }
 
-  async function axe(page: Page, label: string): Promise<void> {
-    await page.evaluate(`${AXE}\n;0`);
-    // Run in the page as a string: this file compiles without the DOM library.
-    const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad, [], `${label}: axe-core serious/critical violations`);
-  }
-
-  async function waitForDocument(page: Page): Promise<void> {
-    await page.locator('#doc-status', { hasText: /page/ }).waitFor({ timeout: 30_000 });
-    // The first page's canvas carries ink (pdf.js drew it).
-    // A function, not a string: a string predicate is re-run with eval, which the page's CSP forbids.
-    await page.waitForFunction(() => {
-      type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
-      const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.page > canvas');
-      if (!c || c.width === 0) return false;
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
-      return false;
-    }, undefined, { timeout: 30_000 });
-  }
+  const axe = assertAxeClean;
 
   /** Draws a wavy stroke on the pad with real mouse moves, or with a finger (touch events through the DevTools protocol). */
   async function drawSignature(page: Page, input: 'mouse' | 'touch' = 'mouse'): Promise<void> {
@@ -171,9 +149,9 @@ describe('signing page in Chromium', () => {
       await signFlow({
         token: f.tokens[0]!, width, name: 'sample',
         fill: async (page) => {
-          await page.getByLabel('Full name').fill('Ada Lovelace');
-          await page.getByLabel('Email').fill('ada@example.com');
-          await page.getByLabel('I agree to the terms above').check();
+          await page.getByRole('textbox', { name: 'Full name', exact: true }).fill('Ada Lovelace');
+          await page.getByRole('textbox', { name: 'Email', exact: true }).fill('ada@example.com');
+          await page.getByRole('checkbox', { name: 'I agree to the terms above', exact: true }).check();
           await addDrawnSignature(page, 'Add signature');
         },
         expectAfter: /being sealed/,
@@ -198,7 +176,7 @@ describe('signing page in Chromium', () => {
     await signFlow({
       token: f.tokens[0]!, width: 1280, name: 'two-signers-first',
       fill: async (page) => {
-        await page.getByLabel('Tenant name').fill('Ada Lovelace');
+        await page.getByRole('textbox', { name: 'Tenant name', exact: true }).fill('Ada Lovelace');
         await addDrawnSignature(page, 'Add signature');
         // Initials by keyboard only: open, switch to Type with the arrow key, type, Enter.
         await page.getByRole('button', { name: 'Add initials' }).focus();
@@ -216,7 +194,7 @@ describe('signing page in Chromium', () => {
     await signFlow({
       token: f.tokens[1]!, width: 375, name: 'two-signers-second',
       fill: async (page) => {
-        await page.getByLabel('Landlord name').fill('Charles Babbage');
+        await page.getByRole('textbox', { name: 'Landlord name', exact: true }).fill('Charles Babbage');
         await addDrawnSignature(page, 'Add signature', 'touch');
       },
       expectAfter: /being sealed/,

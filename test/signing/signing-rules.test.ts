@@ -88,3 +88,29 @@ describe('a submission', () => {
     assert.equal(code(() => checkSubmission(TWO_SIGNER_FIELDS, 2, { landlord_name: 'L', landlord_signature: sig, _signature: sig }, {}, '2026-05-01')), 'parameter_unknown values._signature');
   });
 });
+
+describe('errors in the field\'s own words, by the rule the page runs too', () => {
+  const RENT: FieldDef = { name: 'monthly_rent', type: 'number', label: 'monthly rent', required: true, signer: 1, page: 1, x: 10, y: 10, width: 100, height: 20 };
+  const MAIL: FieldDef = { name: 'topmostSubform[0].f1_10[0]', type: 'email', label: 'Your e-mail address', required: false, signer: 1, page: 1, x: 10, y: 40, width: 100, height: 20 };
+  const NOTE: FieldDef = { name: 'note', type: 'text', required: false, signer: 1, page: 1, x: 10, y: 70, width: 100, height: 20 };
+  const SIG: FieldDef = { name: 'sig', type: 'signature', required: false, signer: 1, page: 1, x: 10, y: 100, width: 100, height: 20 };
+  const message = (values: Record<string, unknown>): string => {
+    try {
+      checkSubmission([RENT, MAIL, NOTE, SIG], 1, values, {}, '2026-01-01');
+    } catch (err) {
+      assert.ok(err instanceof AppError);
+      return `${err.status} ${err.param} ${err.message}`;
+    }
+    return 'ok';
+  };
+  it('names the field by its label, capitalised, never values.<raw name>', () => {
+    assert.equal(message({ monthly_rent: 'lots' }), '400 values.monthly_rent Monthly rent must be a number.');
+    assert.equal(message({ monthly_rent: '950', 'topmostSubform[0].f1_10[0]': 'ada@' }), '400 values.topmostSubform[0].f1_10[0] Your e-mail address must be an e-mail address.');
+    assert.equal(message({}), '400 values.monthly_rent Monthly rent is required: fill it in.');
+    assert.equal(message({ monthly_rent: '950.50' }), 'ok');
+  });
+  it('a signing-page value obeys the prefill limit of 10,000 characters (the name when no label)', () => {
+    assert.equal(message({ monthly_rent: '1', note: 'x'.repeat(10_000) }), 'ok');
+    assert.equal(message({ monthly_rent: '1', note: 'x'.repeat(10_001) }), '400 values.note Note is longer than 10,000 characters.');
+  });
+});

@@ -70,6 +70,8 @@ for (const dialect of DIALECTS) {
         [{ values: { tenant_name: 'Ada', tenant_signature: sig(), nope: 'x' }, consent: true }, 400, 'values.nope', /unknown field/],
         [{ values: { tenant_name: 42, tenant_signature: sig() }, consent: true }, 400, 'values.tenant_name', /must be a string/],
         [{ values: { tenant_signature: sig() }, consent: true }, 400, 'values.tenant_name', /Tenant name is required/],
+        // The prefill limit holds on the signing page too, and the message speaks of the field by its label.
+        [{ values: { tenant_name: 'x'.repeat(100_000), tenant_signature: sig() }, consent: true }, 400, 'values.tenant_name', /^Tenant name is longer than 10,000 characters\.$/],
         [{ values: { tenant_name: 'Ada' }, consent: true }, 400, 'values.tenant_signature', /Tenant signature is required/],
         [{ values: { tenant_name: 'Ada', tenant_signature: { image: 'data:image/png;base64,AAAA', method: 'drawn' } }, consent: true }, 400, 'values.tenant_signature', /not a PNG/],
         [{ values: { tenant_name: 'Ada', tenant_signature: { image: `data:image/png;base64,${'A'.repeat(400_000)}`, method: 'drawn' } }, consent: true }, 400, 'values.tenant_signature', /larger than/],

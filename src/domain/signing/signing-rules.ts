@@ -1,9 +1,10 @@
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import { AppError } from '../errors.js';
-import { checkValue } from '../forms/prefill-rules.js';
+import { checkFieldValue, fieldWords, missingProblem } from '../forms/value-rules.js';
 import { parseSignatureImage, type SignatureImage } from './signature-image.js';
 
-// Pure: what one recipient may submit on the signing page, checked as prefill is (per type), plus the
+// Pure: what one recipient may submit on the signing page, checked by the rule prefill uses (per type and
+// the 10,000-character limit) with errors in the field's label words, plus the
 // signing-stage fields only a signer fills. The submitted set may name only this signer's fields.
 
 export type ImageKind = 'signature' | 'initials';
@@ -93,36 +94,18 @@ export function checkSubmission(
     if (!field.required) continue;
     const value = Object.hasOwn(values, field.name) ? values[field.name] : current[field.name];
     const image = IMAGE_TYPES.has(field.type) && !Object.hasOwn(values, field.name);
-    if (image || !isFilled(field, value)) throw new AppError('parameter_missing', `${field.label ?? field.name} is required: ${requiredHint(field)}.`, `values.${field.name}`);
+    if (image || !isFilled(field, value)) throw new AppError('parameter_missing', `${fieldWords(field)} ${missingProblem(field)}`, `values.${field.name}`);
   }
   if (own && !images.some((i) => i.fieldName === null)) throw new AppError('parameter_missing', 'Your signature is required: draw or type it.', `values.${OWN_SIGNATURE_KEY}`);
   return { values, images };
 }
 
-function requiredHint(field: FieldDef): string {
-  switch (field.type) {
-    case 'signature':
-      return 'draw or type your signature';
-    case 'initials':
-      return 'draw or type your initials';
-    case 'checkbox':
-      return 'tick the box';
-    case 'radio':
-    case 'select':
-      return 'choose an option';
-    default:
-      return 'fill it in';
-  }
-}
-
-/** The prefill check, with its errors naming the signing page's parameter instead of `prefill.…`. */
+/**
+ * The shared rule (value-rules.js, which the signing page runs first), its 400 in the signer's words:
+ * "Monthly rent must be a number.", naming `values.<field>` as the parameter.
+ */
 function checkSingle(field: FieldDef, raw: unknown, param: string): FieldValue {
-  try {
-    return checkValue(field, raw);
-  } catch (err) {
-    if (err instanceof AppError && err.param === `prefill.${field.name}`) {
-      throw new AppError(err.code, err.message.replace(`prefill.${field.name}`, param), param);
-    }
-    throw err;
-  }
+  const checked = checkFieldValue(field, raw);
+  if (!checked.ok) throw new AppError('parameter_invalid', `${fieldWords(field)} ${checked.problem}`, param);
+  return checked.value;
 }

@@ -7,6 +7,7 @@ import {
 import type { FieldDef } from '../field.js';
 import { radioChoices, selectChoices } from '../shared/field-options.js';
 import { displaySize, rectToTopLeft, type Rect } from '../shared/page-geometry.js';
+import { xfaLabels } from './xfa-labels.js';
 
 interface Placement { pageNumber: number; rect: Rect }
 
@@ -61,7 +62,8 @@ function clipToPage(r: Rect, size: { width: number; height: number }): Rect | un
 function tooltip(field: PDFField): string | undefined {
   const tu = field.acroField.dict.lookup(PDFName.of('TU'));
   const text = tu instanceof PDFString || tu instanceof PDFHexString ? tu.decodeText().trim() : '';
-  return text === '' ? undefined : text;
+  // Some authoring tools write a script's "undefined" as the tooltip (the DS-11 has 13): no label.
+  return text === '' || text === 'undefined' || text === 'null' ? undefined : text;
 }
 
 type Typed = Pick<FieldDef, 'type' | 'options' | 'multiline' | 'max_length'>;
@@ -91,6 +93,8 @@ export function detectFields(doc: PDFDocument, form: PDFForm): { fields: FieldDe
   const byWidget = widgetPages(pages);
   const fields: FieldDef[] = [];
   const names = new Set<string>();
+  // What the PDF says of a field: its /TU, else the XFA template's tooltip for the same path.
+  const xfa = form.hasXFA() ? xfaLabels(doc) : new Map<string, string>();
   const skipped = { buttons: 0, unplaced: [] as string[], noOptions: [] as string[], unsupported: [] as string[], duplicate: [] as string[] };
   for (const field of form.getFields()) {
     const name = field.getName();
@@ -102,7 +106,7 @@ export function detectFields(doc: PDFDocument, form: PDFForm): { fields: FieldDe
     const placement = placementOf(field, pages, byWidget);
     if (!placement) { skipped.unplaced.push(name); continue; }
     names.add(name);
-    const label = tooltip(field);
+    const label = tooltip(field) ?? xfa.get(name);
     fields.push({
       name,
       type: typed.type,

@@ -3,6 +3,7 @@
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from '@cantoo/pdf-lib';
 import { DecodedStreamTooLargeError, decodeGuardTrips } from '../shared/decode-guard.js';
 import { detectFields } from './detect-fields.js';
+import { labelFromNearbyText } from './nearby-text.js';
 import { PdfRejectedError, type FieldDef } from '../field.js';
 import { danglingReferences } from './pdf-integrity.js';
 import { describeRemoved, removeActiveContent } from '../shared/active-content.js';
@@ -77,6 +78,7 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
       dropStaleStructures(doc, decrypted);
       pdf = await doc.save({ updateFieldAppearances: false });
     }
+    await labelFromNearbyText(pdf, fields);
     return { pageCount, fields, warnings, pdf };
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;

@@ -26,6 +26,8 @@ const PDFJS = packageDir('pdfjs-dist');
 const SIGNATURE_PAD = path.dirname(require.resolve('signature_pad'));
 const SCRIPT_FONT = path.join(packageDir('@expo-google-fonts/dancing-script'), '400Regular', 'DancingScript_400Regular.ttf');
 const here = (file: string): string => new URL(`./assets/${file}`, import.meta.url).pathname;
+// The value rules the server checks with, loaded by the page as they are (one definition, two checks).
+const VALUE_RULES = new URL('../../../domain/forms/value-rules.js', import.meta.url).pathname;
 
 export const SIGN_ASSETS = {
   pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
@@ -33,6 +35,7 @@ export const SIGN_ASSETS = {
   signaturePad: moduleFile(path.join(SIGNATURE_PAD, 'signature_pad.min.js'), 'signature_pad.min', 'js', JS),
   scriptFont: moduleFile(SCRIPT_FONT, 'dancing-script', 'ttf', 'font/ttf'),
   script: moduleFile(here('sign.js'), 'sign', 'js', JS),
+  valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
 } as const;

@@ -3,6 +3,7 @@ import { OWN_SIGNATURE_KEY } from '../../../domain/signing/signing-rules.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { SIGN_ASSETS, STANDARD_FONTS_URL } from './sign-assets.js';
+import { SIGN_TEXT } from './sign-text.js';
 
 // The signing page's HTML. The fields are real form controls with labels in the side panel (their
 // order is the focus order); the script (assets/sign.js) draws the document's pages with pdf.js,
@@ -44,24 +45,26 @@ function control(f: PageField, id: string, signedOn: string): SafeHtml {
   const label = f.label ?? f.name;
   const star = f.required ? html`<span class="req" aria-hidden="true">*</span>` : '';
   const value = f.value === null || typeof f.value === 'boolean' ? '' : String(f.value);
-  const common = html`id="${id}" data-field="${f.name}" data-type="${f.type}"`;
+  // Each control has a slot for its own error, in the field's words, which the input names as its description.
+  const common = html`id="${id}" data-field="${f.name}" data-type="${f.type}" aria-describedby="${id}-error"`;
+  const error = html`<p class="field-error" id="${id}-error" hidden></p>`;
   switch (f.type) {
     case 'checkbox':
-      return html`<div class="ctl check"><input type="checkbox" ${common}${f.value === true ? html` checked` : ''}${required}><label for="${id}">${label}${star}</label></div>`;
+      return html`<div class="ctl check"><input type="checkbox" ${common}${f.value === true ? html` checked` : ''}${required}><label for="${id}">${label}${star}</label>${error}</div>`;
     case 'radio':
-      return html`<fieldset class="ctl" ${common}><legend>${label}${star}</legend>${(f.options ?? []).map((o, i) => html`<label class="choice"><input type="radio" name="${id}" value="${o}"${f.value === o ? html` checked` : ''}${i === 0 ? required : ''}> ${o}</label>`)}</fieldset>`;
+      return html`<fieldset class="ctl" ${common}><legend>${label}${star}</legend>${(f.options ?? []).map((o, i) => html`<label class="choice"><input type="radio" name="${id}" value="${o}"${f.value === o ? html` checked` : ''}${i === 0 ? required : ''}> ${o}</label>`)}${error}</fieldset>`;
     case 'select':
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><select ${common}${required}><option value="">Choose…</option>${(f.options ?? []).map((o) => html`<option${f.value === o ? html` selected` : ''}>${o}</option>`)}</select></div>`;
+      return html`<div class="ctl"><label for="${id}">${label}${star}</label><select ${common}${required}><option value="">Choose…</option>${(f.options ?? []).map((o) => html`<option${f.value === o ? html` selected` : ''}>${o}</option>`)}</select>${error}</div>`;
     case 'signature':
     case 'initials':
       return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${label}${star}</span>
 <canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${label}: not signed yet" hidden></canvas>
-<button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${f.type === 'initials' ? 'Add initials' : 'Add signature'}</button></div>`;
+<button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${f.type === 'initials' ? 'Add initials' : 'Add signature'}</button>${error}</div>`;
     case 'date_signed':
       return html`<div class="ctl"><span class="sig-label">${label}</span><p class="auto-date">${signedOn} <span class="muted">— filled in when you finish</span></p></div>`;
     default:
-      if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea></div>`;
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${required}></div>`;
+      if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${required}>${error}</div>`;
   }
 }
 
@@ -78,6 +81,8 @@ export function openPage(page: SigningPage, urls: { document: string; submit: st
     standardFonts: STANDARD_FONTS_URL,
     signaturePad: SIGN_ASSETS.signaturePad.url,
     scriptFont: SIGN_ASSETS.scriptFont.url,
+    valueRules: SIGN_ASSETS.valueRules.url,
+    text: SIGN_TEXT,
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
   });
   const body = html`<main class="sign-main" id="signing" data-config="${config}">
@@ -94,10 +99,15 @@ export function openPage(page: SigningPage, urls: { document: string; submit: st
 <aside class="panel" aria-labelledby="panel-title">
 <form id="sign-form" novalidate>
 <h2 id="panel-title">Your fields</h2>
-<p class="progress muted" id="progress" aria-live="polite">${controls.length === 0 ? 'You have no fields to fill: read the document and sign below.' : 'Fields marked * are required.'}</p>
+<p class="progress muted" id="progress">${controls.length === 0 ? 'You have no fields to fill: read the document and sign below.' : 'Fields marked * are required.'}</p>
+<div class="guide" id="guide">
+<div class="guide-row"><p class="guide-progress" id="guide-progress" aria-live="polite"></p>
+<button type="button" class="button secondary" id="next-field">${SIGN_TEXT.nextField}</button>
+<button type="submit" class="button guide-finish" id="guide-finish">${SIGN_TEXT.finish}</button></div>
+<div class="form-error" id="form-error" role="alert" tabindex="-1" hidden></div>
+</div>
 <div class="controls">${controls}</div>
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">I agree to sign this document electronically. My electronic signature has the same legal effect as a handwritten one (U.S. ESIGN Act and UETA), and I may ask the sender for a paper copy.</label></div>
-<div class="form-error" id="form-error" role="alert" tabindex="-1" hidden></div>
 <button type="submit" class="button finish" id="finish">Finish and sign</button>
 </form>
 </aside>

@@ -1,9 +1,16 @@
 // The signing page's script (plain ES module, served as is). It draws the document's pages with
 // pdf.js, puts a marker over every field (this signer's open a control, the others' are read-only),
-// takes signatures drawn with signature_pad or typed in the script font, and submits JSON.
+// takes signatures drawn with signature_pad or typed in the script font, and submits JSON. It guides
+// (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
+// progress in sessionStorage until they sign. Its words come from the page (config.text).
 
 const root = document.getElementById('signing');
 const config = JSON.parse(root.dataset.config);
+// The server's own value rules (one definition): the page checks with them before sending.
+const rules = await import(config.valueRules);
+const TEXT = config.text;
+const fill = (template, vars) => template.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+const STORE_KEY = `formsign:progress:${location.pathname}`;
 const form = document.getElementById('sign-form');
 const formError = document.getElementById('form-error');
 const docStatus = document.getElementById('doc-status');
@@ -56,16 +63,22 @@ async function renderDocument() {
 function placeMarkers(wrap, pageNumber, base) {
   for (const f of config.fields) {
     if (f.page !== pageNumber) continue;
-    // Markers repeat the panel's controls for pointer users; keyboard and screen-reader users get the
-    // same fields once, in the panel's order, so the markers stay out of the accessibility tree.
-    const m = document.createElement('div');
-    m.setAttribute('aria-hidden', 'true');
+    // Markers repeat the panel's controls for pointer users; keyboard users get the same fields once,
+    // in the panel's order (a marker takes no Tab stop). A marker never prints a label over the
+    // document: the box is highlighted and its label is its accessible name (and the panel's).
+    const label = f.label || f.name;
+    const m = document.createElement(f.mine ? 'button' : 'div');
+    if (f.mine) {
+      m.type = 'button';
+      m.tabIndex = -1;
+    } else {
+      m.setAttribute('aria-hidden', 'true');
+    }
     m.className = `marker ${f.mine ? 'mine' : 'theirs'} type-${f.type}${f.required && f.mine ? ' required' : ''}`;
     m.style.left = `${(f.x / base.width) * 100}%`;
     m.style.top = `${(f.y / base.height) * 100}%`;
     m.style.width = `${(f.width / base.width) * 100}%`;
     m.style.height = `${(f.height / base.height) * 100}%`;
-    const label = f.label || f.name;
     if (f.mine) {
       m.title = `${label}${f.required ? ' (required)' : ''}`;
       m.addEventListener('click', () => focusControl(f.id));
@@ -90,7 +103,7 @@ function refreshMarker(id) {
   if (!f.mine) {
     // The rendered document already shows other signers' values; only what it leaves out (signatures
     // until sealing, the signing date) is named here.
-    if (f.type === 'signature' || f.type === 'initials') text.textContent = f.signed ? 'Signed' : f.label || f.name;
+    if (f.type === 'signature' || f.type === 'initials') text.textContent = f.signed ? 'Signed' : '';
     else if (f.type === 'date_signed') text.textContent = f.value == null ? '' : String(f.value);
     else text.textContent = '';
     return;
@@ -105,19 +118,29 @@ function refreshMarker(id) {
     c.getContext('2d').drawImage(src, 0, 0);
     text.textContent = '';
     m.prepend(c);
+    nameMarker(m, f, '');
     return;
   }
   if (f.type === 'date_signed') text.textContent = 'Date of signing';
   else if (f.type === 'signature' || f.type === 'initials') text.textContent = f.type === 'initials' ? 'Initials' : 'Sign here';
   else if (f.type === 'checkbox') text.textContent = value ? '✓' : '';
-  else text.textContent = value ? String(value) : f.label || f.name;
+  else text.textContent = value ? String(value) : '';
+  nameMarker(m, f, f.type === 'checkbox' ? '' : text.textContent);
+}
+
+/** The box's accessible name: its label, with what it shows (a name must contain its visible text). */
+function nameMarker(m, f, shown) {
+  const label = f.label || f.name;
+  m.setAttribute('aria-label', shown ? fill(TEXT.markerValue, { label, value: shown, page: f.page }) : fill(TEXT.marker, { label, page: f.page }));
 }
 
 function focusControl(id) {
   const el = document.getElementById(id);
   if (!el) return;
   const target = el.matches('fieldset, .sig') ? el.querySelector('input, button') : el;
-  target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  // At once, not smoothly: on a desktop the document then scrolls (smoothly) to the field's box, and
+  // two smooth scrolls at a time stop each other half-way.
+  target.scrollIntoView({ block: 'center' });
   target.focus({ preventScroll: true });
 }
 
@@ -132,40 +155,67 @@ function scrollToMarker(id) {
 
 // ---------- values ----------
 
+const OWN = { name: '_signature', type: 'signature', required: true, label: 'Your signature' };
+const fieldOf = (el) => fieldsById.get(el.id) ?? OWN;
+const controls = () => [...form.querySelectorAll('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed');
+
 function currentValue(id) {
   const f = fieldsById.get(id);
   const el = document.getElementById(id);
-  if (!f || !el) return null;
+  if (!el) return null;
+  if (!f) return images.get(id) ?? null;
   switch (f.type) {
     case 'checkbox': return el.checked;
     case 'radio': return el.querySelector('input:checked')?.value ?? null;
     case 'signature':
-    case 'initials': return images.has(id) ? images.get(id) : null;
+    case 'initials': return images.get(id) ?? null;
     case 'date_signed': return null;
     default: return el.value.trim() === '' ? null : el.value;
   }
 }
 
-/** The values to submit and the required fields still empty; `mark` outlines those (on finishing). */
+const isEmpty = (v) => v === null || v === false;
+
+/** The field's problem in its own words ("Monthly rent must be a number."), or null. */
+function problemOf(el, { requireFilled }) {
+  const f = fieldOf(el);
+  const v = currentValue(el.id);
+  if (isEmpty(v)) return requireFilled && f.required ? `${rules.fieldWords(f)} ${rules.missingProblem(f)}` : null;
+  if (f.type === 'signature' || f.type === 'initials' || f.type === 'checkbox') return null;
+  const checked = rules.checkFieldValue(f, v);
+  return checked.ok ? null : `${rules.fieldWords(f)} ${checked.problem}`;
+}
+
+/** Shows (or clears) a field's error at the field, and marks it invalid for assistive technology. */
+function markField(el, problem) {
+  const slot = document.getElementById(`${el.id}-error`);
+  const box = el.closest('.ctl');
+  box?.classList.toggle('invalid', problem !== null);
+  const input = el.matches('input, select, textarea') ? el : null;
+  if (input) input.setAttribute('aria-invalid', String(problem !== null));
+  if (slot) {
+    slot.textContent = problem ?? '';
+    slot.hidden = problem === null;
+  }
+}
+
+/** The values to submit and the fields still wrong; `mark` shows every problem at its field. */
 function collect(mark = false) {
   const values = {};
-  const missing = [];
-  const controls = [...form.querySelectorAll('[data-field]')];
-  for (const el of controls) {
-    const id = el.id;
-    const f = fieldsById.get(id) ?? { name: el.dataset.field, type: 'signature', required: true, label: 'Your signature' };
-    if (f.type === 'date_signed') continue;
-    const v = id === 'field-own' ? images.get(id) ?? null : currentValue(id);
-    const empty = v === null || v === false;
-    if (mark) el.closest('.ctl')?.classList.toggle('invalid', f.required && empty);
-    if (f.required && empty) missing.push({ id, label: f.label || f.name });
-    if (f.type === 'signature' || f.type === 'initials' || id === 'field-own') {
+  const problems = [];
+  for (const el of controls()) {
+    const f = fieldOf(el);
+    const v = currentValue(el.id);
+    const problem = problemOf(el, { requireFilled: true });
+    if (mark) markField(el, problem);
+    if (problem) problems.push({ id: el.id, label: rules.fieldWords(f), missing: isEmpty(v) });
+    if (f.type === 'signature' || f.type === 'initials' || !fieldsById.has(el.id)) {
       if (v) values[f.name] = { image: v.dataUrl, method: v.method };
       continue;
     }
     if (v !== null) values[f.name] = v;
   }
-  return { values, missing };
+  return { values, problems };
 }
 
 function showError(message, focusId, kind = 'other') {
@@ -177,29 +227,78 @@ function showError(message, focusId, kind = 'other') {
 }
 
 function updateProgress() {
-  const { missing } = collect();
-  const total = [...form.querySelectorAll('[data-field]')].filter((el) => (fieldsById.get(el.id)?.required ?? el.id === 'field-own') && fieldsById.get(el.id)?.type !== 'date_signed').length;
-  if (total > 0) document.getElementById('progress').textContent = `${total - missing.length} of ${total} required field${total === 1 ? '' : 's'} done. Fields marked * are required.`;
-  if (!formError.hidden && missing.length === 0 && formError.dataset.kind === 'missing') formError.hidden = true;
-  for (const el of form.querySelectorAll('.ctl.invalid')) if (!missing.some((m) => m.id === (el.id || el.querySelector('[data-field]')?.id))) el.classList.remove('invalid');
+  const { problems } = collect();
+  const required = controls().filter((el) => fieldOf(el).required);
+  const missing = problems.filter((p) => p.missing);
+  const done = required.length - missing.length;
+  if (required.length > 0) {
+    document.getElementById('progress').textContent = fill(TEXT.progressLong, { done, total: required.length });
+    document.getElementById('guide-progress').textContent = fill(TEXT.progress, { done, total: required.length });
+  }
+  if (!formError.hidden && problems.length === 0 && formError.dataset.kind === 'missing') formError.hidden = true;
+  // A field marked wrong is re-judged as it changes, so its error leaves as soon as it is right.
+  for (const box of form.querySelectorAll('.ctl.invalid')) {
+    const el = box.matches('[data-field]') ? box : box.querySelector('[data-field]');
+    if (el) markField(el, problems.find((p) => p.id === el.id) ? problemOf(el, { requireFilled: true }) : null);
+  }
+}
+
+let lastGuided = null;
+
+/** Moves to the next required field still empty after the one in focus (wrapping), page and panel. */
+function nextField() {
+  const list = controls();
+  const { problems } = collect();
+  const empty = new Set(problems.filter((p) => p.missing).map((p) => p.id));
+  const wrong = new Set(problems.map((p) => p.id));
+  // The control in focus, else the one this button last went to (clicking it took the focus).
+  let current = list.findIndex((el) => el.contains(document.activeElement));
+  if (current < 0) current = list.findIndex((el) => el.id === lastGuided);
+  const order = [...list.slice(current + 1), ...list.slice(0, current + 1)];
+  // Empty required fields first; once they are all filled, any field whose value breaks its rule.
+  const next = order.find((el) => empty.has(el.id)) ?? order.find((el) => wrong.has(el.id));
+  if (!next) {
+    const consent = document.getElementById('consent');
+    showError(TEXT.allDone, consent.checked ? 'finish' : 'consent', 'done');
+    return;
+  }
+  lastGuided = next.id;
+  // A focus ring may not show after a pointer click, so the field the guide went to is outlined.
+  for (const el of form.querySelectorAll('.ctl.guided')) el.classList.remove('guided');
+  next.closest('.ctl')?.classList.add('guided');
+  focusControl(next.id);
+  scrollToMarker(next.id);
 }
 
 form.addEventListener('input', (e) => {
   const id = e.target.closest('[data-field]')?.id;
   if (id) refreshMarker(id);
   updateProgress();
+  saveProgress();
+});
+form.addEventListener('change', saveProgress);
+// Checked in the browser as soon as the signer leaves a field; "required" waits for Finish.
+form.addEventListener('focusout', (e) => {
+  const el = e.target.closest('[data-field]');
+  if (el && e.target.matches('input, select, textarea')) markField(el, problemOf(el, { requireFilled: false }));
 });
 form.addEventListener('focusin', (e) => {
   const id = e.target.closest('[data-field]')?.id;
+  for (const el of form.querySelectorAll('.ctl.guided')) if (!el.contains(e.target)) el.classList.remove('guided');
   if (id) scrollToMarker(id);
 });
+document.getElementById('next-field').addEventListener('click', nextField);
 
+let submitting = false;
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
   formError.hidden = true;
-  const { values, missing } = collect(true);
-  if (missing.length > 0) {
-    showError(`Please complete ${missing.length === 1 ? 'this required field' : `these ${missing.length} required fields`}: ${missing.map((m) => m.label).join(', ')}.`, missing[0].id, 'missing');
+  const { values, problems } = collect(true);
+  if (problems.length > 0) {
+    const missing = problems.every((p) => p.missing);
+    const labels = problems.map((p) => p.label).join(', ');
+    const template = missing ? (problems.length === 1 ? TEXT.missingOne : TEXT.missingMany) : problems.length === 1 ? TEXT.fixOne : TEXT.fixMany;
+    showError(fill(template, { count: problems.length, labels }), problems[0].id, 'missing');
     return;
   }
   if (!document.getElementById('consent').checked) {
@@ -211,6 +310,7 @@ form.addEventListener('submit', async (e) => {
   button.disabled = true;
   button.textContent = 'Signing…';
   try {
+    submitting = true;
     const res = await fetch(config.submit, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
@@ -219,15 +319,107 @@ form.addEventListener('submit', async (e) => {
       referrerPolicy: 'no-referrer',
     });
     const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error(body?.error?.message ?? `The signature was not accepted (HTTP ${res.status}). Please try again.`);
+    if (!res.ok) {
+      // The server's refusal names the field (values.<name>): show it there too.
+      const name = body?.error?.param?.replace(/^values\./, '');
+      const el = name ? controls().find((c) => c.dataset.field === name) : undefined;
+      if (el && body?.error?.message) markField(el, body.error.message);
+      throw new Error(body?.error?.message ?? `The signature was not accepted (HTTP ${res.status}). Please try again.`);
+    }
+    clearProgress();
     window.location.assign(body.next);
   } catch (err) {
+    submitting = false;
     button.disabled = false;
     button.textContent = 'Finish and sign';
     showError(err instanceof Error && err.message ? err.message : 'The signature could not be sent. Check your connection and try again.');
   }
 });
 document.getElementById('consent').addEventListener('change', (e) => e.target.closest('.ctl').classList.toggle('invalid', !e.target.checked && !formError.hidden));
+
+// ---------- nothing lost ----------
+// The signer's progress (values, typed signature text, drawn signatures as PNG) is kept in this tab's
+// sessionStorage under the link, restored on reload, and leaving with unsaved input asks first.
+
+function snapshot() {
+  const values = {};
+  const signatures = {};
+  for (const el of controls()) {
+    const v = currentValue(el.id);
+    if (v && typeof v === 'object') signatures[el.id] = { dataUrl: v.dataUrl, method: v.method, typed: v.typed ?? null };
+    else if (v !== null) values[el.id] = v;
+  }
+  return { values, signatures, consent: document.getElementById('consent').checked };
+}
+
+const hasInput = (snap) => Object.keys(snap.values).some((id) => snap.values[id] !== false) || Object.keys(snap.signatures).length > 0;
+
+function saveProgress() {
+  try {
+    const snap = snapshot();
+    if (hasInput(snap)) sessionStorage.setItem(STORE_KEY, JSON.stringify(snap));
+    else sessionStorage.removeItem(STORE_KEY);
+  } catch {
+    // Storage full or disabled: the page still works, it only forgets on reload.
+  }
+}
+
+function clearProgress() {
+  try {
+    sessionStorage.removeItem(STORE_KEY);
+  } catch {
+    // Nothing to clear.
+  }
+}
+
+/** A PNG data URL as a canvas, without an <img> (the page's policy allows no data: images). */
+async function canvasOf(dataUrl) {
+  const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+  const canvas = document.createElement('canvas');
+  canvas.width = bitmap.width;
+  canvas.height = bitmap.height;
+  canvas.getContext('2d').drawImage(bitmap, 0, 0);
+  return canvas;
+}
+
+async function restoreProgress() {
+  let snap;
+  try {
+    snap = JSON.parse(sessionStorage.getItem(STORE_KEY) ?? 'null');
+  } catch {
+    snap = null;
+  }
+  if (!snap || typeof snap !== 'object') return;
+  for (const [id, v] of Object.entries(snap.values ?? {})) {
+    const el = document.getElementById(id);
+    const f = fieldsById.get(id);
+    if (!el || !f) continue;
+    if (f.type === 'checkbox') el.checked = v === true;
+    else if (f.type === 'radio') {
+      const input = [...el.querySelectorAll('input')].find((i) => i.value === v);
+      if (input) input.checked = true;
+    } else if (typeof v === 'string') el.value = v;
+    refreshMarker(id);
+  }
+  for (const [id, sig] of Object.entries(snap.signatures ?? {})) {
+    if (!document.getElementById(id) || typeof sig?.dataUrl !== 'string') continue;
+    try {
+      setSignature(id, await canvasOf(sig.dataUrl), sig.method, sig.typed);
+    } catch {
+      // A damaged image is dropped; the signer signs again.
+    }
+  }
+  if (snap.consent === true) document.getElementById('consent').checked = true;
+  updateProgress();
+}
+
+window.addEventListener('beforeunload', (e) => {
+  if (submitting || !hasInput(snapshot())) return;
+  saveProgress();
+  e.preventDefault();
+  e.returnValue = TEXT.unsaved;
+});
 
 // ---------- signatures ----------
 
@@ -327,6 +519,7 @@ async function openDialog(id) {
   editing = id;
   const f = fieldsById.get(id);
   const initials = f?.type === 'initials';
+  if (images.get(id)?.typed) typed.value = images.get(id).typed;
   document.getElementById('sig-title').textContent = initials ? 'Add your initials' : 'Add your signature';
   typed.previousElementSibling.textContent = initials ? 'Type your initials' : 'Type your name';
   sigError.hidden = true;
@@ -344,24 +537,29 @@ function applySignature() {
     sigError.hidden = false;
     return;
   }
+  const id = editing;
+  setSignature(id, canvas, mode === 'draw' ? 'drawn' : 'typed', mode === 'type' ? typed.value.trim() : null);
+  dialog.close();
+  saveProgress();
+  form.querySelector(`[data-sign="${id}"]`).focus();
+}
+
+/** Puts a signature image on field `id`: the panel's preview, the marker, the values to send. */
+function setSignature(id, canvas, method, typedText) {
   const keep = document.createElement('canvas');
   keep.width = canvas.width;
   keep.height = canvas.height;
   keep.getContext('2d').drawImage(canvas, 0, 0);
-  images.set(editing, { canvas: keep, method: mode === 'draw' ? 'drawn' : 'typed', dataUrl: keep.toDataURL('image/png') });
-  const preview = document.getElementById(`${editing}-preview`);
+  images.set(id, { canvas: keep, method, typed: typedText ?? null, dataUrl: keep.toDataURL('image/png') });
+  const preview = document.getElementById(`${id}-preview`);
   preview.width = keep.width;
   preview.height = keep.height;
   preview.getContext('2d').drawImage(keep, 0, 0);
   preview.hidden = false;
   preview.setAttribute('aria-label', `${preview.getAttribute('aria-label').split(':')[0]}: signed`);
-  const button = form.querySelector(`[data-sign="${editing}"]`);
-  button.textContent = 'Change';
-  const id = editing;
-  dialog.close();
+  form.querySelector(`[data-sign="${id}"]`).textContent = 'Change';
   refreshMarker(id);
   updateProgress();
-  button.focus();
 }
 
 form.addEventListener('click', (e) => {
@@ -389,6 +587,7 @@ window.addEventListener('resize', () => {
   if (dialog.open && mode === 'draw') sizePad();
 });
 
+await restoreProgress();
 updateProgress();
 renderDocument().catch((err) => {
   docStatus.textContent = 'The document could not be shown here. Use the link below to open it.';

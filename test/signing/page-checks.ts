@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+// Checks the signing-page browser tests share: axe-core's verdict and "the document is drawn".
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core finds no serious or critical violation on the page as it is now. */
+export async function assertAxeClean(page: Page, label: string): Promise<void> {
+  await page.evaluate(`${AXE}\n;0`);
+  // Run in the page as a string: this file compiles without the DOM library.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${label}: axe-core serious/critical violations`);
+}
+
+/** The page count is shown and pdf.js drew ink on the first page's canvas. */
+export async function waitForDocument(page: Page, status: RegExp = /page/, timeout = 30_000): Promise<void> {
+  await page.locator('#doc-status', { hasText: status }).waitFor({ timeout });
+  // A function, not a string: a string predicate is re-run with eval, which the page's CSP forbids.
+  await page.waitForFunction(() => {
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
+    const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.page > canvas');
+    if (!c || c.width === 0) return false;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
+    return false;
+  }, undefined, { timeout });
+}
