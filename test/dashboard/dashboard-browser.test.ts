@@ -309,7 +309,7 @@ describe('dashboard in Chromium', () => {
       await page.waitForFunction(() => {
         const { document } = globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } };
         return document.activeElement?.getAttribute('data-field') === 'country';
-      }, undefined, { timeout: 5_000 });
+      }, undefined, { timeout: 30_000 });
       // …unless the person has gone on to its properties before that frame: the focus stays where they
       // are typing. (Before this, a fast Delete in the options box could land on the box and remove the
       // field.) Deselect, then pick it and focus its options box within one task, and wait two frames.

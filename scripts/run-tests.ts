@@ -1,0 +1,149 @@
+// The runner behind `npm test` and `npm run test:<group>`: checks that every test file is in exactly
+// one group (scripts/test-groups.ts), runs each group's files in parallel, each file in its own process
+// under Node's own runner, prints a file's output whole when it ends, and ends with the failed files
+// and the slowest ten.
+//
+//   node --import tsx scripts/run-tests.ts unit|integration|browser|all|check [--jobs N] [file ...]
+//
+// Why not `node --test --test-concurrency=N` over all files: Node 20's runner interleaves the files'
+// output and reports no time per file.
+//
+// Time limit: Node's `--test-timeout`, which on Node 20 limits each test file's process as a whole,
+// not each test (checked with a hung test: the file fails "test timed out after N ms", its finished
+// tests keep their results, the other files run on). FILE_LIMIT_MS is far above the slowest healthy
+// file on a loaded machine, so a deadlock fails its file in bounded time and a slow file never does.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { classify, GROUPS, ROOT, testFiles, type GroupName } from './test-groups.js';
+
+/**
+ * Files at once per group, on `cores` cores. Unit files are CPU-bound. Integration files wait on
+ * PostgreSQL, fsyncs, child processes and timers much of the time, so one more than the cores keeps
+ * the CPU busy. A browser file drives a Chromium of several processes besides its server: one at a time.
+ */
+const JOBS: Record<GroupName, (cores: number) => number> = { unit: (c) => c, integration: (c) => c + 1, browser: () => 1 };
+
+// test/cli/operator-cli.test.ts, healthy, ran past 10 minutes at a load of 27 on 2 cores (it starts the
+// CLI some thirty times); 20 minutes still ends a deadlock, which is what this limit is for.
+const FILE_LIMIT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 1_200_000);
+
+/** The last run's time per file: the slowest files start first, so the run ends sooner. */
+const TIMES_FILE = path.join(ROOT, 'test-results', 'test-times.json');
+
+interface FileResult {
+  file: string;
+  ok: boolean;
+  exit: string;
+  ms: number;
+  output: string;
+}
+
+function runFile(file: string): Promise<FileResult> {
+  const started = Date.now();
+  const args = ['--enable-source-maps', '--import', 'tsx', '--test', `--test-timeout=${FILE_LIMIT_MS}`, '--test-force-exit', '--test-reporter=spec', file];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => chunks.push(d));
+  child.stderr.on('data', (d: Buffer) => chunks.push(d));
+  // Node's runner ends a timed-out file itself; this is for a runner that cannot.
+  const backstop = setTimeout(() => {
+    chunks.push(Buffer.from(`\nrun-tests: ${file} still running a minute past its limit: killed\n`));
+    child.kill('SIGKILL');
+  }, FILE_LIMIT_MS + 60_000);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(backstop);
+      resolve({ file, ok: code === 0, exit: String(code ?? signal), ms: Date.now() - started, output: Buffer.concat(chunks).toString() });
+    });
+  });
+}
+
+/** A passing file's counts; TEST_VERBOSE=1 prints its whole spec output. */
+function passedSummary(output: string): string {
+  return output
+    .split('\n')
+    .filter((l) => /^ℹ (tests|pass|fail|cancelled|skipped) /.test(l))
+    .map((l) => `   ${l}\n`)
+    .join('');
+}
+
+async function runGroup(name: GroupName, files: string[], jobs: number, times: Record<string, number>) {
+  const queue = [...files].sort((a, b) => (times[b] ?? Infinity) - (times[a] ?? Infinity) || a.localeCompare(b));
+  const results: FileResult[] = [];
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${name}: ${files.length} files, ${jobs} at a time\n`);
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const r = await runFile(file);
+      results.push(r);
+      const body = r.ok && !process.env.TEST_VERBOSE ? passedSummary(r.output) : r.output;
+      process.stdout.write(`\n── ${r.ok ? '✔' : '✖'} ${file} (${(r.ms / 1000).toFixed(1)} s)\n${body}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+  return { name, results, ms: Date.now() - started };
+}
+
+function readTimes(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+function usage(): never {
+  process.stderr.write('usage: run-tests.ts unit|integration|browser|all|check [--jobs N] [file ...]\n');
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+const jobsAt = argv.indexOf('--jobs');
+const jobsArg = jobsAt >= 0 ? Number(argv.splice(jobsAt, 2)[1]) : undefined;
+if (jobsArg !== undefined && !(jobsArg >= 1)) usage();
+const [which = 'all', ...only] = argv;
+const isGroup = (w: string): w is GroupName => w in GROUPS;
+if (which !== 'all' && which !== 'check' && !isGroup(which)) usage();
+
+let groups: Record<GroupName, string[]>;
+try {
+  groups = classify(testFiles());
+} catch (error) {
+  process.stderr.write(`run-tests: ${(error as Error).message}\n`);
+  process.exit(1);
+}
+if (which === 'check') {
+  for (const [g, files] of Object.entries(groups)) process.stdout.write(`${g}: ${files.length} files\n`);
+  process.exit(0);
+}
+
+const cores = Number(process.env.TEST_CORES ?? os.availableParallelism());
+const times = readTimes();
+const names: GroupName[] = which === 'all' ? ['unit', 'integration', 'browser'] : [which as GroupName];
+const runs = [];
+const started = Date.now();
+for (const name of names) {
+  const files = only.length > 0 ? groups[name].filter((f) => only.includes(f)) : groups[name];
+  if (files.length > 0) runs.push(await runGroup(name, files, jobsArg ?? Number(process.env.TEST_JOBS ?? JOBS[name](cores)), times));
+}
+const all = runs.flatMap((r) => r.results);
+if (all.length === 0) {
+  process.stderr.write(`run-tests: no test file of ${which} matches ${only.join(' ')}\n`);
+  process.exit(1);
+}
+for (const r of all) times[r.file] = r.ms;
+fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
+fs.writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const failed = all.filter((r) => !r.ok);
+const out = ['', '── slowest files'];
+for (const r of [...all].sort((a, b) => b.ms - a.ms).slice(0, 10)) out.push(`  ${seconds(r.ms).padStart(8)}  ${r.file}`);
+out.push('', '── groups');
+for (const r of runs) out.push(`  ${r.name}: ${r.results.length} files in ${seconds(r.ms)}, ${r.results.filter((x) => !x.ok).length} failed`);
+out.push(`  all: ${all.length} files in ${seconds(Date.now() - started)}`);
+if (failed.length > 0) out.push('', '── failed files', ...failed.map((r) => `  ✖ ${r.file} (exit ${r.exit})`));
+process.stdout.write(`${out.join('\n')}\n`);
+process.exitCode = failed.length > 0 ? 1 : 0;

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classify, GROUPS, testFiles, TestGroupError } from '../../scripts/test-groups.js';
+
+// npm test runs the files of three groups; a file in none would silently never run.
+describe('test groups', () => {
+  it('put every test file of the repository in exactly one group', () => {
+    const files = testFiles();
+    const groups = classify(files);
+    assert.equal(groups.unit.length + groups.integration.length + groups.browser.length, files.length);
+    assert.ok(groups.unit.includes('test/unit/test-groups.test.ts'));
+    assert.ok(groups.integration.includes('test/api/forms.test.ts') && groups.integration.includes('test/unit/route-definition.test.ts'));
+    assert.deepEqual(groups.browser, ['test/dashboard/dashboard-browser.test.ts', 'test/pages/browser.test.ts', 'test/signing/signing-browser.test.ts']);
+  });
+
+  it('refuse a file in no group and a file in two, naming each', () => {
+    assert.throws(() => classify(['test/unit/config.test.ts', 'test/newarea/thing.test.ts']), (e: Error) => e instanceof TestGroupError && /test\/newarea\/thing\.test\.ts is in no test group/.test(e.message));
+    const overlapping = { ...GROUPS, unit: [...GROUPS.unit, 'test/api/forms.test.ts'] };
+    assert.throws(() => classify(['test/api/forms.test.ts'], overlapping), /test\/api\/forms\.test\.ts is in several test groups \(unit, integration\)/);
+  });
+});
