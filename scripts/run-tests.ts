@@ -16,6 +16,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { classify, GROUPS, ROOT, testFiles, type GroupName } from './test-groups.js';
 
 /**
@@ -119,6 +121,25 @@ if (which === 'check') {
   process.exit(0);
 }
 
+// The files' PostgreSQL schemas carry this run's id and are dropped here once every file has ended
+// (test/harness.ts says why not by each file); a run killed half-way leaves its schemas, which the
+// next run's drop does not touch (another run may be using its own at that moment).
+const RUN_ID = randomBytes(4).toString('hex');
+process.env.FORMSIGN_TEST_RUN = RUN_ID;
+
+async function dropRunSchemas(): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like $1`, [`t\\_${RUN_ID}\\_%`]);
+    for (const { nspname } of rows) await client.query(`drop schema "${nspname}" cascade`);
+  } catch (error) {
+    process.stderr.write(`run-tests: could not drop this run's PostgreSQL schemas: ${(error as Error).message}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 const cores = Number(process.env.TEST_CORES ?? os.availableParallelism());
 const times = readTimes();
 const names: GroupName[] = which === 'all' ? ['unit', 'integration', 'browser'] : [which as GroupName];
@@ -133,6 +154,7 @@ if (all.length === 0) {
   process.stderr.write(`run-tests: no test file of ${which} matches ${only.join(' ')}\n`);
   process.exit(1);
 }
+if (names.includes('integration')) await dropRunSchemas();
 for (const r of all) times[r.file] = r.ms;
 fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
 fs.writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);

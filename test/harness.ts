@@ -132,13 +132,23 @@ export async function openStore(dialect: DialectName, prefix: string): Promise<{
   };
 }
 
-async function createPgSchema(): Promise<string> {
-  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+/**
+ * Set by scripts/run-tests.ts for the files it runs in parallel. Their schemas are then dropped by the
+ * runner once every file has ended, not by each file: Kysely's migrator looks at every schema of the
+ * database by name (`has_schema_privilege(nspname, …)`), so a schema another file drops at that moment
+ * fails the migration with "schema … does not exist".
+ */
+const RUN_ID = process.env.FORMSIGN_TEST_RUN;
+
+/** A new, empty PostgreSQL schema in the test database; `tag` names what it is for. */
+export async function createPgSchema(tag = ''): Promise<string> {
+  const schema = `t_${RUN_ID ? `${RUN_ID}_` : ''}${process.pid}_${tag}${Math.random().toString(36).slice(2, 10)}`;
   await withPg((c) => c.query(`create schema ${schema}`));
   return schema;
 }
 
-async function dropPgSchema(schema: string): Promise<void> {
+export async function dropPgSchema(schema: string): Promise<void> {
+  if (RUN_ID) return;
   await withPg((c) => c.query(`drop schema ${schema} cascade`));
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { before, describe, it } from 'node:test';
+import { DIALECTS, type Harness } from '../harness.js';
+import { harnessWithWorker } from '../shared/worker-harness.js';
 import { SIGN_HEADERS, sendTo, strokePng, twoSignerTemplate } from '../signing/support.js';
 import { pdfsigAndText as pdfsig } from '../shared/pdf-tools.js';
 
@@ -11,14 +12,10 @@ import { pdfsigAndText as pdfsig } from '../shared/pdf-tools.js';
 
 for (const dialect of DIALECTS) {
   describe(`send → sign → seal → signed PDF (${dialect})`, () => {
+    const harness = harnessWithWorker(dialect);
     let h: Harness;
-    before(async () => {
-      h = await createHarness(dialect, { env: { BASE_URL: 'http://localhost:3000' } });
-      await h.deps.worker.start();
-    });
-    after(async () => {
-      await h.deps.worker.stop();
-      await h.close();
+    before(() => {
+      h = harness();
     });
 
     const sign = (token: string, values: Record<string, unknown>) =>

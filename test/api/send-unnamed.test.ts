@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DIALECTS, createHarness, errorOf, type Harness } from '../harness.js';
+import { before, describe, it } from 'node:test';
+import { DIALECTS, errorOf, type Harness } from '../harness.js';
+import { harnessWithWorker } from '../shared/worker-harness.js';
 import { pdfsigAndText } from '../shared/pdf-tools.js';
 import { SIGN_HEADERS, strokePng, twoSignerTemplate } from '../signing/support.js';
 
@@ -19,14 +20,10 @@ const count = (text: string, s: string) => text.split(s).length - 1;
 
 for (const dialect of DIALECTS) {
   describe(`send without a name (${dialect})`, () => {
+    const harness = harnessWithWorker(dialect);
     let h: Harness;
-    before(async () => {
-      h = await createHarness(dialect, { env: { BASE_URL: 'http://localhost:3000' } });
-      await h.deps.worker.start();
-    });
-    after(async () => {
-      await h.deps.worker.stop();
-      await h.close();
+    before(() => {
+      h = harness();
     });
 
     const tokenOf = (r: Recipient) => {

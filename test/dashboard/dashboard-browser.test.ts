@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { waitForInk } from '../signing/page-checks.js';
 import { getTemplate } from '../../src/domain/templates/read-templates.js';
 import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
@@ -85,16 +86,7 @@ describe('dashboard in Chromium', () => {
   }
 
   /** The first page's canvas carries ink: pdf.js drew it. */
-  async function waitForInk(page: Page): Promise<void> {
-    await page.waitForFunction(() => {
-      type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
-      const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.pdf-canvas');
-      if (!c || c.width === 0) return false;
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
-      return false;
-    }, undefined, { timeout: 30_000 });
-  }
+  const waitForPdfInk = (page: Page) => waitForInk(page, '.pdf-canvas');
 
   /** Uploads a PDF from the templates page and waits for the builder to draw it; its template id. */
   async function uploadIntoBuilder(page: Page, file: string): Promise<string> {
@@ -103,7 +95,7 @@ describe('dashboard in Chromium', () => {
     await page.locator('.builder').waitFor({ timeout: 30_000 });
     const templateId = /\/dashboard\/templates\/(tmpl_\w+)$/.exec(page.url())?.[1];
     assert.ok(templateId, page.url());
-    await waitForInk(page);
+    await waitForPdfInk(page);
     return templateId;
   }
 
@@ -412,7 +404,7 @@ describe('dashboard in Chromium', () => {
         await check(m, 'templates');
         await m.page.getByRole('link', { name: 'openoffice_form_example' }).click();
         await m.page.locator('.box[data-field="signature_1"]').waitFor({ timeout: 30_000 });
-        await waitForInk(m.page);
+        await waitForPdfInk(m.page);
         await check(m, 'builder');
         const pageWidth = (await m.page.locator('.pdf-page').first().boundingBox())!.width;
         assert.ok(pageWidth <= 375, `the page fits the phone (${pageWidth} px)`);

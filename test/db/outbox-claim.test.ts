@@ -5,7 +5,7 @@ import pg from 'pg';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/database.js';
 import { namedStatementPool } from '../../src/db/pg-named-statements.js';
 import { claimJobs, findJob, insertJob, markJobDoneAndClaimNext } from '../../src/db/repositories/outbox.js';
-import { DIALECTS, PG_URL, openStore, withPg } from '../harness.js';
+import { createPgSchema, DIALECTS, dropPgSchema, PG_URL, openStore, withPg } from '../harness.js';
 import { isDatabaseBusy } from '../../src/http/database-busy.js';
 
 // The worker's claim (outbox.ts): due waiting jobs and expired leases, earliest run_at first, up to the
@@ -142,10 +142,10 @@ for (const dialect of DIALECTS) {
 describe('named statements (postgres)', () => {
   let schema: string;
   before(async () => {
-    schema = `t_${process.pid}_named_${Math.random().toString(36).slice(2, 8)}`;
-    await withPg((c) => c.query(`create schema ${schema}; create table ${schema}.items (id int)`));
+    schema = await createPgSchema('named_');
+    await withPg((c) => c.query(`create table ${schema}.items (id int)`));
   });
-  after(() => withPg((c) => c.query(`drop schema ${schema} cascade`)));
+  after(() => dropPgSchema(schema));
 
   const openPool = () => namedStatementPool(new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` }));
   const preparedCount = async (client: PostgresPoolClient) => (await client.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements', [])).rows[0]?.n;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { before, describe, it } from 'node:test';
+import { DIALECTS, type Harness } from '../harness.js';
+import { harnessWithWorker } from '../shared/worker-harness.js';
 import { SIGN_HEADERS, strokePng } from '../signing/support.js';
 import { pdfsigAndText } from '../shared/pdf-tools.js';
 
@@ -10,14 +11,10 @@ import { pdfsigAndText } from '../shared/pdf-tools.js';
 
 for (const dialect of DIALECTS) {
   describe(`generated form: send → sign → seal (${dialect})`, () => {
+    const harness = harnessWithWorker(dialect);
     let h: Harness;
-    before(async () => {
-      h = await createHarness(dialect, { env: { BASE_URL: 'http://localhost:3000' } });
-      await h.deps.worker.start();
-    });
-    after(async () => {
-      await h.deps.worker.stop();
-      await h.close();
+    before(() => {
+      h = harness();
     });
 
     const sign = (token: string, values: Record<string, unknown>) =>

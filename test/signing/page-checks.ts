@@ -20,13 +20,18 @@ export async function assertAxeClean(page: Page, label: string): Promise<void> {
 /** The page count is shown and pdf.js drew ink on the first page's canvas. */
 export async function waitForDocument(page: Page, status: RegExp = /page/, timeout = 30_000): Promise<void> {
   await page.locator('#doc-status', { hasText: status }).waitFor({ timeout });
-  // A function, not a string: a string predicate is re-run with eval, which the page's CSP forbids.
-  await page.waitForFunction(() => {
+  await waitForInk(page, '.page > canvas', timeout);
+}
+
+/** The canvas `selector` finds carries ink: pdf.js drew it (the signing page and the dashboard's builder). */
+export async function waitForInk(page: Page, selector: string, timeout = 30_000): Promise<void> {
+  // A function, not a string: a string predicate is re-run with eval, which the pages' CSP forbids.
+  await page.waitForFunction((sel) => {
     type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
-    const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector('.page > canvas');
+    const c = (globalThis as unknown as { document: { querySelector(s: string): Canvas | null } }).document.querySelector(sel);
     if (!c || c.width === 0) return false;
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
     return false;
-  }, undefined, { timeout });
+  }, selector, { timeout });
 }
