@@ -11,7 +11,9 @@ import { checkPostgres, withoutPassword } from './postgres-check.js';
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
 
 export async function openDeps(config: Config, opts: DepsOptions = {}): Promise<Deps> {
-  checkDataDir(config.dataDir);
+  // DATA_DIR holds the SQLite file, the files (without S3) and the generated signing certificate
+  // (without SIGNING_CERT_P12); a deployment that uses none of them may have it read-only.
+  if (!config.databaseUrl || !config.s3 || !config.signingCert) checkDataDir(config.dataDir);
   if (config.databaseUrl) {
     const check = await checkPostgres(config.databaseUrl, { create: true, variable: 'DATABASE_URL' });
     if (!check.ok) throw new OperatorError(check.problem);

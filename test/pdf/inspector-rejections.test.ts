@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPdfInspector, PdfRejectedError, type PdfInspector, type PdfRejectionCode } from '../../src/pdf/index.js';
 import { qpdfCheck, qpdfEncrypt, readFixture } from './support/fixtures.js';
-import { decompressionBomb, deeplyNested, headerThenGarbage, heapHog, randomNoise, signedPdf } from './support/hostile-pdfs.js';
+import { contentStreamBomb, decompressionBomb, deeplyNested, headerThenGarbage, heapHog, randomNoise, signedPdf } from './support/hostile-pdfs.js';
 
 const LIMIT_MS = 5_000;
 let inspector: PdfInspector;
@@ -94,6 +94,16 @@ describe('refusals', () => {
     const rssBefore = process.memoryUsage().rss;
     await expectRejection(inspector, decompressionBomb(4), 'pdf_invalid', /expands/);
     // The main thread never touches the data; the worker stops at its 128 MiB stream budget.
+    assert.ok(process.memoryUsage().rss - rssBefore < 1024 * 1024 * 1024);
+    await stillWorks(inspector);
+  });
+
+  it('a page whose content stream is a 2 GiB bomb still imports, its field unlabelled, without inflating it', async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    const r = await inspector.inspect(contentStreamBomb(2));
+    assert.ok(performance.now() - started < LIMIT_MS, 'inspected in time');
+    assert.deepEqual(r.fields.map((f) => [f.name, f.label]), [['applicant_name', undefined]]);
     assert.ok(process.memoryUsage().rss - rssBefore < 1024 * 1024 * 1024);
     await stillWorks(inspector);
   });

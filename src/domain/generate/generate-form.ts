@@ -80,12 +80,15 @@ function builtinSpec(prompt: string, language: Language | undefined): GeneratedS
   }
 }
 
-/** The generator's language for a BCP 47 tag ("pt-BR" → "pt"); a language it does not read is refused. */
-function languageOf(input: string | undefined): Language | undefined {
+/**
+ * The built-in generator's language for a BCP 47 tag ("pt-BR" → "pt"). A language it does not read is
+ * refused, unless a model is configured: the model reads the description in whatever language it is.
+ */
+function languageOf(input: string | undefined, modelConfigured: boolean): Language | undefined {
   if (input === undefined) return undefined;
   const primary = input.toLowerCase().split(/[-_]/)[0] ?? '';
   const found = LANGUAGES.find((l) => l === primary);
-  if (!found) throw new AppError('language_unsupported', new UnsupportedLanguageError(input).message, 'language');
+  if (!found && !modelConfigured) throw new AppError('language_unsupported', new UnsupportedLanguageError(input).message, 'language');
   return found;
 }
 
@@ -103,7 +106,7 @@ export async function generateForm(
   if (input.language !== undefined && (input.language.length > 35 || !LANGUAGE_TAG.test(input.language))) {
     throw new AppError('parameter_invalid', 'language must be a BCP 47 language tag such as "en" or "pt-BR".', 'language');
   }
-  const language = languageOf(input.language);
+  const language = languageOf(input.language, deps.generate.model !== undefined);
   const { spec, generator } = await generateSpec(deps.generate, prompt, language, signal);
   if (spec.fields.length === 0) {
     throw new AppError('parameter_invalid', `No form fields could be found in this description. Name the fields the form needs, for example: "${EXAMPLE}"`, 'prompt');

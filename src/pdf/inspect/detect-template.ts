@@ -2,6 +2,7 @@
 // Runs inside the inspector's worker thread; everything it refuses is a PdfRejectedError.
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from '@cantoo/pdf-lib';
 import { DecodedStreamTooLargeError, decodeGuardTrips } from '../shared/decode-guard.js';
+import { textFitsBudget } from './text-budget.js';
 import { detectFields } from './detect-fields.js';
 import { labelFromNearbyText } from './nearby-text.js';
 import { PdfRejectedError, type FieldDef } from '../field.js';
@@ -78,7 +79,9 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
       dropStaleStructures(doc, decrypted);
       pdf = await doc.save({ updateFieldAppearances: false });
     }
-    await labelFromNearbyText(pdf, fields);
+    // pdf.js reads the pages' text only when what it would decode fits a budget (text-budget.ts).
+    const unlabelledPages = new Set(fields.filter((f) => f.label === undefined).map((f) => f.page));
+    if (unlabelledPages.size > 0 && textFitsBudget(doc, unlabelledPages)) await labelFromNearbyText(pdf, fields);
     return { pageCount, fields, warnings, pdf };
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;

@@ -25,6 +25,29 @@ export function decompressionBomb(gib: number): Uint8Array {
   ]);
 }
 
+/**
+ * A one-page form whose page content is a FlateDecode stream of `gib` GiB of zeros (a few MiB on disk)
+ * and whose one text field has no tooltip: importing it would have pdf.js read that page's text for a
+ * label, and inflate the stream with no cap.
+ */
+export function contentStreamBomb(gib: number): Uint8Array {
+  const block = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
+  const stream = Buffer.concat([
+    Buffer.from([0x78, 0x9c]),
+    ...Array.from({ length: gib * 1024 }, () => block),
+    Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff, 0, 0, 0, 0]),
+  ]);
+  return Buffer.concat([
+    ascii('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R] >> >>\nendobj\n'),
+    ascii('2 0 obj\n<< /Type /Pages /Kids [4 0 R] /Count 1 >>\nendobj\n'),
+    ascii('4 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Annots [5 0 R] >>\nendobj\n'),
+    ascii('5 0 obj\n<< /Type /Annot /Subtype /Widget /FT /Tx /T (applicant_name) /Rect [100 600 300 620] /P 4 0 R >>\nendobj\n'),
+    ascii(`3 0 obj\n<< /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`),
+    stream,
+    ascii('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R /Size 6 >>\n%%EOF\n'),
+  ]);
+}
+
 /** An array nested `depth` levels deep: a stack-overflow attempt on recursive parsers. */
 export function deeplyNested(depth: number): Uint8Array {
   return ascii(`%PDF-1.7\n1 0 obj\n${'['.repeat(depth)}${']'.repeat(depth)}\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);

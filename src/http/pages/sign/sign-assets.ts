@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { setSecurityHeaders } from '../security-headers.js';
 import { StaticAsset } from '../static-asset.js';
@@ -25,9 +26,9 @@ const PDFJS = packageDir('pdfjs-dist');
 // signature_pad's exports map names no package.json; its entry sits in dist/ beside the ES module.
 const SIGNATURE_PAD = path.dirname(require.resolve('signature_pad'));
 const SCRIPT_FONT = path.join(packageDir('@expo-google-fonts/dancing-script'), '400Regular', 'DancingScript_400Regular.ttf');
-const here = (file: string): string => new URL(`./assets/${file}`, import.meta.url).pathname;
+const here = (file: string): string => fileURLToPath(new URL(`./assets/${file}`, import.meta.url));
 // The value rules the server checks with, loaded by the page as they are (one definition, two checks).
-const VALUE_RULES = new URL('../../../domain/forms/value-rules.js', import.meta.url).pathname;
+const VALUE_RULES = fileURLToPath(new URL('../../../domain/forms/value-rules.js', import.meta.url));
 
 export const SIGN_ASSETS = {
   pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
