@@ -69,7 +69,15 @@ export async function build() {
   const { parse } = await import('yaml');
   fs.writeFileSync(path.join(tmp, 'http', 'openapi.json'), JSON.stringify(parse(fs.readFileSync(OPENAPI, 'utf8'))));
   fs.writeFileSync(path.join(tmp, '.source-stamp'), stamp);
-  fs.rmSync(DIST, { recursive: true, force: true });
+  // Two renames, not a delete and a rename: dist/ is missing for an instant, not for as long as a
+  // recursive delete takes, so a process starting meanwhile (a test spawning the bin, a second command)
+  // finds a whole build.
+  const old = `${DIST}.${process.pid}.old`;
+  try {
+    fs.renameSync(DIST, old);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
   try {
     fs.renameSync(tmp, DIST);
   } catch (error) {
@@ -77,6 +85,7 @@ export async function build() {
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!fs.existsSync(STAMP)) throw error;
   }
+  fs.rmSync(old, { recursive: true, force: true });
   return Date.now() - started;
 }
 
