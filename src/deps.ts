@@ -41,6 +41,7 @@ import { QuotaCounter } from './domain/limits/quota.js';
 import { RedisWindowStore } from './domain/limits/redis-window.js';
 import type { WindowStore } from './domain/limits/sliding-window.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
+import { throttledWarning } from './lib/throttled-warning.js';
 import type { WebhookResponse, WebhookSender } from './providers/webhook-http/index.js';
 
 // The composition root: the only place that constructs implementations or chooses them from config.
@@ -109,7 +110,9 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   // Before the database: its connections report their losses here, and the group commit its slow units.
   // The outbox depth is read at scrape time only.
   const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
-  const onConnectionError = connectionErrorReporter(metrics);
+  // During an outage every request fails to connect, under load many units are slow: a line per kind at most every 5 s.
+  const warn = throttledWarning(5000);
+  const onConnectionError = connectionErrorReporter(metrics, warn);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -122,7 +125,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       strict: opts.strictUnits === true,
       onSlow: (heldMs) => {
         metrics.slowUnit();
-        console.warn(`formsign: warning: a unit of work held the SQLite group commit for ${heldMs.toFixed(1)} ms (limit ${UNIT_LIMIT_MS} ms); every write of the process waited meanwhile.`);
+        warn('slow-unit', `formsign: warning: a unit of work held the SQLite group commit for ${heldMs.toFixed(1)} ms (limit ${UNIT_LIMIT_MS} ms); every write of the process waited meanwhile.`);
       },
     },
   });
@@ -238,21 +241,10 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
  * pg_terminate_backend): a warning and a count, nothing more; the pool opens a new one on next use and
  * requests meanwhile answer 503 (db/pg-pool.ts).
  */
-function connectionErrorReporter(metrics: Metrics): OnConnectionError {
-  // During an outage every request's connection attempt fails: one line per pool at most this often.
-  const LOG_EVERY_MS = 5000;
-  const last = new Map<string, { at: number; quiet: number }>();
+function connectionErrorReporter(metrics: Metrics, warn: (kind: string, line: string) => void): OnConnectionError {
   return (connection, err) => {
     metrics.databaseConnectionError(connection);
-    const now = Date.now();
-    const seen = last.get(connection);
-    if (seen && now - seen.at < LOG_EVERY_MS) {
-      seen.quiet++;
-      return;
-    }
-    const more = seen?.quiet ? ` (${seen.quiet} more since the last warning)` : '';
-    last.set(connection, { at: now, quiet: 0 });
-    console.warn(`formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}${more}`);
+    warn(`connection:${connection}`, `formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}`);
   };
 }
 
