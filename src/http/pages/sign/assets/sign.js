@@ -320,6 +320,8 @@ form.addEventListener('submit', async (e) => {
     });
     const body = await res.json().catch(() => null);
     if (!res.ok) {
+      // The link can no longer be signed (already signed, expired): what was typed has no use left here.
+      if (res.status === 409 || res.status === 410) clearProgress();
       // The server's refusal names the field (values.<name>): show it there too.
       const name = body?.error?.param?.replace(/^values\./, '');
       const el = name ? controls().find((c) => c.dataset.field === name) : undefined;
