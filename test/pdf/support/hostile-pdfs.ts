@@ -5,16 +5,21 @@ import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, Stan
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 
-/** A FlateDecode object stream of `gib` GiB of zeros in about 1 MiB per GiB. */
-export function decompressionBomb(gib: number): Uint8Array {
+/** A zlib stream that inflates to `gib` GiB of zeros, about 1 MiB per GiB. */
+function zerosDeflated(gib: number): Buffer {
   // Sync-flushed deflate blocks are byte-aligned and only refer back to zeros, so one compressed
   // MiB of zeros can be repeated to build an arbitrarily large stream without compressing it.
   const block = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  const stream = Buffer.concat([
+  return Buffer.concat([
     Buffer.from([0x78, 0x9c]),
     ...Array.from({ length: gib * 1024 }, () => block),
     Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff, 0, 0, 0, 0]),
   ]);
+}
+
+/** A FlateDecode object stream of `gib` GiB of zeros in about 1 MiB per GiB. */
+export function decompressionBomb(gib: number): Uint8Array {
+  const stream = zerosDeflated(gib);
   return Buffer.concat([
     ascii('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n'),
     ascii('2 0 obj\n<< /Type /Pages /Kids [4 0 R] /Count 1 >>\nendobj\n'),
@@ -31,12 +36,7 @@ export function decompressionBomb(gib: number): Uint8Array {
  * label, and inflate the stream with no cap.
  */
 export function contentStreamBomb(gib: number): Uint8Array {
-  const block = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  const stream = Buffer.concat([
-    Buffer.from([0x78, 0x9c]),
-    ...Array.from({ length: gib * 1024 }, () => block),
-    Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff, 0, 0, 0, 0]),
-  ]);
+  const stream = zerosDeflated(gib);
   return Buffer.concat([
     ascii('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R] >> >>\nendobj\n'),
     ascii('2 0 obj\n<< /Type /Pages /Kids [4 0 R] /Count 1 >>\nendobj\n'),
