@@ -64,11 +64,9 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   const tsaFailures: TsaFailure[] = [];
   const tsaCertificates: Uint8Array[] = [];
   const stamp = async (digest: Buffer): Promise<Uint8Array> => {
-    const { timestamp, failures } = await requestTimestamp(tsa, digest).catch((err: unknown) => {
-      // Counted with the earlier failures of this seal, then passed on: the seal is not written.
-      if (err instanceof Error && 'failures' in err) tsaFailures.push(...(err as { failures: TsaFailure[] }).failures);
-      throw err;
-    });
+    // The signature's timestamp first, then the document timestamp: each asks the TSAs in order, and
+    // when none answers (TimestampUnavailableError) the seal is not written.
+    const { timestamp, failures } = await requestTimestamp(tsa, digest);
     tsaFailures.push(...failures);
     tsaCertificates.push(...timestamp.certificates);
     return timestamp.token;
