@@ -95,6 +95,7 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sealing_attempts: 0,
     sealing_error: null,
     sealing_next_at: null,
+    completed_copy: 1,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);
