@@ -82,7 +82,7 @@ async function askOne(settings: TsaSettings, url: string, digest: Buffer): Promi
   const info = pkijs.TSTInfo.fromBER(signed.encapContentInfo.eContent.getValue());
   const imprint = Buffer.from(info.messageImprint.hashedMessage.getValue());
   if (info.messageImprint.hashAlgorithm.algorithmId !== SHA256 || !imprint.equals(digest)) throw new Error('answered a token for other data');
-  if (!info.nonce || !Buffer.from(info.nonce.valueBlock.valueHexView).equals(stripZeros(nonce))) throw new Error('answered a token with another nonce');
+  if (!info.nonce || asNumber(Buffer.from(info.nonce.valueBlock.valueHexView)) !== asNumber(nonce)) throw new Error('answered a token with another nonce');
   const certificates = (signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? [Buffer.from(c.toSchema().toBER())] : []));
   return { token: Buffer.from(token.toSchema().toBER()), url, time: info.genTime, certificates };
 }
@@ -100,9 +100,5 @@ async function readBody(res: Response, timeoutMs: number): Promise<ArrayBuffer> 
   }
 }
 
-// DER INTEGER contents drop leading zero bytes (the nonce's top bit is clear, so none is added).
-function stripZeros(b: Buffer): Buffer {
-  let i = 0;
-  while (i < b.length - 1 && b[i] === 0) i++;
-  return b.subarray(i);
-}
+// Compared as numbers: DER drops leading zero bytes of an INTEGER (and adds one before a high bit).
+const asNumber = (b: Buffer): bigint => (b.length === 0 ? 0n : BigInt(`0x${b.toString('hex')}`));
