@@ -101,3 +101,58 @@ function clip(s: string, max: number): string {
   const chars = [...s];
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
+
+// --- After sending (issue #23): the reminder and the void notice, in the invite's style. ---
+
+/** A reminder: the invite's facts again, said as a reminder, with the same link. */
+export function composeReminder(m: MessageInput): ComposedMessage {
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  if (m.channel === 'sms') return { channel: 'sms', text: `Reminder: ${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+  const invite = composeMessage(m);
+  const lead = `${account} asks you to review and sign "${form}".`;
+  const reminder = `A reminder: ${account} is still waiting for you to review and sign "${form}".`;
+  return {
+    channel: 'email',
+    subject: clip(`Reminder: ${account} asks you to sign "${form}"`, 200),
+    text: invite.text.replace(lead, reminder),
+    html: invite.html!.replace(`${escapeHtml(account)} asks you to review and sign &ldquo;${escapeHtml(form)}&rdquo;.`, escapeHtml(reminder).replace(/&quot;/g, '"')),
+  };
+}
+
+export interface VoidNoticeInput {
+  readonly channel: Channel;
+  readonly to: string;
+  readonly recipientName: string | null;
+  readonly formName: string;
+  readonly accountName: string;
+  readonly reason: string | null;
+}
+
+/** The sender withdrew the form: a short notice that the link no longer works, with the reason if given. */
+export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  const reason = m.reason ? oneLine(m.reason) : null;
+  if (m.channel === 'sms') return { channel: 'sms', text: `${clip(account, 40)} withdrew "${clip(form, 60)}": there is nothing to sign any more.` };
+  const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const said = `${account} withdrew the request to sign "${form}". The signing link no longer works and there is nothing more to do.`;
+  const why = `You received this e-mail because ${account} had sent "${form}" to ${m.to} through Formsign.`;
+  const text = [name ? `Hello ${name},` : 'Hello,', '', said, '', ...(reason ? [`Reason given: ${reason}`, ''] : []), why, ''].join('\n');
+  const e = escapeHtml;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(form)}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:32px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #e4e7eb;border-radius:8px">
+<tr><td style="padding:28px 32px 8px 32px;font-size:13px;color:#616e7c">${e(account)}</td></tr>
+<tr><td style="padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:#1f2933">&ldquo;${e(form)}&rdquo; was withdrawn</td></tr>
+<tr><td style="padding:16px 32px 0 32px;font-size:15px;line-height:1.5">${name ? `Hello ${e(name)},` : 'Hello,'}</td></tr>
+<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">${e(said)}</td></tr>
+${reason ? `<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">Reason given: ${e(reason)}</td></tr>\n` : ''}<tr><td style="height:24px;line-height:24px;font-size:0">&nbsp;</td></tr>
+<tr><td style="padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:#616e7c;border-top:1px solid #e4e7eb">${e(why)}</td></tr>
+</table></td></tr></table>
+</body></html>
+`;
+  return { channel: 'email', subject: clip(`Withdrawn: "${form}" from ${account}`, 200), text, html };
+}

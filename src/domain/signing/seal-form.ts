@@ -40,7 +40,8 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  */
 export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[] } | undefined> {
   const form = await findForm(deps.db, p, formId);
-  if (!form || form.status === 'signed') return undefined;
+  // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
+  if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
