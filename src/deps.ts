@@ -33,6 +33,7 @@ import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
@@ -215,6 +216,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
+    'form.remind': formRemindHandler(domain),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;

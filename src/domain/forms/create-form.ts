@@ -96,6 +96,12 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sealing_error: null,
     sealing_next_at: null,
     completed_copy: 1,
+    // Fixed by the first send (send-form.ts).
+    signing_order: null,
+    reminder_every_days: null,
+    reminder_max: null,
+    voided_at: null,
+    void_reason: null,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

@@ -1,5 +1,6 @@
 import { recordSealAttemptFailed } from '../../db/repositories/form-sealing.js';
 import { findForm } from '../../db/repositories/forms.js';
+import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { findTemplate } from '../../db/repositories/templates.js';
 import type { RecipientRow } from '../../db/tables.js';
@@ -9,6 +10,7 @@ import type { JobHandler } from '../../outbox/job.js';
 import type { FieldValue, JobOptions, SealRequest, SealResult } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
+import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
 import { displayName } from '../sending/display-name.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord } from './signing-record.js';
@@ -55,7 +57,8 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  */
 export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[] } | undefined> {
   const form = await findForm(deps.db, p, formId);
-  if (!form || form.status === 'signed') return undefined;
+  // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
+  if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
@@ -68,6 +71,10 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const document = await deps.pdfRenderer.render(source, fields.defs, record.values, job);
   const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
   const byId = new Map(recipients.map((r) => [r.id, r]));
+  const reminders = await listRemindersOfForm(deps.db, p, form.id);
+  const remindedAt = (id: string) => reminders.filter((x) => x.recipient_id === id).map((x) => x.created_at);
+  // A sequential form's audit lists its signers in the order they signed in.
+  const listed = form.signing_order === 'sequential' ? inSigningOrder(recipients) : recipients;
   const req: SealRequest = {
     document,
     fields: fields.defs,
@@ -83,7 +90,7 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
       documentId: `${form.id}-signed`,
       templateSha256: template?.pdf_sha256 ?? null,
       filledSha256: sha256Hex(document),
-      recipients: recipients.map(auditRecipient),
+      recipients: listed.map((r) => ({ ...auditRecipient(r), remindedAt: remindedAt(r.id) })),
     },
     signingTime: deps.clock.now(),
   };
