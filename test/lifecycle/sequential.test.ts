@@ -71,15 +71,22 @@ for (const dialect of DIALECTS) {
       const invites = sink.received.map((m) => [m.envelopeTo.join(), m.parsed.subject]);
       assert.deepEqual(invites, EMAILS.map((e) => [e, 'Account A asks you to sign "Residential lease"']));
 
-      const done = await getForm(h, as, form.id);
-      assert.equal(done.status, 'signed', 'the seal ran with the last runDue');
+      // Sealing is PDF work in the pool: on a loaded machine an attempt may need another round.
+      let done = await getForm(h, as, form.id);
+      for (let i = 0; i < 60 && done.status !== 'signed'; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        clock.advance(60_000);
+        await h.deps.worker.runDue();
+        done = await getForm(h, as, form.id);
+      }
+      assert.equal(done.status, 'signed', 'sealed');
       const types = await eventTypes(h, as, form.id);
       assert.deepEqual(types.filter((t) => t === 'form.sent' || t === 'form.signed'), ['form.sent', 'form.signed']);
 
       const res = await h.request({ url: `/api/v1/forms/${form.id}/signed-pdf?format=base64`, as });
       assert.equal(res.status, 200, res.body);
       const out = pdfsigAndText(Buffer.from(res.json<{ data: string }>().data, 'base64'));
-      const audit = out.slice(out.lastIndexOf('Audit trail'));
+      const audit = out.slice(out.indexOf('Signature record for'));
       const at = NAMES.map((n) => audit.indexOf(n));
       assert.ok(at.every((x) => x > 0), `all three on the audit page: ${at}`);
       assert.deepEqual([...at].sort((a, b) => a - b), at, 'listed in signing order');
