@@ -90,6 +90,7 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    completed_copy: 1,
     // Fixed by the first send (send-form.ts).
     signing_order: null,
     reminder_every_days: null,

@@ -20,7 +20,7 @@ export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>,
     signingUrl: deps.links.url(r.id),
     expiresAt: ctx.form.expires_at,
   });
-  await queueMessage(trx, p, ctx.form.id, r, message, now);
+  await queueMessage(trx, p, ctx.form.id, r, 'invite', message, now);
   await scheduleReminders(trx, p, ctx.form, r.id, now);
 }
 

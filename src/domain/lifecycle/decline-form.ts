@@ -6,6 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { formState } from '../forms/present-form.js';
+import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import type { SigningLink } from '../signing/resolve-link.js';
 import { refuseClosedLink } from './closed-links.js';
@@ -34,8 +35,8 @@ export async function declineForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, 
     if (!declined) throw new AppError(recipient.status === 'waiting' ? 'not_your_turn' : 'form_not_sendable', recipient.status === 'waiting' ? 'It is not your turn to sign yet.' : 'You can no longer decline this document.');
     const row: FormRow = { ...locked, status: 'declined', updated_at: at };
     await updateForm(trx, p, form.id, { status: 'declined', updated_at: at });
-    // sender notice: messages branch — the sender's e-mail about the decline (with the reason) is
-    // enqueued here, in this unit, by the function for sender notices built on that branch.
+    // The sender's notice (with the reason) is written in this unit: it goes out once the decline commits.
+    await enqueueSenderNotice(trx, { partition: p, now: at }, locked, { kind: 'declined', recipient: declined, reason });
     await recordFormEvent(trx, p, 'form.declined', formState(row, await listRecipientsOfForm(trx, p, form.id)), at);
     return { declinedAt: at };
   });

@@ -1,6 +1,6 @@
 import { insertMessage } from '../../db/repositories/messages.js';
 import type { Trx } from '../../db/handles.js';
-import type { FormRow, RecipientRow } from '../../db/tables.js';
+import type { FormRow, MessageKind, RecipientRow } from '../../db/tables.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -23,10 +23,10 @@ export function addressOf(r: Pick<RecipientRow, 'channel' | 'email' | 'phone'>):
  * Writes a composed message to a recipient and its delivery job in the caller's unit (the message is
  * stored as sent, so the dev outbox and the audit show exactly it). Returns the message id.
  */
-export async function queueMessage(trx: Trx, p: Partition, formId: string, r: Pick<RecipientRow, 'id' | 'channel' | 'email' | 'phone'>, message: ComposedMessage, now: string): Promise<string> {
+export async function queueMessage(trx: Trx, p: Partition, formId: string, r: Pick<RecipientRow, 'id' | 'channel' | 'email' | 'phone'>, kind: MessageKind, message: ComposedMessage, now: string): Promise<string> {
   const messageId = newId('message');
   await insertMessage(trx, p, {
-    id: messageId, form_id: formId, recipient_id: r.id, channel: r.channel, to_address: addressOf(r),
+    id: messageId, kind, form_id: formId, recipient_id: r.id, channel: r.channel, to_address: addressOf(r),
     subject: message.subject ?? null, text: message.text, html: message.html ?? null, created_at: now, updated_at: now,
   });
   await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now });

@@ -39,7 +39,7 @@ async function sendReminder(
     channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document',
     accountName: what.accountName, signingUrl: deps.links.url(r.id), expiresAt: form.expires_at,
   });
-  const messageId = await queueMessage(trx, p, form.id, r, message, now);
+  const messageId = await queueMessage(trx, p, form.id, r, 'reminder', message, now);
   await insertReminder(trx, p, { id: newId('reminder'), form_id: form.id, recipient_id: r.id, seq: what.seq, kind: what.kind, message_id: messageId, created_at: now });
   await setRecipientReminded(trx, p, r.id, now);
   return { ...r, last_reminded_at: now, updated_at: now };

@@ -43,7 +43,7 @@ export async function voidForm(
     for (const r of recipients) {
       if (r.status === 'waiting') continue;
       const notice = composeVoidNotice({ channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', reason });
-      await queueMessage(trx, p, form.id, r, notice, now);
+      await queueMessage(trx, p, form.id, r, 'void_notice', notice, now);
     }
     const state = formState(voided, recipients);
     await recordFormEvent(trx, p, 'form.voided', state, now);
