@@ -84,6 +84,14 @@ export interface FormsTable {
   sent_at: string | null;
   completed_at: string | null;
   expires_at: string | null;
+  /**
+   * Sealing (0015): null until the last signature; then pending → sealed, or failed after the last
+   * attempt. Column defaults (null, 0), so the hot form insert leaves them out.
+   */
+  sealing_status: Generated<SealingStatus | null>;
+  sealing_attempts: Generated<number>;
+  sealing_error: Generated<string | null>;
+  sealing_next_at: Generated<string | null>;
   /** 0 when a send said `notify: {completed_copy: false}`: recipients get no sealed copy (0014). */
   completed_copy: Generated<number>;
   /** Fixed by the first send; null before it (0013). */
@@ -95,6 +103,8 @@ export interface FormsTable {
   voided_at: string | null;
   void_reason: string | null;
 }
+
+export type SealingStatus = 'pending' | 'sealed' | 'failed';
 
 export interface EventsTable {
   id: string;

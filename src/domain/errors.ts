@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   // After sending (issue #23): a link of a sequential form before its turn; void of a form past sending.
   not_your_turn: [409, 'conflict_error'],
   form_not_voidable: [409, 'conflict_error'],
+  // Issue 25: POST /forms/{id}/reseal of a form whose sealing has not failed.
+  form_not_resealable: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],

@@ -90,6 +90,11 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    // Sealing (issue 25): the columns' defaults, for the presenter; the insert leaves them out.
+    sealing_status: null,
+    sealing_attempts: 0,
+    sealing_error: null,
+    sealing_next_at: null,
     completed_copy: 1,
     // Fixed by the first send (send-form.ts).
     signing_order: null,

@@ -1,3 +1,4 @@
+import { recordSealAttemptFailed } from '../../db/repositories/form-sealing.js';
 import { findForm } from '../../db/repositories/forms.js';
 import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
@@ -6,7 +7,7 @@ import type { RecipientRow } from '../../db/tables.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
-import type { FieldValue, JobOptions, SealRequest } from '../../pdf/index.js';
+import type { FieldValue, JobOptions, SealRequest, SealResult } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
 import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
@@ -16,8 +17,11 @@ import { loadSigningRecord } from './signing-record.js';
 
 /** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
 export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
-  /** Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job. */
-  seal(req: SealRequest, opts: JobOptions): Promise<Uint8Array>;
+  /**
+   * Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job; with
+   * TSA_URLS set, B-LTA or TimestampUnavailableError (nothing sealed, the job retries).
+   */
+  seal(req: SealRequest, opts: JobOptions): Promise<SealResult>;
 };
 
 /**
@@ -26,12 +30,23 @@ export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 
  * `signed` with `form.signed` (record-sealed-form.ts, one transaction). A failure throws and the worker
  * retries it with backoff; after the last attempt the job is `dead` and listed by
  * `formsign outbox list --status dead`. Running it again is safe: a signed form is left alone.
+ * Each failure is recorded on the form beside the reschedule (`sealing`: pending with the attempts,
+ * the error and the next attempt's time; `failed` after the last), so a seal never fails unseen;
+ * `POST /forms/{id}/reseal` starts it again (reseal-form.ts).
  */
 export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }> {
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt);
+    },
+    async failed(trx, payload, ctx, failure) {
+      await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
+        sealing_status: failure.dead ? 'failed' : 'pending',
+        sealing_attempts: ctx.attempt,
+        sealing_error: failure.error,
+        sealing_next_at: failure.retryAt,
+      });
     },
   };
 }
@@ -79,7 +94,7 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     },
     signingTime: deps.clock.now(),
   };
-  return { pdf: await deps.seal(req, job), recipientIds: recipients.map((r) => r.id) };
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id) };
 }
 
 function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {

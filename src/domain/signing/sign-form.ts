@@ -1,3 +1,4 @@
+import { setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
 import { insertSignature } from '../../db/repositories/signatures.js';
@@ -71,7 +72,11 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     // Sequential order: the next recipient's turn comes with this signature, in this unit.
     const recipients = await advanceTurn(trx, deps, p, locked, at);
     const complete = recipients.every((r) => r.status === 'signed');
-    if (complete) await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
+    if (complete) {
+      await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
+      // The Form shows `sealing: pending` from this signature until the seal is stored (issue 25).
+      await setFormSealing(trx, p, form.id, { sealing_status: 'pending', sealing_attempts: 0, sealing_error: null, sealing_next_at: null });
+    }
     return { complete };
   });
 }

@@ -10,6 +10,8 @@ import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
+// Issue 25 (evidence): retry a failed seal.
+import resealForm from './forms/resealForm.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import deleteTemplate from './templates/deleteTemplate.js';
@@ -62,4 +64,6 @@ export const ROUTES: readonly RouteDef[] = [
   // After sending (issue #23).
   remindForm,
   voidForm,
+  // Issue 25 (evidence).
+  resealForm,
 ];

@@ -408,6 +408,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed seal
+         * @description Starts sealing again for a form whose `sealing.status` is `failed` (every recipient signed, but
+         *     the seal job's last attempt failed: with `TSA_URLS` set, no time-stamping authority answered).
+         *     `sealing` becomes `pending` with `attempts` 0 and the seal job runs again with its full retry
+         *     schedule; once the seal is stored the form becomes `signed` and `form.signed` is emitted, once.
+         *     Any other form answers `409 form_not_resealable`. Takes no request body. Also
+         *     `formsign forms reseal ID`.
+         */
+        post: operations["resealForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/void": {
         parameters: {
             query?: never;
@@ -837,7 +868,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "not_your_turn" | "form_not_voidable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1093,6 +1124,26 @@ export interface components {
             max: number;
         };
         /**
+         * @description Where sealing the signed document stands. `pending` from the last signature until the sealed
+         *     PDF is stored (`sealed`). With `TSA_URLS` set every seal carries a trusted timestamp, and when no
+         *     time-stamping authority answers nothing is sealed: the seal job retries with backoff (`attempts`,
+         *     `last_error`, `next_attempt_at`) and after its last attempt the status is `failed` with the
+         *     reason; `POST /api/v1/forms/{form_id}/reseal` starts it again.
+         */
+        Sealing: {
+            /** @enum {string} */
+            status: "pending" | "sealed" | "failed";
+            /** @description Seal attempts made so far (since the last reseal). */
+            attempts: number;
+            /** @description Why the last attempt failed; `null` when none has. */
+            last_error?: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending` after a failure; `null` otherwise.
+             */
+            next_attempt_at?: string | null;
+        };
+        /**
          * @description A filled copy of a template (or a generated document) to be signed. Status goes `draft` → `sent`
          *     (first send) → `viewed` (a recipient opened the signing page) → `signed` (every recipient signed;
          *     the signed PDF exists); `sent` and `viewed` forms become `expired` at `expires_at`, `declined`
@@ -1153,6 +1204,11 @@ export interface components {
             voided_at: string | null;
             /** @description The reason given when voiding; `null` when none was given. */
             void_reason: string | null;
+            /**
+             * @description The seal of the signed document; `null` until every recipient has signed. The form becomes
+             *     `signed` (and `form.signed` is emitted) only once `sealing.status` is `sealed`.
+             */
+            sealing?: components["schemas"]["Sealing"] | null;
             /**
              * @description Only in the response of `generateForm`: which generator produced the fields, the built-in one
              *     or the configured model (`LLM_BASE_URL`).
@@ -1557,7 +1613,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided) or `not_your_turn` (a signing link of a `sequential` form before its turn). Type `conflict_error`. */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -2555,6 +2611,48 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resealForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, its `sealing` now `pending`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
