@@ -78,3 +78,19 @@ export async function eventTypes(h: Harness, as: Actor, formId: string): Promise
 export function pageText(body: string): string {
   return body.replace(/<script[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&ldquo;|&rdquo;|“|”/g, '"').replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * Runs the worker until the form is sealed (`signed`): sealing is PDF work in the pool, and on a
+ * loaded machine an attempt can fail and be retried (the clock moves on so the retry is due).
+ */
+export async function untilSigned(h: Harness, as: Actor, formId: string, clock: { advance(ms: number): void }): Promise<FormBody> {
+  let form = await getForm(h, as, formId);
+  for (let i = 0; i < 120 && form.status !== 'signed'; i++) {
+    await h.deps.worker.runDue();
+    form = await getForm(h, as, formId);
+    if (form.status === 'signed') break;
+    await new Promise((r) => setTimeout(r, 500));
+    clock.advance(60_000);
+  }
+  return form;
+}

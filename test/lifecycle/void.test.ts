@@ -6,7 +6,7 @@ import { startTwilioServer } from '../outbox/support/twilio.js';
 import { twoSignerTemplate } from '../signing/support.js';
 import { startReceiver } from '../webhooks/support/receiver.js';
 import { createWebhook, expectedSignature, signaturesOf } from '../webhooks/support/webhooks.js';
-import { createAndSend, eventTypes, getForm, openLink, pageText, postDecline, postSign, signatureOf, tokenOf } from './support.js';
+import { createAndSend, eventTypes, openLink, pageText, postDecline, postSign, signatureOf, tokenOf, untilSigned } from './support.js';
 
 // Void (issue #23 item 4): a sent or viewed form is withdrawn; its links answer 410, each recipient who
 // was messaged gets a notice (e-mail over real SMTP, SMS through the Twilio-wire fake), `form.voided`
@@ -118,8 +118,7 @@ for (const dialect of DIALECTS) {
       const long = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/void`, as, json: { reason: 'x'.repeat(501) } });
       assert.deepEqual([long.status, errorOf(long).code], [400, 'parameter_invalid']);
       for (const [i, slot] of [[0, 1], [1, 2]] as const) assert.equal((await postSign(h, tokenOf(form.recipients[i]!.signing_url), signatureOf(slot))).statusCode, 200);
-      await h.deps.worker.runDue();
-      assert.equal((await getForm(h, as, form.id)).status, 'signed');
+      assert.equal((await untilSigned(h, as, form.id, clock)).status, 'signed');
       const voidSigned = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/void`, as, json: { reason: 'too late' } });
       assert.deepEqual([voidSigned.status, errorOf(voidSigned).code], [409, 'form_not_voidable']);
       assert.match(errorOf(voidSigned).message, /This form is signed/);
