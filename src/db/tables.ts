@@ -162,10 +162,10 @@ export interface RecipientsTable {
 }
 
 /**
- * What a message is for (0014): the signing invitation, the sealed copy a recipient gets, and the
- * notices the account's notify_email gets.
+ * What a message is for (0014): the signing invitation, a reminder, the void notice, the sealed copy a
+ * recipient gets, and the notices the account's notify_email gets.
  */
-export type MessageKind = 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+export type MessageKind = 'invite' | 'reminder' | 'void' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
 
 export interface MessagesTable {
   id: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { composeCompletedCopy, composeSenderNotice, senderDisplayName } from '../../src/domain/sending/compose-message.js';
+import { composeCompletedCopy, composeReminder, composeSenderNotice, composeVoidNotice, senderDisplayName } from '../../src/domain/sending/compose-message.js';
 
 // The completed copy and the sender's notices as composed (pure): what each says, in both parts, with
 // every value escaped in the HTML and kept to one line in the subject.
@@ -58,5 +58,19 @@ describe('message kinds', () => {
       assert.ok(!(m.html ?? '').includes('<b>annex</b>'));
       assert.equal(m.channel, 'email');
     }
+  });
+
+  it('reminder and void: the invitation\'s layout, said as a reminder or a withdrawal', () => {
+    const invite = { ...hostile, channel: 'email' as const, to: 'ada@example.com', recipientName: 'Ada', signingUrl: 'https://sign.example.com/sign/t', expiresAt: null };
+    const r = composeReminder(invite);
+    assert.equal(r.subject, 'Reminder: Acme Bcc: victim@example.com asks you to sign "Lease "A" & <b>annex</b>"');
+    assert.match(r.text, /^Hello Ada,\n\nA reminder: Acme Bcc: victim@example\.com is still waiting for you to review and sign "Lease "A" & <b>annex<\/b>"\.\n\nOpen the form: https:\/\/sign\.example\.com\/sign\/t\n/);
+    assert.equal((r.html ?? '').split('href="https://sign.example.com/sign/t"').length - 1, 2);
+    assert.equal(composeReminder({ ...invite, channel: 'sms', accountName: 'Acme', formName: 'NDA' }).text, 'Reminder: Acme asks you to sign "NDA": https://sign.example.com/sign/t');
+    const v = composeVoidNotice({ ...hostile, channel: 'email', to: 'ada@example.com', recipientName: null, reason: 'Wrong\nrent' });
+    assert.equal(v.subject, 'Withdrawn: "Lease "A" & <b>annex</b>" from Acme Bcc: victim@example.com');
+    assert.match(v.text, /withdrew the request to sign "Lease "A" & <b>annex<\/b>"\. The signing link no longer works and there is nothing more to do\.\n\nReason given: Wrong rent\n/);
+    assert.doesNotMatch(v.html ?? '', /href=/);
+    assert.equal(composeVoidNotice({ ...hostile, channel: 'sms', to: '+1', recipientName: null, reason: null, accountName: 'Acme', formName: 'NDA' }).text, 'Acme withdrew "NDA": there is nothing to sign any more.');
   });
 });
