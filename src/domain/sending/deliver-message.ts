@@ -38,9 +38,8 @@ export interface DeliveryDeps {
  *   copy. A message already `delivered` is not sent again.
  * - Who it is from is read when it is sent, for every kind alike: `"<account name> via Formsign"`
  *   at MAIL_FROM's address, Reply-To the account's notify_email when set; an attachment is read from
- *   the blob store then too. Only the outcome of a message carrying the signing link (invitation,
- *   reminder) shows on its recipient: `delivery_status` is about that link reaching them, not about
- *   the void notice, copies or notices that follow.
+ *   the blob store then too. Only an invitation's outcome shows on its recipient (`delivery_status`
+ *   is about the signing link reaching them, not about the copies or notices that follow).
  */
 export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf<'message.deliver'>> {
   return {
@@ -72,9 +71,9 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
   };
 }
 
-/** The recipient whose `delivery_status` this message's outcome sets: a signing link's (invitation, reminder), else none. */
+/** The recipient whose `delivery_status` this message's outcome sets: an invitation's, else none. */
 function tracksRecipient(m: MessageRow): string | null {
-  return m.kind === 'invite' || m.kind === 'reminder' ? m.recipient_id : null;
+  return m.kind === 'invite' ? m.recipient_id : null;
 }
 
 async function send(deps: DeliveryDeps, p: Partition, m: MessageRow, signal: AbortSignal): Promise<{ transport: string; providerMessageId: string | null }> {
