@@ -21,6 +21,7 @@ const UNIT_ELSEWHERE = [
   'test/outbox/compose-message.test.ts',
   'test/signing/signing-rules.test.ts',
   'test/webhooks/verify-webhook.test.ts',
+  'test/messages/compose-kinds.test.ts',
 ];
 const BROWSER = 'test/**/*browser.test.ts';
 
