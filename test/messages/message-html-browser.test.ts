@@ -43,7 +43,7 @@ describe('message HTML in Chromium', () => {
           await page.setContent(message.html, { waitUntil: 'load' });
           await assertAxeClean(page, `${kind} at ${width}px`);
           const footer = message.text.trimEnd().split('\n').at(-1)!;
-          assert.match(footer, /^You received this e-mail because /);
+          assert.match(footer, /^You received this (e-mail|reminder) because /);
           const shown = (await page.evaluate('document.body.innerText')) as string;
           assert.ok(shown.includes(footer), `${kind}: the text part's footer line is in the HTML as shown`);
           const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
