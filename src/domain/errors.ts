@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   form_not_signed: [409, 'conflict_error'],
   form_expired: [409, 'conflict_error'],
   form_not_sendable: [409, 'conflict_error'],
+  idempotency_key_reused: [409, 'conflict_error'],
+  idempotency_key_in_use: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
+import { idempotencySweep } from './jobs/idempotency-sweep.job.js';
 import { messageDeliver } from './jobs/message-deliver.job.js';
 import { outboxSweep } from './jobs/outbox-sweep.job.js';
 import { webhookDeliver } from './jobs/webhook-deliver.job.js';
@@ -15,6 +16,7 @@ export const JOBS = {
   [webhookDeliver.name]: webhookDeliver,
   [webhookSweep.name]: webhookSweep,
   [outboxSweep.name]: outboxSweep,
+  [idempotencySweep.name]: idempotencySweep,
 } as const;
 
 export type JobName = keyof typeof JOBS;
