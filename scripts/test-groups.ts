@@ -35,6 +35,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
   unit: ['test/unit/*.test.ts', '!test/unit/route-definition.test.ts', 'test/lib/*.test.ts', PURE_PDF, ...UNIT_ELSEWHERE],
   integration: [
     'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    // Issue 26 (idempotency, events API).
+    'test/integrators/*.test.ts',
     'test/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
