@@ -38,6 +38,7 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     // Issue 26 (idempotency, events API).
     'test/integrators/*.test.ts',
     'test/*.test.ts',
+    'test/messages/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],

@@ -105,6 +105,7 @@ export function prepareDraftForm(deps: Pick<DomainDeps, 'clock' | 'links'>, p: P
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    completed_copy: 1,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);
