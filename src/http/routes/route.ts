@@ -37,12 +37,19 @@ export interface RouteDef {
   readonly public: boolean;
   /** Answers from inside the transaction of its write (defineWriteRoute), so its idempotent answer is stored there. */
   readonly write?: boolean;
+  /** A POST that changes nothing (a check, a computation): its idempotent answer is stored on its own. */
+  readonly writesNothing?: boolean;
   readonly handler: (s: HttpServices) => Handler;
 }
 
 interface RouteSpec<Id extends OperationId, H> {
   readonly operationId: Id;
   readonly multipart?: boolean;
+  /**
+   * Says that this POST writes nothing, so it need not be a write route (defineWriteRoute): its
+   * Idempotency-Key answer is stored after it, on its own. A POST that writes must not say this.
+   */
+  readonly writesNothing?: true;
   readonly handler: (s: HttpServices) => H;
 }
 
@@ -117,6 +124,7 @@ function routeDef<H>(spec: RouteSpec<OperationId, H>, isPublic: boolean, bind: (
   return {
     operationId: spec.operationId,
     ...(spec.multipart ? { multipart: true } : {}),
+    ...(spec.writesNothing ? { writesNothing: true } : {}),
     public: isPublic,
     handler: (s) => bind(spec.handler(s)),
   };
