@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler, preParsingHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preHandlerHookHandler, preParsingHookHandler } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { IdempotencySlot } from '../../domain/idempotency/idempotency-slot.js';
 import { checkIdempotencyKey } from '../../domain/idempotency/key-rules.js';
@@ -68,35 +68,47 @@ export interface IdempotencyHookOptions {
   readonly route: string;
 }
 
-/** After validation: checks the key, then runs the request, replays its stored answer, or refuses it with 409. */
-export function claimIdempotencyKey(o: IdempotencyHookOptions): preHandlerAsyncHookHandler {
-  return async function (req: FastifyRequest, reply: FastifyReply) {
-    const key = checkIdempotencyKey(req.headers[HEADER]);
-    if (key === undefined) return;
-    const p = req.partition;
-    if (!p) throw new Error(`${req.method} ${o.route} has no partition: the idempotency hook runs after the auth hook`);
-    // A request without a body never had it read: its fingerprint is method and path alone.
-    const state = keyed.get(req) ?? { hash: createHash('sha256').update(`${req.method} ${req.url}\n`) };
-    keyed.set(req, state);
-    if (isUpload(req)) {
-      state.deferred = { key, o };
-      return;
-    }
-    await claim(req, reply, o, key, state, state.hash.digest('hex'));
+/**
+ * After validation: checks the key, then runs the request, replays its stored answer, or refuses it
+ * with 409. Callback style: a POST without a key (the usual case) costs no promise here.
+ */
+export function claimIdempotencyKey(o: IdempotencyHookOptions): preHandlerHookHandler {
+  return function (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    if (req.headers[HEADER] === undefined) return done();
+    take(req, reply, o).then((replayed) => {
+      // A replay has answered already: the chain stops here (done is not called).
+      if (!replayed) done();
+    }, (err: Error) => done(err));
   };
 }
 
-async function claim(req: FastifyRequest, reply: FastifyReply, o: IdempotencyHookOptions, key: string, state: KeyedRequest, hashHex: string): Promise<void> {
+/** True when the stored answer was replayed. */
+async function take(req: FastifyRequest, reply: FastifyReply, o: IdempotencyHookOptions): Promise<boolean> {
+  const key = checkIdempotencyKey(req.headers[HEADER])!;
+  if (!req.partition) throw new Error(`${req.method} ${o.route} has no partition: the idempotency hook runs after the auth hook`);
+  // A request without a body never had it read: its fingerprint is method and path alone.
+  const state = keyed.get(req) ?? { hash: createHash('sha256').update(`${req.method} ${req.url}\n`) };
+  keyed.set(req, state);
+  if (isUpload(req)) {
+    state.deferred = { key, o };
+    return false;
+  }
+  return claim(req, reply, o, key, state, state.hash.digest('hex'));
+}
+
+/** Claims the key; true when the stored answer was replayed instead (the reply is sent). */
+async function claim(req: FastifyRequest, reply: FastifyReply, o: IdempotencyHookOptions, key: string, state: KeyedRequest, hashHex: string): Promise<boolean> {
   const p = req.partition!;
   const slot = new IdempotencySlot(o.domain, p, key, hashHex, req.id);
   const outcome = await slot.claim();
   if (outcome.kind === 'replay') {
     // The call it repeats was counted toward the month already.
     o.limits?.refund(p.accountId, req.method, o.route);
-    await sendAnswer(reply, outcome.answer, true);
-    return;
+    sendAnswer(reply, outcome.answer, true);
+    return true;
   }
   state.slot = slot;
+  return false;
 }
 
 /**
@@ -109,26 +121,25 @@ export async function claimUploadKey(req: FastifyRequest, reply: FastifyReply, p
   if (!state?.deferred) return false;
   const { key, o } = state.deferred;
   state.deferred = undefined;
-  await claim(req, reply, o, key, state, state.hash.update(partsDigest).digest('hex'));
-  return reply.sent;
+  return claim(req, reply, o, key, state, state.hash.update(partsDigest).digest('hex'));
 }
 
 /**
  * Before an answer leaves: one that a write route did not store already is stored now (it made no
  * write: a refusal, a read-only operation), or for a 5xx the key is given back.
  */
-export const storeUnwrittenAnswer: onSendHookHandler = async (req, reply, payload) => {
+export const storeUnwrittenAnswer: onSendHookHandler = (req, reply, payload, done) => {
   const slot = idempotencySlotOf(req);
-  if (!slot) return payload;
-  if (reply.statusCode >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
-    await slot.release();
-    return payload;
-  }
+  if (!slot) return done(null, payload);
+  settle(slot, reply, payload).then(() => done(null, payload), (err: Error) => done(err));
+};
+
+async function settle(slot: IdempotencySlot, reply: FastifyReply, payload: unknown): Promise<void> {
+  if (reply.statusCode >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return slot.release();
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = reply.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
   await slot.storeAlone({ status: reply.statusCode, headers, body: payload.toString() });
-  return payload;
-};
+}
