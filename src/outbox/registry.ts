@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
 import { idempotencySweep } from './jobs/idempotency-sweep.job.js';
@@ -17,6 +18,7 @@ export const JOBS = {
   [webhookSweep.name]: webhookSweep,
   [outboxSweep.name]: outboxSweep,
   [idempotencySweep.name]: idempotencySweep,
+  [formRemind.name]: formRemind,
 } as const;
 
 export type JobName = keyof typeof JOBS;

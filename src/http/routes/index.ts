@@ -10,6 +10,8 @@ import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
+// Issue 25 (evidence): retry a failed seal.
+import resealForm from './forms/resealForm.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import deleteTemplate from './templates/deleteTemplate.js';
@@ -28,6 +30,9 @@ import updateWebhook from './webhooks/updateWebhook.js';
 // Events API (issue 26).
 import listEvents from './events/listEvents.js';
 import getEvent from './events/getEvent.js';
+// After sending (issue #23).
+import remindForm from './forms/remindForm.js';
+import voidForm from './forms/voidForm.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -62,4 +67,9 @@ export const ROUTES: readonly RouteDef[] = [
   // Events API (issue 26).
   listEvents,
   getEvent,
+  // After sending (issue #23).
+  remindForm,
+  voidForm,
+  // Issue 25 (evidence).
+  resealForm,
 ];
