@@ -38,6 +38,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     'test/{api,build,cli,dashboard,db,evidence,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
     // After sending (issue #23).
     'test/lifecycle/*.test.ts',
+    // Issue 26 (idempotency, events API).
+    'test/integrators/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
     'test/unit/route-definition.test.ts',

@@ -8,6 +8,7 @@ import { AccessLog } from './http/plugins/access-log.js';
 import { authHook } from './http/plugins/auth.js';
 import { clientErrorHandler } from './http/plugins/client-error.js';
 import { installDraining } from './http/plugins/draining.js';
+import { claimIdempotencyKey, hashRequestBody, storeUnwrittenAnswer } from './http/plugins/idempotency.js';
 import { installJsonParser } from './http/plugins/json-body.js';
 import { registerMetricsRoute } from './http/plugins/metrics.js';
 import { rateLimitHook } from './http/plugins/rate-limit.js';
@@ -71,12 +72,16 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     if (def.public !== isPublic) throw new Error(`route ${def.operationId} is defined as ${def.public ? 'public' : 'authenticated'} but openapi.yaml says it ${isPublic ? 'needs no key' : 'needs a key'}`);
     const schemas = schemasFor(s.openapi, entry.operation, s.openapi.paths[entry.path]?.['parameters'] as OpenApiOperation['parameters']);
     const mediaTypes = acceptedMediaTypes(entry.operation);
+    // Every authenticated POST takes an Idempotency-Key (issue 26): by method here, so no route can miss it.
+    const idempotent = !isPublic && entry.method === 'POST';
+    const preParsing = [...(mediaTypes.length > 0 ? [requireMediaType(mediaTypes)] : []), ...(idempotent ? [hashRequestBody] : [])];
     const route: RouteOptions = {
       method: entry.method as 'GET',
       url: entry.route,
       schema: schemas,
       ...(isPublic ? {} : { onRequest: authenticated(entry.route) }),
-      ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
+      ...(preParsing.length > 0 ? { preParsing } : {}),
+      ...(idempotent ? { preHandler: claimIdempotencyKey({ domain: s.domain, limits: s.limits, route: entry.route }), onSend: storeUnwrittenAnswer } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.
       ...(def.multipart ? { bodyLimit: UPLOAD_BODY_LIMIT } : {}),

@@ -32,6 +32,7 @@ import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
+import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
@@ -216,6 +217,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
+    'idempotency.sweep': idempotencySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
   };

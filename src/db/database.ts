@@ -18,6 +18,7 @@ import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 import * as m0013 from './migrations/0013_lifecycle.js';
 import * as m0015 from './migrations/0015_form_sealing.js';
+import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -206,6 +207,7 @@ export const migrations: Record<string, Migration> = {
   '0014_completed_copy_and_notices': m0014,
   '0013_lifecycle': m0013,
   '0015_form_sealing': m0015,
+  '0017_idempotency_and_events_api': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -373,6 +373,25 @@ export interface LoginFailuresTable {
   window_start: string;
 }
 
+/** An `Idempotency-Key` of a partition and what it answered (0017); see migrations/0017 and domain/idempotency. */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  mode: Mode;
+  key: string;
+  /** SHA-256 (hex) of the method, path and body of the request that first used the key. */
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  /** The request id of the request that holds (or held) the key. */
+  owner: string;
+  /** When the owner took the key; an `in_flight` row past its lease may be taken over. */
+  locked_at: string;
+  response_status: number | null;
+  /** JSON object of the stored headers (lower-case names). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -394,6 +413,7 @@ export interface Database {
   sessions: SessionsTable;
   login_links: LoginLinksTable;
   login_failures: LoginFailuresTable;
+  idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
 }
 
@@ -405,6 +425,7 @@ export type FormRow = Selectable<FormsTable>;
 export type NewFormRow = Insertable<FormsTable>;
 export type FormUpdate = Updateable<FormsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
 export type MessageRow = Selectable<MessagesTable>;

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   form_not_signed: [409, 'conflict_error'],
   form_expired: [409, 'conflict_error'],
   form_not_sendable: [409, 'conflict_error'],
+  idempotency_key_reused: [409, 'conflict_error'],
+  idempotency_key_in_use: [409, 'conflict_error'],
   // After sending (issue #23): a link of a sequential form before its turn; void of a form past sending.
   not_your_turn: [409, 'conflict_error'],
   form_not_voidable: [409, 'conflict_error'],

@@ -47,6 +47,7 @@ function scriptedHandlers() {
       },
     },
     'forms.expire': { run: async () => undefined },
+    'idempotency.sweep': { run: async () => undefined },
     'form.seal': { run: async () => undefined },
     'form.remind': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },

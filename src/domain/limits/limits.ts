@@ -19,6 +19,11 @@ export interface Limits {
    * with the in-process window once the account is known; a promise with Redis or on the first call.
    */
   check(accountId: string, method: string, route: string): LimitVerdict | Promise<LimitVerdict>;
+  /**
+   * Takes back the monthly-quota count of one request already checked (a replayed idempotent answer is
+   * not counted twice). The window keeps it: a replay still costs the server a request.
+   */
+  refund(accountId: string, method: string, route: string): void;
   /** Writes the counted calls now (tests; shutdown does it through close). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +60,9 @@ export function createLimits(opts: LimitsOptions): Limits {
     check(accountId, method, route) {
       const account = quota.limits(accountId);
       return account instanceof Promise ? account.then((a) => decide(accountId, a, method, route)) : decide(accountId, account, method, route);
+    },
+    refund(accountId, method, route) {
+      if (countsTowardQuota(endpointKey(method, route))) quota.uncount(accountId, monthSpan(clock.now().getTime()).month);
     },
     flush: () => quota.flush(),
     async close() {

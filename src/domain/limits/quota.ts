@@ -138,6 +138,16 @@ export class QuotaCounter {
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
   }
 
+  /**
+   * Takes back one call counted by `count` (a replayed idempotent answer: the call it repeats was
+   * counted once already). If the call was flushed meanwhile, the negative pending count subtracts it
+   * at the next flush.
+   */
+  uncount(accountId: string, month: string): void {
+    const key = `${accountId}\t${month}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) - 1);
+  }
+
   /** Writes the pending calls in one transaction, then refreshes the accounts seen since the last flush. */
   flush(): Promise<void> {
     // One flush at a time; a caller arriving during one waits for it and then runs its own.
@@ -155,7 +165,7 @@ export class QuotaCounter {
     this.pending = new Map();
     for (const [k, n] of batch) this.inflight.set(k, (this.inflight.get(k) ?? 0) + n);
     const now = this.deps.clock.now();
-    const increments: UsageIncrement[] = [...batch].map(([k, calls]) => {
+    const increments: UsageIncrement[] = [...batch].filter(([, calls]) => calls !== 0).map(([k, calls]) => {
       const [accountId = '', month = ''] = k.split('\t');
       return { accountId, month, calls };
     });

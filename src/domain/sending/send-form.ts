@@ -7,6 +7,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { AppError, notFound } from '../errors.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
@@ -32,12 +33,22 @@ export async function sendForm(
   formId: string,
   input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined } & LifecycleInput,
 ): Promise<Json<FormView>> {
+  return commit(deps, prepareSendForm(deps, p, formId, input));
+}
+
+/** sendForm's reads and checks; the write it prepares is the whole send, returning the form's JSON. */
+export async function prepareSendForm(
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  formId: string,
+  input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined } & LifecycleInput,
+): Promise<PreparedWrite<Json<FormView>>> {
   const incoming = normaliseRecipients(input.recipients);
   // The field definitions never change, so they are read before the transaction (which may not touch
   // deps.db), and the response is built inside it: nothing that can fail runs after the commit.
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  return async (trx) => {
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     if (!SENDABLE.has(form.status)) throw new AppError('form_not_sendable', `This form is ${form.status}; only a draft, sent or viewed form can be sent.`);
@@ -81,5 +92,5 @@ export async function sendForm(
     const state = formState(sent, recipients);
     await recordFormEvent(trx, p, 'form.sent', state, now);
     return formJson(state, fields, deps.links);
-  });
+  };
 }

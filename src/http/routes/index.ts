@@ -27,6 +27,9 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+// Events API (issue 26).
+import listEvents from './events/listEvents.js';
+import getEvent from './events/getEvent.js';
 // After sending (issue #23).
 import remindForm from './forms/remindForm.js';
 import voidForm from './forms/voidForm.js';
@@ -61,6 +64,9 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // Events API (issue 26).
+  listEvents,
+  getEvent,
   // After sending (issue #23).
   remindForm,
   voidForm,

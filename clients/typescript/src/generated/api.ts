@@ -179,7 +179,8 @@ export interface paths {
          *     `param` `prefill.<name>`); prefill keys that match no field are ignored and listed in the
          *     `X-Service-Prefill-Unmatched` response header. A `template_id` of the right shape that names no
          *     template of the partition answers `404 resource_not_found` with `param` `template_id`. Emits
-         *     `form.created`. Not idempotent: every call creates a new form.
+         *     `form.created`. Every call creates a new form, unless it repeats an earlier call's
+         *     `Idempotency-Key` (then that call's answer is replayed and nothing is created).
          */
         post: operations["createForm"];
         delete?: never;
@@ -529,6 +530,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events of the key's partition from the last 30 days, newest first: the same Event objects the
+         *     webhooks carry, byte for byte, whether or not any webhook received them, so a client that was
+         *     down can catch up. Filters combine: `type`, `form_id`, `created[gte]` and `created[lt]` (RFC 3339).
+         *     Events older than 30 days are no longer listed (a form's own audit trail,
+         *     `GET /api/v1/forms/{form_id}/events`, keeps them).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the key's partition from the last 30 days, exactly as webhooks carry it. An event of
+         *     another partition, or older than 30 days, answers `404 resource_not_found`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -868,7 +916,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1613,7 +1661,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1729,6 +1777,29 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+         *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+         *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+         *     its write; the same key with the same method, path and body then answers that stored answer again,
+         *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+         *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+         *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+         *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+         *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+         *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+         * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+         */
+        IdempotencyKey: string;
+        /** @description Only events of this type. */
+        EventTypeFilter: components["schemas"]["Event"]["type"];
+        /** @description Only the events of this form (a form of another partition has none here). */
+        EventFormFilter: string;
+        /** @description Only events created at or after this time (RFC 3339). */
+        CreatedGte: string;
+        /** @description Only events created before this time (RFC 3339). */
+        CreatedLt: string;
+        EventId: string;
         /** @description How many objects to return, from 1 to 100. */
         Limit: number;
         /**
@@ -1812,6 +1883,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description `true` when this answer is the stored answer of an earlier request with the same
+         *     `Idempotency-Key`, replayed byte for byte; absent otherwise.
+         */
+        "Idempotent-Replayed": "true";
         /** @description The version of a document: a strong entity tag that changes whenever the bytes served would. */
         ETag: string;
         /**
@@ -2029,7 +2105,22 @@ export interface operations {
     createTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2053,6 +2144,7 @@ export interface operations {
             /** @description The template was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2070,6 +2162,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2253,7 +2346,22 @@ export interface operations {
     createForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2266,6 +2374,7 @@ export interface operations {
             /** @description The form was created in `draft`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2285,6 +2394,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2295,7 +2405,22 @@ export interface operations {
     generateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2308,6 +2433,7 @@ export interface operations {
             /** @description The form was generated in `draft`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2326,6 +2452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2523,7 +2650,22 @@ export interface operations {
     sendForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2542,6 +2684,7 @@ export interface operations {
             /** @description The form, now `sent` (or still `viewed`), with the new recipients. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2571,7 +2714,22 @@ export interface operations {
     remindForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2590,6 +2748,7 @@ export interface operations {
             /** @description The form; each reminded recipient shows the reminder's time in `last_reminded_at`. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2619,7 +2778,22 @@ export interface operations {
     resealForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2634,6 +2808,7 @@ export interface operations {
             /** @description The form, its `sealing` now `pending`. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2661,7 +2836,22 @@ export interface operations {
     voidForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2680,6 +2870,7 @@ export interface operations {
             /** @description The form, now `voided`. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2802,6 +2993,93 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the `id` of the last event of the previous page. The page starts with the next older
+                 *     event. An id that is not in this list answers `400 parameter_invalid`.
+                 */
+                starting_after?: components["parameters"]["StartingAfterEvent"];
+                /** @description Only events of this type. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only the events of this form (a form of another partition has none here). */
+                form_id?: components["parameters"]["EventFormFilter"];
+                /** @description Only events created at or after this time (RFC 3339). */
+                "created[gte]"?: components["parameters"]["CreatedGte"];
+                /** @description Only events created before this time (RFC 3339). */
+                "created[lt]"?: components["parameters"]["CreatedLt"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -2847,7 +3125,22 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2860,6 +3153,7 @@ export interface operations {
             /** @description The webhook was created, enabled; its signing secret is shown this once. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2877,6 +3171,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3016,7 +3311,22 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -3031,6 +3341,7 @@ export interface operations {
             /** @description The webhook with its new signing secret. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3049,6 +3360,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3106,7 +3418,22 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -3127,6 +3454,7 @@ export interface operations {
             /** @description The delivery, now `pending`. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3145,6 +3473,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

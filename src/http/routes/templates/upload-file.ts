@@ -1,7 +1,8 @@
 // Reads the createTemplate multipart body: the `file` part is streamed to a temporary file (the PDF
 // worker reads it from there), so a waiting 20 MiB upload costs disk, not memory; the text parts are
 // kept as strings. Malformed bodies and misused parts become the contract's 400s here.
-import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,4 +64,15 @@ export async function readUpload(req: FastifyRequest): Promise<Upload> {
     await upload.discard();
     throw multipartError(err);
   }
+}
+
+/**
+ * What the upload said, as a digest: file name, text parts and the file's bytes. An upload's
+ * Idempotency-Key fingerprint is made of this rather than of the raw body, whose multipart boundary a
+ * client picks anew on every send of the same upload.
+ */
+export async function digestUpload(upload: Upload): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify({ filename: upload.filename ?? null, text: Object.entries(upload.text).sort(([a], [b]) => (a < b ? -1 : 1)) }));
+  if (upload.path) for await (const chunk of createReadStream(upload.path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
