@@ -36,6 +36,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
   integration: [
     'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
     'test/*.test.ts',
+    // Issue 26's integrator-facing suites (probe's defects, embedded signing).
+    'test/integrators/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],

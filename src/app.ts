@@ -1,20 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { registerDashboard } from './http/dashboard/index.js';
+import { toAppError } from './http/error-body.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations, type OpenApiOperation } from './http/openapi.js';
 import { registerPages, withRedactedRequests } from './http/pages/index.js';
 import { AccessLog } from './http/plugins/access-log.js';
 import { authHook } from './http/plugins/auth.js';
-import { clientErrorHandler } from './http/plugins/client-error.js';
+import { answerConnect, clientErrorHandler } from './http/plugins/client-error.js';
 import { installDraining } from './http/plugins/draining.js';
 import { installJsonParser } from './http/plugins/json-body.js';
 import { registerMetricsRoute } from './http/plugins/metrics.js';
-import { rateLimitHook } from './http/plugins/rate-limit.js';
+import { addressWindow, rateLimitHook } from './http/plugins/rate-limit.js';
 import { registerRequestId } from './http/plugins/request-id.js';
 import { acceptUploads, JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT } from './http/plugins/uploads.js';
 import { DEFAULT_HTTP_LIMITS, installSlowClientLimits, serverLimitOptions, type HttpLimits } from './http/plugins/slow-clients.js';
-import { acceptedMediaTypes, installValidators, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
+import { acceptedMediaTypes, installValidators, refuseBody, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
 import { ROUTES } from './http/routes/index.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
@@ -47,6 +48,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     },
   });
   registerRequestId(app);
+  answerConnect(app);
   installDraining(app);
   installSlowClientLimits(app, limits);
   installValidators(app, s.openapi);
@@ -57,9 +59,11 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
 
   const byId = new Map(ROUTES.map((r) => [r.operationId, r]));
   const known: Array<{ method: string; pattern: RegExp }> = [];
-  const auth = authHook(s.authenticator);
   // Limits run after the key is known; their headers stay on every answer of an authenticated route.
   const onLimited = (reason: 'rate_limited' | 'monthly_quota_exceeded') => s.metrics?.limited(reason);
+  // What reaches no account (a refused key, an unknown route or method) counts in a per-address window.
+  const byAddress = s.limits ? addressWindow(s.limits, onLimited) : undefined;
+  const auth = authHook(s.authenticator, byAddress);
   const authenticated = (route: string) => (s.limits ? [auth, rateLimitHook(s.limits, route, onLimited)] : auth);
   const uploads: RouteOptions[] = [];
   for (const entry of listOperations(s.openapi)) {
@@ -78,6 +82,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       ...(isPublic ? {} : { onRequest: authenticated(entry.route) }),
       ...(mediaTypes.length > 0 ? { preParsing: requireMediaType(mediaTypes) } : {}),
       ...(schemas.body && !def.multipart ? { preValidation: requireJsonBody } : {}),
+      ...(!schemas.body && !def.multipart && entry.method !== 'GET' && entry.method !== 'HEAD' ? { preValidation: refuseBody } : {}),
       // The multipart plugin enforces the 20 MiB file cap itself and answers 413 past it.
       ...(def.multipart ? { bodyLimit: UPLOAD_BODY_LIMIT } : {}),
       handler: def.handler(s),
@@ -99,11 +104,16 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const allowed = known.filter((k) => k.pattern.test(path)).map((k) => k.method);
+    let err: AppError;
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');
-      return sendError(reply, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }));
+      err = new AppError('method_not_allowed', `${req.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+    } else {
+      err = new AppError('route_not_found', `No route ${req.method} ${path}. The operations are listed in GET /api/v1/openapi.yaml.`);
     }
-    return sendError(reply, new AppError('route_not_found', `No route ${req.method} ${path}. The operations are listed in GET /api/v1/openapi.yaml.`));
+    // The API's every answer carries the window that guards it: here, the per-address one.
+    if (byAddress && path.startsWith('/api/')) return sendError(reply, toAppError(await byAddress(req, reply, err)));
+    return sendError(reply, err);
   });
   return app;
 }

@@ -1242,7 +1242,10 @@ export interface components {
                  *     show the address the link was sent to, and the e-mail greets without a name.
                  */
                 name?: string;
-                /** @description The signer slot to take; by default the next free one, in order. */
+                /**
+                 * @description The signer slot to take; by default the next free one, in order. At most 100, the most
+                 *     recipients a form can have (a slot beyond the template's signers signs on an added page).
+                 */
                 signer?: number;
             }[];
         };
@@ -1288,17 +1291,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No rate-limit headers are sent, as no account is identified. */
+        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No account is identified, so the rate-limit headers are those of the per-address window that guards requests reaching no account (a refused key, a live key without a plan, an unknown route or method): 600 per 60 s from one client address, then 429 `rate_limited` with `Retry-After`. No `X-RateLimit-Monthly-*` headers: no month is counted. */
         Unauthorized: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. */
+        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. The rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         PaymentRequired: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1315,7 +1322,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. */
+        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. A `route_not_found` reaches no account: its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         NotFound: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1332,7 +1339,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list. */
+        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list (`CONNECT` included). Its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`; a `CONNECT`, answered before any window, carries only `Service-Request-Id` and `Allow`. */
         MethodNotAllowed: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1557,7 +1564,9 @@ export interface components {
         "Service-Request-Id": string;
         /**
          * @description Requests allowed in the sliding window of this endpoint (method and route template) for the
-         *     account. Sent on every authenticated `/api/v1` response, 429s included.
+         *     account. Sent on every authenticated `/api/v1` response, 429s included. On a request that
+         *     reaches no account (401, 402, 404 `route_not_found`, 405) it is the per-address window's: 600
+         *     per 60 s from one client address.
          */
         "X-RateLimit-Limit": number;
         /**
