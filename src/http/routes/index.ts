@@ -9,6 +9,7 @@ import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
+import expireForm from './forms/expireForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
@@ -46,6 +47,7 @@ export const ROUTES: readonly RouteDef[] = [
   getFormPdf,
   listFormEvents,
   sendForm,
+  expireForm,
   getSignedPdf,
   downloadFile,
   listWebhooks,
