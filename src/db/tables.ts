@@ -308,6 +308,16 @@ export interface LoginFailuresTable {
   window_start: string;
 }
 
+/** Origins allowed to frame a partition's signing pages (migration 0018). */
+export interface EmbedOriginsTable {
+  account_id: string;
+  mode: Mode;
+  /** Canonical: lower-case scheme and host, the port only when not the scheme's default. */
+  origin: string;
+  created_at: string;
+}
+export type EmbedOriginRow = Selectable<EmbedOriginsTable>;
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -328,6 +338,7 @@ export interface Database {
   sessions: SessionsTable;
   login_links: LoginLinksTable;
   login_failures: LoginFailuresTable;
+  embed_origins: EmbedOriginsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

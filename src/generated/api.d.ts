@@ -469,6 +469,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/embed/origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the origins allowed to embed signing pages
+         * @description The origins (`scheme://host[:port]`) whose pages may show this partition's signing pages in a
+         *     frame, newest first (at most 20, all in one page). Without any, signing pages send
+         *     `Content-Security-Policy: frame-ancestors 'none'` and cannot be framed.
+         */
+        get: operations["listEmbedOrigins"];
+        put?: never;
+        /**
+         * Allow an origin to embed signing pages
+         * @description Adds an origin to those allowed to frame this partition's signing pages (free on every plan).
+         *     The origin is `scheme://host[:port]` with no path: `https`, or `http` for `localhost`,
+         *     `127.0.0.1` or `[::1]`. It is stored as browsers write an origin (lower case, no default port).
+         *     Signing pages then send `Content-Security-Policy: frame-ancestors` with the allowed origins and,
+         *     inside a frame, post `formsign:loaded`, `formsign:resize`, `formsign:completed`,
+         *     `formsign:declined` and `formsign:error` messages (with `form_id` and `recipient_id`) to the
+         *     parent, only when it is one of them. `201` when added, `200` when it was already allowed. At
+         *     most 20 origins per partition.
+         */
+        post: operations["addEmbedOrigin"];
+        /**
+         * Stop allowing an origin to embed signing pages
+         * @description Removes the origin given in the `origin` query parameter (written as when it was added, or in any
+         *     spelling of the same origin). Pages already open in its frames keep working until reloaded.
+         *     An origin that is not allowed answers `404 resource_not_found`.
+         */
+        delete: operations["removeEmbedOrigin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1109,6 +1148,39 @@ export interface components {
              *     UTF-8 bytes. Shown only in this response.
              */
             signing_secret: string;
+        };
+        /** @description An origin allowed to frame the partition's signing pages. */
+        EmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            /**
+             * @description `scheme://host[:port]` as a browser writes it, e.g. `https://app.example.com`.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The allowed origins, newest first, all in one page (at most 20). */
+        EmbedOriginList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["EmbedOrigin"][];
+            has_more: boolean;
+        };
+        DeletedEmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            origin: string;
+            /** @constant */
+            deleted: true;
+        };
+        /** @description The body of `addEmbedOrigin`. */
+        AddEmbedOriginRequest: {
+            /** @description `scheme://host[:port]`: https, or http on localhost, 127.0.0.1 or [::1]. */
+            origin: string;
         };
         /** @description A page of webhooks, newest first. */
         WebhookList: {
@@ -2480,6 +2552,137 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEmbedOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowed origins of the key's partition. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOriginList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addEmbedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddEmbedOriginRequest"];
+            };
+        };
+        responses: {
+            /** @description The origin was already allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            /** @description The origin is now allowed. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeEmbedOrigin: {
+        parameters: {
+            query: {
+                /** @description The origin to remove, e.g. `https://app.example.com`. */
+                origin: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The origin is no longer allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedEmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

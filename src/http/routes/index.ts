@@ -26,6 +26,10 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+// Embedded signing (issue 26).
+import listEmbedOrigins from './embed/listEmbedOrigins.js';
+import addEmbedOrigin from './embed/addEmbedOrigin.js';
+import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -58,4 +62,8 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // Embedded signing (issue 26).
+  listEmbedOrigins,
+  addEmbedOrigin,
+  removeEmbedOrigin,
 ];
