@@ -2,7 +2,7 @@
 // this tells the parent what happens — formsign:loaded, formsign:resize (the page's height, so the
 // frame can fit it), formsign:completed, formsign:declined, formsign:error — each with the form and
 // recipient ids. Loaded only on pages of accounts with allowed origins; messages go only to an allowed
-// origin, named exactly (never '*'), so no other site can listen in. The page's own script (sign.js)
+// origin, named exactly (never the wildcard), so no other site can listen in. The page's own script (sign.js)
 // tells this one what happened through DOM events on `document`: formsign:submitted after a signature
 // was accepted, formsign:failed when it was not; a decline posts through `postDeclined` (or the
 // `formsign:declined` DOM event) from wherever the decline is made.
