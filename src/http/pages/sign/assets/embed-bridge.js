@@ -40,10 +40,14 @@ export function postDeclined(reason) {
 
 if (framed && origins.length > 0) {
   document.documentElement.classList.add('embedded');
-  // The page's height as laid out, sent when it changes, so the host sizes the frame to it.
+  // In a frame sized to the page, the page must not size itself to the frame: the body's minimum of a
+  // viewport's height would keep the frame from ever shrinking (CSSOM, which the page's CSP allows).
+  document.body.style.minHeight = '0';
+  // The body's height as laid out (not the document's, which is never less than the frame), sent when
+  // it changes, so the host sizes the frame to it.
   let last = 0;
   const sendHeight = () => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
     if (height !== last) {
       last = height;
       post('formsign:resize', { height });
