@@ -32,6 +32,8 @@ export interface NormalisedRecipient {
   signer: number | undefined;
 }
 
+/** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
+export { isEmailAddress };
 
 function invalid(i: number, field: string, message: string): AppError {
   return new AppError('parameter_invalid', message, `recipients[${i}]${field ? `.${field}` : ''}`);
