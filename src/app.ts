@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { AppError } from './domain/errors.js';
 import { registerDashboard } from './http/dashboard/index.js';
 import { toAppError } from './http/error-body.js';
@@ -19,6 +19,7 @@ import { acceptedMediaTypes, installValidators, refuseBody, requireJsonBody, req
 import { ROUTES } from './http/routes/index.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
+import { isStorageFull } from './lib/storage-health.js';
 
 /**
  * Builds the HTTP app from the contract: every operation of openapi.yaml that is not `x-status:
@@ -52,7 +53,14 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
   installDraining(app);
   installSlowClientLimits(app, limits);
   installValidators(app, s.openapi);
-  app.setErrorHandler(errorHandler);
+  // A write refused for lack of disk space: counted, and /readyz reports it until space returns.
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (isStorageFull(err)) {
+      s.metrics?.storageFull();
+      s.storage?.noteFull();
+    }
+    return errorHandler(err, req, reply);
+  });
   // text/plain is Fastify's default second parser; the API speaks JSON (and multipart for uploads) only.
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);

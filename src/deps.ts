@@ -35,6 +35,7 @@ import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
+import { createStorageHealth } from './lib/storage-health.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
 import { WINDOW_MS } from './domain/limits/policy.js';
 import { QuotaCounter } from './domain/limits/quota.js';
@@ -166,6 +167,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     },
     ready: async () => (await ping(database.db)) && (await blobs.ping()),
+    storage: createStorageHealth(config.dataDir),
     limits,
     metrics,
     metricsToken: config.metricsToken,

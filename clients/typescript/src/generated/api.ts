@@ -34,8 +34,9 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not. No
-         *     authentication.
+         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not; while
+         *     the disk that holds the data is full (a write failed for lack of space and a test write still
+         *     fails), `503 storage_unavailable` with `Retry-After`. No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -784,7 +785,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1569,7 +1570,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. */
+        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. A write refused because the disk holding the data is full answers `storage_unavailable` (nothing was saved or changed; writes resume once space is freed), also with `Retry-After`. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
