@@ -42,6 +42,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     'test/integrators/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
+    // Issue 26's integrator-facing suites (probe's defects, embedded signing).
+    'test/integrators/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],

@@ -37,6 +37,7 @@ import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
+import { createStorageHealth } from './lib/storage-health.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
 import { WINDOW_MS } from './domain/limits/policy.js';
 import { QuotaCounter } from './domain/limits/quota.js';
@@ -102,6 +103,10 @@ export interface LimitsOptions {
 // template is trial-filled at import within a quarter of the CPU time, so every stored one fills.
 const PDF_JOB_CPU_MS = 10_000;
 const PDF_JOB_HEAP_MB = 256;
+// The most one PDF stream may inflate to: decoded object and content streams of real forms are a few
+// MiB at most (images are not inflated to read fields); a bomb is refused at this size, in well under
+// a second of a worker (issue 26, defect 3).
+const PDF_DECODED_STREAM_MB = 16;
 const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
 // Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
 const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
@@ -134,7 +139,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const migrated = await migrateToLatest(database);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
-  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB });
+  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
@@ -164,6 +169,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     },
     ready: async () => (await ping(database.db)) && (await blobs.ping()),
+    storage: createStorageHealth(config.dataDir),
     limits,
     metrics,
     metricsToken: config.metricsToken,

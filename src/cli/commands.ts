@@ -7,6 +7,7 @@ import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
 import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
+import { FORM_COMMANDS, FORM_USAGE } from './form-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
@@ -137,6 +138,7 @@ const HANDLERS: Record<string, Handler> = {
   ...USER_COMMANDS,
   ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
+  ...FORM_COMMANDS,
 };
 
 function parseJsonFile(file: string): unknown {
@@ -162,7 +164,8 @@ export const USAGE = `Usage: formsign <command> [--json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
-${SEAL_USAGE}`;
+${SEAL_USAGE}
+${FORM_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

@@ -19,6 +19,7 @@ import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 import * as m0013 from './migrations/0013_lifecycle.js';
 import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
+import * as m0018 from './migrations/0018_embed_origins.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -208,6 +209,7 @@ export const migrations: Record<string, Migration> = {
   '0013_lifecycle': m0013,
   '0015_form_sealing': m0015,
   '0017_idempotency_and_events_api': m0017,
+  '0018_embed_origins': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

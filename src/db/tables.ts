@@ -391,6 +391,15 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: string;
 }
+/** Origins allowed to frame a partition's signing pages (migration 0018). */
+export interface EmbedOriginsTable {
+  account_id: string;
+  mode: Mode;
+  /** Canonical: lower-case scheme and host, the port only when not the scheme's default. */
+  origin: string;
+  created_at: string;
+}
+export type EmbedOriginRow = Selectable<EmbedOriginsTable>;
 
 export interface Database {
   accounts: AccountsTable;
@@ -415,6 +424,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
+  embed_origins: EmbedOriginsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

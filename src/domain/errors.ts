@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   reminder_too_soon: [429, 'rate_limit_error'],
   internal_error: [500, 'api_error'],
   service_unavailable: [503, 'api_error'],
+  // Issue 26 (defect 12): the disk that holds the data is full; with Retry-After.
+  storage_unavailable: [503, 'api_error'],
   // The dashboard's own API (/dashboard/api), beside the contract's: sessions instead of keys.
   session_required: [401, 'authentication_error'],
   login_failed: [401, 'authentication_error'],

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
-import { countsTowardQuota, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
+import { ADDRESS_WINDOW, countsTowardQuota, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
 import type { AccountLimits, QuotaCounter } from './quota.js';
 import { windowState, type WindowCounts, type WindowStore } from './sliding-window.js';
 
@@ -24,6 +24,13 @@ export interface Limits {
    * not counted twice). The window keeps it: a replay still costs the server a request.
    */
   refund(accountId: string, method: string, route: string): void;
+  /**
+   * Checks and counts one request that reached no account: refused for its key (401, 402), or for a
+   * route or method that does not exist (404 route_not_found, 405). Such requests are counted per
+   * client address in a window of their own (`ADDRESS_WINDOW`), which guards key guessing; its
+   * headers are the window ones only, since no account's month is concerned.
+   */
+  checkAddress(address: string): LimitVerdict | Promise<LimitVerdict>;
   /** Writes the counted calls now (tests; shutdown does it through close). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +64,11 @@ export function createLimits(opts: LimitsOptions): Limits {
   }
 
   return {
+    checkAddress(address) {
+      const nowMs = clock.now().getTime();
+      const counts = window.hit(`addr ${address}`, ADDRESS_WINDOW, 1, nowMs);
+      return counts instanceof Promise ? counts.then((c) => addressVerdict(c, nowMs)) : addressVerdict(counts, nowMs);
+    },
     check(accountId, method, route) {
       const account = quota.limits(accountId);
       return account instanceof Promise ? account.then((a) => decide(accountId, a, method, route)) : decide(accountId, account, method, route);
@@ -120,3 +132,19 @@ function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdic
 }
 
 const WINDOW_HEADER = String(WINDOW_SECONDS);
+
+function addressVerdict(c: WindowCounts, nowMs: number): LimitVerdict {
+  const w = windowState(c, ADDRESS_WINDOW, nowMs, WINDOW_MS);
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(w.limit),
+    'X-RateLimit-Remaining': String(w.remaining),
+    'X-RateLimit-Reset': String(w.reset),
+    'X-RateLimit-Window': WINDOW_HEADER,
+  };
+  if (c.allowed) return { headers };
+  return {
+    headers,
+    reason: 'rate_limited',
+    refusal: new AppError('rate_limited', `Too many requests without a valid key or to routes that do not exist from this address: at most ${ADDRESS_WINDOW} per ${WINDOW_SECONDS} seconds. Retry after ${w.retryAfter} second${w.retryAfter === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(w.retryAfter) }),
+  };
+}

@@ -14,6 +14,13 @@ const WEBHOOK_WRITES = 30;
 /** Writes the contract does not name (template upload, edit, delete): as dear as a send. */
 const OTHER_WRITES = 60;
 
+/**
+ * Requests per window from one client address that reach no account (a missing, invalid or revoked
+ * key, a live key without a plan, a route or method that does not exist). Generous for a person or a
+ * misconfigured client, a wall for guessing keys (a 128-bit key is not found by 600 tries a minute).
+ */
+export const ADDRESS_WINDOW = 600;
+
 /** The endpoint a window counts: HEAD is the GET it mirrors. */
 export function endpointKey(method: string, route: string): string {
   return `${method === 'HEAD' ? 'GET' : method} ${route}`;

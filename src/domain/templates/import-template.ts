@@ -31,7 +31,9 @@ export async function importTemplate(deps: DomainDeps, p: Partition, input: Impo
 
 /** Inspects the PDF and stores the file; the write it prepares is the template row, returning the template. */
 export async function prepareImportTemplate(deps: DomainDeps, p: Partition, input: ImportTemplateInput): Promise<PreparedWrite<TemplateView>> {
-  const name = (input.name ?? input.fallbackName ?? 'Untitled template').trim().slice(0, 200) || 'Untitled template';
+  // A file's name is not the sender's words: its control characters (a NUL) are dropped, not refused.
+  const fallback = input.fallbackName?.replace(/[\u0000-\u001f\u007f]/g, '');
+  const name = (input.name ?? fallback ?? 'Untitled template').trim().slice(0, 200) || 'Untitled template';
   let detected;
   try {
     // Owned by the account, so one account's uploads cannot hold up another's (see the PDF pool).

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import type { OpenApiDocument } from '../openapi.js';
 import { registerDocs } from './docs.js';
+import { registerEmbedScript } from './embed-script.js';
 import { registerHome } from './home.js';
 import { LAYOUT_ASSETS } from './layout.js';
 import { registerSign } from './sign/index.js';
@@ -21,4 +22,6 @@ export function registerPages(app: FastifyInstance, doc: OpenApiDocument, domain
   registerHome(app, doc);
   registerDocs(app, doc, domain.baseUrl);
   registerSign(app, domain);
+  // Embedded signing (issue 26): the web component host pages load.
+  registerEmbedScript(app);
 }

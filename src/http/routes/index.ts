@@ -9,6 +9,7 @@ import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
+import expireForm from './forms/expireForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
 // Issue 25 (evidence): retry a failed seal.
 import resealForm from './forms/resealForm.js';
@@ -33,6 +34,10 @@ import getEvent from './events/getEvent.js';
 // After sending (issue #23).
 import remindForm from './forms/remindForm.js';
 import voidForm from './forms/voidForm.js';
+// Embedded signing (issue 26).
+import listEmbedOrigins from './embed/listEmbedOrigins.js';
+import addEmbedOrigin from './embed/addEmbedOrigin.js';
+import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -54,6 +59,7 @@ export const ROUTES: readonly RouteDef[] = [
   getFormPdf,
   listFormEvents,
   sendForm,
+  expireForm,
   getSignedPdf,
   downloadFile,
   listWebhooks,
@@ -72,4 +78,8 @@ export const ROUTES: readonly RouteDef[] = [
   voidForm,
   // Issue 25 (evidence).
   resealForm,
+  // Embedded signing (issue 26).
+  listEmbedOrigins,
+  addEmbedOrigin,
+  removeEmbedOrigin,
 ];

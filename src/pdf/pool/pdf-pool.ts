@@ -15,8 +15,14 @@ export interface PdfPoolOptions {
   workers: number;
   /** CPU time one job may use: the worker thread's own CPU time where Linux reports it, else the wall clock since the job started. */
   jobCpuMs: number;
-  /** V8 old-generation heap of each worker; also the cap on any one decoded stream. */
+  /** V8 old-generation heap of each worker. */
   maxOldGenerationSizeMb: number;
+  /**
+   * The most any one stream may inflate to (default: the heap). Far below the heap on purpose: a
+   * 2 KB stream deflated twice inflates to 512 MiB, and inflating even the heap's worth of it took
+   * seconds of a worker per upload, so eight at once queued for a minute (issue 26, defect 3).
+   */
+  maxDecodedStreamMb?: number;
   /** Jobs waiting for a worker, all owners together; past it, PdfBusyError. */
   maxQueued: number;
   /** Jobs of one owner running at once (default: half the workers, at least one). */
@@ -77,10 +83,11 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     perOwnerQueued: Math.max(2, Math.floor(options.maxQueued / 4)),
     // A real fill may carry longer values and other scripts than the trial: keep 4× headroom.
     trialFillCpuMs: options.jobCpuMs / 4,
+    maxDecodedStreamMb: options.maxOldGenerationSizeMb,
     ...options,
   };
   const data: PoolWorkerData = {
-    maxDecodedStreamBytes: limits.maxOldGenerationSizeMb * 1024 * 1024,
+    maxDecodedStreamBytes: limits.maxDecodedStreamMb * 1024 * 1024,
     trialFillCpuMs: limits.trialFillCpuMs,
   };
   const pollMs = Math.min(100, Math.max(10, limits.jobCpuMs / 20));

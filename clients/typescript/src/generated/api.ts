@@ -34,8 +34,9 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not. No
-         *     authentication.
+         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not; while
+         *     the disk that holds the data is full (a write failed for lack of space and a test write still
+         *     fails), `503 storage_unavailable` with `Retry-After`. No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -469,6 +470,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a form now (test mode)
+         * @description A test helper: expires a `sent` or `viewed` form at once, as its scheduled expiry would, so that an
+         *     integration can see `form.expired` without waiting (`expires_in_days` is at least 1). The form
+         *     becomes `expired` with `expires_at` set to now, its signing links stop working, and one
+         *     `form.expired` event is emitted (to webhooks too), in the same transaction. Test keys only: with a
+         *     live key the operation does not exist (`404 route_not_found`); the operator expires any form with
+         *     `formsign forms expire ID`. A form that has already expired answers `409 form_expired`; a `draft`,
+         *     a `signed` form, or one whose recipients have all signed (its seal pending) answers
+         *     `409 form_not_sendable`. Takes no request body.
+         */
+        post: operations["expireForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/signed-pdf": {
         parameters: {
             query?: never;
@@ -525,6 +559,45 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/embed/origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the origins allowed to embed signing pages
+         * @description The origins (`scheme://host[:port]`) whose pages may show this partition's signing pages in a
+         *     frame, newest first (at most 20, all in one page). Without any, signing pages send
+         *     `Content-Security-Policy: frame-ancestors 'none'` and cannot be framed.
+         */
+        get: operations["listEmbedOrigins"];
+        put?: never;
+        /**
+         * Allow an origin to embed signing pages
+         * @description Adds an origin to those allowed to frame this partition's signing pages (free on every plan).
+         *     The origin is `scheme://host[:port]` with no path: `https`, or `http` for `localhost`,
+         *     `127.0.0.1` or `[::1]`. It is stored as browsers write an origin (lower case, no default port).
+         *     Signing pages then send `Content-Security-Policy: frame-ancestors` with the allowed origins and,
+         *     inside a frame, post `formsign:loaded`, `formsign:resize`, `formsign:completed`,
+         *     `formsign:declined` and `formsign:error` messages (with `form_id` and `recipient_id`) to the
+         *     parent, only when it is one of them. `201` when added, `200` when it was already allowed. At
+         *     most 20 origins per partition.
+         */
+        post: operations["addEmbedOrigin"];
+        /**
+         * Stop allowing an origin to embed signing pages
+         * @description Removes the origin given in the `origin` query parameter (written as when it was added, or in any
+         *     spelling of the same origin). Pages already open in its frames keep working until reloaded.
+         *     An origin that is not allowed answers `404 resource_not_found`.
+         */
+        delete: operations["removeEmbedOrigin"];
         options?: never;
         head?: never;
         patch?: never;
@@ -916,7 +989,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1354,6 +1427,39 @@ export interface components {
              */
             signing_secret: string;
         };
+        /** @description An origin allowed to frame the partition's signing pages. */
+        EmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            /**
+             * @description `scheme://host[:port]` as a browser writes it, e.g. `https://app.example.com`.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The allowed origins, newest first, all in one page (at most 20). */
+        EmbedOriginList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["EmbedOrigin"][];
+            has_more: boolean;
+        };
+        DeletedEmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            origin: string;
+            /** @constant */
+            deleted: true;
+        };
+        /** @description The body of `addEmbedOrigin`. */
+        AddEmbedOriginRequest: {
+            /** @description `scheme://host[:port]`: https, or http on localhost, 127.0.0.1 or [::1]. */
+            origin: string;
+        };
         /** @description A page of webhooks, newest first. */
         WebhookList: {
             /** @constant */
@@ -1532,7 +1638,10 @@ export interface components {
                  *     show the address the link was sent to, and the e-mail greets without a name.
                  */
                 name?: string;
-                /** @description The signer slot to take; by default the next free one, in order. */
+                /**
+                 * @description The signer slot to take; by default the next free one, in order. At most 100, the most
+                 *     recipients a form can have (a slot beyond the template's signers signs on an added page).
+                 */
                 signer?: number;
             }[];
             notify?: components["schemas"]["SendNotify"];
@@ -1600,17 +1709,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No rate-limit headers are sent, as no account is identified. */
+        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No account is identified, so the rate-limit headers are those of the per-address window that guards requests reaching no account (a refused key, a live key without a plan, an unknown route or method): 600 per 60 s from one client address, then 429 `rate_limited` with `Retry-After`. No `X-RateLimit-Monthly-*` headers: no month is counted. */
         Unauthorized: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. */
+        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. The rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         PaymentRequired: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1627,7 +1740,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. */
+        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. A `route_not_found` reaches no account: its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         NotFound: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1644,7 +1757,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list. */
+        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list (`CONNECT` included). Its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`; a `CONNECT`, answered before any window, carries only `Service-Request-Id` and `Allow`. */
         MethodNotAllowed: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1757,7 +1870,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. */
+        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. A write refused because the disk holding the data is full answers `storage_unavailable` (nothing was saved or changed; writes resume once space is freed), also with `Retry-After`. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -1897,7 +2010,9 @@ export interface components {
         "Service-Request-Id": string;
         /**
          * @description Requests allowed in the sliding window of this endpoint (method and route template) for the
-         *     account. Sent on every authenticated `/api/v1` response, 429s included.
+         *     account. Sent on every authenticated `/api/v1` response, 429s included. On a request that
+         *     reaches no account (401, 402, 404 `route_not_found`, 405) it is the per-address window's: 600
+         *     per 60 s from one client address.
          */
         "X-RateLimit-Limit": number;
         /**
@@ -2897,6 +3012,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    expireForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, now `expired`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSignedPdf: {
         parameters: {
             query?: {
@@ -2989,6 +3146,137 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEmbedOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowed origins of the key's partition. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOriginList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addEmbedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddEmbedOriginRequest"];
+            };
+        };
+        responses: {
+            /** @description The origin was already allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            /** @description The origin is now allowed. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeEmbedOrigin: {
+        parameters: {
+            query: {
+                /** @description The origin to remove, e.g. `https://app.example.com`. */
+                origin: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The origin is no longer allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedEmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../../domain/context.js';
+import { allowedFrameOrigins } from '../../../domain/embed/embed-origins.js';
 import { AppError } from '../../../domain/errors.js';
 import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
 import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
@@ -16,7 +17,8 @@ import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
-import { SIGN_CSP, SIGN_SUBMIT_HEADER } from './sign-policy.js';
+import { embedHead } from './embed-head.js';
+import { SIGN_CSP, SIGN_SUBMIT_HEADER, signCsp } from './sign-policy.js';
 
 // The signing page (no account, no key: the link's token is the credential). GET shows the document
 // and this recipient's fields (and records the first view), GET …/document.pdf is the filled document
@@ -71,12 +73,16 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (req.method === 'HEAD') return sendPage(reply, html``, { csp: SIGN_CSP });
     const page = await openSigningPage(deps, link, clientOf(req));
     const base = `/sign/${token}`;
-    if (page.state === 'expired') return sendPage(reply, expiredPage(page), { status: 410, csp: SIGN_CSP });
-    if (page.state === 'waiting') return sendPage(reply, waitingPage(page), { status: 409, csp: SIGN_CSP });
-    if (page.state === 'declined') return sendPage(reply, declinedPage(page), { status: 410, csp: SIGN_CSP });
-    if (page.state === 'voided') return sendPage(reply, voidedPage(page), { status: 410, csp: SIGN_CSP });
-    if (page.state === 'signed') return sendPage(reply, signedPage(page, { signedPdf: `${base}/signed.pdf` }), { csp: SIGN_CSP });
-    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base, decline: `${base}/decline` }, deps.clock.now().toISOString().slice(0, 10)), { csp: SIGN_CSP });
+    // Embedded signing: the account's allowed origins may frame the page and hear its messages.
+    const origins = await allowedFrameOrigins(deps, link.partition);
+    const embed = embedHead(link, origins);
+    const policy = { csp: signCsp(origins), framable: origins.length > 0 };
+    if (page.state === 'expired') return sendPage(reply, expiredPage(page, embed), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(page), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(page), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(page), { status: 410, ...policy });
+    if (page.state === 'signed') return sendPage(reply, signedPage(page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
+    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base, decline: `${base}/decline` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
 
   app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {

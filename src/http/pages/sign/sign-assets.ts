@@ -38,6 +38,8 @@ export const SIGN_ASSETS = {
   script: moduleFile(here('sign.js'), 'sign', 'js', JS),
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
+  // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
+  embedBridge: moduleFile(here('embed-bridge.js'), 'embed-bridge', 'js', JS),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
   // After sending (issue #23): the "Decline to sign" dialog.
   declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),

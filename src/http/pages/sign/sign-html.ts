@@ -12,7 +12,7 @@ import { declineControls } from './decline-controls.js';
 
 const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M10 7h9l5 5v13a1 1 0 0 1-1 1H10a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z" fill="#fff"/><path d="M19 7v5h5" fill="#c9cff8"/><path d="M12 21c1.5-2.5 2.5-2.5 3 0s1.6 2 3.2-.6" stroke="#3b4fd8" stroke-width="1.6" fill="none" stroke-linecap="round"/></svg>`;
 
-export function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml; subtitle?: string } = {}): SafeHtml {
+export function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -70,7 +70,7 @@ function control(f: PageField, id: string, signedOn: string): SafeHtml {
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string): SafeHtml {
+export function openPage(page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: 'Your signature', required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   const controls = [...mine.map(({ f, id }) => control(f, id, today)), ...(page.ownSignature ? [control(own, 'field-own', today)] : [])];
@@ -139,21 +139,21 @@ ${declineControls(urls.decline)}
 </form>
 </dialog>
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
-  return shell(`Sign: ${page.formName}`, body, { subtitle: page.formName });
+  return shell(`Sign: ${page.formName}`, body, { subtitle: page.formName, head: embed });
 }
 
 /** The link's form expired: nothing can be signed any more. */
-export function expiredPage(page: SigningPage): SafeHtml {
+export function expiredPage(page: SigningPage, embed?: SafeHtml): SafeHtml {
   const body = html`<main class="sign-main narrow"><section class="notice card">
 <p class="notice-icon expired" aria-hidden="true"><svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg></p>
 <h1>This signing link has expired</h1>
 <p class="lead">“${page.formName}” could no longer be signed after ${when(page.expiresAt)}. Ask ${page.senderName} to send it to you again.</p>
 </section></main>`;
-  return shell(`Link expired: ${page.formName}`, body);
+  return shell(`Link expired: ${page.formName}`, body, { head: embed });
 }
 
 /** This recipient has signed: a read-only confirmation, with the signed copy once it is sealed. */
-export function signedPage(page: SigningPage, urls: { signedPdf: string }): SafeHtml {
+export function signedPage(page: SigningPage, urls: { signedPdf: string }, embed?: SafeHtml): SafeHtml {
   const sealing = !page.sealed && page.waitingFor === 0;
   const status = page.sealed
     ? html`<p>Everyone has signed. Your copy is sealed with a digital signature that any PDF reader can verify.</p>
@@ -167,5 +167,5 @@ export function signedPage(page: SigningPage, urls: { signedPdf: string }): Safe
 <p class="lead">Signed ${when(page.signedAt)}. This link keeps showing this confirmation.</p>
 ${status}
 </section></main>`;
-  return shell(`Signed: ${page.formName}`, body, sealing ? { head: html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>` } : {});
+  return shell(`Signed: ${page.formName}`, body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed });
 }

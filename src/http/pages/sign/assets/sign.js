@@ -329,12 +329,15 @@ form.addEventListener('submit', async (e) => {
       throw new Error(body?.error?.message ?? `The signature was not accepted (HTTP ${res.status}). Please try again.`);
     }
     clearProgress();
+    // For a host page framing this one (embed-bridge.js): the signature was accepted.
+    document.dispatchEvent(new CustomEvent('formsign:submitted', { detail: { complete: body.complete === true } }));
     window.location.assign(body.next);
   } catch (err) {
     submitting = false;
     button.disabled = false;
     button.textContent = 'Finish and sign';
     showError(err instanceof Error && err.message ? err.message : 'The signature could not be sent. Check your connection and try again.');
+    document.dispatchEvent(new CustomEvent('formsign:failed', { detail: { message: err instanceof Error ? err.message : '' } }));
   }
 });
 document.getElementById('consent').addEventListener('change', (e) => e.target.closest('.ctl').classList.toggle('invalid', !e.target.checked && !formError.hidden));
