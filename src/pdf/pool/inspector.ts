@@ -5,6 +5,7 @@ import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
+import type { ServiceCertificates, Verification } from '../verify/index.js';
 import type { JobOptions, PdfSource } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
@@ -21,6 +22,8 @@ export interface PdfWork {
   seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
+  /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
+  verify(source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions): Promise<Verification>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
     },
     seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
+    verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
     close,
   };
 }

@@ -4,6 +4,7 @@ import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
+import type { ServiceCertificates, Verification } from '../verify/index.js';
 import type { PdfSource } from '../work.js';
 
 export type PdfJob =
@@ -13,7 +14,9 @@ export type PdfJob =
   // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
   | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate }
   // A form generated from a description: its layout and AcroForm (generate/).
-  | { kind: 'generate'; request: LayoutRequest };
+  | { kind: 'generate'; request: LayoutRequest }
+  // What a PDF's signatures prove (verify/), judged against the service's own certificates.
+  | { kind: 'verify'; source: PdfSource; service: ServiceCertificates | null };
 
 export type JobKind = PdfJob['kind'];
 
@@ -24,6 +27,7 @@ export interface JobResults {
   preview: Uint8Array;
   seal: Uint8Array;
   generate: LaidOutForm;
+  verify: Verification;
 }
 
 export interface JobRequest { id: number; job: PdfJob }
@@ -32,6 +36,7 @@ export type JobReply =
   | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
   | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal'; pdf: Uint8Array }
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
+  | { id: number; ok: true; kind: 'verify'; verification: Verification }
   | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };
 
 /** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */

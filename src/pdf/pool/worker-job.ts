@@ -9,6 +9,7 @@ import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
 import { sealPdf } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
+import { verifyPdf } from '../verify/index.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
 import { trialFill, trialValues } from './trial-fill.js';
@@ -42,6 +43,10 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   if (job.kind === 'seal') {
     const pdf = await sealPdf(job.request, job.certificate);
     return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'verify') {
+    const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
+    return { reply: { id, ok: true, kind: 'verify', verification: await verifyPdf(bytes, job.service ?? undefined) }, transfer: [] };
   }
   const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
   const t = await detectTemplate(bytes);

@@ -1,11 +1,12 @@
 // Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
 // signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
 // signed with a PAdES signature by the service certificate. A pure function of its inputs.
-import { ParseSpeeds, PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
 import { saveSigned } from './pades.js';
@@ -45,6 +46,11 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
   await appendSignaturePage(doc, fonts, req.extraSigners);
   await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);
+  // The form's name (not the template's) as the title viewers show; the form id for the verifier.
+  if (req.audit.formName) doc.setTitle(req.audit.formName, { showInWindowTitleBar: true });
+  doc.setProducer(PRODUCER);
+  const info = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (info instanceof PDFDict) info.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
   return saveSigned(doc, last, cert, { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` });
 }
