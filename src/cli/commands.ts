@@ -7,6 +7,7 @@ import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
 import type { Mode } from '../lib/partition.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
+import { VERIFY_USAGE } from './verify-command.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
@@ -156,7 +157,8 @@ export const USAGE = `Usage: formsign <command> [--json]
   keys revoke KEY_ID
   templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]
 ${OUTBOX_USAGE}
-${USER_USAGE}`;
+${USER_USAGE}
+${VERIFY_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

@@ -25,6 +25,7 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -56,4 +57,6 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // Evidence (issue 25): the verifier.
+  verifyPdf,
 ];
