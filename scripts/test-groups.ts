@@ -34,7 +34,7 @@ const BROWSER = 'test/**/*browser.test.ts';
 export const GROUPS: Record<GroupName, readonly string[]> = {
   unit: ['test/unit/*.test.ts', '!test/unit/route-definition.test.ts', 'test/lib/*.test.ts', PURE_PDF, ...UNIT_ELSEWHERE],
   integration: [
-    'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    'test/{api,build,cli,dashboard,db,evidence,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
     'test/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),

@@ -159,6 +159,22 @@ export interface RecipientsTable {
   updated_at: string;
 }
 
+/**
+ * What a signature adds to the audit trail besides time, address and browser (migration 0016), one row
+ * per signed recipient, written in the transaction that marks them signed: the consent text agreed to
+ * as it was shown (the wording may change later; what was agreed must not), and the signer's UTC offset
+ * in minutes east as their browser reported it (null when the client sent none).
+ */
+export interface SigningEvidenceTable {
+  recipient_id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  consent_text: string;
+  utc_offset_minutes: number | null;
+  created_at: string;
+}
+
 export interface MessagesTable {
   id: string;
   account_id: string;
@@ -317,6 +333,7 @@ export interface Database {
   events: EventsTable;
   outbox: OutboxTable;
   recipients: RecipientsTable;
+  signing_evidence: SigningEvidenceTable;
   messages: MessagesTable;
   service_secrets: ServiceSecretsTable;
   webhooks: WebhooksTable;
@@ -340,6 +357,7 @@ export type FormUpdate = Updateable<FormsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
+export type SigningEvidenceRow = Selectable<SigningEvidenceTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type SignatureRow = Selectable<SignaturesTable>;
 export type SealedFileRow = Selectable<SealedFilesTable>;
