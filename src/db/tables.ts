@@ -206,6 +206,8 @@ export interface SealedFilesTable {
   sha256: string;
   size: number;
   created_at: string;
+  /** SHA-256 of the filled document the seal started from, as its audit page states it (0016; null before). */
+  filled_sha256?: string | null;
 }
 
 /** A signature or initials image a recipient submitted (0005); the PNG is in the blob store. */

@@ -18,7 +18,7 @@ export {
   GENERATED_CERT_FILE, loadSigningCertificate, SigningCertificateError,
   type SigningCertificate, type SigningCertificateOptions,
 } from './seal/certificate.js';
-export type { AuditRecipient, AuditTrail, ExtraSigner } from './audit/index.js';
+export type { AuditRecipient, AuditTrail, ExtraSigner, SealFacts } from './audit/index.js';
 export type { CertificateSummary, ServiceCertificates, SignatureSummary, TimestampSummary, Verification } from './verify/index.js';
 
 // The main thread loads this file at every start and CLI call, and runs all PDF work in the pool's

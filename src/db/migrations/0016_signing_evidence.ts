@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
  * the signer agreed to, as it was shown, and the signer's UTC offset as their browser reported it. A
  * table of its own (one row per signed recipient) rather than recipient columns: recipients are
  * written on the send path, which never has these. Signatures made before this migration have none.
+ * And the SHA-256 the sealed file's audit page states (the filled document before the seal), so the
+ * audit trail served alone states the same one without rendering the document again.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -18,8 +20,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('signing_evidence_form_idx').on('signing_evidence').columns(['account_id', 'mode', 'form_id']).execute();
+  await db.schema.alterTable('sealed_files').addColumn('filled_sha256', 'text').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('sealed_files').dropColumn('filled_sha256').execute();
   await db.schema.dropTable('signing_evidence').execute();
 }

@@ -33,6 +33,8 @@ export async function recordSealedForm(
   formId: string,
   pdf: Uint8Array,
   sealedRecipientIds: readonly string[],
+  /** The SHA-256 the audit page states (the filled document before the seal), kept for the audit trail served alone. */
+  filledSha256: string | null = null,
 ): Promise<boolean> {
   const sha256 = sha256Hex(pdf);
   const key = sealedFileKey(p, formId, sha256);
@@ -45,7 +47,7 @@ export async function recordSealedForm(
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
     if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
-    await insertSealedFile(trx, p, { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now });
+    await insertSealedFile(trx, p, { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now, filled_sha256: filledSha256 });
     const signed: FormRow = { ...form, status: 'signed', completed_at: now, updated_at: now };
     await updateForm(trx, p, formId, { status: 'signed', completed_at: now, updated_at: now });
     await recordFormEvent(trx, p, 'form.signed', formState(signed, recipients), now);

@@ -25,6 +25,7 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+import getAuditTrail from './evidence/getAuditTrail.js';
 import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
@@ -57,6 +58,7 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
-  // Evidence (issue 25): the verifier.
+  // Evidence (issue 25): the verifier and the audit trail alone.
   verifyPdf,
+  getAuditTrail,
 ];

@@ -2,6 +2,7 @@
 import type { FieldDef, FieldValue } from '../field.js';
 import type { PdfRenderer } from '../fill/index.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
+import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
@@ -24,6 +25,8 @@ export interface PdfWork {
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
   /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
   verify(source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions): Promise<Verification>;
+  /** The audit trail as a PDF of its own (audit/). */
+  auditTrail(audit: AuditTrail, facts: SealFacts, opts?: JobOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
     seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
     verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
+    auditTrail: (audit, facts, opts) => pool.run({ kind: 'audit', audit, facts }, opts),
     close,
   };
 }

@@ -204,7 +204,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
         (p.resolve as (v: JobResults['verify']) => void)(reply.verification);
       } else if (reply.kind === 'generate') {
         (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
-      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal') {
+      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal' || reply.kind === 'audit') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });
@@ -222,7 +222,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (failure === 'starved') return new PdfBusyError(retryAfter());
     const seconds = Math.round(limits.jobCpuMs / 100) / 10;
     if (kind === 'inspect' || kind === 'verify') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
+    const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);
@@ -282,7 +282,7 @@ function requestFor(p: Pending): { message: JobRequest; transfer: ArrayBuffer[] 
     const bytes = new Uint8Array(job.source);
     return { message: { id: p.id, job: { ...job, source: bytes } }, transfer: [bytes.buffer] };
   }
-  if (job.kind === 'seal' || job.kind === 'generate') {
+  if (job.kind === 'seal' || job.kind === 'generate' || job.kind === 'audit') {
     // Cloned: the request's images and document stay the caller's (a retried job may need them).
     return { message: { id: p.id, job }, transfer: [] };
   }

@@ -2,6 +2,7 @@
 // sealing will add its own.
 import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
+import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import type { ServiceCertificates, Verification } from '../verify/index.js';
@@ -16,7 +17,9 @@ export type PdfJob =
   // A form generated from a description: its layout and AcroForm (generate/).
   | { kind: 'generate'; request: LayoutRequest }
   // What a PDF's signatures prove (verify/), judged against the service's own certificates.
-  | { kind: 'verify'; source: PdfSource; service: ServiceCertificates | null };
+  | { kind: 'verify'; source: PdfSource; service: ServiceCertificates | null }
+  // The audit trail as a PDF of its own (audit/).
+  | { kind: 'audit'; audit: AuditTrail; facts: SealFacts };
 
 export type JobKind = PdfJob['kind'];
 
@@ -28,13 +31,14 @@ export interface JobResults {
   seal: Uint8Array;
   generate: LaidOutForm;
   verify: Verification;
+  audit: Uint8Array;
 }
 
 export interface JobRequest { id: number; job: PdfJob }
 
 export type JobReply =
   | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
-  | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal' | 'audit'; pdf: Uint8Array }
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
   | { id: number; ok: true; kind: 'verify'; verification: Verification }
   | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };

@@ -2,6 +2,7 @@
 // running out of time or memory ends the whole thread, which the pool handles.
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { auditTrailPdf } from '../audit/index.js';
 import { PdfRejectedError } from '../field.js';
 import { createPdfRenderer } from '../fill/index.js';
 import { layoutForm } from '../generate/index.js';
@@ -43,6 +44,10 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   if (job.kind === 'seal') {
     const pdf = await sealPdf(job.request, job.certificate);
     return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'audit') {
+    const pdf = await auditTrailPdf(job.audit, job.facts);
+    return { reply: { id, ok: true, kind: 'audit', pdf }, transfer: transferable(pdf) };
   }
   if (job.kind === 'verify') {
     const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);

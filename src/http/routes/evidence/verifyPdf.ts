@@ -1,5 +1,5 @@
 import { AppError } from '../../../domain/errors.js';
-import { verifyDocument } from '../../../domain/verify/verify-document.js';
+import { verifyDocument } from '../../../domain/evidence/verify-document.js';
 import { clientGoneSignal } from '../client-gone.js';
 import { defineRoute } from '../route.js';
 import { readUpload } from '../templates/upload-file.js';
