@@ -11,9 +11,9 @@ export function parseUtcOffset(raw: unknown): number | null {
   return raw;
 }
 
-/** "UTC+05:30", "UTC−03:00", "UTC" for an offset in minutes east of UTC. */
+/** "UTC+05:30", "UTC-03:00", "UTC" for an offset in minutes east of UTC. */
 export function formatUtcOffset(minutes: number): string {
   if (minutes === 0) return 'UTC';
   const abs = Math.abs(minutes);
-  return `UTC${minutes > 0 ? '+' : '−'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `UTC${minutes > 0 ? '+' : '-'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }

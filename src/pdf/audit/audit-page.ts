@@ -160,8 +160,8 @@ async function completed(w: PageWriter, audit: AuditTrail, facts: SealFacts): Pr
   const outcome = audit.outcome ?? 'signed';
   const when = audit.completedAt ? formatTime(audit.completedAt) : formatTime(facts.signingTime);
   const text = outcome === 'signed'
-    ? `Completed ${when}: all ${audit.recipients.length} recipient${audit.recipients.length === 1 ? '' : 's'} signed; the document was sealed ${formatTime(facts.signingTime)}.`
-    : `Ended ${when}: the form was ${outcome}; it was not completed.`;
+    ? `${when}: all ${audit.recipients.length} recipient${audit.recipients.length === 1 ? '' : 's'} signed; the document was sealed ${formatTime(facts.signingTime)}.`
+    : `${when}: the form was ${outcome}; it was not completed.`;
   await section(w, 'Completed');
   await row(w, outcome === 'signed' ? 'Completed' : 'Ended', text, 'regular');
   w.y -= 6;
@@ -188,8 +188,9 @@ export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, a
   await row(w, 'Sealed at', formatTime(facts.signingTime), 'regular');
   await row(w, 'Sealed by', facts.sealedBy);
   await row(w, 'Original template SHA-256', audit.templateSha256 ?? 'none (template made without a file)', audit.templateSha256 ? 'mono' : 'regular', 8);
-  await row(w, 'Final document SHA-256 (before the seal)', audit.filledSha256, 'mono', 8);
-  if (audit.sealedFileSha256) await row(w, 'Signed PDF SHA-256 (the sealed file)', audit.sealedFileSha256, 'mono', 8);
+  await row(w, 'Final document SHA-256', audit.filledSha256, 'mono', 8);
+  await row(w, '', 'the completed document before the seal signature: what the seal covers, as shown', 'regular', 8);
+  if (audit.sealedFileSha256) await row(w, 'Signed PDF SHA-256', audit.sealedFileSha256, 'mono', 8);
   w.y -= 10;
   await section(w, `Recipients (${audit.recipients.length})`);
   for (const [i, r] of audit.recipients.entries()) await recipient(w, r, i + 1);
