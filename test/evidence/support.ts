@@ -71,3 +71,16 @@ export function manyObjectsPdf(count: number): Buffer {
   parts.push(`trailer\n<< /Size ${count + 4} /Root 1 0 R >>\nstartxref\n0\n%%EOF\n`);
   return Buffer.from(parts.join(''), 'latin1');
 }
+
+/** A PDF sealed directly with the harness's own certificate (no form needed), as `form_id` says. */
+export async function sealedWithServiceCertificate(h: Harness, formId = 'form_VerifyPageTest0000000001'): Promise<Buffer> {
+  const { makeSampleTemplatePdf, sealPdf } = await import('../../src/pdf/index.js');
+  const { createHash } = await import('node:crypto');
+  const sample = await makeSampleTemplatePdf();
+  const filledSha256 = createHash('sha256').update(sample.pdf).digest('hex');
+  const pdf = await sealPdf({
+    document: sample.pdf, fields: sample.fields, marks: [], dates: {}, extraSigners: [], signingTime: new Date(),
+    audit: { formId, formName: 'Sample agreement', documentId: `${formId}-signed`, templateSha256: null, filledSha256, recipients: [] },
+  }, h.deps.domain.signingCertificate);
+  return Buffer.from(pdf);
+}
