@@ -54,7 +54,7 @@ describe('/verify in Chromium', () => {
         assert.match(facts, /Form\s+form_VerifyPageTest0000000001/);
         assert.match(await page.locator('#signatures').innerText(), /Signature “Seal”\s+valid/);
         await page.screenshot({ path: path.join(shots, `verify-sealed-${width}.png`), fullPage: true });
-        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
         assert.ok(scrollWidth <= width, `no sideways scroll at ${width} px (scrollWidth ${scrollWidth})`);
 
         await page.setInputFiles('#file', flippedFile);

@@ -130,7 +130,9 @@ export function checkCms(der: Uint8Array, content?: readonly Uint8Array[]): CmsC
   const time = attr(OID.signingTime);
   const signingTime = time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime ? time.toDate() : undefined;
   const tokenAttr = signer.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
-  const timestampToken = tokenAttr ? Buffer.from(tokenAttr.toBER()) : undefined;
+  // The token's bytes as received: re-encoding a parsed BER token can change them (lengths), and its
+  // own signature covers them.
+  const timestampToken = tokenAttr ? Buffer.from(tokenAttr.valueBeforeDecodeView.byteLength > 0 ? tokenAttr.valueBeforeDecodeView : new Uint8Array(tokenAttr.toBER())) : undefined;
   return { digestMatches, signatureVerifies, certificate, certificates: nodeCerts, signingTime, signatureValue, timestampToken, eContent };
 }
 
