@@ -9,6 +9,7 @@ import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { VERIFY_USAGE } from './verify-command.js';
+import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
@@ -135,6 +136,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   ...OUTBOX_COMMANDS,
   ...USER_COMMANDS,
+  ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
 };
 
@@ -161,6 +163,7 @@ export const USAGE = `Usage: formsign <command> [--json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
+${SEAL_USAGE}
 ${VERIFY_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {

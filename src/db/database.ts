@@ -16,6 +16,8 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
+import * as m0013 from './migrations/0013_lifecycle.js';
+import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0016 from './migrations/0016_signing_evidence.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
@@ -203,6 +205,8 @@ export const migrations: Record<string, Migration> = {
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
   '0014_completed_copy_and_notices': m0014,
+  '0013_lifecycle': m0013,
+  '0015_form_sealing': m0015,
   '0016_signing_evidence': m0016,
 };
 

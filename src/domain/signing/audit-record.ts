@@ -19,6 +19,8 @@ export interface AuditFacts {
   filledSha256: string;
   completedAt: string | null;
   outcome: string;
+  /** When each recipient was reminded (issue #23), oldest first. */
+  remindedAt?: (recipientId: string) => string[];
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, and the sending account's name. */
@@ -36,7 +38,7 @@ export function auditTrailOf(facts: AuditFacts, context: { evidence: readonly Si
     documentId: `${form.id}-signed`,
     templateSha256: facts.templateSha256,
     filledSha256: facts.filledSha256,
-    recipients: facts.recipients.map((r) => auditRecipient(r, facts.images.filter((i) => i.recipientId === r.id), byRecipient.get(r.id))),
+    recipients: facts.recipients.map((r) => ({ ...auditRecipient(r, facts.images.filter((i) => i.recipientId === r.id), byRecipient.get(r.id)), ...(facts.remindedAt ? { remindedAt: facts.remindedAt(r.id) } : {}) })),
     sentBy: context.accountName,
     completedAt: facts.completedAt,
     outcome: facts.outcome,

@@ -10,6 +10,8 @@ import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
+// Issue 25 (evidence): retry a failed seal.
+import resealForm from './forms/resealForm.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import deleteTemplate from './templates/deleteTemplate.js';
@@ -25,6 +27,9 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+// After sending (issue #23).
+import remindForm from './forms/remindForm.js';
+import voidForm from './forms/voidForm.js';
 import getAuditTrail from './evidence/getAuditTrail.js';
 import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
@@ -58,6 +63,11 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // After sending (issue #23).
+  remindForm,
+  voidForm,
+  // Issue 25 (evidence).
+  resealForm,
   // Evidence (issue 25): the verifier and the audit trail alone.
   verifyPdf,
   getAuditTrail,

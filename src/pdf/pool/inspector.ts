@@ -7,7 +7,7 @@ import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
 import type { ServiceCertificates, Verification } from '../verify/index.js';
-import type { JobOptions, PdfSource } from '../work.js';
+import type { JobOptions, PdfSource, SealResult, TsaSettings } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
 export interface PdfInspector {
@@ -19,8 +19,8 @@ export interface PdfWork {
   readonly pool: PdfPool;
   readonly inspector: PdfInspector;
   readonly renderer: PdfRenderer;
-  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest. */
-  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
+  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest; B-LTA when TSAs are given. */
+  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions, tsa?: TsaSettings): Promise<SealResult>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
   /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
@@ -43,7 +43,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
         pool.run({ kind: 'fill', pdf, fields, values }, opts),
       preview: (pdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions) => pool.run({ kind: 'preview', pdf, fields }, opts),
     },
-    seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
+    seal: (request, certificate, opts, tsa) => pool.run({ kind: 'seal', request, certificate, tsa }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
     verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
     auditTrail: (audit, facts, opts) => pool.run({ kind: 'audit', audit, facts }, opts),
