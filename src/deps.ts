@@ -151,7 +151,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
-  } };
+  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
   const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError);
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);

@@ -9,6 +9,7 @@ import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
 import { FORM_COMMANDS, FORM_USAGE } from './form-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
+import { VERIFY_USAGE } from './verify-command.js';
 import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { listAccounts } from './account-list.js';
@@ -165,7 +166,8 @@ ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
 ${SEAL_USAGE}
-${FORM_USAGE}`;
+${FORM_USAGE}
+${VERIFY_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

@@ -20,6 +20,7 @@ import * as m0013 from './migrations/0013_lifecycle.js';
 import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
 import * as m0018 from './migrations/0018_embed_origins.js';
+import * as m0016 from './migrations/0016_signing_evidence.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -210,6 +211,7 @@ export const migrations: Record<string, Migration> = {
   '0015_form_sealing': m0015,
   '0017_idempotency_and_events_api': m0017,
   '0018_embed_origins': m0018,
+  '0016_signing_evidence': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

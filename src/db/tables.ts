@@ -203,6 +203,22 @@ export interface RemindersTable {
 }
 
 /**
+ * What a signature adds to the audit trail besides time, address and browser (migration 0016), one row
+ * per signed recipient, written in the transaction that marks them signed: the consent text agreed to
+ * as it was shown (the wording may change later; what was agreed must not), and the signer's UTC offset
+ * in minutes east as their browser reported it (null when the client sent none).
+ */
+export interface SigningEvidenceTable {
+  recipient_id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  consent_text: string;
+  utc_offset_minutes: number | null;
+  created_at: string;
+}
+
+/**
  * What a message is for (0014): the signing invitation, a reminder, the notice that a form was voided,
  * the sealed copy a recipient gets, and the notices the account's notify_email gets.
  */
@@ -244,6 +260,8 @@ export interface SealedFilesTable {
   sha256: string;
   size: number;
   created_at: string;
+  /** SHA-256 of the filled document the seal started from, as its audit page states it (0016; null before). */
+  filled_sha256?: string | null;
 }
 
 /**
@@ -411,6 +429,7 @@ export interface Database {
   events: EventsTable;
   outbox: OutboxTable;
   recipients: RecipientsTable;
+  signing_evidence: SigningEvidenceTable;
   messages: MessagesTable;
   service_secrets: ServiceSecretsTable;
   webhooks: WebhooksTable;
@@ -438,6 +457,7 @@ export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
+export type SigningEvidenceRow = Selectable<SigningEvidenceTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type ReminderRow = Selectable<RemindersTable>;
 export type SignatureRow = Selectable<SignaturesTable>;

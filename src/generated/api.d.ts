@@ -534,6 +534,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/audit-trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the audit trail as a PDF
+         * @description The audit trail of a form that has ended (`signed`; `declined` and `voided` where those statuses
+         *     exist) as a PDF of its own: the same page(s) sealing appends to the signed document — per signer
+         *     the signature as drawn or typed, the consent agreed to and when, the authentication used, the
+         *     signer's time zone offset and every event with its IP address and user agent; who sent the form,
+         *     when it was completed, and the SHA-256 the seal covers. This copy is not itself signed: the
+         *     signed PDF is the evidence, this is its record for reading and filing. A form that has not ended
+         *     answers `409 form_not_signed`.
+         */
+        get: operations["getAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files/pdf/{token}": {
         parameters: {
             query?: never;
@@ -598,6 +630,38 @@ export interface paths {
          *     An origin that is not allowed answers `404 resource_not_found`.
          */
         delete: operations["removeEmbedOrigin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a signed PDF
+         * @description Checks the digital signatures of any PDF (at most 20 MiB), sent as the request body with
+         *     `Content-Type: application/pdf` or as the `file` part of a `multipart/form-data` body. Each
+         *     signature is checked on its own: the SHA-256 (or other) digest of its `/ByteRange` against the
+         *     CMS `messageDigest`, the CMS signature against its certificate's public key, and an RFC 3161
+         *     timestamp (`id-aa-signatureTimeStampToken`, or a document timestamp) against what it stamps.
+         *     `intact` is true when the PDF has signatures and every signed range is unchanged;
+         *     `modified_after_signing` when bytes follow the last signature that are more than long-term
+         *     validation data (a DSS, document timestamps). `issued_by_this_service` is true when a valid
+         *     signature is by this service's seal certificate and the form id is found in the signed
+         *     document. A PDF signed elsewhere is analysed the same way. The file is analysed in the PDF
+         *     worker pool with time and memory limits and is not stored. A file that is not a PDF, or that
+         *     cannot be read within those limits, answers `400 pdf_invalid`. Also available without a key
+         *     as the page `/verify`, and offline as `formsign verify FILE.pdf`.
+         */
+        post: operations["verifyPdf"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1552,6 +1616,70 @@ export interface components {
             sha256: string;
             /** @description The document, base64-encoded (standard alphabet, padded). */
             data: string;
+        };
+        /**
+         * @description What a PDF's signatures prove (`verifyPdf`, the `/verify` page, `formsign verify --json`).
+         *     A PDF with no signature has `signatures: []` and `intact: false`.
+         */
+        Verification: {
+            /** @constant */
+            object: "verification";
+            /** @description A valid signature is by this service's seal certificate and the signed document names its form. */
+            issued_by_this_service: boolean;
+            /** @description The form this service sealed the document for (only when `issued_by_this_service`). */
+            form_id?: string;
+            /** @description The PDF has at least one signature and every signed byte range is unchanged. */
+            intact: boolean;
+            /** @description Bytes follow the last signature that are more than a DSS (validation data) or document-timestamp update. */
+            modified_after_signing: boolean;
+            signatures: components["schemas"]["VerifiedSignature"][];
+            /** @description Long-term validation data in the document's DSS. */
+            ltv: {
+                /** @description The document has a Document Security Store. */
+                dss: boolean;
+                /** @description The DSS holds OCSP responses. */
+                ocsp: boolean;
+                /** @description The DSS holds CRLs. */
+                crl: boolean;
+            };
+        };
+        /** @description One signature of a verified PDF, in the order the document lists them. */
+        VerifiedSignature: {
+            /**
+             * @description An approval signature, or an RFC 3161 document timestamp (PAdES B-LTA).
+             * @enum {string}
+             */
+            kind: "signature" | "document_timestamp";
+            /** @description The signature field's full name; `Perms/UR3` or `Perms/DocMDP` for a permissions signature. */
+            field: string;
+            /** @description The signature dictionary's `/Name`, else the certificate's common name. */
+            signer_name?: string;
+            /**
+             * Format: date-time
+             * @description The time the signer claims (`/M`, else the CMS signing time; for a document timestamp its
+             *     time). Only `timestamp.time` is vouched for by a third party.
+             */
+            signed_at: string | null;
+            /** @description The byte range runs from the first to the last byte of the file, leaving out only the signature itself. */
+            covers_whole_document: boolean;
+            /** @description The byte range's digest matches the CMS messageDigest and the CMS signature verifies with the certificate's key. */
+            valid: boolean;
+            certificate: null | {
+                subject: string;
+                issuer: string;
+                self_signed: boolean;
+                /** @description The certificate is this service's seal certificate or was issued by one in its chain. */
+                trusted_by_service: boolean;
+            };
+            /** @description The RFC 3161 timestamp over the signature value (PAdES B-T), or a document timestamp's own token. */
+            timestamp?: {
+                /** @description The TSA's time (RFC 3339), or empty when the token cannot be read. */
+                time: string;
+                /** @description The TSA's name. */
+                tsa: string;
+                /** @description The token's signature verifies and its imprint is the hash of what it stamps. */
+                valid: boolean;
+            };
         };
         /** @description The body of `createForm`. */
         CreateFormRequest: {
@@ -3118,6 +3246,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAuditTrail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit trail, as a PDF attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     downloadFile: {
         parameters: {
             query?: never;
@@ -3276,6 +3447,50 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "multipart/form-data": {
+                    /** @description The PDF to verify. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the PDF's signatures prove. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -3,7 +3,6 @@ import { findForm } from '../../db/repositories/forms.js';
 import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { findTemplate } from '../../db/repositories/templates.js';
-import type { RecipientRow } from '../../db/tables.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
@@ -12,6 +11,7 @@ import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
 import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
 import { displayName } from '../sending/display-name.js';
+import { auditTrailOf, loadAuditContext } from './audit-record.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord } from './signing-record.js';
 
@@ -38,7 +38,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, sealed.filledSha256);
     },
     async failed(trx, payload, ctx, failure) {
       await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
@@ -55,7 +55,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  * The sealed document of a fully signed form and the recipients it seals; undefined when there is
  * nothing (more) to seal.
  */
-export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[] } | undefined> {
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; filledSha256: string } | undefined> {
   const form = await findForm(deps.db, p, formId);
   // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
   if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
@@ -71,6 +71,9 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const document = await deps.pdfRenderer.render(source, fields.defs, record.values, job);
   const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
   const byId = new Map(recipients.map((r) => [r.id, r]));
+  const signingTime = deps.clock.now();
+  const filledSha256 = sha256Hex(document);
+  const context = await loadAuditContext(deps, p, form.id);
   const reminders = await listRemindersOfForm(deps.db, p, form.id);
   const remindedAt = (id: string) => reminders.filter((x) => x.recipient_id === id).map((x) => x.created_at);
   // A sequential form's audit lists its signers in the order they signed in.
@@ -84,17 +87,13 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
       const r = byId.get(i.recipientId);
       return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
     }),
-    audit: {
-      formId: form.id,
-      formName: form.name,
-      documentId: `${form.id}-signed`,
-      templateSha256: template?.pdf_sha256 ?? null,
-      filledSha256: sha256Hex(document),
-      recipients: listed.map((r) => ({ ...auditRecipient(r), remindedAt: remindedAt(r.id) })),
-    },
-    signingTime: deps.clock.now(),
+    audit: auditTrailOf({
+      form, recipients: listed, images: record.images, templateSha256: template?.pdf_sha256 ?? null, filledSha256,
+      completedAt: signingTime.toISOString(), outcome: 'signed', remindedAt,
+    }, context),
+    signingTime,
   };
-  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id) };
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256 };
 }
 
 function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {
@@ -104,12 +103,4 @@ function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values
     if (d.type === 'date_signed' && typeof v === 'string') dates[d.name] = v;
   }
   return dates;
-}
-
-function auditRecipient(r: RecipientRow): SealRequest['audit']['recipients'][number] {
-  return {
-    name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
-    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
-    viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
-  };
 }

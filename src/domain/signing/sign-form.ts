@@ -2,6 +2,7 @@ import { setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
 import { insertSignature } from '../../db/repositories/signatures.js';
+import { insertSigningEvidence } from '../../db/repositories/signing-evidence.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -13,6 +14,7 @@ import { formFields } from '../forms/read-forms.js';
 import { advanceTurn } from '../lifecycle/advance-turn.js';
 import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
+import { CONSENT_TEXT, parseUtcOffset } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
 import { markViewed, type Client } from './view-form.js';
 
@@ -21,6 +23,8 @@ export interface SignInput {
   values: Record<string, unknown>;
   /** The signer agreed to sign electronically (ESIGN/UETA): must be `true`. */
   consent: unknown;
+  /** The signer's UTC offset in minutes east, as the page's browser reports it; anything else is not recorded. */
+  utcOffsetMinutes?: unknown;
 }
 
 export interface SignResult {
@@ -61,6 +65,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     await markViewed(trx, p, form.id, recipient.id, seen);
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
+    await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: CONSENT_TEXT, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
     const merged = { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values };
     await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
     for (const { image, key } of keyed) {

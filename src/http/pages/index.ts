@@ -7,13 +7,14 @@ import { registerHome } from './home.js';
 import { LAYOUT_ASSETS } from './layout.js';
 import { registerSign } from './sign/index.js';
 import { registerAssets } from './static-asset.js';
+import { registerVerifyPage } from './verify/index.js';
 
 export { answersWithHtml } from './negotiate.js';
 export { sendErrorPage } from './error-page.js';
 export { withRedactedRequests } from './sign/redact-url.js';
 
 /**
- * The routes beside the contract-driven API: pages for people (`/`, `/docs`, `/sign`) and their
+ * The routes beside the contract-driven API: pages for people (`/`, `/docs`, `/sign`, `/verify`) and their
  * assets (the dashboard, `/dashboard`, is its own app: src/http/dashboard/). They share the API's
  * request id; their errors are HTML pages (error-handler.ts).
  */
@@ -24,4 +25,5 @@ export function registerPages(app: FastifyInstance, doc: OpenApiDocument, domain
   registerSign(app, domain);
   // Embedded signing (issue 26): the web component host pages load.
   registerEmbedScript(app);
+  registerVerifyPage(app, domain);
 }

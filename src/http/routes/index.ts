@@ -38,6 +38,8 @@ import voidForm from './forms/voidForm.js';
 import listEmbedOrigins from './embed/listEmbedOrigins.js';
 import addEmbedOrigin from './embed/addEmbedOrigin.js';
 import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
+import getAuditTrail from './evidence/getAuditTrail.js';
+import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -82,4 +84,7 @@ export const ROUTES: readonly RouteDef[] = [
   listEmbedOrigins,
   addEmbedOrigin,
   removeEmbedOrigin,
+  // Evidence (issue 25): the verifier and the audit trail alone.
+  verifyPdf,
+  getAuditTrail,
 ];

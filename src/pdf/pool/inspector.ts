@@ -2,9 +2,11 @@
 import type { FieldDef, FieldValue } from '../field.js';
 import type { PdfRenderer } from '../fill/index.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
+import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
+import type { ServiceCertificates, Verification } from '../verify/index.js';
 import type { JobOptions, PdfSource, SealResult, TsaSettings } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
@@ -21,6 +23,10 @@ export interface PdfWork {
   seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions, tsa?: TsaSettings): Promise<SealResult>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
+  /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
+  verify(source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions): Promise<Verification>;
+  /** The audit trail as a PDF of its own (audit/). */
+  auditTrail(audit: AuditTrail, facts: SealFacts, opts?: JobOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
     },
     seal: (request, certificate, opts, tsa) => pool.run({ kind: 'seal', request, certificate, tsa }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
+    verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
+    auditTrail: (audit, facts, opts) => pool.run({ kind: 'audit', audit, facts }, opts),
     close,
   };
 }

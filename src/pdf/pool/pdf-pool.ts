@@ -204,15 +204,17 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       if (!reply.ok) {
         p.reject(reply.rejection ? new PdfRejectedError(reply.rejection, reply.message)
           : reply.tsaFailures ? new TimestampUnavailableError(reply.tsaFailures)
-          : p.job.kind === 'inspect' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
+          : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
         (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
+      } else if (reply.kind === 'verify') {
+        (p.resolve as (v: JobResults['verify']) => void)(reply.verification);
       } else if (reply.kind === 'generate') {
         (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
       } else if (reply.kind === 'seal') {
         (p.resolve as (v: JobResults['seal']) => void)({ pdf: reply.pdf, level: reply.level, tsaFailures: reply.tsaFailures });
-      } else if (reply.kind === 'fill' || reply.kind === 'preview') {
+      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'audit') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });
@@ -229,8 +231,8 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (failure === 'closed') return new Error('The PDF pool was closed');
     if (failure === 'starved') return new PdfBusyError(retryAfter());
     const seconds = Math.round(limits.jobCpuMs / 100) / 10;
-    if (kind === 'inspect') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
+    if (kind === 'inspect' || kind === 'verify') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
+    const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);
@@ -285,12 +287,12 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
 /** The message for a job: the worker gets its own copy of the bytes, transferred rather than cloned. */
 function requestFor(p: Pending): { message: JobRequest; transfer: ArrayBuffer[] } {
   const { job } = p;
-  if (job.kind === 'inspect') {
+  if (job.kind === 'inspect' || job.kind === 'verify') {
     if (!(job.source instanceof Uint8Array)) return { message: { id: p.id, job }, transfer: [] };
     const bytes = new Uint8Array(job.source);
-    return { message: { id: p.id, job: { kind: 'inspect', source: bytes } }, transfer: [bytes.buffer] };
+    return { message: { id: p.id, job: { ...job, source: bytes } }, transfer: [bytes.buffer] };
   }
-  if (job.kind === 'seal' || job.kind === 'generate') {
+  if (job.kind === 'seal' || job.kind === 'generate' || job.kind === 'audit') {
     // Cloned: the request's images and document stay the caller's (a retried job may need them).
     return { message: { id: p.id, job }, transfer: [] };
   }

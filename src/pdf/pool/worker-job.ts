@@ -2,6 +2,7 @@
 // running out of time or memory ends the whole thread, which the pool handles.
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { auditTrailPdf } from '../audit/index.js';
 import { PdfRejectedError } from '../field.js';
 import { TimestampUnavailableError } from '../work.js';
 import { createPdfRenderer } from '../fill/index.js';
@@ -10,6 +11,7 @@ import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
 import { sealPdfWithEvidence } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
+import { verifyPdf } from '../verify/index.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
 import { trialFill, trialValues } from './trial-fill.js';
@@ -43,6 +45,14 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   if (job.kind === 'seal') {
     const { pdf, level, tsaFailures } = await sealPdfWithEvidence(job.request, job.certificate, job.tsa);
     return { reply: { id, ok: true, kind: 'seal', pdf, level, tsaFailures: [...tsaFailures] }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'audit') {
+    const pdf = await auditTrailPdf(job.audit, job.facts);
+    return { reply: { id, ok: true, kind: 'audit', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'verify') {
+    const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
+    return { reply: { id, ok: true, kind: 'verify', verification: await verifyPdf(bytes, job.service ?? undefined) }, transfer: [] };
   }
   const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
   const t = await detectTemplate(bytes);

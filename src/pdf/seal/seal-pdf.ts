@@ -3,11 +3,12 @@
 // signed with a PAdES signature by the service certificate. A pure function of its inputs, except for
 // the TSAs it asks when there are any: then the signature carries an RFC 3161 timestamp (B-T), and
 // the DSS and a document timestamp follow (B-LTA, ltv.ts); if no TSA answers, nothing is sealed.
-import { ParseSpeeds, PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
 import type { SealResult, TsaFailure, TsaSettings } from '../work.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
@@ -57,6 +58,11 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   await appendSignaturePage(doc, fonts, req.extraSigners);
   await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);
+  // The form's name (not the template's) as the title viewers show; the form id for the verifier.
+  if (req.audit.formName) doc.setTitle(req.audit.formName, { showInWindowTitleBar: true });
+  doc.setProducer(PRODUCER);
+  const infoDict = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (infoDict instanceof PDFDict) infoDict.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
   const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
   if (!tsa || tsa.urls.length === 0) return { pdf: await saveSigned(doc, last, cert, info), level: 'B-B', tsaFailures: [] };

@@ -120,12 +120,12 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     assertSameSite(req);
     const body = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {values, consent}.');
-    const { values, consent, ...rest } = body as Record<string, unknown>;
+    const { values, consent, utc_offset_minutes: utcOffsetMinutes, ...rest } = body as Record<string, unknown>;
     const extra = Object.keys(rest)[0];
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
     const link = await linkOf(deps, req.params.token);
-    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent }, clientOf(req));
+    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes }, clientOf(req));
     return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}` });
   });
 

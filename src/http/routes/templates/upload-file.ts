@@ -36,7 +36,8 @@ function multipartError(err: unknown): unknown {
   return err;
 }
 
-export async function readUpload(req: FastifyRequest): Promise<Upload> {
+/** `textParts`: the names of the text parts the operation takes beside `file` (createTemplate's by default). */
+export async function readUpload(req: FastifyRequest, textParts: ReadonlySet<string> = TEXT_PARTS): Promise<Upload> {
   const dir = await mkdtemp(join(tmpdir(), 'formsign-upload-'));
   const upload: Upload = {
     path: undefined,
@@ -55,7 +56,7 @@ export async function readUpload(req: FastifyRequest): Promise<Upload> {
         upload.path = path;
         upload.filename = part.filename;
       } else {
-        if (!TEXT_PARTS.has(part.fieldname)) throw new AppError('parameter_unknown', `Received unknown parameter '${part.fieldname}'.`, part.fieldname);
+        if (!textParts.has(part.fieldname)) throw new AppError('parameter_unknown', `Received unknown parameter '${part.fieldname}'.`, part.fieldname);
         upload.text[part.fieldname] = String(part.value);
       }
     }

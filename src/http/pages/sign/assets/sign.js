@@ -314,7 +314,8 @@ form.addEventListener('submit', async (e) => {
     const res = await fetch(config.submit, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
-      body: JSON.stringify({ values, consent: true }),
+      // The signer's UTC offset (minutes east) for the audit trail.
+      body: JSON.stringify({ values, consent: true, utc_offset_minutes: -new Date().getTimezoneOffset() }),
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
     });
