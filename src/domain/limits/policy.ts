@@ -29,8 +29,11 @@ export function defaultPerWindow(method: string, route: string): number {
   return OTHER_WRITES;
 }
 
-/** Calls the monthly quota does not count (the contract's two documents). */
-const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript']);
+/**
+ * Calls the monthly quota does not count: the contract's two documents, and a webhook's test event
+ * (issue 24: trying a receiver should not cost the month's calls; its window still applies).
+ */
+const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript', 'POST /api/v1/webhooks/:webhook_id/test']);
 
 export function countsTowardQuota(endpoint: string): boolean {
   return !UNCOUNTED.has(endpoint);

@@ -25,6 +25,8 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+// Dashboard (issue 24): the webhook test operation.
+import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -56,4 +58,6 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // Dashboard (issue 24).
+  sendWebhookTestEvent,
 ];
