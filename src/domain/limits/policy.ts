@@ -76,3 +76,14 @@ export function monthSpan(ms: number): MonthSpan {
 export function monthOf(ms: number): string {
   return monthSpan(ms).month;
 }
+
+// Dashboard (issue 24): the usage chart counts per UTC day. Like monthSpan, the last day is kept.
+let lastDay = { startMs: 0, endMs: 0, day: '' };
+
+/** 'YYYY-MM-DD' of the UTC day of `ms`. */
+export function dayOf(ms: number): string {
+  if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
+  const startMs = Math.floor(ms / 86_400_000) * 86_400_000;
+  lastDay = { startMs, endMs: startMs + 86_400_000, day: new Date(startMs).toISOString().slice(0, 10) };
+  return lastDay.day;
+}
