@@ -7,6 +7,13 @@ import { registerSessionApi } from './api-session.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { jsonErrorHandler } from './guard.js';
 import { registerSpa } from './spa.js';
+// Dashboard part 2 (issue 24).
+import { registerFormsApi } from './api-forms.js';
+import { registerOutboxApi } from './api-outbox.js';
+import { registerAccountApi } from './api-usage.js';
+import { registerWebhooksApi } from './api-webhooks.js';
+import { sessionGuard } from './guard.js';
+import { dashboardLimitHook } from './limit-hook.js';
 
 /**
  * The dashboard: the built single-page app at /dashboard and the API it calls under /dashboard/api
@@ -23,6 +30,13 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerSessionApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
+    // Dashboard part 2 (issue 24): writes count as the API endpoint they mirror.
+    const guard = sessionGuard(s.domain);
+    const limited = (method: string, apiRoute: string) => [guard, dashboardLimitHook(s.limits, method, apiRoute, (reason) => s.metrics?.limited(reason))];
+    registerFormsApi(api, s.domain, s.openapi, limited);
+    registerWebhooksApi(api, s.domain, s.openapi, limited);
+    registerOutboxApi(api, s.domain, s.devOutbox ?? { email: false, sms: false });
+    registerAccountApi(api, s.domain, s.openapi, s.limits);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

@@ -30,6 +30,8 @@ export const DASHBOARD_CSP = [
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",
+  // The dev outbox shows an e-mail as a sandboxed document of this origin (api-outbox.ts).
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
