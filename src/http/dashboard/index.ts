@@ -20,7 +20,7 @@ import { dashboardLimitHook } from './limit-hook.js';
  * (sessions instead of API keys, JSON errors in the contract's shape, the same use cases as /api/v1).
  */
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
-  registerSpa(app, s.domain, opts.distDir);
+  registerSpa(app, s.domain, opts.distDir, Boolean(s.devOutbox && (s.devOutbox.email || s.devOutbox.sms)));
   await app.register(async (api) => {
     await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
