@@ -132,20 +132,20 @@ export interface Usage {
 }
 
 /**
- * A GET that sends the ETag it last saw: `undefined` means 304, nothing changed (live status polls
- * this way; see src/http/dashboard/etag.ts for why polling rather than server-sent events).
+ * A GET for live status: the browser revalidates its cached copy with the ETag (the server answers
+ * 304 while nothing changed; see src/http/dashboard/etag.ts for why polling rather than server-sent
+ * events). `undefined` means the same ETag as last time: nothing changed.
  */
 export async function getIfChanged<T>(path: string, etag: { current: string | null }): Promise<T | undefined> {
-  const headers: Record<string, string> = {};
-  if (etag.current) headers['if-none-match'] = etag.current;
   let res: Response;
   try {
-    res = await fetch(`/dashboard/api${path}`, { headers, credentials: 'same-origin', cache: 'no-store' });
+    res = await fetch(`/dashboard/api${path}`, { credentials: 'same-origin', cache: 'no-cache' });
   } catch {
     throw new ApiError(0, 'network', 'Formsign could not be reached. Check that the server is running, then try again.');
   }
-  if (res.status === 304) return undefined;
   if (!res.ok) return api<T>('GET', path);
-  etag.current = res.headers.get('etag');
+  const tag = res.headers.get('etag');
+  if (tag !== null && tag === etag.current) return undefined;
+  etag.current = tag;
   return (await res.json()) as T;
 }

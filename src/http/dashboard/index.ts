@@ -25,7 +25,8 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
     api.addHook('onSend', async (_req, reply) => {
-      reply.header('Cache-Control', 'no-store');
+      // Live-status reads keep their own `private, no-cache` (revalidated by ETag: see etag.ts).
+      if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     });
     registerSessionApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });

@@ -60,7 +60,7 @@ export function FormDetail({ formId }: { formId: string }) {
       <section className="section" aria-labelledby="recipients-title">
         <h2 id="recipients-title">Recipients</h2>
         {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recipients-title">
             <table className="table">
               <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}</tr></thead>
               <tbody>
@@ -82,7 +82,7 @@ export function FormDetail({ formId }: { formId: string }) {
 
       <section className="section" aria-labelledby="fields-title">
         <h2 id="fields-title">Fields</h2>
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="fields-title">
           <table className="table">
             <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col" className="hide-sm">Signer</th></tr></thead>
             <tbody>

@@ -81,7 +81,7 @@ export function FormsPage() {
           </Empty>
         ) : null}
         {list && list.data.length > 0 ? (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="forms-title">
             <table className="table">
               <thead>
                 <tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col" className="hide-sm">Recipients</th><th scope="col" className="hide-sm">Created</th></tr>

@@ -54,7 +54,7 @@ export function UsagePage() {
         <p className="chart-legend small"><span className="key calls" aria-hidden="true" /> calls <span className="key limited" aria-hidden="true" /> refused (429)</p>
         <details>
           <summary>The numbers, day by day</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="days-title">
             <table className="table">
               <thead><tr><th scope="col">Day</th><th scope="col">Calls</th><th scope="col">429s</th></tr></thead>
               <tbody>{[...usage.days].reverse().map((d) => <tr key={d.day}><td>{d.day}</td><td>{d.calls}</td><td>{d.limited}</td></tr>)}</tbody>
@@ -66,7 +66,7 @@ export function UsagePage() {
         <section className="card" aria-labelledby="windows-title">
           <h2 id="windows-title">Per-minute windows</h2>
           <p className="muted small">Each endpoint allows this many requests per {usage.window_seconds} seconds (sliding); the remaining count is now.</p>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="windows-title">
             <table className="table">
               <thead><tr><th scope="col">Endpoint</th><th scope="col">Limit</th><th scope="col">Remaining</th></tr></thead>
               <tbody>{usage.windows.map((w) => <tr key={w.endpoint}><td><code>{w.endpoint}</code></td><td>{w.limit}</td><td>{w.remaining}</td></tr>)}</tbody>

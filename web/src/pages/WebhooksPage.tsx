@@ -185,7 +185,7 @@ function DeliveryLog({ base }: { base: string }) {
   if (!rows) return error ? <ErrorNote>{error}</ErrorNote> : <Spinner label="Loading deliveries…" />;
   if (rows.length === 0) return <p className="muted">No deliveries yet (kept 30 days).</p>;
   return (
-    <div className="table-wrap delivery-log">
+    <div className="table-wrap delivery-log" tabIndex={0} role="region" aria-label="Delivery log">
       <table className="table">
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col" className="hide-sm">Last answer</th><th scope="col"><span className="visually-hidden">Action</span></th></tr></thead>
