@@ -90,7 +90,7 @@ export function FormDetail({ formId }: { formId: string }) {
                 <tr key={f.name}>
                   <td>{f.label || f.name}{f.label ? <div className="muted small">{f.name}</div> : null}</td>
                   <td>{f.type}</td>
-                  <td>{showValue(f.value)}</td>
+                  <td>{showValue(f.value, f.type)}</td>
                   <td className="hide-sm">{f.signer}</td>
                 </tr>
               ))}
@@ -111,8 +111,10 @@ export function FormDetail({ formId }: { formId: string }) {
   );
 }
 
-function showValue(v: unknown): string {
+function showValue(v: unknown, type: string): string {
   if (v === null || v === undefined || v === '') return '—';
+  // A signature's value is the hash of its image: to a person, it is signed.
+  if (type === 'signature' || type === 'initials') return 'Signed';
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   if (typeof v === 'object') return 'Signed';
   return String(v);
