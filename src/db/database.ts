@@ -15,6 +15,7 @@ import * as m0009 from './migrations/0009_template_versions.js';
 import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
+import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 // Dashboard (issue 24).
 import * as m0020 from './migrations/0020_daily_usage.js';
 import { Lru } from '../lib/lru.js';
@@ -202,6 +203,7 @@ export const migrations: Record<string, Migration> = {
   '0010_dashboard': m0010,
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
+  '0014_completed_copy_and_notices': m0014,
   // Dashboard (issue 24).
   '0020_daily_usage': m0020,
 };

@@ -109,13 +109,14 @@ export interface DevMessage {
   object: 'dev_message';
   id: string;
   form_id: string;
-  recipient_id: string;
+  recipient_id: string | null;
+  kind: 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
   channel: 'email' | 'sms';
   to: string;
   subject: string | null;
   text: string;
   has_html: boolean;
-  signing_url: string;
+  signing_url: string | null;
   status: 'queued' | 'delivered' | 'failed';
   error: string | null;
   created_at: string;

@@ -1,4 +1,31 @@
 import type { Channel } from '../../db/tables.js';
+import { clip, escapeHtml, formatWhen, oneLine, renderEmail } from './message-layout.js';
+
+// What each kind of message says, one block per kind; the layout they share is message-layout.ts.
+// Messages are composed when their cause is written (a send, a seal, a view) and stored as composed
+// (the messages table), so what was sent is on record. Pure: no clock, no I/O. Every value is escaped
+// in the HTML part and kept to one line in the subject; an SMS says who, what, and the link.
+
+export { escapeHtml };
+
+/** E-mail: subject, text and html; SMS: text alone. */
+export interface ComposedMessage {
+  readonly channel: Channel;
+  readonly subject?: string;
+  readonly text: string;
+  readonly html?: string;
+}
+
+/** The display name of every e-mail an account sends: `Acme via Formsign` (the address is MAIL_FROM's). */
+export function senderDisplayName(accountName: string): string {
+  return `${clip(oneLine(accountName), 100)} via Formsign`;
+}
+
+/** "24 December 2026, 14:05 UTC" (kept under its first name for the callers that know it). */
+export const formatExpiry = formatWhen;
+
+// ---------------------------------------------------------------------------------------------------
+// Invitation: a recipient is asked to sign (send-form.ts).
 
 export interface MessageInput {
   readonly channel: Channel;
@@ -13,23 +40,7 @@ export interface MessageInput {
   readonly expiresAt: string | null;
 }
 
-/** E-mail: subject, text and html; SMS: text alone. */
-export interface ComposedMessage {
-  readonly channel: Channel;
-  readonly subject?: string;
-  readonly text: string;
-  readonly html?: string;
-}
-
-/**
- * The message a recipient gets, composed once at send time and stored as sent (the messages table),
- * so what was delivered is on record. Pure: no clock, no I/O.
- *
- * An e-mail a person can trust: who asks and for what in the subject, a greeting by name, the link as
- * a button and written out (for clients that strip buttons), when it stops working, and why they got
- * it. Every value is escaped in the HTML part and kept to one line in the subject. An SMS is short:
- * who asks, the form, the link.
- */
+/** The invitation (the name `composeMessage` is the first kind's, kept for its callers). */
 export function composeMessage(m: MessageInput): ComposedMessage {
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
@@ -37,67 +48,113 @@ export function composeMessage(m: MessageInput): ComposedMessage {
     return { channel: 'sms', text: `${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
-  const expiry = m.expiresAt ? `This link works until ${formatExpiry(m.expiresAt)}.` : null;
-  const subject = clip(`${account} asks you to sign "${form}"`, 200);
-  const why = `You received this e-mail because ${account} sent "${form}" to ${m.to} through Formsign. If you were not expecting it, you can ignore it.`;
-  const text = [
-    name ? `Hello ${name},` : 'Hello,',
-    '',
-    `${account} asks you to review and sign "${form}".`,
-    '',
-    `Open the form: ${m.signingUrl}`,
-    '',
-    ...(expiry ? [expiry, ''] : []),
-    why,
-    '',
-  ].join('\n');
-  return { channel: 'email', subject, text, html: emailHtml({ name, account, form, url: m.signingUrl, expiry, why }) };
+  const { text, html } = renderEmail({
+    account,
+    heading: `Please sign “${form}”`,
+    greeting: name ? `Hello ${name},` : 'Hello,',
+    paragraphs: [`${account} asks you to review and sign "${form}".`],
+    action: { label: 'Review and sign', textLabel: 'Open the form', url: m.signingUrl },
+    notes: m.expiresAt ? [`This link works until ${formatWhen(m.expiresAt)}.`] : [],
+    footer: `You received this e-mail because ${account} sent "${form}" to ${m.to} through Formsign. If you were not expecting it, you can ignore it.`,
+  });
+  return { channel: 'email', subject: clip(`${account} asks you to sign "${form}"`, 200), text, html };
 }
 
-function emailHtml(v: { name: string | null; account: string; form: string; url: string; expiry: string | null; why: string }): string {
-  const e = escapeHtml;
-  const url = e(v.url);
-  // Table layout and inline styles: what mail clients (Outlook included) render alike.
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(v.form)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:32px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #e4e7eb;border-radius:8px">
-<tr><td style="padding:28px 32px 8px 32px;font-size:13px;color:#616e7c">${e(v.account)}</td></tr>
-<tr><td style="padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:#1f2933">Please sign &ldquo;${e(v.form)}&rdquo;</td></tr>
-<tr><td style="padding:16px 32px 0 32px;font-size:15px;line-height:1.5">${v.name ? `Hello ${e(v.name)},` : 'Hello,'}</td></tr>
-<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">${e(v.account)} asks you to review and sign &ldquo;${e(v.form)}&rdquo;.</td></tr>
-<tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:#1d4ed8">
-<a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">Review and sign</a>
-</td></tr></table></td></tr>
-<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:#616e7c">Or copy this address into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></td></tr>
-${v.expiry ? `<tr><td style="padding:16px 32px 0 32px;font-size:13px;line-height:1.5;color:#616e7c">${e(v.expiry)}</td></tr>\n` : ''}<tr><td style="height:24px;line-height:24px;font-size:0">&nbsp;</td></tr>
-<tr><td style="padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:#9aa5b1;border-top:1px solid #e4e7eb">${e(v.why)}</td></tr>
-</table></td></tr></table>
-</body></html>
-`;
+// ---------------------------------------------------------------------------------------------------
+// Completed copy: every recipient gets the sealed PDF (completed-copy.ts), attached when it is small
+// enough, else as a download link that works for 30 days. An SMS always carries the link.
+
+/** How the sealed PDF travels: attached (the link is then a spare), or by link alone. */
+export interface CopyDelivery {
+  readonly attached: boolean;
+  /** The presigned download address. */
+  readonly url: string;
+  /** RFC 3339: when the download address stops working. */
+  readonly urlExpiresAt: string;
 }
 
-/** "24 December 2026, 14:05 UTC": unambiguous for any reader, whatever their locale. */
-export function formatExpiry(iso: string): string {
-  const d = new Date(iso);
-  return `${DATE.format(d)}, ${TIME.format(d)} UTC`;
+export interface CompletedCopyInput {
+  readonly channel: Channel;
+  readonly to: string;
+  readonly recipientName: string | null;
+  readonly formName: string;
+  readonly accountName: string;
+  readonly copy: CopyDelivery;
 }
 
-// Built once: constructing an Intl formatter costs more than composing the rest of the message.
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export function composeCompletedCopy(m: CompletedCopyInput): ComposedMessage {
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  if (m.channel === 'sms') {
+    return { channel: 'sms', text: `Your signed copy of "${clip(form, 60)}" from ${clip(account, 40)}: ${m.copy.url}` };
+  }
+  const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const { text, html } = renderEmail({
+    account,
+    heading: `Your signed copy of “${form}”`,
+    greeting: name ? `Hello ${name},` : 'Hello,',
+    paragraphs: [
+      `Everyone has signed "${form}". ${m.copy.attached ? 'The signed PDF is attached to this e-mail; keep it for your records.' : 'Download the signed PDF and keep it for your records.'}`,
+      'The PDF carries a digital seal: any change to it after signing shows in a PDF reader.',
+    ],
+    ...(m.copy.attached ? {} : { action: { label: 'Download the signed PDF', textLabel: 'Download the signed PDF', url: m.copy.url } }),
+    notes: m.copy.attached ? [] : [`This link works until ${formatWhen(m.copy.urlExpiresAt)}.`],
+    footer: `You received this e-mail because you signed "${form}", sent by ${account} to ${m.to} through Formsign.`,
+  });
+  return { channel: 'email', subject: clip(`Your signed copy of "${form}"`, 200), text, html };
 }
 
-/** Line breaks and control characters would break a header or fake a paragraph: collapsed to spaces. */
-function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+// ---------------------------------------------------------------------------------------------------
+// Sender notices: the account's notify_email is told of a completed form (with the PDF), a decline
+// (with the reason) and, if it opted in, a first view (sender-notice.ts).
+
+export type NoticeInput = {
+  readonly to: string;
+  readonly accountName: string;
+  readonly formName: string;
+  readonly formId: string;
+} & (
+  | { readonly kind: 'completed'; readonly copy: CopyDelivery; readonly signers: readonly string[] }
+  | { readonly kind: 'declined'; readonly recipient: string; readonly reason: string | null; readonly at: string }
+  | { readonly kind: 'viewed'; readonly recipient: string; readonly at: string }
+);
+
+export function composeSenderNotice(n: NoticeInput): ComposedMessage {
+  const account = oneLine(n.accountName);
+  const form = oneLine(n.formName);
+  const footer = `You received this e-mail because ${n.to} is the notification address of ${account} on Formsign (form ${n.formId}).`;
+  const content = noticeContent(n, form);
+  const { text, html } = renderEmail({ account, greeting: null, footer, ...content });
+  return { channel: 'email', subject: clip(content.subject, 200), text, html };
 }
 
-function clip(s: string, max: number): string {
-  const chars = [...s];
-  return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
+function noticeContent(n: NoticeInput, form: string) {
+  switch (n.kind) {
+    case 'completed':
+      return {
+        subject: `Completed: "${form}"`,
+        heading: `“${form}” is signed`,
+        paragraphs: [
+          `Everyone has signed "${form}"${n.signers.length > 0 ? `: ${n.signers.map(oneLine).join(', ')}` : ''}.`,
+          n.copy.attached ? 'The sealed PDF is attached to this e-mail.' : 'Download the sealed PDF with the link below.',
+        ],
+        ...(n.copy.attached ? {} : { action: { label: 'Download the signed PDF', textLabel: 'Download the signed PDF', url: n.copy.url } }),
+        notes: n.copy.attached ? [] : [`This link works until ${formatWhen(n.copy.urlExpiresAt)}.`],
+      };
+    case 'declined':
+      return {
+        subject: `Declined: ${oneLine(n.recipient)} declined to sign "${form}"`,
+        heading: `${oneLine(n.recipient)} declined to sign`,
+        paragraphs: [
+          `${oneLine(n.recipient)} declined to sign "${form}" on ${formatWhen(n.at)}. The form is closed; its links no longer work.`,
+          n.reason ? `Their reason: "${oneLine(n.reason)}"` : 'They gave no reason.',
+        ],
+      };
+    case 'viewed':
+      return {
+        subject: `Viewed: ${oneLine(n.recipient)} opened "${form}"`,
+        heading: `${oneLine(n.recipient)} opened “${form}”`,
+        paragraphs: [`${oneLine(n.recipient)} opened "${form}" on ${formatWhen(n.at)}. You will hear again when it is signed.`],
+      };
+  }
 }

@@ -17,13 +17,15 @@ export interface DevMessageView {
   object: 'dev_message';
   id: string;
   form_id: string;
-  recipient_id: string;
+  /** Null for a notice to the account (its notify_email), which no one signs. */
+  recipient_id: string | null;
+  kind: MessageRow['kind'];
   channel: MessageRow['channel'];
   to: string;
   subject: string | null;
   text: string;
   has_html: boolean;
-  signing_url: string;
+  signing_url: string | null;
   status: MessageRow['status'];
   error: string | null;
   created_at: string;
@@ -39,12 +41,14 @@ export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: P
     id: r.id,
     form_id: r.form_id,
     recipient_id: r.recipient_id,
+    kind: r.kind,
     channel: r.channel,
     to: r.to_address,
     subject: r.subject,
     text: r.text,
     has_html: r.html !== null,
-    signing_url: deps.links.url(r.recipient_id),
+    // Only an invitation carries the recipient's signing link (a completed copy links the signed PDF).
+    signing_url: r.recipient_id !== null && r.kind === 'invite' ? deps.links.url(r.recipient_id) : null,
     status: r.status,
     error: r.error,
     created_at: r.created_at,

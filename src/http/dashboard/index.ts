@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import { acceptUploads } from '../plugins/uploads.js';
 import type { HttpServices } from '../services.js';
 import { registerKeysApi } from './api-keys.js';
+import { registerNotifySettingsApi } from './api-notify-settings.js';
 import { registerSessionApi } from './api-session.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { jsonErrorHandler } from './guard.js';
@@ -38,6 +39,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerWebhooksApi(api, s.domain, s.openapi, limited);
     registerOutboxApi(api, s.domain, s.devOutbox ?? { email: false, sms: false });
     registerAccountApi(api, s.domain, s.openapi, s.limits);
+    registerNotifySettingsApi(api, s.domain);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

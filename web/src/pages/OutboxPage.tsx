@@ -10,6 +10,14 @@ import { StatusTag } from './status';
 // here, newest first, with their signing links. An e-mail is shown as sent, in a sandboxed frame (no
 // script, no same-origin); an SMS as its text. Only this account's messages of the current mode.
 
+const KIND: Record<DevMessage['kind'], string> = {
+  invite: 'An invitation to sign.',
+  completed_copy: 'The signed copy, sent to a signer.',
+  notice_completed: 'A notice to the account: the form is signed.',
+  notice_declined: 'A notice to the account: a signer declined.',
+  notice_viewed: 'A notice to the account: a signer opened the form.',
+};
+
 type Box = { data: DevMessage[]; channels: { email: boolean; sms: boolean } };
 
 export function OutboxPage() {
@@ -59,7 +67,7 @@ export function OutboxPage() {
               <StatusTag status={m.status} />
             </div>
             <p className="small">To {m.to} · {formatDateTime(m.created_at)} · <Link to={`/dashboard/forms/${m.form_id}`}>the form</Link></p>
-            <p className="signing-link"><a href={m.signing_url} target="_blank" rel="noopener">Open the signing link</a> <code className="small">{m.signing_url}</code></p>
+            {m.signing_url ? <p className="signing-link"><a href={m.signing_url} target="_blank" rel="noopener">Open the signing link</a> <code className="small">{m.signing_url}</code></p> : <p className="muted small">{KIND[m.kind]}</p>}
             {m.error ? <p className="field-error">{m.error}</p> : null}
             {m.channel === 'sms' ? <pre className="sms">{m.text}</pre> : (
               <>
