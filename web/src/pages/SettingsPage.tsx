@@ -3,6 +3,7 @@ import { api, ApiError, errorMessage, type SessionView } from '../api';
 import { useApp } from '../mode';
 import { Notice, PageTitle } from '../ui/ui';
 import { TextInput } from './AuthPage';
+import { NotifySettingsForm } from './NotifySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 
@@ -44,6 +45,7 @@ export function SettingsPage() {
         </dl>
         <AccountForm />
       </section>
+      <NotifySettingsForm />
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
         <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>
         {!session.user.has_password ? <p className="muted">You signed in with a one-time link. Set a password to sign in with your e-mail address next time.</p> : null}
@@ -58,8 +60,8 @@ export function SettingsPage() {
 }
 
 /**
- * The account's own settings. Its name today; the account's notification address and default
- * signing-page language join this form as their own fields when the server offers them.
+ * The account's own settings: its name. (Notifications have their own form below; the default
+ * signing-page language joins as a field of its own when the server offers it.)
  */
 function AccountForm() {
   const { session, refreshSession } = useApp();
