@@ -3286,6 +3286,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Gone. The webhook is disabled at once, as for any delivery. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
             "2XX": {
                 headers: {
