@@ -34,7 +34,9 @@ const BROWSER = 'test/**/*browser.test.ts';
 export const GROUPS: Record<GroupName, readonly string[]> = {
   unit: ['test/unit/*.test.ts', '!test/unit/route-definition.test.ts', 'test/lib/*.test.ts', PURE_PDF, ...UNIT_ELSEWHERE],
   integration: [
-    'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    'test/{api,build,cli,dashboard,db,evidence,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    // After sending (issue #23).
+    'test/lifecycle/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
     'test/unit/route-definition.test.ts',

@@ -15,7 +15,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, SigningCertificateError, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createPdfWork, loadSigningCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -33,6 +33,7 @@ import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
@@ -63,7 +64,7 @@ export interface Deps {
 }
 
 /** Worker settings tests and the CLI may tune; the rest comes from config. */
-export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log'>>;
+export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log' | 'retryPolicies'>>;
 
 export interface DepsOptions {
   clock?: Clock;
@@ -217,7 +218,8 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
-    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), metrics), opts.afterSeal) }),
+    'form.remind': formRemindHandler(domain),
+    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
@@ -284,6 +286,23 @@ function createLimitsService(config: Config, database: DatabaseHandle, clock: Cl
   const quota = new QuotaCounter({ db: database.db, transact: database.transact, clock }, { flushEveryMs: opts.flushEveryMs ?? 1000, log });
   quota.start();
   return createLimits({ clock, window, quota });
+}
+
+/** TSAs that failed (TSA_URLS), by URL, and seals no TSA timestamped, in /metrics (issue 25). */
+function countTsaFailures(seal: SealDeps['seal'], metrics: Metrics): SealDeps['seal'] {
+  return async (req, job) => {
+    try {
+      const result = await seal(req, job);
+      for (const f of result.tsaFailures) metrics.tsaFailure(f.url);
+      return result;
+    } catch (err) {
+      if (err instanceof TimestampUnavailableError) {
+        for (const f of err.failures) metrics.tsaFailure(f.url);
+        metrics.sealUntimestamped();
+      }
+      throw err;
+    }
+  };
 }
 
 /** Seal time in /metrics, measured around the PDF pool's seal. */

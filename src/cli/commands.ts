@@ -8,6 +8,7 @@ import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js
 import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
+import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
@@ -134,6 +135,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   ...OUTBOX_COMMANDS,
   ...USER_COMMANDS,
+  ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
 };
 
@@ -159,7 +161,8 @@ export const USAGE = `Usage: formsign <command> [--json]
   templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
-${NOTIFY_USAGE}`;
+${NOTIFY_USAGE}
+${SEAL_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

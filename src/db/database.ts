@@ -18,6 +18,8 @@ import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 // Dashboard (issue 24).
 import * as m0020 from './migrations/0020_daily_usage.js';
+import * as m0013 from './migrations/0013_lifecycle.js';
+import * as m0015 from './migrations/0015_form_sealing.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -204,6 +206,8 @@ export const migrations: Record<string, Migration> = {
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
   '0014_completed_copy_and_notices': m0014,
+  '0013_lifecycle': m0013,
+  '0015_form_sealing': m0015,
   // Dashboard (issue 24).
   '0020_daily_usage': m0020,
 };

@@ -60,11 +60,15 @@ export interface TemplateVersionsTable {
   created_at: string;
 }
 
+/** `declined` and `voided` are terminal, like `signed` and `expired` (0013). */
+export type FormStatus = 'draft' | 'sent' | 'viewed' | 'signed' | 'expired' | 'declined' | 'voided';
+export type SigningOrder = 'parallel' | 'sequential';
+
 export interface FormsTable {
   id: string;
   account_id: string;
   mode: Mode;
-  status: 'draft' | 'sent' | 'viewed' | 'signed' | 'expired';
+  status: FormStatus;
   name: string | null;
   template_id: string | null;
   /** The form's own field definitions; null when they are its template's (templates are immutable). */
@@ -80,9 +84,27 @@ export interface FormsTable {
   sent_at: string | null;
   completed_at: string | null;
   expires_at: string | null;
+  /**
+   * Sealing (0015): null until the last signature; then pending → sealed, or failed after the last
+   * attempt. Column defaults (null, 0), so the hot form insert leaves them out.
+   */
+  sealing_status: Generated<SealingStatus | null>;
+  sealing_attempts: Generated<number>;
+  sealing_error: Generated<string | null>;
+  sealing_next_at: Generated<string | null>;
   /** 0 when a send said `notify: {completed_copy: false}`: recipients get no sealed copy (0014). */
   completed_copy: Generated<number>;
+  /** Fixed by the first send; null before it (0013). */
+  signing_order: SigningOrder | null;
+  /** The reminder schedule the first send asked for; both null when none (0013). */
+  reminder_every_days: number | null;
+  reminder_max: number | null;
+  /** Set when the sender withdrew the form (0013). */
+  voided_at: string | null;
+  void_reason: string | null;
 }
+
+export type SealingStatus = 'pending' | 'sealed' | 'failed';
 
 export interface EventsTable {
   id: string;
@@ -125,7 +147,8 @@ export interface OutboxTable {
   updated_at: string | null;
 }
 
-export type RecipientStatus = 'sent' | 'viewed' | 'signed';
+/** `waiting`: sequential order, not messaged yet; `declined`: refused to sign (0013). */
+export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'declined';
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
 export type Channel = 'email' | 'sms';
 
@@ -159,13 +182,31 @@ export interface RecipientsTable {
   signed_user_agent: string | null;
   created_at: string;
   updated_at: string;
+  /** The recipient declined to sign, with their optional reason (0013). */
+  declined_at: string | null;
+  decline_reason: string | null;
+  /** The last reminder sent to the recipient, scheduled or manual (0013). */
+  last_reminded_at: string | null;
+}
+
+/** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */
+export interface RemindersTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  seq: number | null;
+  kind: 'scheduled' | 'manual';
+  message_id: string;
+  created_at: string;
 }
 
 /**
- * What a message is for (0014): the signing invitation, the sealed copy a recipient gets, and the
- * notices the account's notify_email gets.
+ * What a message is for (0014): the signing invitation, a reminder, the notice that a form was voided,
+ * the sealed copy a recipient gets, and the notices the account's notify_email gets.
  */
-export type MessageKind = 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+export type MessageKind = 'invite' | 'reminder' | 'void_notice' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
 
 export interface MessagesTable {
   id: string;
@@ -364,6 +405,7 @@ export interface Database {
   sessions: SessionsTable;
   login_links: LoginLinksTable;
   login_failures: LoginFailuresTable;
+  reminders: RemindersTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -377,6 +419,7 @@ export type EventRow = Selectable<EventsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type ReminderRow = Selectable<RemindersTable>;
 export type SignatureRow = Selectable<SignaturesTable>;
 export type SealedFileRow = Selectable<SealedFilesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

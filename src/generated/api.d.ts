@@ -375,6 +375,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind recipients who have not signed
+         * @description Sends a reminder now, on the channel and with the link of the recipient's message, to the
+         *     recipients named (by default every recipient who has been messaged and has not signed). Only for
+         *     a `sent` or `viewed` form (else `409 form_not_sendable`, or `409 form_expired` past `expires_at`).
+         *     A recipient may be reminded at most once an hour: a recipient reminded (by a schedule or by this
+         *     call) less than an hour ago answers `429 reminder_too_soon` with `Retry-After` and `param`
+         *     naming them, and nothing is sent. A named recipient who cannot be reminded (signed, declined,
+         *     or `waiting` for their turn) answers `400 parameter_invalid`. Each reminder emits `form.reminded`
+         *     and is listed in the form's events and on the audit-trail page of the signed PDF.
+         */
+        post: operations["remindForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed seal
+         * @description Starts sealing again for a form whose `sealing.status` is `failed` (every recipient signed, but
+         *     the seal job's last attempt failed: with `TSA_URLS` set, no time-stamping authority answered).
+         *     `sealing` becomes `pending` with `attempts` 0 and the seal job runs again with its full retry
+         *     schedule; once the seal is stored the form becomes `signed` and `form.signed` is emitted, once.
+         *     Any other form answers `409 form_not_resealable`. Takes no request body. Also
+         *     `formsign forms reseal ID`.
+         */
+        post: operations["resealForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void (withdraw) a sent form
+         * @description Withdraws a `sent` or `viewed` form: its status becomes `voided` (final), every signing link
+         *     answers `410` with a page saying the request was withdrawn, and each recipient who was messaged
+         *     gets a short message (e-mail or SMS) saying so. Emits `form.voided`. Any other status answers
+         *     `409 form_not_voidable`.
+         */
+        post: operations["voidForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/signed-pdf": {
         parameters: {
             query?: never;
@@ -729,6 +822,69 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "form.reminded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.reminded
+         * @description Sent with each reminder (scheduled or by `remindForm`). `data.object` is the form; the reminded
+         *     recipient shows `last_reminded_at` equal to the event's `created_at`.
+         */
+        post: operations["onFormReminded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.declined
+         * @description Sent once, when a recipient declines to sign on the signing page. `data.object` is the form in
+         *     `declined`; the recipient who declined is `declined` with `declined_at` and `decline_reason`.
+         */
+        post: operations["onFormDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.voided
+         * @description Sent once, when the sender voids the form (`voidForm`). `data.object` is the form in `voided`, with
+         *     `voided_at` and `void_reason`.
+         */
+        post: operations["onFormVoided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -766,7 +922,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -965,8 +1121,13 @@ export interface components {
             channel: "email" | "sms";
             /** @description The 1-based signer slot the recipient fills. */
             signer: number;
-            /** @enum {string} */
-            status: "sent" | "viewed" | "signed";
+            /**
+             * @description `waiting`: the form's signing order is `sequential` and this recipient's turn has not come, so
+             *     it has not been messaged (its link answers `409 not_your_turn`). `declined`: the recipient
+             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`.
+             * @enum {string}
+             */
+            status: "waiting" | "sent" | "viewed" | "signed" | "declined";
             /**
              * @description What became of the message carrying the signing link: `queued` until the mail server or SMS
              *     gateway accepted it, `delivered` once it did, `failed` when the last attempt failed (it is
@@ -981,7 +1142,10 @@ export interface components {
              * @description The recipient's personal signing page, `{base_url}/sign/<token>`.
              */
             signing_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the recipient was messaged; for a `waiting` recipient, when it was added.
+             */
             sent_at: string;
             /**
              * Format: date-time
@@ -993,11 +1157,51 @@ export interface components {
              * @description When the recipient signed; `null` until then.
              */
             signed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the recipient declined to sign; `null` unless `declined`.
+             */
+            declined_at: string | null;
+            /** @description The reason the recipient gave when declining (at most 500 characters); `null` when none. */
+            decline_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the last reminder (scheduled or `remindForm`) was sent to the recipient; `null` when none.
+             */
+            last_reminded_at: string | null;
+        };
+        /** @description Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them. */
+        ReminderSchedule: {
+            /** @description Days between the message (or the previous reminder) and the next reminder. */
+            every_days: number;
+            /** @description How many reminders at most each recipient gets. */
+            max: number;
+        };
+        /**
+         * @description Where sealing the signed document stands. `pending` from the last signature until the sealed
+         *     PDF is stored (`sealed`). With `TSA_URLS` set every seal carries a trusted timestamp, and when no
+         *     time-stamping authority answers nothing is sealed: the seal job retries with backoff (`attempts`,
+         *     `last_error`, `next_attempt_at`) and after its last attempt the status is `failed` with the
+         *     reason; `POST /api/v1/forms/{form_id}/reseal` starts it again.
+         */
+        Sealing: {
+            /** @enum {string} */
+            status: "pending" | "sealed" | "failed";
+            /** @description Seal attempts made so far (since the last reseal). */
+            attempts: number;
+            /** @description Why the last attempt failed; `null` when none has. */
+            last_error?: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending` after a failure; `null` otherwise.
+             */
+            next_attempt_at?: string | null;
         };
         /**
          * @description A filled copy of a template (or a generated document) to be signed. Status goes `draft` → `sent`
          *     (first send) → `viewed` (a recipient opened the signing page) → `signed` (every recipient signed;
-         *     the signed PDF exists); `sent` and `viewed` forms become `expired` at `expires_at`.
+         *     the signed PDF exists); `sent` and `viewed` forms become `expired` at `expires_at`, `declined`
+         *     when a recipient declines to sign, `voided` when the sender withdraws them (`voidForm`).
          */
         Form: {
             /** @constant */
@@ -1005,8 +1209,12 @@ export interface components {
             id: string;
             /** @enum {string} */
             mode: "live" | "test";
-            /** @enum {string} */
-            status: "draft" | "sent" | "viewed" | "signed" | "expired";
+            /**
+             * @description `declined` (a recipient declined to sign) and `voided` (the sender withdrew the form) are final,
+             *     like `signed` and `expired`: no link works any more and nothing more can be sent.
+             * @enum {string}
+             */
+            status: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
             name: string | null;
             /** @description The template the form was made from; `null` for a generated form not saved as a template. */
             template_id: string | null;
@@ -1034,6 +1242,27 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description `parallel`: every recipient is messaged at once. `sequential`: recipients are messaged one at a
+             *     time in signer order, the next when the previous has signed. Fixed by the first send
+             *     (`parallel` until then, and when the first send names none).
+             * @enum {string}
+             */
+            signing_order: "parallel" | "sequential";
+            /** @description The reminder schedule fixed by the first send; `null` when none was asked for. */
+            reminders: components["schemas"]["ReminderSchedule"] | null;
+            /**
+             * Format: date-time
+             * @description When the sender voided the form; `null` unless `voided`.
+             */
+            voided_at: string | null;
+            /** @description The reason given when voiding; `null` when none was given. */
+            void_reason: string | null;
+            /**
+             * @description The seal of the signed document; `null` until every recipient has signed. The form becomes
+             *     `signed` (and `form.signed` is emitted) only once `sealing.status` is `sealed`.
+             */
+            sealing?: components["schemas"]["Sealing"] | null;
             /**
              * @description Only in the response of `generateForm`: which generator produced the fields, the built-in one
              *     or the configured model (`LLM_BASE_URL`).
@@ -1063,7 +1292,7 @@ export interface components {
             object: "event";
             id: string;
             /** @enum {string} */
-            type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired";
+            type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -1110,7 +1339,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /**
              * @description `disabled` webhooks receive nothing. A webhook is disabled by you, at once when it answers
              *     `410 Gone`, or when all its deliveries have failed for three days.
@@ -1135,7 +1364,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @enum {string} */
@@ -1177,7 +1406,7 @@ export interface components {
             webhook_id: string;
             event_id: string;
             /** @enum {string} */
-            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "webhook.test";
+            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
             /**
              * @description `pending` while an attempt is due, `succeeded` after a 2xx answer, `failed` when the attempts
              *     are used up or the webhook was disabled.
@@ -1303,6 +1532,19 @@ export interface components {
         };
         /** @description The body of `sendForm`. */
         SendFormRequest: {
+            /**
+             * @description `parallel` (the default) messages every recipient now; `sequential` messages them one at a time
+             *     in signer order, the next when the previous has signed. Fixed by the form's first send: a later
+             *     send naming another order answers `400 parameter_invalid`.
+             * @enum {string}
+             */
+            signing_order?: "parallel" | "sequential";
+            /**
+             * @description Remind each recipient who has not signed, on the channel and with the link of their message,
+             *     every `every_days` days after it, at most `max` times; never once the form is signed,
+             *     declined, voided or expired. Fixed by the form's first send like `signing_order`.
+             */
+            reminders?: components["schemas"]["ReminderSchedule"];
             recipients: {
                 /** Format: email */
                 email?: string;
@@ -1330,6 +1572,16 @@ export interface components {
             /** @description Whether the recipients get the signed copy when everyone has signed (default true). */
             completed_copy?: boolean;
         };
+        /** @description The body of `remindForm` (optional). */
+        RemindFormRequest: {
+            /** @description The recipients to remind (`rcp_…`); by default every messaged recipient who has not signed. */
+            recipients?: string[];
+        };
+        /** @description The body of `voidForm` (optional). */
+        VoidFormRequest: {
+            /** @description Why the form is withdrawn; shown in the message to the recipients and kept on the form. */
+            reason?: string;
+        };
         /** @description The body of `createWebhook`. */
         CreateWebhookRequest: {
             /**
@@ -1337,7 +1589,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url: string;
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             description?: string;
         };
         /** @description The body of `updateWebhook`; fields left out keep their value. */
@@ -1347,7 +1599,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url?: string;
-            events?: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events?: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /** @enum {string} */
             status?: "enabled" | "disabled";
             /** @description A new note; `null` removes it. */
@@ -1433,7 +1685,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed` or `expired`), `form_expired` (its `expires_at` has passed) or `form_not_signed` (no signed PDF yet). Type `conflict_error`. */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1494,7 +1746,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The endpoint's sliding window is used up (`rate_limited`) or the account's monthly quota is (`monthly_quota_exceeded`). Wait `Retry-After` seconds. Type `rate_limit_error`. These answers do not count against the quota. */
+        /** @description The endpoint's sliding window is used up (`rate_limited`) or the account's monthly quota is (`monthly_quota_exceeded`), or a recipient was reminded less than an hour ago (`reminder_too_soon`, with `param`). Wait `Retry-After` seconds. Type `rate_limit_error`. These answers do not count against the quota. */
         TooManyRequests: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1577,7 +1829,7 @@ export interface components {
          */
         StartingAfterDelivery: string;
         /** @description Only forms in this status. */
-        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired";
+        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
         /**
          * @description `url`: answer with a `302` redirect to a presigned download address valid for one hour.
          *     `base64`: answer with a `SignedPdf` JSON object holding the document.
@@ -1621,7 +1873,7 @@ export interface components {
          */
         ServiceSignature: string;
         /** @description The event's `type`, the same as in the body. */
-        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "webhook.test";
+        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
         /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
         ServiceEventId: string;
         /**
@@ -2360,6 +2612,144 @@ export interface operations {
         };
         responses: {
             /** @description The form, now `sent` (or still `viewed`), with the new recipients. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remindForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RemindFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form; each reminded recipient shows the reminder's time in `last_reminded_at`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resealForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, its `sealing` now `pending`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VoidFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, now `voided`. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -3209,6 +3599,234 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "form.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormReminded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.reminded";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormDeclined: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.declined";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormVoided: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.voided";
                 };
             };
         };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
 import { messageDeliver } from './jobs/message-deliver.job.js';
@@ -15,6 +16,7 @@ export const JOBS = {
   [webhookDeliver.name]: webhookDeliver,
   [webhookSweep.name]: webhookSweep,
   [outboxSweep.name]: outboxSweep,
+  [formRemind.name]: formRemind,
 } as const;
 
 export type JobName = keyof typeof JOBS;

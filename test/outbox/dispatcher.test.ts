@@ -48,6 +48,7 @@ function scriptedHandlers() {
     },
     'forms.expire': { run: async () => undefined },
     'form.seal': { run: async () => undefined },
+    'form.remind': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
     'outbox.sweep': { run: async () => undefined },

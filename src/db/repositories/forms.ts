@@ -11,6 +11,8 @@ type FormStatus = FormsTable['status'];
 const insertFormRow = preparedInsert('forms', [
   'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'template_version', 'fields', 'values', 'metadata', 'pdf_key',
   'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
+  // 0013
+  'signing_order', 'reminder_every_days', 'reminder_max', 'voided_at', 'void_reason',
 ]);
 
 export function insertForm(trx: Trx, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
@@ -65,6 +67,11 @@ export async function lockForm(trx: Trx, p: Partition, id: string, now: string):
     .executeTakeFirst();
 }
 
-export async function updateForm(trx: Trx, p: Partition, id: string, patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at'>>): Promise<void> {
+export async function updateForm(
+  trx: Trx,
+  p: Partition,
+  id: string,
+  patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at' | 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>>,
+): Promise<void> {
   await trx.updateTable('forms').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).execute();
 }

@@ -90,7 +90,18 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    // Sealing (issue 25): the columns' defaults, for the presenter; the insert leaves them out.
+    sealing_status: null,
+    sealing_attempts: 0,
+    sealing_error: null,
+    sealing_next_at: null,
     completed_copy: 1,
+    // Fixed by the first send (send-form.ts).
+    signing_order: null,
+    reminder_every_days: null,
+    reminder_max: null,
+    voided_at: null,
+    void_reason: null,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

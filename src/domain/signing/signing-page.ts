@@ -1,5 +1,6 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { RecipientRow } from '../../db/tables.js';
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
@@ -31,6 +32,10 @@ export interface SigningPage {
   fields: PageField[];
   /** This recipient signs on a page the seal adds, so the page asks for one signature of its own. */
   ownSignature: boolean;
+  /** A declined form: who declined (name or address) and when. */
+  declined: { by: string; at: string } | null;
+  /** A voided form: when the sender withdrew it. */
+  voidedAt: string | null;
 }
 
 const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
@@ -60,5 +65,12 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
       return { ...f, mine, value };
     }),
     ownSignature: needsOwnSignature(fields.defs, recipient.signer),
+    declined: declinedBy(recipients),
+    voidedAt: form.voided_at,
   };
+}
+
+function declinedBy(recipients: readonly RecipientRow[]): SigningPage['declined'] {
+  const r = recipients.find((x) => x.status === 'declined' && x.declined_at !== null);
+  return r ? { by: displayName(r), at: r.declined_at! } : null;
 }

@@ -10,6 +10,8 @@ import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
+// Issue 25 (evidence): retry a failed seal.
+import resealForm from './forms/resealForm.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import deleteTemplate from './templates/deleteTemplate.js';
@@ -27,6 +29,9 @@ import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
 // Dashboard (issue 24): the webhook test operation.
 import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
+// After sending (issue #23).
+import remindForm from './forms/remindForm.js';
+import voidForm from './forms/voidForm.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -60,4 +65,9 @@ export const ROUTES: readonly RouteDef[] = [
   retryWebhookDelivery,
   // Dashboard (issue 24).
   sendWebhookTestEvent,
+  // After sending (issue #23).
+  remindForm,
+  voidForm,
+  // Issue 25 (evidence).
+  resealForm,
 ];

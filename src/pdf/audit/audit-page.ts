@@ -18,6 +18,8 @@ export interface AuditRecipient {
   viewedUserAgent: string | null;
   signedIp: string | null;
   signedUserAgent: string | null;
+  /** When each reminder was sent (issue #23), oldest first; absent or empty when none. */
+  remindedAt?: readonly string[];
 }
 
 export interface AuditTrail {
@@ -80,6 +82,8 @@ async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
   w.y -= 12;
   const events: Array<[string, string | null, string | null, string | null]> = [
     ['Sent', r.sentAt, null, null],
+    // Reminders were sent after the invite, whether or not the recipient had opened it.
+    ...(r.remindedAt ?? []).map((at): [string, string | null, string | null, string | null] => ['Reminded', at, null, null]),
     ['Viewed', r.viewedAt, r.viewedIp, r.viewedUserAgent],
     ['Signed', r.signedAt, r.signedIp, r.signedUserAgent],
   ];
@@ -87,7 +91,7 @@ async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
     const cells = await Promise.all([
       w.block(event, widths[0]!, 9, 'regular'),
       w.block(at ? formatTime(at) : '—', widths[1]!, 9, 'regular'),
-      w.block(ip ?? (at && event !== 'Sent' ? 'not recorded' : ''), widths[2]!, 9, 'value'),
+      w.block(ip ?? (at && event !== 'Sent' && event !== 'Reminded' ? 'not recorded' : ''), widths[2]!, 9, 'value'),
       w.block(agent ?? '', widths[3]!, 7.5, 'value', 9.5),
     ]);
     const height = Math.max(...cells.map((c) => w.blockHeight(c)));

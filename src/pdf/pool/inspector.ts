@@ -5,7 +5,7 @@ import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
-import type { JobOptions, PdfSource } from '../work.js';
+import type { JobOptions, PdfSource, SealResult, TsaSettings } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
 export interface PdfInspector {
@@ -17,8 +17,8 @@ export interface PdfWork {
   readonly pool: PdfPool;
   readonly inspector: PdfInspector;
   readonly renderer: PdfRenderer;
-  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest. */
-  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
+  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest; B-LTA when TSAs are given. */
+  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions, tsa?: TsaSettings): Promise<SealResult>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
   close(): Promise<void>;
@@ -37,7 +37,7 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
         pool.run({ kind: 'fill', pdf, fields, values }, opts),
       preview: (pdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions) => pool.run({ kind: 'preview', pdf, fields }, opts),
     },
-    seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
+    seal: (request, certificate, opts, tsa) => pool.run({ kind: 'seal', request, certificate, tsa }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
     close,
   };

@@ -5,7 +5,7 @@
 // running and waiting jobs, and a job whose caller gave up (AbortSignal) leaves the queue or is stopped.
 import { Worker } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
-import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, type JobOptions } from '../work.js';
+import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobOptions } from '../work.js';
 import { FairQueue } from './fair-queue.js';
 import type { JobKind, JobReply, JobRequest, JobResults, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { threadCpuMs } from './thread-cpu.js';
@@ -196,13 +196,16 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     settle(p, () => {
       if (!reply.ok) {
         p.reject(reply.rejection ? new PdfRejectedError(reply.rejection, reply.message)
+          : reply.tsaFailures ? new TimestampUnavailableError(reply.tsaFailures)
           : p.job.kind === 'inspect' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
         (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
       } else if (reply.kind === 'generate') {
         (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
-      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal') {
+      } else if (reply.kind === 'seal') {
+        (p.resolve as (v: JobResults['seal']) => void)({ pdf: reply.pdf, level: reply.level, tsaFailures: reply.tsaFailures });
+      } else if (reply.kind === 'fill' || reply.kind === 'preview') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });

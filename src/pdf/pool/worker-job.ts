@@ -3,11 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
+import { TimestampUnavailableError } from '../work.js';
 import { createPdfRenderer } from '../fill/index.js';
 import { layoutForm } from '../generate/index.js';
 import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
-import { sealPdf } from '../seal/index.js';
+import { sealPdfWithEvidence } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
@@ -40,8 +41,8 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
     return { reply: { id, ok: true, kind: 'generate', pdf: out.pdf, fields: out.fields, pageCount: out.pageCount }, transfer: transferable(out.pdf) };
   }
   if (job.kind === 'seal') {
-    const pdf = await sealPdf(job.request, job.certificate);
-    return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
+    const { pdf, level, tsaFailures } = await sealPdfWithEvidence(job.request, job.certificate, job.tsa);
+    return { reply: { id, ok: true, kind: 'seal', pdf, level, tsaFailures: [...tsaFailures] }, transfer: transferable(pdf) };
   }
   const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
   const t = await detectTemplate(bytes);
@@ -64,6 +65,7 @@ async function answer({ id, job }: JobRequest): Promise<void> {
   } catch (err) {
     const reply: JobReply = err instanceof PdfRejectedError
       ? { id, ok: false, rejection: err.code, message: err.message }
+      : err instanceof TimestampUnavailableError ? { id, ok: false, message: err.message, tsaFailures: [...err.failures] }
       : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
     outcome = { reply, transfer: [] };
   }

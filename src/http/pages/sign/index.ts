@@ -12,6 +12,9 @@ import { html } from '../html.js';
 import { sendPage } from '../send-page.js';
 import { registerAssets } from '../static-asset.js';
 import { expiredPage, openPage, signedPage } from './sign-html.js';
+import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
+import { declineForm } from '../../../domain/lifecycle/decline-form.js';
+import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
 import { SIGN_CSP, SIGN_SUBMIT_HEADER } from './sign-policy.js';
 
@@ -69,13 +72,17 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const page = await openSigningPage(deps, link, clientOf(req));
     const base = `/sign/${token}`;
     if (page.state === 'expired') return sendPage(reply, expiredPage(page), { status: 410, csp: SIGN_CSP });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(page), { status: 409, csp: SIGN_CSP });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(page), { status: 410, csp: SIGN_CSP });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(page), { status: 410, csp: SIGN_CSP });
     if (page.state === 'signed') return sendPage(reply, signedPage(page, { signedPdf: `${base}/signed.pdf` }), { csp: SIGN_CSP });
-    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base }, deps.clock.now().toISOString().slice(0, 10)), { csp: SIGN_CSP });
+    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base, decline: `${base}/decline` }, deps.clock.now().toISOString().slice(0, 10)), { csp: SIGN_CSP });
   });
 
   app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {
     const link = await linkOf(deps, req.params.token);
     if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
+    if (link.state !== 'signed') refuseClosedLink(link);
     const controller = new AbortController();
     req.raw.once('close', () => controller.abort());
     const result = await getFormPdf(deps, link.partition, link.form.id, undefined, controller.signal);
@@ -114,6 +121,19 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const link = await linkOf(deps, req.params.token);
     const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent }, clientOf(req));
     return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}` });
+  });
+
+  // Decline to sign (issue #23): posted by the page's dialog (assets/decline.js) as a signature is.
+  app.post<{ Params: Params; Body: unknown }>('/sign/:token/decline', { errorHandler: jsonError }, async (req, reply) => {
+    assertSameSite(req);
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {reason?}.');
+    const { reason, ...rest } = body as Record<string, unknown>;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
+    const link = await linkOf(deps, req.params.token);
+    await declineForm(deps, link, { reason });
+    return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}` });
   });
 
   const notFound = async (): Promise<never> => {

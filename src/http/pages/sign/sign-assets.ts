@@ -39,6 +39,8 @@ export const SIGN_ASSETS = {
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
+  // After sending (issue #23): the "Decline to sign" dialog.
+  declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
 } as const;
 
 /**

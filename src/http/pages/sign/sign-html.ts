@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { SIGN_ASSETS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { SIGN_TEXT } from './sign-text.js';
+import { declineControls } from './decline-controls.js';
 
 // The signing page's HTML. The fields are real form controls with labels in the side panel (their
 // order is the focus order); the script (assets/sign.js) draws the document's pages with pdf.js,
@@ -11,7 +12,7 @@ import { SIGN_TEXT } from './sign-text.js';
 
 const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M10 7h9l5 5v13a1 1 0 0 1-1 1H10a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z" fill="#fff"/><path d="M19 7v5h5" fill="#c9cff8"/><path d="M12 21c1.5-2.5 2.5-2.5 3 0s1.6 2 3.2-.6" stroke="#3b4fd8" stroke-width="1.6" fill="none" stroke-linecap="round"/></svg>`;
 
-function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml; subtitle?: string } = {}): SafeHtml {
+export function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml; subtitle?: string } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -69,7 +70,7 @@ function control(f: PageField, id: string, signedOn: string): SafeHtml {
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(page: SigningPage, urls: { document: string; submit: string }, today: string): SafeHtml {
+export function openPage(page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: 'Your signature', required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   const controls = [...mine.map(({ f, id }) => control(f, id, today)), ...(page.ownSignature ? [control(own, 'field-own', today)] : [])];
@@ -110,6 +111,7 @@ export function openPage(page: SigningPage, urls: { document: string; submit: st
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">I agree to sign this document electronically. My electronic signature has the same legal effect as a handwritten one (U.S. ESIGN Act and UETA), and I may ask the sender for a paper copy.</label></div>
 <button type="submit" class="button finish" id="finish">Finish and sign</button>
 </form>
+${declineControls(urls.decline)}
 </aside>
 </div>
 </main>
