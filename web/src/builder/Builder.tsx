@@ -186,7 +186,8 @@ export default function Builder({ templateId }: { templateId: string }) {
   const askLabel = () => {
     window.setTimeout(() => {
       const input = document.querySelector<HTMLInputElement>('#insp-label');
-      input?.focus();
+      // Without scrolling: the field just placed stays where the pointer left it.
+      input?.focus({ preventScroll: true });
     }, 50);
   };
 
