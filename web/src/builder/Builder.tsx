@@ -201,7 +201,6 @@ export default function Builder({ templateId }: { templateId: string }) {
       const x = (clientX - r.left) / scale - probe.width / 2;
       const y = (clientY - r.top) / scale - probe.height / 2;
       add({ ...probe, ...clampRect({ x, y, width: probe.width, height: probe.height }, size) }, 'where it was dropped');
-      askLabel();
       return true;
     }
     setAnnounce('Drop the field on a page of the document.');
