@@ -174,6 +174,8 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     metrics,
     metricsToken: config.metricsToken,
     trustProxy: config.trustProxy,
+    // Dashboard (issue 24): the dev outbox page exists only where messages stay in it.
+    devOutbox: { email: !config.smtp.url, sms: !config.sms },
   };
   return {
     config,

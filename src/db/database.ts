@@ -16,6 +16,8 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
+// Dashboard (issue 24).
+import * as m0020 from './migrations/0020_daily_usage.js';
 import * as m0013 from './migrations/0013_lifecycle.js';
 import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
@@ -212,6 +214,8 @@ export const migrations: Record<string, Migration> = {
   '0017_idempotency_and_events_api': m0017,
   '0018_embed_origins': m0018,
   '0016_signing_evidence': m0016,
+  // Dashboard (issue 24).
+  '0020_daily_usage': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -346,6 +346,16 @@ export interface AccountUsageTable {
   updated_at: string;
 }
 
+/** Dashboard (issue 24): an account's counted API calls and 429s in one UTC day (migration 0020). */
+export interface AccountUsageDailyTable {
+  account_id: string;
+  /** 'YYYY-MM-DD' (UTC). */
+  day: string;
+  calls: number;
+  limited: number;
+  updated_at: string;
+}
+
 export interface ServiceSecretsTable {
   name: string;
   value: string;
@@ -437,6 +447,7 @@ export interface Database {
   signatures: SignaturesTable;
   sealed_files: SealedFilesTable;
   account_usage: AccountUsageTable;
+  account_usage_daily: AccountUsageDailyTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;

@@ -24,6 +24,11 @@ export interface HttpServices {
   readonly metricsToken?: string | undefined;
   /** TRUST_PROXY: the peers whose X-Forwarded-For names the client (Fastify's trustProxy); unset: none. */
   readonly trustProxy?: boolean | readonly string[];
+  /**
+   * Dashboard (issue 24): which channels keep their messages in the dev outbox (no SMTP_URL, no SMS
+   * gateway); the dashboard shows the outbox only then. Absent: neither.
+   */
+  readonly devOutbox?: { readonly email: boolean; readonly sms: boolean };
 }
 
 declare module 'fastify' {

@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
 import { preparedInsert } from '../prepared-insert.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
-import { preparedPage, type Page, type PageQuery } from './pagination.js';
+import { limitLiteral, olderThan, preparedPage, toPage, type Page, type PageQuery } from './pagination.js';
 
 type FormStatus = FormsTable['status'];
 
@@ -34,6 +35,19 @@ const formsByStatus = preparedPage((db, a: Partition & { status: FormStatus }) =
 
 export function listForms(db: Db, p: Partition, q: PageQuery & { status?: FormStatus | undefined }): Promise<Page<FormRow>> {
   return q.status ? formsByStatus(db, { ...p, status: q.status }, q) : allForms(db, p, q);
+}
+
+/**
+ * Dashboard (issue 24): forms whose name contains `name` (case-insensitive for ASCII on both dialects),
+ * newest first, optionally of one status. Plain Kysely, not prepared: a person's search, not a hot path.
+ */
+export async function searchFormsByName(db: Db, p: Partition, q: PageQuery & { status?: FormStatus | undefined; name: string }): Promise<Page<FormRow>> {
+  const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let query = formsOf(db, p).where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.after) query = query.where(olderThan(q.after));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(q.limit + 1)).execute();
+  return toPage(rows, q.limit);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
-import { ADDRESS_WINDOW, countsTowardQuota, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
+import { ADDRESS_WINDOW, countsTowardQuota, dayOf, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
 import type { AccountLimits, QuotaCounter } from './quota.js';
 import { windowState, type WindowCounts, type WindowStore } from './sliding-window.js';
 
@@ -33,7 +33,18 @@ export interface Limits {
   checkAddress(address: string): LimitVerdict | Promise<LimitVerdict>;
   /** Writes the counted calls now (tests; shutdown does it through close). */
   flush(): Promise<void>;
+  /**
+   * Dashboard (issue 24): the month's calls against the quota and each named endpoint's window as it
+   * stands, looked at without counting anything.
+   */
+  snapshot(accountId: string, endpoints: ReadonlyArray<{ method: string; route: string }>): Promise<UsageSnapshot>;
   close(): Promise<void>;
+}
+
+export interface UsageSnapshot {
+  readonly monthly: { readonly limit: number; readonly used: number; readonly reset: number };
+  readonly window_seconds: number;
+  readonly windows: ReadonlyArray<{ readonly endpoint: string; readonly limit: number; readonly remaining: number; readonly reset: number }>;
 }
 
 export interface LimitsOptions {
@@ -77,6 +88,19 @@ export function createLimits(opts: LimitsOptions): Limits {
       if (countsTowardQuota(endpointKey(method, route))) quota.uncount(accountId, monthSpan(clock.now().getTime()).month);
     },
     flush: () => quota.flush(),
+    async snapshot(accountId, endpoints) {
+      const account = await quota.limits(accountId);
+      const nowMs = clock.now().getTime();
+      const month = monthSpan(nowMs);
+      const windows = [];
+      for (const { method, route } of endpoints) {
+        const endpoint = endpointKey(method, route);
+        const limit = account.perMinuteLimit ?? defaultPerWindow(method, route);
+        const w = windowState(await window.hit(`${accountId} ${endpoint}`, limit, 0, nowMs), limit, nowMs, WINDOW_MS);
+        windows.push({ endpoint, limit, remaining: w.remaining, reset: w.reset });
+      }
+      return { monthly: { limit: account.monthlyLimit, used: quota.used(accountId, month.month), reset: month.resetS }, window_seconds: WINDOW_SECONDS, windows };
+    },
     async close() {
       await quota.stop();
       await window.close();
@@ -102,7 +126,8 @@ function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdic
   const w = windowState(c, q.perWindow, q.nowMs, WINDOW_MS);
   const monthReset = q.month.resetS;
   const passed = !q.overQuota && c.allowed;
-  if (passed && q.counted) quota.count(q.accountId, q.month.month);
+  if (passed && q.counted) quota.count(q.accountId, q.month.month, dayOf(q.nowMs));
+  else if (!passed) quota.countRefused(q.accountId, dayOf(q.nowMs));
   const monthlyUsed = passed && q.counted ? q.used + 1 : q.used;
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(w.limit),

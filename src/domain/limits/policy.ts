@@ -36,8 +36,11 @@ export function defaultPerWindow(method: string, route: string): number {
   return OTHER_WRITES;
 }
 
-/** Calls the monthly quota does not count (the contract's two documents). */
-const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript']);
+/**
+ * Calls the monthly quota does not count: the contract's two documents, and a webhook's test event
+ * (issue 24: trying a receiver should not cost the month's calls; its window still applies).
+ */
+const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript', 'POST /api/v1/webhooks/:webhook_id/test']);
 
 export function countsTowardQuota(endpoint: string): boolean {
   return !UNCOUNTED.has(endpoint);
@@ -79,4 +82,15 @@ export function monthSpan(ms: number): MonthSpan {
 /** 'YYYY-MM' of the UTC calendar month of `ms`. */
 export function monthOf(ms: number): string {
   return monthSpan(ms).month;
+}
+
+// Dashboard (issue 24): the usage chart counts per UTC day. Like monthSpan, the last day is kept.
+let lastDay = { startMs: 0, endMs: 0, day: '' };
+
+/** 'YYYY-MM-DD' of the UTC day of `ms`. */
+export function dayOf(ms: number): string {
+  if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
+  const startMs = Math.floor(ms / 86_400_000) * 86_400_000;
+  lastDay = { startMs, endMs: startMs + 86_400_000, day: new Date(startMs).toISOString().slice(0, 10) };
+  return lastDay.day;
 }

@@ -31,6 +31,8 @@ import updateWebhook from './webhooks/updateWebhook.js';
 // Events API (issue 26).
 import listEvents from './events/listEvents.js';
 import getEvent from './events/getEvent.js';
+// Dashboard (issue 24): the webhook test operation.
+import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
 // After sending (issue #23).
 import remindForm from './forms/remindForm.js';
 import voidForm from './forms/voidForm.js';
@@ -75,6 +77,8 @@ export const ROUTES: readonly RouteDef[] = [
   // Events API (issue 26).
   listEvents,
   getEvent,
+  // Dashboard (issue 24).
+  sendWebhookTestEvent,
   // After sending (issue #23).
   remindForm,
   voidForm,

@@ -868,6 +868,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a `webhook.test` event to this webhook now, signed like every delivery
+         *     (`Service-Signature`, with the same secrets), so a receiver's signature check can be tried
+         *     without changing a form. Its body is an Event whose `data.object` is the webhook (without its
+         *     secret); it is never sent to other webhooks, cannot be subscribed to, and is retried on failure
+         *     like any delivery. It appears in the delivery log. The call is not counted toward the monthly
+         *     quota (the per-minute window of webhook writes applies). A disabled webhook is refused with
+         *     `400 parameter_invalid`: enable it first. Takes no request body.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "form.created": {
@@ -1032,6 +1064,28 @@ export interface webhooks {
          *     `voided_at` and `void_reason`.
          */
         post: operations["onFormVoided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent only by `sendWebhookTestEvent` (`POST /api/v1/webhooks/{webhook_id}/test`, also the
+         *     dashboard's "Send test event"), to that one webhook; never subscribed to. Signed and retried like
+         *     every delivery. `data.object` is the webhook, without its secret.
+         */
+        post: operations["onWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1433,6 +1487,24 @@ export interface components {
                 object: components["schemas"]["Form"];
             };
         };
+        /**
+         * @description The body of a `webhook.test` delivery: an event like the others, whose `data.object` is the
+         *     webhook it was sent to (without its secret).
+         */
+        TestEvent: {
+            /** @constant */
+            object: "event";
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            data: {
+                object: components["schemas"]["Webhook"];
+            };
+        };
         /** @description A page of events, newest first. */
         EventList: {
             /** @constant */
@@ -1552,7 +1624,7 @@ export interface components {
             webhook_id: string;
             event_id: string;
             /** @enum {string} */
-            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
+            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
             /**
              * @description `pending` while an attempt is due, `succeeded` after a 2xx answer, `failed` when the attempts
              *     are used up or the webhook was disabled.
@@ -2113,7 +2185,7 @@ export interface components {
          */
         ServiceSignature: string;
         /** @description The event's `type`, the same as in the body. */
-        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
+        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
         /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
         ServiceEventId: string;
         /**
@@ -3981,6 +4053,47 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery of the test event, `pending` until its first attempt. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onFormCreated: {
         parameters: {
             query?: never;
@@ -4581,6 +4694,63 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once, as for any delivery. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt, retried on the schedule of every delivery. */
             default: {
                 headers: {
                     [name: string]: unknown;
