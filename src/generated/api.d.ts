@@ -3215,7 +3215,22 @@ export interface operations {
     expireForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -3230,6 +3245,7 @@ export interface operations {
             /** @description The form, now `expired`. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3431,7 +3447,22 @@ export interface operations {
     addEmbedOrigin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3444,6 +3475,7 @@ export interface operations {
             /** @description The origin was already allowed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3479,6 +3511,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3527,7 +3560,22 @@ export interface operations {
     verifyPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3544,6 +3592,7 @@ export interface operations {
             /** @description What the PDF's signatures prove. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3561,6 +3610,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4056,7 +4106,22 @@ export interface operations {
     sendWebhookTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -4071,6 +4136,7 @@ export interface operations {
             /** @description The delivery of the test event, `pending` until its first attempt. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4089,6 +4155,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

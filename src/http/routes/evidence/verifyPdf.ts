@@ -10,6 +10,8 @@ const SEND_A_PDF = 'Send the PDF as the request body with `Content-Type: applica
 export default defineRoute({
   operationId: 'verifyPdf',
   multipart: true,
+  // A check: nothing is stored, so an Idempotency-Key answer is kept on its own.
+  writesNothing: true,
   handler: (s) => async (req, reply, p) => {
     const signal = clientGoneSignal(reply);
     const job = { owner: p.accountId, signal };
