@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
@@ -14,6 +13,7 @@ import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
+import { readInput } from './read-input.js';
 
 // Operator commands (CONTRACT.md Part C). Each works on the configured DATA_DIR / DATABASE_URL and
 // prints a human line, or the object as JSON with --json.
@@ -42,19 +42,6 @@ function limit(value: string | boolean | undefined, flag: string): number | null
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive whole number (or "default")`);
   return n;
-}
-
-/** A file named on the command line, or one sentence saying why it cannot be read. */
-function readInput(file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT') throw new OperatorError(`File not found: ${file}`);
-    if (code === 'EISDIR') throw new OperatorError(`${file} is a folder; give a file`);
-    if (code === 'EACCES' || code === 'EPERM') throw new OperatorError(`Cannot read ${file}: permission denied`);
-    throw error;
-  }
 }
 
 const HANDLERS: Record<string, Handler> = {

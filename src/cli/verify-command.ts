@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { GENERATED_CERT_FILE, loadSigningCertificate, PdfRejectedError, verifyPdf, type ServiceCertificates, type Verification } from '../pdf/index.js';
 import { OperatorError, print, UsageError } from './output.js';
+import { readInput } from './read-input.js';
 
 // `formsign verify FILE.pdf [--json]`: what a PDF's signatures prove, offline — no server, no
 // database. The service's certificate (SIGNING_CERT_P12, or the one generated in DATA_DIR) is read
@@ -20,7 +21,7 @@ export async function verifyCommand(config: Config, args: string[]): Promise<voi
   const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError(`usage: formsign verify FILE.pdf [--json]`);
-  const bytes = readPdf(file);
+  const bytes = readInput(file);
   let result: Verification;
   try {
     result = await verifyPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), serviceCertificates(config));
@@ -34,17 +35,6 @@ export async function verifyCommand(config: Config, args: string[]): Promise<voi
 
 export function verified(v: Verification): boolean {
   return v.intact && !v.modified_after_signing && v.signatures.length > 0 && v.signatures.every((s) => s.valid);
-}
-
-function readPdf(file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT') throw new OperatorError(`File not found: ${file}`);
-    if (code === 'EISDIR') throw new OperatorError(`${file} is a folder; give a file`);
-    throw new OperatorError(`Cannot read ${file} (${String(code ?? error)})`);
-  }
 }
 
 function serviceCertificates(config: Config): ServiceCertificates | undefined {

@@ -101,11 +101,11 @@ for (const dialect of DIALECTS) {
       const out = pdfsigAndText(Buffer.from(file.json<{ data: string }>().data, 'base64'));
       assert.match(out, /Signature is Valid\./);
       const text = out.split('\n---\n')[1]!;
-      // Each address twice on the audit trail (the recipient's band and the "delivered to" row); the
-      // witness's a third time under their signature on the added page.
-      assert.equal(count(text, EMAIL), 2, text);
-      assert.equal(count(text, PHONE), 2, text);
-      assert.equal(count(text, WITNESS), 3, text);
+      // Each address three times on the audit trail (the recipient's band, the "delivered to" row and
+      // the authentication used); the witness's a fourth time under their signature on the added page.
+      assert.equal(count(text, EMAIL), 3, text);
+      assert.equal(count(text, PHONE), 3, text);
+      assert.equal(count(text, WITNESS), 4, text);
       assert.doesNotMatch(text, /no name given/);
     });
 
