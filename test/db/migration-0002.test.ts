@@ -81,6 +81,8 @@ function oldForm(f: OldFormRow): FormView {
     reminders: null,
     voided_at: null,
     void_reason: null,
+    // What 0015 adds: no seal yet for a form that is not signed.
+    sealing: null,
   } as FormView;
 }
 
