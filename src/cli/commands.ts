@@ -8,6 +8,7 @@ import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js
 import type { Mode } from '../lib/partition.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
+import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 
@@ -133,6 +134,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   ...OUTBOX_COMMANDS,
   ...USER_COMMANDS,
+  ...LOCALE_COMMANDS,
 };
 
 function parseJsonFile(file: string): unknown {
@@ -156,7 +158,8 @@ export const USAGE = `Usage: formsign <command> [--json]
   keys revoke KEY_ID
   templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]
 ${OUTBOX_USAGE}
-${USER_USAGE}`;
+${USER_USAGE}
+${LOCALE_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

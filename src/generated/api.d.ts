@@ -939,6 +939,11 @@ export interface components {
              * @description When the recipient signed; `null` until then.
              */
             signed_at: string | null;
+            /**
+             * @description The BCP 47 language tag given at send, in its canonical form (`pt-BR`); `null` when none was
+             *     given. It chooses the language of the recipient's messages and signing page (see `sendForm`).
+             */
+            locale: string | null;
         };
         /**
          * @description A filled copy of a template (or a generated document) to be signed. Status goes `draft` → `sent`
@@ -1244,6 +1249,16 @@ export interface components {
                 name?: string;
                 /** @description The signer slot to take; by default the next free one, in order. */
                 signer?: number;
+                /**
+                 * @description The recipient's language as a BCP 47 tag (`de`, `pt-BR`, `ar`): the invitation and the signing
+                 *     page are in it. A tag that is not BCP 47 is `400 parameter_invalid` (`param`
+                 *     `recipients[i].locale`). A well-formed tag of a language without a translation is kept, and the
+                 *     signing page then falls back to the browser's `Accept-Language`, then the account's default
+                 *     (`formsign accounts set-locale`), then English. The languages: `en`, `ar`, `cs`, `da`, `de`,
+                 *     `el`, `es`, `fi`, `fr`, `he`, `it`, `ja`, `ko`, `nb`, `nl`, `pl`, `pt`, `ru`, `sv`, `tr`, `uk`,
+                 *     `zh`. The signer can switch language on the page.
+                 */
+                locale?: string;
             }[];
         };
         /** @description The body of `createWebhook`. */

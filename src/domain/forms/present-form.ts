@@ -21,7 +21,10 @@ export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'templa
 export type RecipientState = Pick<
   RecipientRow,
   'id' | 'name' | 'email' | 'phone' | 'channel' | 'signer' | 'status' | 'delivery_status' | 'delivery_error' | 'sent_at' | 'viewed_at' | 'signed_at'
->;
+> & {
+  /** Absent in the snapshots of events recorded before recipients had a locale (migration 0019). */
+  readonly locale?: string | null;
+};
 
 export interface FormState {
   readonly head: FormHead;
@@ -74,10 +77,11 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     sent_at: r.sent_at,
     viewed_at: r.viewed_at,
     signed_at: r.signed_at,
+    locale: r.locale ?? null,
   };
 }
 
-const RECIPIENT_KEYS = ['id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at'] as const;
+const RECIPIENT_KEYS = ['id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at', 'locale'] as const;
 
 /**
  * A form's state as an event keeps it: the head, values, metadata (the stored JSON columns spliced in,

@@ -1,4 +1,5 @@
 import type { Channel } from '../../db/tables.js';
+import { DEFAULT_LOCALE, directionOf, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
 
 export interface MessageInput {
   readonly channel: Channel;
@@ -11,6 +12,8 @@ export interface MessageInput {
   readonly signingUrl: string;
   /** RFC 3339; null when the form has no expiry. */
   readonly expiresAt: string | null;
+  /** The recipient's language (lib/i18n pickLocale); English when not given. */
+  readonly locale?: Locale;
 }
 
 /** E-mail: subject, text and html; SMS: text alone. */
@@ -31,46 +34,53 @@ export interface ComposedMessage {
  * who asks, the form, the link.
  */
 export function composeMessage(m: MessageInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
   if (m.channel === 'sms') {
-    return { channel: 'sms', text: `${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+    return { channel: 'sms', text: t(locale, 'sms.invite', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
-  const expiry = m.expiresAt ? `This link works until ${formatExpiry(m.expiresAt)}.` : null;
-  const subject = clip(`${account} asks you to sign "${form}"`, 200);
-  const why = `You received this e-mail because ${account} sent "${form}" to ${m.to} through Formsign. If you were not expecting it, you can ignore it.`;
+  const expiry = m.expiresAt ? t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) }) : null;
+  const subject = clip(t(locale, 'email.subject', { account, form }), 200);
+  const why = t(locale, 'email.why', { account, form, to: m.to });
+  const hello = name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello');
   const text = [
-    name ? `Hello ${name},` : 'Hello,',
+    hello,
     '',
-    `${account} asks you to review and sign "${form}".`,
+    t(locale, 'email.asks', { account, form }),
     '',
-    `Open the form: ${m.signingUrl}`,
+    t(locale, 'email.openText', { url: m.signingUrl }),
     '',
     ...(expiry ? [expiry, ''] : []),
     why,
     '',
   ].join('\n');
-  return { channel: 'email', subject, text, html: emailHtml({ name, account, form, url: m.signingUrl, expiry, why }) };
+  return { channel: 'email', subject, text, html: emailHtml(locale, { name, account, form, url: m.signingUrl, expiry, why }) };
 }
 
-function emailHtml(v: { name: string | null; account: string; form: string; url: string; expiry: string | null; why: string }): string {
+function emailHtml(locale: Locale, v: { name: string | null; account: string; form: string; url: string; expiry: string | null; why: string }): string {
   const e = escapeHtml;
   const url = e(v.url);
+  // Each value is escaped before it goes into its (escaped) sentence.
+  const say = (key: Parameters<typeof t>[1], params: Record<string, string> = {}): string =>
+    e(t(locale, key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])))).replace(/\u0000(\w+)\u0000/g, (_, k: string) => e(params[k]!));
+  const dir = directionOf(locale);
+  const align = dir === 'rtl' ? 'right' : 'left';
   // Table layout and inline styles: what mail clients (Outlook included) render alike.
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(v.form)}</title></head>
+<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(v.form)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:32px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #e4e7eb;border-radius:8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" dir="${dir}" style="max-width:560px;background:#ffffff;border:1px solid #e4e7eb;border-radius:8px;text-align:${align}">
 <tr><td style="padding:28px 32px 8px 32px;font-size:13px;color:#616e7c">${e(v.account)}</td></tr>
-<tr><td style="padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:#1f2933">Please sign &ldquo;${e(v.form)}&rdquo;</td></tr>
-<tr><td style="padding:16px 32px 0 32px;font-size:15px;line-height:1.5">${v.name ? `Hello ${e(v.name)},` : 'Hello,'}</td></tr>
-<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">${e(v.account)} asks you to review and sign &ldquo;${e(v.form)}&rdquo;.</td></tr>
+<tr><td style="padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:#1f2933">${say('email.heading', { form: v.form })}</td></tr>
+<tr><td style="padding:16px 32px 0 32px;font-size:15px;line-height:1.5">${v.name ? say('email.helloName', { name: v.name }) : say('email.hello')}</td></tr>
+<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">${say('email.asks', { account: v.account, form: v.form })}</td></tr>
 <tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:#1d4ed8">
-<a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">Review and sign</a>
+<a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">${say('email.button')}</a>
 </td></tr></table></td></tr>
-<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:#616e7c">Or copy this address into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></td></tr>
+<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:#616e7c">${say('email.copy')}<br><a href="${url}" dir="ltr" style="color:#1d4ed8;word-break:break-all">${url}</a></td></tr>
 ${v.expiry ? `<tr><td style="padding:16px 32px 0 32px;font-size:13px;line-height:1.5;color:#616e7c">${e(v.expiry)}</td></tr>\n` : ''}<tr><td style="height:24px;line-height:24px;font-size:0">&nbsp;</td></tr>
 <tr><td style="padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:#9aa5b1;border-top:1px solid #e4e7eb">${e(v.why)}</td></tr>
 </table></td></tr></table>
@@ -78,15 +88,10 @@ ${v.expiry ? `<tr><td style="padding:16px 32px 0 32px;font-size:13px;line-height
 `;
 }
 
-/** "24 December 2026, 14:05 UTC": unambiguous for any reader, whatever their locale. */
-export function formatExpiry(iso: string): string {
-  const d = new Date(iso);
-  return `${DATE.format(d)}, ${TIME.format(d)} UTC`;
+/** "24 December 2026, 14:05 UTC": unambiguous for any reader; in the reader's language when known. */
+export function formatExpiry(iso: string, locale: Locale = DEFAULT_LOCALE): string {
+  return formatUtc(locale, iso);
 }
-
-// Built once: constructing an Intl formatter costs more than composing the rest of the message.
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -4,6 +4,7 @@ import { insertMessage } from '../../db/repositories/messages.js';
 import { insertRecipient, listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
+import { pickLocale } from '../../lib/i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -64,6 +65,7 @@ export async function sendForm(
         token_hash: deps.links.tokenHash(deps.links.token(id)),
         status: 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
         viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null, created_at: now, updated_at: now,
+        locale: r.locale,
       };
       await insertRecipient(trx, p, row);
       const message = composeMessage({
@@ -74,6 +76,8 @@ export async function sendForm(
         accountName: account?.name ?? 'Formsign',
         signingUrl: deps.links.url(id),
         expiresAt,
+        // Written now, once: the recipient's language, else the account's (no browser to ask yet).
+        locale: pickLocale([r.locale, account?.locale]),
       });
       const messageId = newId('message');
       await insertMessage(trx, p, {

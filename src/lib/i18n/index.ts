@@ -118,3 +118,24 @@ export function pickLocale(choices: ReadonlyArray<string | null | undefined>): L
   }
   return DEFAULT_LOCALE;
 }
+
+// Built once per language: constructing an Intl formatter costs more than composing a message.
+const UTC_FORMATS = new Map<Locale, Intl.DateTimeFormat>();
+const EN_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const EN_TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+
+/**
+ * A moment in UTC, written for a reader of `locale` and saying it is UTC: "24 December 2026, 14:05
+ * UTC", "24. Dezember 2026 um 14:05 UTC". For messages and pages whose reader's time zone is unknown
+ * (the signing page rewrites it in the browser's own zone).
+ */
+export function formatUtc(locale: Locale, iso: string): string {
+  const d = new Date(iso);
+  if (locale === 'en') return `${EN_DATE.format(d)}, ${EN_TIME.format(d)} UTC`;
+  let format = UTC_FORMATS.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+    UTC_FORMATS.set(locale, format);
+  }
+  return `${format.format(d)} UTC`;
+}
