@@ -31,6 +31,11 @@ export interface SigningPage {
   fields: PageField[];
   /** This recipient signs on a page the seal adds, so the page asks for one signature of its own. */
   ownSignature: boolean;
+  /** The recipient's language as given at send (BCP 47), and the account's default: the page's language. */
+  recipientLocale: string | null;
+  accountLocale: string | null;
+  /** Where a signer can write to the sender (the expired page says so); null: the sender's name alone. */
+  contactEmail: string | null;
 }
 
 const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
@@ -60,5 +65,8 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
       return { ...f, mine, value };
     }),
     ownSignature: needsOwnSignature(fields.defs, recipient.signer),
+    recipientLocale: recipient.locale,
+    accountLocale: account?.locale ?? null,
+    contactEmail: null,
   };
 }
