@@ -36,6 +36,7 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
   integration: [
     'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
     'test/*.test.ts',
+    'test/messages/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],

@@ -62,6 +62,8 @@ const schema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().min(3).default('Formsign <no-reply@localhost>'),
+    // The completed copy: a sealed PDF up to this size is attached, a larger one sent as a 30-day link.
+    MAIL_ATTACH_MAX_BYTES: z.coerce.number().int().min(0).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
     SMS_PROVIDER_URL: url(['http:', 'https:']).optional(),
     SMS_ACCOUNT_SID: z.string().min(1).optional(),
     SMS_AUTH_TOKEN: z.string().min(1).optional(),
@@ -116,6 +118,8 @@ export interface Config {
     | { readonly endpoint: string | undefined; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }
     | undefined;
   readonly smtp: { readonly url: string | undefined; readonly from: string };
+  /** MAIL_ATTACH_MAX_BYTES: the largest sealed PDF a completed copy attaches (default 10 MiB). */
+  readonly mailAttachMaxBytes: number;
   readonly sms: { readonly url: string; readonly accountSid: string | undefined; readonly authToken: string | undefined; readonly from: string | undefined } | undefined;
   readonly signingCert: { readonly p12Path: string; readonly password: string } | undefined;
   readonly webhooks: { readonly allowPrivateNetworks: boolean; readonly retryScale: number };
@@ -162,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { endpoint: c.S3_ENDPOINT, bucket: c.S3_BUCKET, region: c.S3_REGION!, accessKeyId: c.S3_ACCESS_KEY_ID!, secretAccessKey: c.S3_SECRET_ACCESS_KEY! }
       : undefined,
     smtp: { url: c.SMTP_URL, from: c.MAIL_FROM },
+    mailAttachMaxBytes: c.MAIL_ATTACH_MAX_BYTES,
     sms: c.SMS_PROVIDER_URL ? { url: c.SMS_PROVIDER_URL, accountSid: c.SMS_ACCOUNT_SID, authToken: c.SMS_AUTH_TOKEN, from: c.SMS_FROM } : undefined,
     signingCert: c.SIGNING_CERT_P12 ? { p12Path: path.resolve(c.SIGNING_CERT_P12), password: c.SIGNING_CERT_PASSWORD ?? '' } : undefined,
     webhooks: { allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, retryScale: c.WEBHOOK_RETRY_SCALE },

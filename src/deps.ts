@@ -140,7 +140,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, generate: {
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
@@ -210,7 +210,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
     : devSmsSender;
   const handlers: JobHandlers = {
-    'message.deliver': messageDeliveryHandler({ db: domain.db, clock: domain.clock, email, sms }),
+    'message.deliver': messageDeliveryHandler({ db: domain.db, clock: domain.clock, email, sms, blobs: domain.blobs }),
     'forms.expire': formsExpiryHandler(domain),
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),

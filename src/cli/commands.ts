@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../domain/accounts/manage-accounts.js';
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
 import type { Mode } from '../lib/partition.js';
+import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
@@ -134,6 +135,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   ...OUTBOX_COMMANDS,
   ...USER_COMMANDS,
+  ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
 };
 
@@ -159,6 +161,7 @@ export const USAGE = `Usage: formsign <command> [--json]
   templates import FILE.pdf --account ID --mode test|live [--name N] [--fields fields.json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
+${NOTIFY_USAGE}
 ${LOCALE_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {

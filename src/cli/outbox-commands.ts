@@ -52,11 +52,13 @@ export const OUTBOX_COMMANDS: Record<string, Handler> = {
     const data = rows.map((m) => ({
       object: 'message',
       id: m.id,
+      kind: m.kind,
       channel: m.channel,
       to: m.to_address,
       subject: m.subject,
       text: m.text,
       link: LINK.exec(m.text)?.[0] ?? null,
+      attachment: m.attachment_name,
       status: m.status,
       transport: m.transport,
       error: m.error,
@@ -68,7 +70,7 @@ export const OUTBOX_COMMANDS: Record<string, Handler> = {
     print(json, { object: 'list', data }, () =>
       data.length === 0
         ? 'No messages.'
-        : data.map((m) => `${m.created_at}  ${m.channel} to ${m.to}  [${m.status}${m.transport ? ` via ${m.transport}` : ''}]\n  ${m.subject ?? m.text}\n  ${m.link ?? ''}`).join('\n\n'),
+        : data.map((m) => `${m.created_at}  ${m.kind} ${m.channel} to ${m.to}  [${m.status}${m.transport ? ` via ${m.transport}` : ''}]\n  ${m.subject ?? m.text}\n  ${m.attachment ? `attached: ${m.attachment}` : (m.link ?? '')}`).join('\n\n'),
     );
   },
 };

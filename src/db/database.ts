@@ -15,6 +15,7 @@ import * as m0009 from './migrations/0009_template_versions.js';
 import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
+import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 import * as m0019 from './migrations/0019_locales.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
@@ -201,6 +202,7 @@ export const migrations: Record<string, Migration> = {
   '0010_dashboard': m0010,
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
+  '0014_completed_copy_and_notices': m0014,
   '0019_locales': m0019,
 };
 

@@ -85,6 +85,8 @@ export interface FormsTable {
   sent_at: string | null;
   completed_at: string | null;
   expires_at: string | null;
+  /** 0 when a send said `notify: {completed_copy: false}`: recipients get no sealed copy (0014). */
+  completed_copy: Generated<number>;
 }
 
 export interface EventsTable {
@@ -166,12 +168,19 @@ export interface RecipientsTable {
   updated_at: string;
 }
 
+/**
+ * What a message is for (0014): the signing invitation, the sealed copy a recipient gets, and the
+ * notices the account's notify_email gets.
+ */
+export type MessageKind = 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+
 export interface MessagesTable {
   id: string;
   account_id: string;
   mode: Mode;
   form_id: string;
-  recipient_id: string;
+  /** Null for a notice to the account's notify_email (0014). */
+  recipient_id: string | null;
   channel: Channel;
   to_address: string;
   /** E-mail only. */
@@ -187,6 +196,10 @@ export interface MessagesTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  kind: Generated<MessageKind>;
+  /** A blob sent along (the sealed PDF), read from the store when the message is sent (0014). */
+  attachment_key: string | null;
+  attachment_name: string | null;
 }
 
 export interface SealedFilesTable {
@@ -197,6 +210,17 @@ export interface SealedFilesTable {
   sha256: string;
   size: number;
   created_at: string;
+}
+
+/**
+ * An account's notice settings (0014), a row only once set: where its notices go (completed,
+ * declined, and viewed when `notify_viewed` is 1), which is also the Reply-To of its messages.
+ */
+export interface AccountNotifyTable {
+  account_id: string;
+  notify_email: string | null;
+  notify_viewed: number;
+  updated_at: string;
 }
 
 /** A signature or initials image a recipient submitted (0005); the PNG is in the blob store. */
@@ -317,6 +341,7 @@ export interface LoginFailuresTable {
 
 export interface Database {
   accounts: AccountsTable;
+  account_notify: AccountNotifyTable;
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
@@ -354,3 +379,4 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type AccountNotifyRow = Selectable<AccountNotifyTable>;

@@ -43,6 +43,8 @@ export interface DomainDeps {
   readonly signingCertificate: SigningCertificate;
   /** Forms from a description: the PDF layout (in the PDF pool) and the optional model (LLM_*). */
   readonly generate: GenerateServices;
+  /** The completed copy: the largest sealed PDF attached to an e-mail (MAIL_ATTACH_MAX_BYTES); larger ones go as a link. */
+  readonly copies: { readonly attachMaxBytes: number };
 }
 
 /**

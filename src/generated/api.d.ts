@@ -1260,6 +1260,18 @@ export interface components {
                  */
                 locale?: string;
             }[];
+            notify?: components["schemas"]["SendNotify"];
+        };
+        /**
+         * @description Who is sent what when the form is completed. By default every recipient gets the completed copy:
+         *     "Your signed copy of <form>", with the sealed PDF attached (at most 10 MB; a larger one, and the
+         *     SMS copy, as a download link that works for 30 days). `completed_copy: false` turns the
+         *     recipients' copies off for this form (a later send may turn them on again). The account's
+         *     notification address (dashboard settings, `formsign accounts set-notify`) is told either way.
+         */
+        SendNotify: {
+            /** @description Whether the recipients get the signed copy when everyone has signed (default true). */
+            completed_copy?: boolean;
         };
         /** @description The body of `createWebhook`. */
         CreateWebhookRequest: {

@@ -1,13 +1,19 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
-import type { MessageRow, MessagesTable } from '../tables.js';
+import type { MessageKind, MessageRow, MessagesTable } from '../tables.js';
 
 // Each e-mail or SMS as composed at send time, and what became of it. Without an SMTP server or SMS
 // gateway this table is the dev outbox: its rows are the messages, delivered with transport 'dev'.
 
-/** A message as composed: queued, nothing sent yet (the fields of its outcome, if named, must say so). */
-export type NewMessage = Omit<MessagesTable, 'account_id' | 'mode' | 'transport' | 'status' | 'provider_message_id' | 'error' | 'updated_at' | 'delivered_at'> & {
+/**
+ * A message as composed: queued, nothing sent yet (the fields of its outcome, if named, must say so).
+ * Without a kind it is an invitation; without an attachment it carries none.
+ */
+export type NewMessage = Omit<MessagesTable, 'account_id' | 'mode' | 'transport' | 'status' | 'provider_message_id' | 'error' | 'updated_at' | 'delivered_at' | 'kind' | 'attachment_key' | 'attachment_name'> & {
+  kind?: MessageKind;
+  attachment_key?: string | null;
+  attachment_name?: string | null;
   transport?: null;
   status?: 'queued';
   provider_message_id?: null;
@@ -19,6 +25,7 @@ export type NewMessage = Omit<MessagesTable, 'account_id' | 'mode' | 'transport'
 const insertMessageRow = preparedInsert('messages', [
   'id', 'account_id', 'mode', 'form_id', 'recipient_id', 'channel', 'to_address', 'subject', 'text', 'html',
   'transport', 'status', 'provider_message_id', 'error', 'created_at', 'updated_at', 'delivered_at',
+  'kind', 'attachment_key', 'attachment_name',
 ]);
 
 /** A message as composed, queued for delivery (its job is enqueued in the same transaction). */
@@ -33,6 +40,9 @@ export function insertMessage(trx: Trx, p: Partition, row: NewMessage): Promise<
     error: null,
     updated_at: row.created_at,
     delivered_at: null,
+    kind: row.kind ?? 'invite',
+    attachment_key: row.attachment_key ?? null,
+    attachment_name: row.attachment_name ?? null,
   });
 }
 

@@ -90,6 +90,7 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    completed_copy: 1,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

@@ -1,5 +1,36 @@
 import type { Channel } from '../../db/tables.js';
-import { DEFAULT_LOCALE, directionOf, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
+import { DEFAULT_LOCALE, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
+import { clip, escapeHtml, formatWhen, oneLine, renderEmail } from './message-layout.js';
+
+// What each kind of message says, one block per kind; the layout they share is message-layout.ts.
+// Messages are composed when their cause is written (a send, a seal, a view) and stored as composed
+// (the messages table), so what was sent is on record. Pure: no clock, no I/O. Every value is escaped
+// in the HTML part and kept to one line in the subject; an SMS says who, what, and the link.
+// What a signer gets is in their language (lib/i18n catalogues: the recipient's locale, else the
+// account's); the notices to the account stay in English.
+
+export { escapeHtml };
+
+/** E-mail: subject, text and html; SMS: text alone. */
+export interface ComposedMessage {
+  readonly channel: Channel;
+  readonly subject?: string;
+  readonly text: string;
+  readonly html?: string;
+}
+
+/** The display name of every e-mail an account sends: `Acme via Formsign` (the address is MAIL_FROM's). */
+export function senderDisplayName(accountName: string): string {
+  return `${clip(oneLine(accountName), 100)} via Formsign`;
+}
+
+/** "24 December 2026, 14:05 UTC", in the reader's language when given (kept under its first name). */
+export function formatExpiry(iso: string, locale: Locale = DEFAULT_LOCALE): string {
+  return locale === DEFAULT_LOCALE ? formatWhen(iso) : formatUtc(locale, iso);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Invitation: a recipient is asked to sign (send-form.ts).
 
 export interface MessageInput {
   readonly channel: Channel;
@@ -16,23 +47,7 @@ export interface MessageInput {
   readonly locale?: Locale;
 }
 
-/** E-mail: subject, text and html; SMS: text alone. */
-export interface ComposedMessage {
-  readonly channel: Channel;
-  readonly subject?: string;
-  readonly text: string;
-  readonly html?: string;
-}
-
-/**
- * The message a recipient gets, composed once at send time and stored as sent (the messages table),
- * so what was delivered is on record. Pure: no clock, no I/O.
- *
- * An e-mail a person can trust: who asks and for what in the subject, a greeting by name, the link as
- * a button and written out (for clients that strip buttons), when it stops working, and why they got
- * it. Every value is escaped in the HTML part and kept to one line in the subject. An SMS is short:
- * who asks, the form, the link.
- */
+/** The invitation (the name `composeMessage` is the first kind's, kept for its callers). */
 export function composeMessage(m: MessageInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
@@ -41,68 +56,116 @@ export function composeMessage(m: MessageInput): ComposedMessage {
     return { channel: 'sms', text: t(locale, 'sms.invite', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
-  const expiry = m.expiresAt ? t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) }) : null;
-  const subject = clip(t(locale, 'email.subject', { account, form }), 200);
-  const why = t(locale, 'email.why', { account, form, to: m.to });
-  const hello = name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello');
-  const text = [
-    hello,
-    '',
-    t(locale, 'email.asks', { account, form }),
-    '',
-    t(locale, 'email.openText', { url: m.signingUrl }),
-    '',
-    ...(expiry ? [expiry, ''] : []),
-    why,
-    '',
-  ].join('\n');
-  return { channel: 'email', subject, text, html: emailHtml(locale, { name, account, form, url: m.signingUrl, expiry, why }) };
+  const { text, html } = renderEmail({
+    locale,
+    account,
+    heading: t(locale, 'email.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'email.asks', { account, form })],
+    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
+    footer: t(locale, 'email.why', { account, form, to: m.to }),
+  });
+  return { channel: 'email', subject: clip(t(locale, 'email.subject', { account, form }), 200), text, html };
 }
 
-function emailHtml(locale: Locale, v: { name: string | null; account: string; form: string; url: string; expiry: string | null; why: string }): string {
-  const e = escapeHtml;
-  const url = e(v.url);
-  // Each value is escaped before it goes into its (escaped) sentence.
-  const say = (key: Parameters<typeof t>[1], params: Record<string, string> = {}): string =>
-    e(t(locale, key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])))).replace(/\u0000(\w+)\u0000/g, (_, k: string) => e(params[k]!));
-  const dir = directionOf(locale);
-  const align = dir === 'rtl' ? 'right' : 'left';
-  // Table layout and inline styles: what mail clients (Outlook included) render alike.
-  return `<!doctype html>
-<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(v.form)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:32px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" dir="${dir}" style="max-width:560px;background:#ffffff;border:1px solid #e4e7eb;border-radius:8px;text-align:${align}">
-<tr><td style="padding:28px 32px 8px 32px;font-size:13px;color:#616e7c">${e(v.account)}</td></tr>
-<tr><td style="padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:#1f2933">${say('email.heading', { form: v.form })}</td></tr>
-<tr><td style="padding:16px 32px 0 32px;font-size:15px;line-height:1.5">${v.name ? say('email.helloName', { name: v.name }) : say('email.hello')}</td></tr>
-<tr><td style="padding:10px 32px 0 32px;font-size:15px;line-height:1.5">${say('email.asks', { account: v.account, form: v.form })}</td></tr>
-<tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:#1d4ed8">
-<a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">${say('email.button')}</a>
-</td></tr></table></td></tr>
-<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:#616e7c">${say('email.copy')}<br><a href="${url}" dir="ltr" style="color:#1d4ed8;word-break:break-all">${url}</a></td></tr>
-${v.expiry ? `<tr><td style="padding:16px 32px 0 32px;font-size:13px;line-height:1.5;color:#616e7c">${e(v.expiry)}</td></tr>\n` : ''}<tr><td style="height:24px;line-height:24px;font-size:0">&nbsp;</td></tr>
-<tr><td style="padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:#9aa5b1;border-top:1px solid #e4e7eb">${e(v.why)}</td></tr>
-</table></td></tr></table>
-</body></html>
-`;
+// ---------------------------------------------------------------------------------------------------
+// Completed copy: every recipient gets the sealed PDF (completed-copy.ts), attached when it is small
+// enough, else as a download link that works for 30 days. An SMS always carries the link.
+
+/** How the sealed PDF travels: attached (the link is then a spare), or by link alone. */
+export interface CopyDelivery {
+  readonly attached: boolean;
+  /** The presigned download address. */
+  readonly url: string;
+  /** RFC 3339: when the download address stops working. */
+  readonly urlExpiresAt: string;
 }
 
-/** "24 December 2026, 14:05 UTC": unambiguous for any reader; in the reader's language when known. */
-export function formatExpiry(iso: string, locale: Locale = DEFAULT_LOCALE): string {
-  return formatUtc(locale, iso);
+export interface CompletedCopyInput {
+  readonly channel: Channel;
+  readonly to: string;
+  readonly recipientName: string | null;
+  readonly formName: string;
+  readonly accountName: string;
+  readonly copy: CopyDelivery;
+  /** The recipient's language; English when not given. */
+  readonly locale?: Locale;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export function composeCompletedCopy(m: CompletedCopyInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  if (m.channel === 'sms') {
+    return { channel: 'sms', text: t(locale, 'copy.sms', { form: clip(form, 60), account: clip(account, 40), url: m.copy.url }) };
+  }
+  const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const download = t(locale, 'copy.download');
+  const { text, html } = renderEmail({
+    locale,
+    account,
+    heading: t(locale, 'copy.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, m.copy.attached ? 'copy.attached' : 'copy.link', { form }), t(locale, 'copy.seal')],
+    ...(m.copy.attached ? {} : { action: { label: download, textLabel: download, url: m.copy.url } }),
+    notes: m.copy.attached ? [] : [t(locale, 'email.expiry', { date: formatExpiry(m.copy.urlExpiresAt, locale) })],
+    footer: t(locale, 'copy.why', { form, account, to: m.to }),
+  });
+  return { channel: 'email', subject: clip(t(locale, 'copy.subject', { form }), 200), text, html };
 }
 
-/** Line breaks and control characters would break a header or fake a paragraph: collapsed to spaces. */
-function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+// ---------------------------------------------------------------------------------------------------
+// Sender notices: the account's notify_email is told of a completed form (with the PDF), a decline
+// (with the reason) and, if it opted in, a first view (sender-notice.ts).
+
+export type NoticeInput = {
+  readonly to: string;
+  readonly accountName: string;
+  readonly formName: string;
+  readonly formId: string;
+} & (
+  | { readonly kind: 'completed'; readonly copy: CopyDelivery; readonly signers: readonly string[] }
+  | { readonly kind: 'declined'; readonly recipient: string; readonly reason: string | null; readonly at: string }
+  | { readonly kind: 'viewed'; readonly recipient: string; readonly at: string }
+);
+
+export function composeSenderNotice(n: NoticeInput): ComposedMessage {
+  const account = oneLine(n.accountName);
+  const form = oneLine(n.formName);
+  const footer = `You received this e-mail because ${n.to} is the notification address of ${account} on Formsign (form ${n.formId}).`;
+  const content = noticeContent(n, form);
+  const { text, html } = renderEmail({ account, greeting: null, footer, ...content });
+  return { channel: 'email', subject: clip(content.subject, 200), text, html };
 }
 
-function clip(s: string, max: number): string {
-  const chars = [...s];
-  return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
+function noticeContent(n: NoticeInput, form: string) {
+  switch (n.kind) {
+    case 'completed':
+      return {
+        subject: `Completed: "${form}"`,
+        heading: `“${form}” is signed`,
+        paragraphs: [
+          `Everyone has signed "${form}"${n.signers.length > 0 ? `: ${n.signers.map(oneLine).join(', ')}` : ''}.`,
+          n.copy.attached ? 'The sealed PDF is attached to this e-mail.' : 'Download the sealed PDF with the link below.',
+        ],
+        ...(n.copy.attached ? {} : { action: { label: 'Download the signed PDF', textLabel: 'Download the signed PDF', url: n.copy.url } }),
+        notes: n.copy.attached ? [] : [`This link works until ${formatWhen(n.copy.urlExpiresAt)}.`],
+      };
+    case 'declined':
+      return {
+        subject: `Declined: ${oneLine(n.recipient)} declined to sign "${form}"`,
+        heading: `${oneLine(n.recipient)} declined to sign`,
+        paragraphs: [
+          `${oneLine(n.recipient)} declined to sign "${form}" on ${formatWhen(n.at)}. The form is closed; its links no longer work.`,
+          n.reason ? `Their reason: "${oneLine(n.reason)}"` : 'They gave no reason.',
+        ],
+      };
+    case 'viewed':
+      return {
+        subject: `Viewed: ${oneLine(n.recipient)} opened "${form}"`,
+        heading: `${oneLine(n.recipient)} opened “${form}”`,
+        paragraphs: [`${oneLine(n.recipient)} opened "${form}" on ${formatWhen(n.at)}. You will hear again when it is signed.`],
+      };
+  }
 }

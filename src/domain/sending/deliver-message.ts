@@ -1,18 +1,25 @@
+import { findAccount } from '../../db/repositories/accounts.js';
 import { findMessage, recordMessageDelivered, recordMessageFailed } from '../../db/repositories/messages.js';
+import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { setRecipientDelivery } from '../../db/repositories/recipient-delivery.js';
 import type { MessageRow } from '../../db/tables.js';
 import type { Db } from '../../db/handles.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
+import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
+import type { BlobStore } from '../../providers/blob/index.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { EmailSender } from '../../providers/email/index.js';
 import type { SmsSender } from '../../providers/sms/index.js';
+import { senderDisplayName } from './compose-message.js';
 
 export interface DeliveryDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly email: EmailSender;
   readonly sms: SmsSender;
+  /** Where an attachment (the sealed PDF of a completed copy) is read from when the message is sent. */
+  readonly blobs: Pick<BlobStore, 'get'>;
 }
 
 /**
@@ -29,6 +36,10 @@ export interface DeliveryDeps {
  *   commit, the job is claimed again when its lease runs out and the message goes out a second time.
  *   The message id is the e-mail's Message-ID (`<msg_…@sender-domain>`), so receivers can drop the
  *   copy. A message already `delivered` is not sent again.
+ * - Who it is from is read when it is sent, for every kind alike: `"<account name> via Formsign"`
+ *   at MAIL_FROM's address, Reply-To the account's notify_email when set; an attachment is read from
+ *   the blob store then too. Only an invitation's outcome shows on its recipient (`delivery_status`
+ *   is about the signing link reaching them, not about the copies or notices that follow).
  */
 export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf<'message.deliver'>> {
   return {
@@ -37,11 +48,12 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
       const message = await findMessage(deps.db, p, payload.message_id);
       if (!message) throw new Error(`Message ${payload.message_id} does not exist.`);
       if (message.status === 'delivered') return;
-      const { transport, providerMessageId } = await send(deps, message, ctx.signal);
+      const { transport, providerMessageId } = await send(deps, p, message, ctx.signal);
       const at = isoNow(deps.clock);
+      const recipientId = tracksRecipient(message);
       return async (trx) => {
         await recordMessageDelivered(trx, p, message.id, { transport, providerMessageId, at });
-        await setRecipientDelivery(trx, p, message.recipient_id, { status: 'delivered', error: null, at });
+        if (recipientId) await setRecipientDelivery(trx, p, recipientId, { status: 'delivered', error: null, at });
       };
     },
     async failed(trx, payload, ctx, failure) {
@@ -53,14 +65,33 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
       // The operator's record keeps every detail; the recipient's `delivery_error`, which API clients
       // and webhooks see, keeps what concerns the message and not the service's network.
       await recordMessageFailed(trx, p, message.id, { error: `${failure.error} (${when})`, at });
-      await setRecipientDelivery(trx, p, message.recipient_id, { status: 'failed', error: `${publicReason(failure.error)} (${when})`, at });
+      const recipientId = tracksRecipient(message);
+      if (recipientId) await setRecipientDelivery(trx, p, recipientId, { status: 'failed', error: `${publicReason(failure.error)} (${when})`, at });
     },
   };
 }
 
-async function send(deps: DeliveryDeps, m: MessageRow, signal: AbortSignal): Promise<{ transport: string; providerMessageId: string | null }> {
+/** The recipient whose `delivery_status` this message's outcome sets: an invitation's, else none. */
+function tracksRecipient(m: MessageRow): string | null {
+  return m.kind === 'invite' ? m.recipient_id : null;
+}
+
+async function send(deps: DeliveryDeps, p: Partition, m: MessageRow, signal: AbortSignal): Promise<{ transport: string; providerMessageId: string | null }> {
   if (m.channel === 'email') {
-    const sent = await deps.email.send({ id: m.id, to: m.to_address, subject: m.subject ?? '', text: m.text, html: m.html ?? '' }, signal);
+    const [account, notify] = await Promise.all([findAccount(deps.db, p.accountId), findAccountNotify(deps.db, p.accountId)]);
+    const attachments = [];
+    if (m.attachment_key) {
+      const content = await deps.blobs.get(m.attachment_key);
+      // Written before the message that names it (the seal stores the file first): a miss is a broken store.
+      if (!content) throw new Error(`The attachment ${m.attachment_key} of message ${m.id} is missing from the file store.`);
+      attachments.push({ filename: m.attachment_name ?? 'document.pdf', contentType: 'application/pdf', content });
+    }
+    const sent = await deps.email.send({
+      id: m.id, to: m.to_address, subject: m.subject ?? '', text: m.text, html: m.html ?? '',
+      fromName: senderDisplayName(account?.name ?? 'Formsign'),
+      ...(notify?.notify_email ? { replyTo: notify.notify_email } : {}),
+      attachments,
+    }, signal);
     return { transport: deps.email.transport, providerMessageId: sent.providerMessageId };
   }
   const sent = await deps.sms.send({ to: m.to_address, body: m.text }, signal);

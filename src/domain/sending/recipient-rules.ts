@@ -42,6 +42,11 @@ export interface NormalisedRecipient {
  */
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
+/** The one e-mail rule: a recipient's address, and the account's notify_email, pass the same test. */
+export function isEmailAddress(s: string): boolean {
+  return EMAIL.test(s);
+}
+
 function invalid(i: number, field: string, message: string): AppError {
   return new AppError('parameter_invalid', message, `recipients[${i}]${field ? `.${field}` : ''}`);
 }

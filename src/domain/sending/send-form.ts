@@ -1,6 +1,7 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { insertMessage } from '../../db/repositories/messages.js';
+import { setFormCompletedCopy } from '../../db/repositories/notify-settings.js';
 import { insertRecipient, listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
@@ -32,7 +33,7 @@ export async function sendForm(
   deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
   p: Partition,
   formId: string,
-  input: { recipients: readonly RecipientInput[] },
+  input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined },
 ): Promise<Json<FormView>> {
   const incoming = normaliseRecipients(input.recipients);
   // The field definitions never change, so they are read before the transaction (which may not touch
@@ -90,6 +91,8 @@ export async function sendForm(
     }
     const sent: FormRow = { ...form, status: form.status === 'draft' ? 'sent' : form.status, sent_at: form.sent_at ?? now, expires_at: expiresAt, updated_at: now };
     await updateForm(trx, p, form.id, { status: sent.status, sent_at: sent.sent_at, expires_at: sent.expires_at, updated_at: now });
+    // `notify.completed_copy` is kept with the form: the seal reads it when the copies are due.
+    if (input.notify?.completed_copy !== undefined) await setFormCompletedCopy(trx, p, form.id, input.notify.completed_copy);
     const state = formState(sent, [...existing, ...added]);
     await recordFormEvent(trx, p, 'form.sent', state, now);
     return formJson(state, fields, deps.links);

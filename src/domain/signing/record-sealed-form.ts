@@ -8,6 +8,7 @@ import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
+import { enqueueCompletedMessages } from '../sending/completed-copy.js';
 
 /**
  * Where a sealed file is kept: named by its content, so a second seal of the same form (a retried job
@@ -24,11 +25,12 @@ export function sealedFileKey(p: Partition, formId: string, sha256: string): str
  * its event, and neither exists without the other. Inside that transaction (the form row locked) the
  * form must still be `sent` or `viewed` and its recipients must be exactly the ones sealed, all signed:
  * a recipient added while the document was being sealed makes this seal obsolete (their signature
- * enqueues another), and an expired or already signed form is left as it is. Returns whether it
- * recorded the file; safe to run again.
+ * enqueues another), and an expired or already signed form is left as it is. The same transaction
+ * enqueues the completed copies and the sender's notice (sending/completed-copy.ts), so each is sent
+ * exactly once however often this runs. Returns whether it recorded the file; safe to run again.
  */
 export async function recordSealedForm(
-  deps: Pick<DomainDeps, 'transact' | 'blobs' | 'clock'>,
+  deps: Pick<DomainDeps, 'transact' | 'blobs' | 'clock' | 'fileLinks' | 'baseUrl' | 'copies'>,
   p: Partition,
   formId: string,
   pdf: Uint8Array,
@@ -45,10 +47,12 @@ export async function recordSealedForm(
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
     if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
-    await insertSealedFile(trx, p, { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now });
+    const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now };
+    await insertSealedFile(trx, p, file);
     const signed: FormRow = { ...form, status: 'signed', completed_at: now, updated_at: now };
     await updateForm(trx, p, formId, { status: 'signed', completed_at: now, updated_at: now });
     await recordFormEvent(trx, p, 'form.signed', formState(signed, recipients), now);
+    await enqueueCompletedMessages(trx, deps, p, form, recipients, file, now);
     return true;
   });
 }

@@ -13,7 +13,7 @@ import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord } from './signing-record.js';
 
 /** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
-export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer'> & {
+export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
   /** Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job. */
   seal(req: SealRequest, opts: JobOptions): Promise<Uint8Array>;
 };

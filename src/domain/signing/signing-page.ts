@@ -1,4 +1,5 @@
 import { findAccount } from '../../db/repositories/accounts.js';
+import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
@@ -34,7 +35,10 @@ export interface SigningPage {
   /** The recipient's language as given at send (BCP 47), and the account's default: the page's language. */
   recipientLocale: string | null;
   accountLocale: string | null;
-  /** Where a signer can write to the sender (the expired page says so); null: the sender's name alone. */
+  /**
+   * Where a signer can write to the sender: the account's notify_email, read for an expired link only
+   * (the expired page says whom to ask); null: the sender's name alone.
+   */
   contactEmail: string | null;
 }
 
@@ -47,7 +51,13 @@ const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initia
 export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>, link: SigningLink, client: Client): Promise<SigningPage> {
   await viewForm(deps, link, client);
   const { partition: p, form, recipient } = link;
-  const [fields, account, recipients] = await Promise.all([formFields(deps, p, form), findAccount(deps.db, p.accountId), listRecipientsOfForm(deps.db, p, form.id)]);
+  const [fields, account, recipients, notify] = await Promise.all([
+    formFields(deps, p, form),
+    findAccount(deps.db, p.accountId),
+    listRecipientsOfForm(deps.db, p, form.id),
+    // The address its notices go to is the one a signer can write to (it is also the Reply-To).
+    link.state === 'expired' ? findAccountNotify(deps.db, p.accountId) : undefined,
+  ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   return {
     state: link.state,
@@ -67,6 +77,6 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     ownSignature: needsOwnSignature(fields.defs, recipient.signer),
     recipientLocale: recipient.locale,
     accountLocale: account?.locale ?? null,
-    contactEmail: null,
+    contactEmail: notify?.notify_email ?? null,
   };
 }

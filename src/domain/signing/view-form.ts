@@ -7,6 +7,7 @@ import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
+import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import type { SigningLink } from './resolve-link.js';
 
 /** Who opened a page: the address and browser the audit trail keeps. */
@@ -18,7 +19,8 @@ export interface Client {
 /**
  * A recipient's first open of their signing page: the recipient becomes `viewed` (time, IP, user
  * agent), the form `viewed` if it was `sent`, and one `form.viewed` event is recorded, all in one
- * transaction. Later opens write nothing. Returns whether this call was the first view.
+ * transaction, with the viewed notice to the account when it opted in. Later opens write nothing.
+ * Returns whether this call was the first view.
  */
 export async function viewForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, link: SigningLink, client: Client): Promise<boolean> {
   // The common case, a page opened again, costs no write.
@@ -39,5 +41,7 @@ export async function markViewed(trx: Trx, p: Partition, formId: string, recipie
   if (!recipient) return false;
   const viewed = (await markFormViewed(trx, p, formId, seen.at)) ?? form;
   await recordFormEvent(trx, p, 'form.viewed', formState(viewed, await listRecipientsOfForm(trx, p, formId)), seen.at);
+  // The account's notify_email hears of each recipient's first view if it opted in.
+  await enqueueSenderNotice(trx, { partition: p, now: seen.at }, form, { kind: 'viewed', recipient });
   return true;
 }

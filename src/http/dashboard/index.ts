@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import { acceptUploads } from '../plugins/uploads.js';
 import type { HttpServices } from '../services.js';
 import { registerKeysApi } from './api-keys.js';
+import { registerNotifySettingsApi } from './api-notify-settings.js';
 import { registerSessionApi } from './api-session.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { jsonErrorHandler } from './guard.js';
@@ -23,6 +24,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerSessionApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
+    registerNotifySettingsApi(api, s.domain);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

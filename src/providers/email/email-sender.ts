@@ -5,6 +5,17 @@ export interface OutgoingEmail {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  /** The display name before MAIL_FROM's address (`Acme via Formsign`); absent: MAIL_FROM as configured. */
+  readonly fromName?: string;
+  /** Where replies go (the account's notify_email). */
+  readonly replyTo?: string;
+  readonly attachments?: readonly EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Uint8Array;
 }
 
 export interface SentEmail {

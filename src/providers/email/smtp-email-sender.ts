@@ -31,6 +31,11 @@ export function smtpTransportOptions(url: string, maxConnections: number) {
   };
 }
 
+/** The address of MAIL_FROM (`Name <address>` or a bare address), for a From with another display name. */
+export function senderAddress(from: string): string {
+  return (/<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from).trim();
+}
+
 /** The domain part of the sender's address, for Message-IDs. */
 function senderDomain(from: string): string {
   return /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'formsign.invalid';
@@ -39,12 +44,23 @@ function senderDomain(from: string): string {
 export function createSmtpEmailSender(o: SmtpOptions): EmailSender {
   const transport = nodemailer().createTransport(smtpTransportOptions(o.url, o.maxConnections ?? 8));
   const domain = senderDomain(o.from);
+  const address = senderAddress(o.from);
   return {
     transport: 'smtp',
     async send(m: OutgoingEmail) {
       const messageId = `<${m.id}@${domain}>`;
       try {
-        await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId });
+        await transport.sendMail({
+          // An address object: nodemailer quotes and encodes the display name, whatever the account's name holds.
+          from: m.fromName ? { name: m.fromName, address } : o.from,
+          to: m.to,
+          ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          messageId,
+          attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) })),
+        });
       } catch (error) {
         throw new Error(describeSmtpError(error));
       }

@@ -1,0 +1,65 @@
+import type { Trx } from '../../db/handles.js';
+import { findAccount } from '../../db/repositories/accounts.js';
+import { insertMessage } from '../../db/repositories/messages.js';
+import { findAccountNotify } from '../../db/repositories/notify-settings.js';
+import type { FormRow, MessageKind, RecipientRow } from '../../db/tables.js';
+import { newId } from '../../lib/ids.js';
+import type { Partition } from '../../lib/partition.js';
+import { enqueue } from '../../outbox/enqueue.js';
+import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
+import { composeSenderNotice, type CopyDelivery } from './compose-message.js';
+import { displayName } from './display-name.js';
+
+/** The sealed PDF as a message carries it: the blob to attach (when small enough) and its download link. */
+export interface SealedCopy {
+  /** The blob attached, read from the store when the message is sent; null: too large, the link alone. */
+  readonly attachment: { readonly key: string; readonly name: string } | null;
+  readonly delivery: CopyDelivery;
+}
+
+/** What the account's notify_email is told of. */
+export type SenderNotice =
+  | { readonly kind: 'completed'; readonly copy: SealedCopy; readonly signers: readonly RecipientRow[] }
+  | { readonly kind: 'declined'; readonly recipient: RecipientRow; readonly reason: string | null }
+  | { readonly kind: 'viewed'; readonly recipient: RecipientRow };
+
+/** The unit the notice is written in: whose form, and the time of the change it reports. */
+export interface NoticeContext {
+  readonly partition: Partition;
+  /** RFC 3339: when the form was completed, declined or viewed. */
+  readonly now: string;
+}
+
+const KIND: Record<SenderNotice['kind'], MessageKind> = { completed: 'notice_completed', declined: 'notice_declined', viewed: 'notice_viewed' };
+
+/**
+ * Tells the account's notify_email of a form's completion, a decline or (when the account opted in) a
+ * first view: the message is composed and stored, and its delivery job enqueued, in the caller's
+ * transaction — the one that records the change — so the notice is sent once the change commits and
+ * is never lost nor doubled by a crash. Nothing is written when the account has no notify_email (or,
+ * for a view, has not opted in). Returns the message id, if one was written.
+ */
+export async function enqueueSenderNotice(trx: Trx, ctx: NoticeContext, form: Pick<FormRow, 'id' | 'name'>, notice: SenderNotice): Promise<string | undefined> {
+  const p = ctx.partition;
+  const settings = await findAccountNotify(trx, p.accountId);
+  if (!settings?.notify_email) return undefined;
+  if (notice.kind === 'viewed' && settings.notify_viewed !== 1) return undefined;
+  const account = await findAccount(trx, p.accountId);
+  const base = { to: settings.notify_email, accountName: account?.name ?? 'Formsign', formName: form.name ?? 'a document', formId: form.id };
+  const composed = composeSenderNotice(
+    notice.kind === 'completed'
+      ? { ...base, kind: 'completed', copy: notice.copy.delivery, signers: notice.signers.map(displayName) }
+      : notice.kind === 'declined'
+        ? { ...base, kind: 'declined', recipient: displayName(notice.recipient), reason: notice.reason, at: ctx.now }
+        : { ...base, kind: 'viewed', recipient: displayName(notice.recipient), at: ctx.now },
+  );
+  const messageId = newId('message');
+  const attachment = notice.kind === 'completed' ? notice.copy.attachment : null;
+  await insertMessage(trx, p, {
+    id: messageId, kind: KIND[notice.kind], form_id: form.id, recipient_id: notice.kind === 'completed' ? null : notice.recipient.id,
+    channel: 'email', to_address: settings.notify_email, subject: composed.subject ?? null, text: composed.text, html: composed.html ?? null,
+    attachment_key: attachment?.key ?? null, attachment_name: attachment?.name ?? null, created_at: ctx.now,
+  });
+  await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now: ctx.now });
+  return messageId;
+}
