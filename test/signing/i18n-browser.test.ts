@@ -153,6 +153,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       await s.page.locator('#tab-type').click();
       await s.page.locator('#typed').fill('דנה לוי');
       await s.page.locator('#sig-apply').click();
+      await s.page.locator('#sig-dialog').waitFor({ state: 'hidden' });
       await s.page.locator('#consent').check();
       await s.page.locator('#guide-finish').click();
       await s.page.locator('.notice h1').waitFor({ timeout: 30_000 });

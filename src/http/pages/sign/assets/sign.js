@@ -639,7 +639,12 @@ async function openDialog(id) {
   (mode === 'draw' ? document.getElementById('tab-draw') : typed).focus();
 }
 
-function applySignature() {
+async function applySignature() {
+  // A typed name is drawn again once its fonts are in: Apply may come before they have loaded.
+  if (mode === 'type' && typed.value.trim()) {
+    await loadFontsFor(typed.value);
+    drawTyped();
+  }
   const canvas = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null) : typed.value.trim() ? cropped(typedPreview) : null;
   if (!canvas) {
     sigError.textContent = mode === 'draw' ? t('dialog.drawFirst') : t('dialog.typeFirst');
@@ -684,12 +689,12 @@ document.querySelector('.tabs').addEventListener('keydown', (e) => {
 });
 document.getElementById('pad-clear').addEventListener('click', () => pad?.clear());
 document.getElementById('sig-cancel').addEventListener('click', () => dialog.close());
-document.getElementById('sig-apply').addEventListener('click', applySignature);
+document.getElementById('sig-apply').addEventListener('click', () => void applySignature());
 typed.addEventListener('input', () => void loadFontsFor(typed.value).then(drawTyped));
 typed.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') {
     e.preventDefault();
-    applySignature();
+    void applySignature();
   }
 });
 window.addEventListener('resize', () => {
