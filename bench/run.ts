@@ -17,6 +17,8 @@ const BENCHES: Record<string, () => Promise<Row[]>> = {
   'pdf-load': async () => (await import('./pdf-load.bench.js')).run(),
   seal: async () => (await import('./seal.bench.js')).run(),
   'seal-latency': async () => (await import('./seal-latency.bench.js')).run(),
+  // Issue 25: the same with TSA_URLS set (B-LTA: two RFC 3161 requests per seal) against a loopback TSA.
+  'seal-latency-tsa': async () => (await import('./seal-tsa-latency.bench.js')).run(),
   send: async () => (await import('./send.bench.js')).run(),
   worker: async () => {
     const { rows, latency } = await (await import('./worker.bench.js')).run();

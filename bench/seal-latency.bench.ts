@@ -58,11 +58,15 @@ const percentile = (xs: number[], p: number): number => {
 };
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite'): Promise<BenchRow[]> {
+/** A configuration measured beside the default: its environment and how the report names it (seal-tsa-latency.bench.ts). */
+export interface SealVariant { env: Record<string, string>; label: string }
+
+export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite', variant?: SealVariant): Promise<BenchRow[]> {
   const sources = { one: new Uint8Array(readFileSync(join(FIXTURES, ONE_PAGE))), ten: mergedTenPages() };
   const server = await serveFormsign({
     prefix: 'bench-seal-latency',
     dialect,
+    ...(variant ? { env: variant.env } : {}),
     seed: async (deps, p) => ({
       one: await importTemplate(deps.domain, p, { pdf: sources.one, name: 'OSHA 301 (1 page)' }),
       ten: await importTemplate(deps.domain, p, { pdf: sources.ten, name: 'Ten pages' }),
@@ -113,7 +117,7 @@ export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite'): P
     }
     const floor = percentile(floors, 50);
     const [p50, p99] = [percentile(ms, 50), percentile(ms, 99)];
-    const name = `submit → form.signed, ${label} (${dialect}, npm start with the worker inline, ${FORMS} forms one at a time after ${WARMUP} warm-up; floor: pdf-lib load+fill+save)`;
+    const name = `submit → form.signed${variant ? `, ${variant.label}` : ''}, ${label} (${dialect}, npm start with the worker inline, ${FORMS} forms one at a time after ${WARMUP} warm-up; floor: pdf-lib load+fill+save)`;
     return [
       { name: `${name} p50`, ours: round(p50), floor: round(floor), ratio: round(p50 / floor), target: '(reported)', unit: 'ms' },
       { name: `${name} p99`, ours: round(p99), floor: round(floor), ratio: round(p99 / floor), target: `p99 < ${target} ms: ${p99 < target ? 'met' : 'NOT met'}`, unit: 'ms' },

@@ -21,6 +21,7 @@ const UNIT_ELSEWHERE = [
   'test/outbox/compose-message.test.ts',
   'test/signing/signing-rules.test.ts',
   'test/webhooks/verify-webhook.test.ts',
+  'test/messages/compose-kinds.test.ts',
 ];
 const BROWSER = 'test/**/*browser.test.ts';
 
@@ -34,9 +35,15 @@ const BROWSER = 'test/**/*browser.test.ts';
 export const GROUPS: Record<GroupName, readonly string[]> = {
   unit: ['test/unit/*.test.ts', '!test/unit/route-definition.test.ts', 'test/lib/*.test.ts', PURE_PDF, ...UNIT_ELSEWHERE],
   integration: [
-    'test/{api,build,cli,dashboard,db,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    'test/{api,build,cli,dashboard,db,evidence,generate,limits,outbox,pages,pdf,providers,signing,webhooks}/*.test.ts',
+    // After sending (issue #23).
+    'test/lifecycle/*.test.ts',
+    // Issue 26 (idempotency, events API).
+    'test/integrators/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
+    // Issue 26's integrator-facing suites (probe's defects, embedded signing).
+    'test/integrators/*.test.ts',
     'test/unit/route-definition.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],

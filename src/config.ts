@@ -17,6 +17,24 @@ const url = (protocols: string[]) =>
 
 const PORT_RANGE = 'must be a whole number between 1 and 65535';
 
+// TSA_URLS (issue 25): the RFC 3161 time-stamping authorities seals ask, in order.
+const TSA_URLS_FORMAT = 'must be a comma-separated list of http:// or https:// URLs';
+const tsaUrls = z.string().transform((v, ctx): string[] => {
+  const urls = v.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  const valid = (u: string): boolean => {
+    try {
+      return ['http:', 'https:'].includes(new URL(u).protocol);
+    } catch {
+      return false;
+    }
+  };
+  if (urls.length === 0 || !urls.every(valid)) {
+    ctx.addIssue({ code: 'custom', message: TSA_URLS_FORMAT });
+    return z.NEVER;
+  }
+  return urls;
+});
+
 // TRUST_PROXY: whose X-Forwarded-For to believe for the client's address (Fastify's trustProxy).
 // `true` trusts every peer; a list names the proxies by address, CIDR range or proxy-addr's names.
 // A hop count is refused: this Fastify trusts no peer for a number (it cannot tell the proxy from a
@@ -81,6 +99,11 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // Evidence (issue 25): timestamps for seals.
+    TSA_URLS: tsaUrls.optional(),
+    TSA_USERNAME: z.string().min(1).optional(),
+    TSA_PASSWORD: z.string().optional(),
+    TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   })
   .superRefine((c, ctx) => {
     // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
@@ -97,6 +120,9 @@ const schema = z
       for (const k of sms.filter((k) => c[k] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [k], message: 'is required when any SMS_* variable is set' });
       }
+    }
+    if ((c.TSA_USERNAME !== undefined || c.TSA_PASSWORD !== undefined) && !c.TSA_URLS) {
+      ctx.addIssue({ code: 'custom', path: ['TSA_URLS'], message: 'is required when TSA_USERNAME or TSA_PASSWORD is set' });
     }
     if (c.SIGNING_CERT_PASSWORD !== undefined && !c.SIGNING_CERT_P12) {
       ctx.addIssue({ code: 'custom', path: ['SIGNING_CERT_P12'], message: 'is required when SIGNING_CERT_PASSWORD is set' });
@@ -132,6 +158,8 @@ export interface Config {
   readonly logFormat: 'json' | 'pretty';
   /** The bearer token GET /metrics requires; unset: /metrics is open on the listening address. */
   readonly metricsToken: string | undefined;
+  /** TSA_URLS (in order), TSA_USERNAME/TSA_PASSWORD (HTTP basic), TSA_TIMEOUT_MS (each); unset: seals are B-B. */
+  readonly tsa: { readonly urls: readonly string[]; readonly timeoutMs: number; readonly username: string | undefined; readonly password: string | undefined } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (stdoutIsTty ? 'pretty' : 'json'),
     metricsToken: c.METRICS_TOKEN,
+    tsa: c.TSA_URLS ? { urls: c.TSA_URLS, timeoutMs: c.TSA_TIMEOUT_MS, username: c.TSA_USERNAME, password: c.TSA_PASSWORD } : undefined,
   };
   return deepFreeze(config);
 }

@@ -15,7 +15,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, SigningCertificateError, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createPdfWork, loadSigningCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -32,9 +32,12 @@ import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
+import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
+import { createStorageHealth } from './lib/storage-health.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
 import { WINDOW_MS } from './domain/limits/policy.js';
 import { QuotaCounter } from './domain/limits/quota.js';
@@ -63,7 +66,7 @@ export interface Deps {
 }
 
 /** Worker settings tests and the CLI may tune; the rest comes from config. */
-export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log'>>;
+export type WorkerOptions = Partial<Pick<DispatcherOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'stopGraceMs' | 'random' | 'log' | 'retryPolicies'>>;
 
 export interface DepsOptions {
   clock?: Clock;
@@ -100,6 +103,10 @@ export interface LimitsOptions {
 // template is trial-filled at import within a quarter of the CPU time, so every stored one fills.
 const PDF_JOB_CPU_MS = 10_000;
 const PDF_JOB_HEAP_MB = 256;
+// The most one PDF stream may inflate to: decoded object and content streams of real forms are a few
+// MiB at most (images are not inflated to read fields); a bomb is refused at this size, in well under
+// a second of a worker (issue 26, defect 3).
+const PDF_DECODED_STREAM_MB = 16;
 const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
 // Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
 const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
@@ -132,7 +139,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const migrated = await migrateToLatest(database);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
-  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB });
+  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
@@ -144,7 +151,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
-  } };
+  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
   const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError);
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
@@ -162,10 +169,13 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     },
     ready: async () => (await ping(database.db)) && (await blobs.ping()),
+    storage: createStorageHealth(config.dataDir),
     limits,
     metrics,
     metricsToken: config.metricsToken,
     trustProxy: config.trustProxy,
+    // Dashboard (issue 24): the dev outbox page exists only where messages stay in it.
+    devOutbox: { email: !config.smtp.url, sms: !config.sms },
   };
   return {
     config,
@@ -215,7 +225,9 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
-    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal((req, job) => pdfWork.seal(req, domain.signingCertificate, job), metrics), opts.afterSeal) }),
+    'idempotency.sweep': idempotencySweepHandler(domain),
+    'form.remind': formRemindHandler(domain),
+    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
@@ -282,6 +294,23 @@ function createLimitsService(config: Config, database: DatabaseHandle, clock: Cl
   const quota = new QuotaCounter({ db: database.db, transact: database.transact, clock }, { flushEveryMs: opts.flushEveryMs ?? 1000, log });
   quota.start();
   return createLimits({ clock, window, quota });
+}
+
+/** TSAs that failed (TSA_URLS), by URL, and seals no TSA timestamped, in /metrics (issue 25). */
+function countTsaFailures(seal: SealDeps['seal'], metrics: Metrics): SealDeps['seal'] {
+  return async (req, job) => {
+    try {
+      const result = await seal(req, job);
+      for (const f of result.tsaFailures) metrics.tsaFailure(f.url);
+      return result;
+    } catch (err) {
+      if (err instanceof TimestampUnavailableError) {
+        for (const f of err.failures) metrics.tsaFailure(f.url);
+        metrics.sealUntimestamped();
+      }
+      throw err;
+    }
+  };
 }
 
 /** Seal time in /metrics, measured around the PDF pool's seal. */

@@ -17,6 +17,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === undefined) throw new UsageError(USAGE);
   const config = loadConfig();
   if (command === 'serve') return (await import('./cli/serve.js')).serve(config);
+  // Offline: no store to open, so not through runCommand.
+  if (command === 'verify') return (await import('./cli/verify-command.js')).verifyCommand(config, argv.slice(1));
   await runCommand(config, argv);
 }
 

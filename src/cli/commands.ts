@@ -7,7 +7,10 @@ import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
 import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
+import { FORM_COMMANDS, FORM_USAGE } from './form-commands.js';
 import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
+import { VERIFY_USAGE } from './verify-command.js';
+import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { listAccounts } from './account-list.js';
@@ -135,8 +138,10 @@ const HANDLERS: Record<string, Handler> = {
   },
   ...OUTBOX_COMMANDS,
   ...USER_COMMANDS,
+  ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
+  ...FORM_COMMANDS,
 };
 
 function parseJsonFile(file: string): unknown {
@@ -162,7 +167,10 @@ export const USAGE = `Usage: formsign <command> [--json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
-${LOCALE_USAGE}`;
+${LOCALE_USAGE}
+${SEAL_USAGE}
+${FORM_USAGE}
+${VERIFY_USAGE}`;
 
 export function findCommand(argv: string[]): { name: string; handler: Handler; rest: string[] } | undefined {
   for (const words of [2, 1]) {

@@ -17,6 +17,13 @@ import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 import * as m0019 from './migrations/0019_locales.js';
+// Dashboard (issue 24).
+import * as m0020 from './migrations/0020_daily_usage.js';
+import * as m0013 from './migrations/0013_lifecycle.js';
+import * as m0015 from './migrations/0015_form_sealing.js';
+import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
+import * as m0018 from './migrations/0018_embed_origins.js';
+import * as m0016 from './migrations/0016_signing_evidence.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -204,6 +211,13 @@ export const migrations: Record<string, Migration> = {
   '0012_current_field_warnings': m0012,
   '0014_completed_copy_and_notices': m0014,
   '0019_locales': m0019,
+  '0013_lifecycle': m0013,
+  '0015_form_sealing': m0015,
+  '0017_idempotency_and_events_api': m0017,
+  '0018_embed_origins': m0018,
+  '0016_signing_evidence': m0016,
+  // Dashboard (issue 24).
+  '0020_daily_usage': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

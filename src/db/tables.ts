@@ -65,11 +65,15 @@ export interface TemplateVersionsTable {
   created_at: string;
 }
 
+/** `declined` and `voided` are terminal, like `signed` and `expired` (0013). */
+export type FormStatus = 'draft' | 'sent' | 'viewed' | 'signed' | 'expired' | 'declined' | 'voided';
+export type SigningOrder = 'parallel' | 'sequential';
+
 export interface FormsTable {
   id: string;
   account_id: string;
   mode: Mode;
-  status: 'draft' | 'sent' | 'viewed' | 'signed' | 'expired';
+  status: FormStatus;
   name: string | null;
   template_id: string | null;
   /** The form's own field definitions; null when they are its template's (templates are immutable). */
@@ -85,9 +89,27 @@ export interface FormsTable {
   sent_at: string | null;
   completed_at: string | null;
   expires_at: string | null;
+  /**
+   * Sealing (0015): null until the last signature; then pending → sealed, or failed after the last
+   * attempt. Column defaults (null, 0), so the hot form insert leaves them out.
+   */
+  sealing_status: Generated<SealingStatus | null>;
+  sealing_attempts: Generated<number>;
+  sealing_error: Generated<string | null>;
+  sealing_next_at: Generated<string | null>;
   /** 0 when a send said `notify: {completed_copy: false}`: recipients get no sealed copy (0014). */
   completed_copy: Generated<number>;
+  /** Fixed by the first send; null before it (0013). */
+  signing_order: SigningOrder | null;
+  /** The reminder schedule the first send asked for; both null when none (0013). */
+  reminder_every_days: number | null;
+  reminder_max: number | null;
+  /** Set when the sender withdrew the form (0013). */
+  voided_at: string | null;
+  void_reason: string | null;
 }
+
+export type SealingStatus = 'pending' | 'sealed' | 'failed';
 
 export interface EventsTable {
   id: string;
@@ -130,7 +152,8 @@ export interface OutboxTable {
   updated_at: string | null;
 }
 
-export type RecipientStatus = 'sent' | 'viewed' | 'signed';
+/** `waiting`: sequential order, not messaged yet; `declined`: refused to sign (0013). */
+export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'declined';
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
 export type Channel = 'email' | 'sms';
 
@@ -166,13 +189,47 @@ export interface RecipientsTable {
   locale: string | null;
   created_at: string;
   updated_at: string;
+  /** The recipient declined to sign, with their optional reason (0013). */
+  declined_at: string | null;
+  decline_reason: string | null;
+  /** The last reminder sent to the recipient, scheduled or manual (0013). */
+  last_reminded_at: string | null;
+}
+
+/** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */
+export interface RemindersTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  seq: number | null;
+  kind: 'scheduled' | 'manual';
+  message_id: string;
+  created_at: string;
 }
 
 /**
- * What a message is for (0014): the signing invitation, the sealed copy a recipient gets, and the
- * notices the account's notify_email gets.
+ * What a signature adds to the audit trail besides time, address and browser (migration 0016), one row
+ * per signed recipient, written in the transaction that marks them signed: the consent text agreed to
+ * as it was shown (the wording may change later; what was agreed must not), and the signer's UTC offset
+ * in minutes east as their browser reported it (null when the client sent none).
  */
-export type MessageKind = 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+export interface SigningEvidenceTable {
+  recipient_id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  consent_text: string;
+  utc_offset_minutes: number | null;
+  created_at: string;
+}
+
+/**
+ * What a message is for (0014): the signing invitation, a reminder, the notice that a form was voided,
+ * the sealed copy a recipient gets, and the notices the account's notify_email gets.
+ */
+export type MessageKind = 'invite' | 'reminder' | 'void_notice' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
 
 export interface MessagesTable {
   id: string;
@@ -210,6 +267,8 @@ export interface SealedFilesTable {
   sha256: string;
   size: number;
   created_at: string;
+  /** SHA-256 of the filled document the seal started from, as its audit page states it (0016; null before). */
+  filled_sha256?: string | null;
 }
 
 /**
@@ -294,6 +353,16 @@ export interface AccountUsageTable {
   updated_at: string;
 }
 
+/** Dashboard (issue 24): an account's counted API calls and 429s in one UTC day (migration 0020). */
+export interface AccountUsageDailyTable {
+  account_id: string;
+  /** 'YYYY-MM-DD' (UTC). */
+  day: string;
+  calls: number;
+  limited: number;
+  updated_at: string;
+}
+
 export interface ServiceSecretsTable {
   name: string;
   value: string;
@@ -339,6 +408,34 @@ export interface LoginFailuresTable {
   window_start: string;
 }
 
+/** An `Idempotency-Key` of a partition and what it answered (0017); see migrations/0017 and domain/idempotency. */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  mode: Mode;
+  key: string;
+  /** SHA-256 (hex) of the method, path and body of the request that first used the key. */
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  /** The request id of the request that holds (or held) the key. */
+  owner: string;
+  /** When the owner took the key; an `in_flight` row past its lease may be taken over. */
+  locked_at: string;
+  response_status: number | null;
+  /** JSON object of the stored headers (lower-case names). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+}
+/** Origins allowed to frame a partition's signing pages (migration 0018). */
+export interface EmbedOriginsTable {
+  account_id: string;
+  mode: Mode;
+  /** Canonical: lower-case scheme and host, the port only when not the scheme's default. */
+  origin: string;
+  created_at: string;
+}
+export type EmbedOriginRow = Selectable<EmbedOriginsTable>;
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -349,6 +446,7 @@ export interface Database {
   events: EventsTable;
   outbox: OutboxTable;
   recipients: RecipientsTable;
+  signing_evidence: SigningEvidenceTable;
   messages: MessagesTable;
   service_secrets: ServiceSecretsTable;
   webhooks: WebhooksTable;
@@ -356,10 +454,14 @@ export interface Database {
   signatures: SignaturesTable;
   sealed_files: SealedFilesTable;
   account_usage: AccountUsageTable;
+  account_usage_daily: AccountUsageDailyTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;
   login_failures: LoginFailuresTable;
+  idempotency_keys: IdempotencyKeysTable;
+  reminders: RemindersTable;
+  embed_origins: EmbedOriginsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -370,9 +472,12 @@ export type FormRow = Selectable<FormsTable>;
 export type NewFormRow = Insertable<FormsTable>;
 export type FormUpdate = Updateable<FormsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
+export type SigningEvidenceRow = Selectable<SigningEvidenceTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type ReminderRow = Selectable<RemindersTable>;
 export type SignatureRow = Selectable<SignaturesTable>;
 export type SealedFileRow = Selectable<SealedFilesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

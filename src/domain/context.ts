@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
 import type { Partition } from '../lib/partition.js';
 import type { SigningLinks } from '../lib/signing-links.js';
-import type { JobOptions, LaidOutForm, LayoutRequest, PdfInspector, PdfRenderer, SigningCertificate } from '../pdf/index.js';
+import type { AuditTrail, JobOptions, LaidOutForm, SealFacts, LayoutRequest, PdfInspector, PdfRenderer, PdfSource, ServiceCertificates, SigningCertificate, Verification } from '../pdf/index.js';
 import type { BlobStore } from '../providers/blob/index.js';
 import type { ChatModel } from '../providers/llm/index.js';
 import type { WebhookSender } from '../providers/webhook-http/index.js';
@@ -45,6 +45,10 @@ export interface DomainDeps {
   readonly generate: GenerateServices;
   /** The completed copy: the largest sealed PDF attached to an e-mail (MAIL_ATTACH_MAX_BYTES); larger ones go as a link. */
   readonly copies: { readonly attachMaxBytes: number };
+  /** What a PDF's signatures prove, analysed in the PDF pool (verify/verify-document.ts). */
+  readonly verifyPdf: (source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions) => Promise<Verification>;
+  /** The audit trail of a form as a PDF of its own, drawn in the PDF pool. */
+  readonly auditTrailPdf: (audit: AuditTrail, facts: SealFacts, opts?: JobOptions) => Promise<Uint8Array>;
 }
 
 /**

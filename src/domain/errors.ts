@@ -20,13 +20,23 @@ export const ERROR_CODES = {
   form_not_signed: [409, 'conflict_error'],
   form_expired: [409, 'conflict_error'],
   form_not_sendable: [409, 'conflict_error'],
+  idempotency_key_reused: [409, 'conflict_error'],
+  idempotency_key_in_use: [409, 'conflict_error'],
+  // After sending (issue #23): a link of a sequential form before its turn; void of a form past sending.
+  not_your_turn: [409, 'conflict_error'],
+  form_not_voidable: [409, 'conflict_error'],
+  // Issue 25: POST /forms/{id}/reseal of a form whose sealing has not failed.
+  form_not_resealable: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],
   rate_limited: [429, 'rate_limit_error'],
   monthly_quota_exceeded: [429, 'rate_limit_error'],
+  reminder_too_soon: [429, 'rate_limit_error'],
   internal_error: [500, 'api_error'],
   service_unavailable: [503, 'api_error'],
+  // Issue 26 (defect 12): the disk that holds the data is full; with Retry-After.
+  storage_unavailable: [503, 'api_error'],
   // The dashboard's own API (/dashboard/api), beside the contract's: sessions instead of keys.
   session_required: [401, 'authentication_error'],
   login_failed: [401, 'authentication_error'],

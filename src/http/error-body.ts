@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
+import { isStorageFull } from '../lib/storage-health.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from './database-busy.js';
 import { NUL_MESSAGE, isUnstorableText, type ErrorObject } from './validation.js';
 
@@ -31,10 +32,16 @@ export function sendJsonError(err: Error, req: FastifyRequest, reply: FastifyRep
   return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
 }
 
+/** A full disk lasts until an operator frees space: longer than a busy lock. */
+const STORAGE_RETRY_AFTER_S = 30;
+
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
   const fe = err as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
+  if (isStorageFull(err)) {
+    return new AppError('storage_unavailable', `The server's storage is full (no space left on its disk), so nothing was saved and nothing changed. Try again in ${STORAGE_RETRY_AFTER_S} seconds; the operator has been told.`, undefined, { 'Retry-After': String(STORAGE_RETRY_AFTER_S) });
+  }
   if (isDatabaseBusy(err)) {
     const what = isDatabaseUnavailable(err) ? 'The database is unavailable right now' : 'The database is busy';
     return new AppError('service_unavailable', `${what}. Try again in ${BUSY_RETRY_AFTER_S} second${BUSY_RETRY_AFTER_S === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });

@@ -2,6 +2,7 @@ import type { DomainDeps } from '../domain/context.js';
 import type { Authenticator } from '../domain/keys/authenticate.js';
 import type { Limits } from '../domain/limits/limits.js';
 import type { Metrics } from '../lib/metrics.js';
+import type { StorageHealth } from '../lib/storage-health.js';
 import type { Partition } from '../lib/partition.js';
 import type { OpenApiDocument } from './openapi.js';
 
@@ -13,6 +14,8 @@ export interface HttpServices {
   /** The generated TypeScript declarations served at /api/v1/sdk/typescript. */
   readonly sdkSource: string;
   readonly ready: () => Promise<boolean>;
+  /** The disk holding the data is full (issue 26): noted on a failed write, asked again by /readyz. */
+  readonly storage?: StorageHealth;
   /** Per-endpoint windows and the monthly quota (issue 14); absent: no limits, no limit headers. */
   readonly limits?: Limits;
   /** Prometheus metrics at GET /metrics; absent: no such route. */
@@ -21,6 +24,11 @@ export interface HttpServices {
   readonly metricsToken?: string | undefined;
   /** TRUST_PROXY: the peers whose X-Forwarded-For names the client (Fastify's trustProxy); unset: none. */
   readonly trustProxy?: boolean | readonly string[];
+  /**
+   * Dashboard (issue 24): which channels keep their messages in the dev outbox (no SMTP_URL, no SMS
+   * gateway); the dashboard shows the outbox only then. Absent: neither.
+   */
+  readonly devOutbox?: { readonly email: boolean; readonly sms: boolean };
 }
 
 declare module 'fastify' {

@@ -32,38 +32,44 @@ export function absolutize<T>(schema: T): T {
   return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${DOC_ID}#/`)) as T;
 }
 
-/** Whether any string (value or object key) holds U+0000. Kept lean: it runs on every body and query (~3 µs for a 20-key body). */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (hasNul(value[i])) return true;
-    return false;
-  }
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (key.includes('\u0000') || hasNul((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
-}
-
 /**
  * The JSON pointer of the first string (value or object key) holding U+0000, or undefined. NUL is
  * refused everywhere: PostgreSQL cannot store it in text, and no form field or id needs it, so both
- * databases answer the same.
+ * databases answer the same. Iterative with an explicit stack, depth-first in document order: a body
+ * of 100,000 nested arrays (200 KB, under the 1 MiB limit) overflowed the call stack of a recursive walk
+ * and answered 500. Kept lean: it runs on every body and query.
  */
-export function findNul(value: unknown, pointer = ''): string | undefined {
-  if (!hasNul(value)) return undefined;
-  if (typeof value === 'string') return pointer;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (hasNul(value[i])) return findNul(value[i], `${pointer}/${i}`);
-    return undefined;
-  }
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (key.includes('\u0000')) return here;
-    if (hasNul(v)) return findNul(v, here);
+export function findNul(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? '' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  // Pointers are built only for the path that holds a NUL: each frame keeps its parent and its step.
+  interface Frame { value: unknown; step: string; parent: Frame | undefined }
+  const pointerOf = (f: Frame | undefined): string => {
+    const steps: string[] = [];
+    for (let at = f; at?.parent; at = at.parent) steps.push(at.step);
+    return steps.reverse().map((s) => `/${s}`).join('');
+  };
+  const stack: Frame[] = [{ value, step: '', parent: undefined }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return pointerOf(frame);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], step: String(i), parent: frame });
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const step = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      stack.push({ value: (v as Record<string, unknown>)[key], step, parent: frame });
+      // The key itself, at the same pointer, looked at before its value.
+      stack.push({ value: key, step, parent: frame });
+    }
   }
   return undefined;
 }

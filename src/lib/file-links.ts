@@ -43,12 +43,17 @@ export function createFileLinks(opts: { key: string }): FileLinks {
       const dot = token.indexOf('.');
       if (dot <= 0 || token.length > 100) return { ok: false, reason: 'invalid' };
       const body = token.slice(0, dot);
-      const given = Buffer.from(token.slice(dot + 1), 'base64url');
-      const expected = tag(body);
+      // The tag is compared as text, on its one canonical spelling: decoding it first (Node's base64url
+      // decoder skips characters outside the alphabet, ignores padding and the unused bits of the last
+      // character) served tokens with `=`, `*`, a space or an altered last character.
+      const given = Buffer.from(token.slice(dot + 1), 'utf8');
+      const expected = Buffer.from(tag(body).toString('base64url'), 'utf8');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
       const m = CLAIM.exec(body);
       if (!m) return { ok: false, reason: 'invalid' };
       const expiresAt = parseInt(m[4]!, 36);
+      // The expiry too has one spelling (no leading zeros), so one claim is one token.
+      if (expiresAt.toString(36) !== m[4]) return { ok: false, reason: 'invalid' };
       if (nowSeconds >= expiresAt) return { ok: false, reason: 'expired' };
       return { ok: true, claim: { formId: `form_${m[1]}`, partition: { accountId: `acct_${m[2]}`, mode: m[3] === 'l' ? 'live' : 'test' }, expiresAt } };
     },

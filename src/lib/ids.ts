@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   job: 'job',
   message: 'msg',
   user: 'usr',
+  reminder: 'rmd',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

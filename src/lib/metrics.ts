@@ -28,6 +28,12 @@ export interface Metrics {
   databaseConnectionError(connection: string): void;
   /** A unit of work held SQLite's group commit past its limit (db/group-commit.ts). */
   slowUnit(): void;
+  /** A TSA (by URL, one of TSA_URLS) gave no usable timestamp for a seal (issue 25). */
+  tsaFailure(url: string): void;
+  /** A seal attempt that no TSA timestamped, so nothing was sealed and the job retries. */
+  sealUntimestamped(): void;
+  /** A request's write failed because the disk is full (answered 503 storage_unavailable). */
+  storageFull(): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -47,7 +53,10 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   const webhooks = new Counter({ name: 'formsign_webhook_attempts_total', help: 'Webhook delivery attempts by outcome: the status class of the answer (2xx … 5xx), error (none came), refused (a forbidden address).', labelNames: ['outcome'] as const, registers: [registry] });
   const seal = new Histogram({ name: 'formsign_seal_duration_seconds', help: 'Time to seal a signed PDF (flatten, audit page, PAdES signature), by result.', labelNames: ['result'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
   const connectionErrors = new Counter({ name: 'formsign_database_connection_errors_total', help: 'PostgreSQL connections that failed or were ended by the server (restart, failover, pg_terminate_backend), by pool; each is replaced on next use.', labelNames: ['pool'] as const, registers: [registry] });
+  const storageFull = new Counter({ name: 'formsign_storage_full_errors_total', help: 'Requests whose write failed because the disk holding the data is full (answered 503 storage_unavailable).', registers: [registry] });
   const slowUnits = new Counter({ name: 'formsign_db_slow_units_total', help: 'Units of work that held the SQLite group commit longer than 50 ms (every other write waited meanwhile).', registers: [registry] });
+  const tsaFailures = new Counter({ name: 'formsign_tsa_failures_total', help: 'Time-stamp requests a TSA (one of TSA_URLS) answered with an error, a bad token or not in time; the next TSA is asked.', labelNames: ['tsa'] as const, registers: [registry] });
+  const untimestamped = new Counter({ name: 'formsign_seal_timestamp_unavailable_total', help: 'Seal attempts for which no TSA gave a timestamp: nothing was sealed and the seal job retries.', registers: [registry] });
   const outboxDepth = sources.outboxDepth;
   new Gauge({
     name: 'formsign_outbox_jobs',
@@ -81,6 +90,9 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     observeSeal: (seconds, ok) => seal.observe({ result: ok ? 'ok' : 'error' }, seconds),
     databaseConnectionError: (connection) => connectionErrors.inc({ pool: connection }),
     slowUnit: () => slowUnits.inc(),
+    tsaFailure: (url) => tsaFailures.inc({ tsa: url }),
+    sealUntimestamped: () => untimestamped.inc(),
+    storageFull: () => storageFull.inc(),
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -4,7 +4,7 @@ import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext
 import type { OutboxRow } from '../db/tables.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { retryDelayMs } from './backoff.js';
-import { SYSTEM_PARTITION, type JobContext, type JobDefinition, type JobHandler, type Outcome } from './job.js';
+import { SYSTEM_PARTITION, type JobContext, type JobDefinition, type JobHandler, type Outcome, type RetryPolicy } from './job.js';
 import { jobDefinition, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
 
 export interface DispatcherOptions {
@@ -39,6 +39,11 @@ export interface DispatcherOptions {
    * pending events into delivery jobs), so what it enqueues is claimed in the same turn of the loop.
    */
   readonly feed?: () => Promise<unknown>;
+  /**
+   * Retry policies that replace a job definition's, by job name: tests run a schedule of many
+   * attempts in seconds (the seal's fail-closed retries, issue 25). Production leaves it unset.
+   */
+  readonly retryPolicies?: Readonly<Record<string, RetryPolicy>>;
 }
 
 export interface Worker {
@@ -170,7 +175,9 @@ export function createDispatcher(o: DispatcherOptions): Worker {
 
   /** Runs one attempt; resolves with the job that takes over its slot, when its settling claimed one. */
   async function runJob(row: OutboxRow, abort: AbortController): Promise<OutboxRow | undefined> {
-    const def = jobDefinition(row.kind);
+    const found = jobDefinition(row.kind);
+    const override = found && o.retryPolicies?.[found.name];
+    const def = override ? { ...found, retry: override } : found;
     if (!def) return void await fail(row, undefined, undefined, undefined, undefined, `No job definition is named "${row.kind}" in this worker's registry.`, true);
     if (row.version !== def.version) {
       // A newer worker may know this version (a rolling deploy): a normal retry, not an instant death.

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
+import { idempotencySweep } from './jobs/idempotency-sweep.job.js';
 import { messageDeliver } from './jobs/message-deliver.job.js';
 import { outboxSweep } from './jobs/outbox-sweep.job.js';
 import { webhookDeliver } from './jobs/webhook-deliver.job.js';
@@ -15,6 +17,8 @@ export const JOBS = {
   [webhookDeliver.name]: webhookDeliver,
   [webhookSweep.name]: webhookSweep,
   [outboxSweep.name]: outboxSweep,
+  [idempotencySweep.name]: idempotencySweep,
+  [formRemind.name]: formRemind,
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -18,7 +18,8 @@ export {
   GENERATED_CERT_FILE, loadSigningCertificate, SigningCertificateError,
   type SigningCertificate, type SigningCertificateOptions,
 } from './seal/certificate.js';
-export type { AuditRecipient, AuditTrail, ExtraSigner } from './audit/index.js';
+export type { AuditRecipient, AuditTrail, ExtraSigner, SealFacts } from './audit/index.js';
+export type { CertificateSummary, ServiceCertificates, SignatureSummary, TimestampSummary, Verification } from './verify/index.js';
 
 // The main thread loads this file at every start and CLI call, and runs all PDF work in the pool's
 // threads (pool/worker-job.ts imports the areas itself). So the areas that load pdf-lib, fontkit,
@@ -28,3 +29,5 @@ const onFirstCall = <A extends unknown[], R>(load: () => Promise<(...args: A) =>
 export const makeSampleTemplatePdf = onFirstCall(async () => (await import('./sample/index.js')).makeSampleTemplatePdf);
 export const layoutForm = onFirstCall(async () => (await import('./generate/index.js')).layoutForm);
 export const sealPdf = onFirstCall(async () => (await import('./seal/index.js')).sealPdf);
+// `formsign verify` runs the verifier in its own process (one file, no pool to start).
+export const verifyPdf = onFirstCall(async () => (await import('./verify/index.js')).verifyPdf);

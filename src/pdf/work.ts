@@ -39,3 +39,38 @@ export interface JobOptions {
  * so a large upload waiting for a worker costs disk, not memory.
  */
 export type PdfSource = Uint8Array | { readonly path: string };
+
+// ---- Evidence (issue 25): timestamps and long-term validation data for seals.
+
+/** The RFC 3161 time-stamping authorities a seal asks, in order (TSA_URLS, TSA_USERNAME, TSA_PASSWORD). */
+export interface TsaSettings {
+  readonly urls: readonly string[];
+  /** How long each TSA may take to answer. */
+  readonly timeoutMs: number;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+}
+
+/** One TSA that did not give a usable token, and why (a sentence fragment: "answered HTTP 500"). */
+export interface TsaFailure {
+  readonly url: string;
+  readonly reason: string;
+}
+
+/** The PAdES baseline level a seal reached: B-B without a TSA, B-LTA (timestamped, DSS, document timestamp) with one. */
+export type SealLevel = 'B-B' | 'B-LTA';
+
+/** A sealed document, its level, and the TSAs that failed before one answered (for the metric). */
+export interface SealResult {
+  readonly pdf: Uint8Array;
+  readonly level: SealLevel;
+  readonly tsaFailures: readonly TsaFailure[];
+}
+
+/** Every configured TSA failed: the seal is not written (it never falls back to the local clock). */
+export class TimestampUnavailableError extends Error {
+  constructor(readonly failures: readonly TsaFailure[]) {
+    super(`No time-stamping authority gave a timestamp: ${failures.map((f) => `${f.url} ${f.reason}`).join('; ')}`);
+    this.name = 'TimestampUnavailableError';
+  }
+}

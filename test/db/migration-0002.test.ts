@@ -76,6 +76,11 @@ function oldForm(f: OldFormRow): FormView {
     completed_at: f.completed_at,
     expires_at: f.expires_at,
     metadata: f.metadata,
+    // What 0013 adds, as a form from before it shows them.
+    signing_order: 'parallel',
+    reminders: null,
+    voided_at: null,
+    void_reason: null,
   } as FormView;
 }
 

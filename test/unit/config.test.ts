@@ -83,3 +83,29 @@ describe('config', () => {
     assert.equal(c.worker, 'off');
   });
 });
+
+// Issue 25: the time-stamping authorities seals ask.
+describe('config: TSA_URLS', () => {
+  it('unset: no TSA (seals stay B-B)', () => {
+    assert.equal(loadConfig({}).tsa, undefined);
+  });
+
+  it('an ordered list, trimmed, with the per-TSA timeout and optional credentials', () => {
+    const c = loadConfig({ TSA_URLS: ' http://tsa.one/ , https://tsa.two/tsr', TSA_USERNAME: 'u', TSA_PASSWORD: 'p', TSA_TIMEOUT_MS: '2500' });
+    assert.deepEqual(c.tsa, { urls: ['http://tsa.one/', 'https://tsa.two/tsr'], timeoutMs: 2500, username: 'u', password: 'p' });
+    assert.equal(loadConfig({ TSA_URLS: 'http://tsa.one/' }).tsa?.timeoutMs, 10_000);
+  });
+
+  it('refuses what is not a list of http(s) URLs, credentials without TSAs and a timeout out of range, naming the variable', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ TSA_URLS: 'ftp://tsa.one/' }, 'TSA_URLS'],
+      [{ TSA_URLS: 'http://tsa.one/,not a url' }, 'TSA_URLS'],
+      [{ TSA_URLS: ',' }, 'TSA_URLS'],
+      [{ TSA_USERNAME: 'u' }, 'TSA_URLS'],
+      [{ TSA_URLS: 'http://tsa.one/', TSA_TIMEOUT_MS: '5' }, 'TSA_TIMEOUT_MS'],
+    ];
+    for (const [env, variable] of cases) {
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === variable, JSON.stringify(env));
+    }
+  });
+});

@@ -8,6 +8,14 @@ import { LinkSignIn } from './pages/LinkSignIn';
 import { NotFound } from './pages/NotFound';
 import { SettingsPage } from './pages/SettingsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
+// Dashboard part 2 (issue 24).
+import { FormDetail } from './pages/FormDetail';
+import { FormsPage } from './pages/FormsPage';
+import { GenerateForm } from './pages/GenerateForm';
+import { NewForm } from './pages/NewForm';
+import { OutboxPage } from './pages/OutboxPage';
+import { UsagePage } from './pages/UsagePage';
+import { WebhooksPage } from './pages/WebhooksPage';
 import { navigate, usePath } from './router';
 import { Shell } from './Shell';
 import { ErrorNote, Spinner } from './ui/ui';
@@ -76,6 +84,8 @@ export function App() {
           navigate('/dashboard/templates');
           if (location.pathname !== '/dashboard/templates') return;
         }
+        // So does a form (it too belongs to one mode).
+        if (/^\/dashboard\/forms\/form_/.test(location.pathname)) navigate('/dashboard/forms');
         storeMode(m);
         setModeState(m);
       },
@@ -97,7 +107,7 @@ export function App() {
     if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
     if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link') {
       // After signing in, the person lands where they were going (a template's link, say).
-      if (/^\/dashboard\/(templates|keys|settings)/.test(path)) sessionStorage.setItem(NEXT, path);
+      if (/^\/dashboard\/(templates|keys|settings|forms|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
       navigate('/dashboard/login', { replace: true });
     }
   }, [auth.state, path]);
@@ -114,6 +124,13 @@ export function App() {
   if (builder) page = <Suspense fallback={<Spinner label="Opening the builder…" />}><Builder key={`${builder[1]}-${mode}`} templateId={decodeURIComponent(builder[1]!)} /></Suspense>;
   else if (path === '/dashboard/templates' || path === '/dashboard' || path === '/dashboard/') page = <TemplatesPage key={mode} />;
   else if (path === '/dashboard/keys') page = <KeysPage />;
+  else if (path === '/dashboard/forms') page = <FormsPage key={mode} />;
+  else if (path === '/dashboard/forms/new') page = <NewForm key={mode} />;
+  else if (path === '/dashboard/forms/generate') page = <GenerateForm key={mode} />;
+  else if (/^\/dashboard\/forms\/[^/]+$/.test(path)) page = <FormDetail key={`${path}-${mode}`} formId={decodeURIComponent(path.slice('/dashboard/forms/'.length))} />;
+  else if (path === '/dashboard/webhooks') page = <WebhooksPage key={mode} />;
+  else if (path === '/dashboard/usage') page = <UsagePage />;
+  else if (path === '/dashboard/outbox') page = <OutboxPage key={mode} />;
   else if (path === '/dashboard/settings') page = <SettingsPage />;
   else page = <NotFound />;
 

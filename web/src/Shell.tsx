@@ -1,11 +1,16 @@
 import { useState, type ReactNode } from 'react';
+import { pageConfig } from './config';
 import { useApp } from './mode';
 import { Link } from './router';
 import { Logo } from './ui/Logo';
 
 const NAV: Array<[string, string]> = [
+  ['/dashboard/forms', 'Forms'],
   ['/dashboard/templates', 'Templates'],
+  ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/keys', 'API keys'],
+  ['/dashboard/usage', 'Usage'],
+  ['/dashboard/outbox', 'Outbox'],
   ['/dashboard/settings', 'Settings'],
 ];
 
@@ -23,8 +28,8 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
             <span>Formsign</span>
           </Link>
           <nav className="nav" aria-label="Dashboard">
-            {NAV.map(([to, label]) => (
-              <Link key={to} to={to} aria-current={path === to || (to === '/dashboard/templates' && path.startsWith('/dashboard/templates/')) ? 'page' : undefined}>{label}</Link>
+            {NAV.filter(([to]) => to !== '/dashboard/outbox' || pageConfig().devOutbox).map(([to, label]) => (
+              <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>{label}</Link>
             ))}
             <a href="/docs">API reference</a>
           </nav>

@@ -93,3 +93,60 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : 'Something went wrong.';
 }
+
+// Dashboard part 2 (issue 24): the public API's own objects, from the generated types.
+export type Form = components['schemas']['Form'];
+export type FormStatus = Form['status'];
+export type Recipient = components['schemas']['Recipient'];
+export type FormEvent = components['schemas']['Event'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookEventType = Webhook['events'][number];
+export type SendRecipient = components['schemas']['SendFormRequest']['recipients'][number];
+
+export interface DevMessage {
+  object: 'dev_message';
+  id: string;
+  form_id: string;
+  recipient_id: string | null;
+  kind: 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string | null;
+  text: string;
+  has_html: boolean;
+  signing_url: string | null;
+  status: 'queued' | 'delivered' | 'failed';
+  error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface Usage {
+  object: 'usage';
+  days: Array<{ day: string; calls: number; limited: number }>;
+  limited: boolean;
+  monthly?: { limit: number; used: number; reset: number };
+  window_seconds?: number;
+  windows?: Array<{ endpoint: string; limit: number; remaining: number; reset: number }>;
+}
+
+/**
+ * A GET for live status: the browser revalidates its cached copy with the ETag (the server answers
+ * 304 while nothing changed; see src/http/dashboard/etag.ts for why polling rather than server-sent
+ * events). `undefined` means the same ETag as last time: nothing changed.
+ */
+export async function getIfChanged<T>(path: string, etag: { current: string | null }): Promise<T | undefined> {
+  let res: Response;
+  try {
+    res = await fetch(`/dashboard/api${path}`, { credentials: 'same-origin', cache: 'no-cache' });
+  } catch {
+    throw new ApiError(0, 'network', 'Formsign could not be reached. Check that the server is running, then try again.');
+  }
+  if (!res.ok) return api<T>('GET', path);
+  const tag = res.headers.get('etag');
+  if (tag !== null && tag === etag.current) return undefined;
+  etag.current = tag;
+  return (await res.json()) as T;
+}

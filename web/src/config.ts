@@ -5,6 +5,8 @@ export interface PageConfig {
   standardFonts: string;
   /** The browser had a live session when the page was served. */
   signedIn: boolean;
+  /** The server keeps a dev outbox (no SMTP server or SMS gateway): its page is offered. */
+  devOutbox?: boolean;
 }
 
 export function pageConfig(): PageConfig {

@@ -2,7 +2,7 @@ import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
 import type { EventRow, EventsTable } from '../tables.js';
-import { preparedPage, type Page, type PageQuery } from './pagination.js';
+import { limitLiteral, olderThan, preparedPage, toPage, type Page, type PageQuery } from './pagination.js';
 
 /** The form an event belongs to, as the index finds it (see EventsTable.form_created_at). */
 export interface EventForm {
@@ -36,4 +36,34 @@ export async function findEvent(db: Db, p: Partition, form: EventForm, id: strin
 
 export function listFormEvents(db: Db, p: Partition, form: EventForm, q: PageQuery): Promise<Page<EventRow>> {
   return eventsOfForm(db, formArgs(p, form), q);
+}
+
+// The events API (issue 26): a partition's events across its forms, under events_partition_idx and
+// events_type_idx (0017), or a form's under events_form_idx. Plain Kysely: its shape follows the filters.
+
+/** One event of the partition by its id (events_id_idx), at or after `since`. */
+export function findPartitionEvent(db: Db, p: Partition, id: string, since: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('created_at', '>=', since).executeTakeFirst();
+}
+
+export interface EventFilter {
+  type?: string | undefined;
+  /** The form and its created_at (the form index starts with it). */
+  form?: EventForm | undefined;
+  /** Inclusive lower bound of created_at. */
+  since: string;
+  /** Exclusive upper bound of created_at. */
+  before?: string | undefined;
+}
+
+/** A newest-first page of the partition's events matching `f`. */
+export async function listPartitionEvents(db: Db, p: Partition, f: EventFilter, q: PageQuery): Promise<Page<EventRow>> {
+  let query = db.selectFrom('events').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode);
+  if (f.form) query = query.where('form_created_at', '=', f.form.created_at).where('form_id', '=', f.form.id);
+  if (f.type !== undefined) query = query.where('type', '=', f.type);
+  query = query.where('created_at', '>=', f.since);
+  if (f.before !== undefined) query = query.where('created_at', '<', f.before);
+  if (q.after) query = query.where(olderThan(q.after));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(q.limit + 1)).execute();
+  return toPage(rows, q.limit);
 }

@@ -50,3 +50,27 @@ export async function expireForm(trx: Trx, p: Partition, id: string, now: string
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * Expires one form now, whatever its `expires_at` (the test-mode expire operation and `formsign forms
+ * expire`): the same conditions as the sweep's update but the time, and `expires_at` becomes now so
+ * the form reads as it would after its scheduled expiry. Undefined when it is not expirable.
+ */
+export async function expireFormNow(trx: Trx, p: Partition, id: string, now: string): Promise<FormRow | undefined> {
+  return trx
+    .updateTable('forms')
+    .set({ status: 'expired', expires_at: now, updated_at: now })
+    .where('account_id', '=', p.accountId)
+    .where('mode', '=', p.mode)
+    .where('id', '=', id)
+    .where('status', 'in', EXPIRABLE)
+    .where(awaitsASignature)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Which partition a form is in, for the operator's commands (which name a form by its id alone). */
+export async function findFormPartition(db: Db, id: string): Promise<Partition | undefined> {
+  const row = await db.selectFrom('forms').select(['account_id', 'mode']).where('id', '=', id).executeTakeFirst();
+  return row ? { accountId: row.account_id, mode: row.mode } : undefined;
+}

@@ -1,15 +1,18 @@
+import { sql } from 'kysely';
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import { idAmong } from '../id-among.js';
 import { preparedInsert } from '../prepared-insert.js';
 import type { FormRow, FormsTable, NewFormRow } from '../tables.js';
-import { preparedPage, type Page, type PageQuery } from './pagination.js';
+import { limitLiteral, olderThan, preparedPage, toPage, type Page, type PageQuery } from './pagination.js';
 
 type FormStatus = FormsTable['status'];
 
 const insertFormRow = preparedInsert('forms', [
   'id', 'account_id', 'mode', 'status', 'name', 'template_id', 'template_version', 'fields', 'values', 'metadata', 'pdf_key',
   'expires_in_days', 'created_at', 'updated_at', 'sent_at', 'completed_at', 'expires_at',
+  // 0013
+  'signing_order', 'reminder_every_days', 'reminder_max', 'voided_at', 'void_reason',
 ]);
 
 export function insertForm(trx: Trx, p: Partition, row: Omit<NewFormRow, 'account_id' | 'mode'>): Promise<void> {
@@ -35,6 +38,19 @@ export function listForms(db: Db, p: Partition, q: PageQuery & { status?: FormSt
 }
 
 /**
+ * Dashboard (issue 24): forms whose name contains `name` (case-insensitive for ASCII on both dialects),
+ * newest first, optionally of one status. Plain Kysely, not prepared: a person's search, not a hot path.
+ */
+export async function searchFormsByName(db: Db, p: Partition, q: PageQuery & { status?: FormStatus | undefined; name: string }): Promise<Page<FormRow>> {
+  const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let query = formsOf(db, p).where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.after) query = query.where(olderThan(q.after));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(q.limit + 1)).execute();
+  return toPage(rows, q.limit);
+}
+
+/**
  * The form as the first statement of a write unit, with its row locked until the unit commits (on
  * PostgreSQL an UPDATE takes the row lock; SQLite's single writer serialises units anyway), so that
  * two concurrent changes of one form (two sends, a send and a signature) cannot both read the old
@@ -51,6 +67,11 @@ export async function lockForm(trx: Trx, p: Partition, id: string, now: string):
     .executeTakeFirst();
 }
 
-export async function updateForm(trx: Trx, p: Partition, id: string, patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at'>>): Promise<void> {
+export async function updateForm(
+  trx: Trx,
+  p: Partition,
+  id: string,
+  patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at' | 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>>,
+): Promise<void> {
   await trx.updateTable('forms').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).execute();
 }

@@ -1,6 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import { preparedInsert } from '../prepared-insert.js';
+import { limitLiteral } from './pagination.js';
 import type { MessageKind, MessageRow, MessagesTable } from '../tables.js';
 
 // Each e-mail or SMS as composed at send time, and what became of it. Without an SMTP server or SMS
@@ -80,4 +81,23 @@ export async function listMessages(db: Db, q: { partition?: Partition | undefine
   let query = db.selectFrom('messages').selectAll();
   if (q.partition) query = query.where('account_id', '=', q.partition.accountId).where('mode', '=', q.partition.mode);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/**
+ * Retention (all partitions: the sweep is the operator's): empties the bodies (text, html) of up to
+ * `limit` messages delivered before `before` — the bodies hold the recipient's signing link, which
+ * nothing needs once the message is out (the link is derived again whenever a form is shown). The row
+ * stays: to whom, when, how and with what outcome. Returns how many were emptied.
+ */
+export async function purgeMessageBodiesBefore(trx: Trx, before: string, limit: number): Promise<number> {
+  const old = trx
+    .selectFrom('messages')
+    .select('id')
+    .where('status', '=', 'delivered')
+    .where('delivered_at', '<', before)
+    .where('text', '<>', '')
+    .orderBy('delivered_at')
+    .limit(limitLiteral(limit));
+  const r = await trx.updateTable('messages').set({ text: '', html: null }).where('id', 'in', old).executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

@@ -8,6 +8,8 @@ const insertRow = preparedInsert('recipients', [
   'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at', 'viewed_ip', 'viewed_user_agent',
   'signed_ip', 'signed_user_agent', 'created_at', 'updated_at',
   'locale',
+  // 0013
+  'declined_at', 'decline_reason', 'last_reminded_at',
 ]);
 
 export function insertRecipient(trx: Trx, p: Partition, row: Omit<RecipientRow, 'account_id' | 'mode'>): Promise<void> {

@@ -4,6 +4,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { notFound } from '../errors.js';
 import { recordFormEvent } from './record-event.js';
 import type { Json } from '../json.js';
@@ -31,10 +32,19 @@ export async function createForm(
   p: Partition,
   input: CreateFormInput,
 ): Promise<{ form: Json<FormView>; unmatched: string[] }> {
+  return commit(deps, prepareCreateForm(deps, p, input));
+}
+
+/** createForm's reads and checks; the write it prepares returns the form and the unmatched prefill keys. */
+export async function prepareCreateForm(
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  input: CreateFormInput,
+): Promise<PreparedWrite<{ form: Json<FormView>; unmatched: string[] }>> {
   const template = await loadTemplate(deps, p, input.template_id);
   if (!template) throw notFound('template', input.template_id, 'template_id');
   const { values, unmatched } = checkPrefill(template.fields, input.prefill ?? {});
-  const form = await insertDraftForm(deps, p, {
+  const write = prepareDraftForm(deps, p, {
     id: newId('form'),
     name: input.name ?? template.name,
     template_id: template.id,
@@ -47,7 +57,7 @@ export async function createForm(
     metadata: input.metadata,
     expires_in_days: input.expires_in_days,
   });
-  return { form, unmatched };
+  return async (trx) => ({ form: await write(trx), unmatched });
 }
 
 /** What a new draft form is made of, whether its fields are a template version's or its own. */
@@ -70,6 +80,11 @@ export interface DraftForm {
  * before the commit: nothing that can fail happens after a write the client is not told of.
  */
 export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links'>, p: Partition, d: DraftForm): Promise<Json<FormView>> {
+  return deps.transact(prepareDraftForm(deps, p, d));
+}
+
+/** The write of a draft form and its `form.created` event, returning the form's JSON (built before it). */
+export function prepareDraftForm(deps: Pick<DomainDeps, 'clock' | 'links'>, p: Partition, d: DraftForm): PreparedWrite<Json<FormView>> {
   const now = isoNow(deps.clock);
   const encoded = encodeValues(d.values);
   const row: FormRow = {
@@ -90,13 +105,24 @@ export async function insertDraftForm(deps: Pick<DomainDeps, 'transact' | 'clock
     sent_at: null,
     completed_at: null,
     expires_at: null,
+    // Sealing (issue 25): the columns' defaults, for the presenter; the insert leaves them out.
+    sealing_status: null,
+    sealing_attempts: 0,
+    sealing_error: null,
+    sealing_next_at: null,
     completed_copy: 1,
+    // Fixed by the first send (send-form.ts).
+    signing_order: null,
+    reminder_every_days: null,
+    reminder_max: null,
+    voided_at: null,
+    void_reason: null,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);
-  await deps.transact(async (trx) => {
+  return async (trx) => {
     await insertForm(trx, p, row);
     await recordFormEvent(trx, p, 'form.created', state, now);
-  });
-  return form;
+    return form;
+  };
 }

@@ -1,6 +1,9 @@
 import { expireForm, findFormsToExpire } from '../../db/repositories/form-expiry.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { Trx } from '../../db/handles.js';
+import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
+import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { DomainDeps } from '../context.js';
@@ -33,11 +36,7 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
       results.push(
         ...(await Promise.all(
           due.slice(i, i + SWEEP_CONCURRENCY).map(({ id, partition }) =>
-            deps.transact(async (trx) => {
-              const form = await expireForm(trx, partition, id, now);
-              if (form) await recordFormEvent(trx, partition, 'form.expired', formState(form, await listRecipientsOfForm(trx, partition, form.id)), now);
-              return form !== undefined;
-            }),
+            deps.transact((trx) => recordExpiry(trx, partition, now, () => expireForm(trx, partition, id, now))),
           ),
         )),
       );
@@ -45,6 +44,17 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
     expired += results.filter(Boolean).length;
     if (due.length < batchSize) return expired;
   }
+}
+
+/**
+ * The one way a form's expiry is recorded, by the sweep and by an expiry asked for now
+ * (expire-form-now.ts): the status written by `expire`, and with it one `form.expired` event carrying
+ * the form as it now is, in the same transaction.
+ */
+export async function recordExpiry(trx: Trx, partition: Partition, now: string, expire: () => Promise<FormRow | undefined>): Promise<boolean> {
+  const form = await expire();
+  if (form) await recordFormEvent(trx, partition, 'form.expired', formState(form, await listRecipientsOfForm(trx, partition, form.id)), now);
+  return form !== undefined;
 }
 
 export function formsExpiryHandler(deps: SweepDeps): JobHandler<PayloadOf<'forms.expire'>> {

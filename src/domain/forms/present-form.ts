@@ -15,13 +15,18 @@ export type EventView = components['schemas']['Event'];
 export type RecipientView = components['schemas']['Recipient'];
 
 /** What the Form object shows of a form besides its fields, values, metadata and recipients. */
-export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'template_id' | 'created_at' | 'sent_at' | 'completed_at' | 'expires_at'>;
+export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'template_id' | 'created_at' | 'sent_at' | 'completed_at' | 'expires_at'> &
+  /** After sending (0013) and sealing (0015); absent from the snapshots of events recorded before them. */
+  Partial<Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>> &
+  Partial<Pick<FormRow, 'sealing_status' | 'sealing_attempts' | 'sealing_error' | 'sealing_next_at'>>;
 
 /** What the Recipient object shows; the signing link is derived from the id, never stored. */
 export type RecipientState = Pick<
   RecipientRow,
   'id' | 'name' | 'email' | 'phone' | 'channel' | 'signer' | 'status' | 'delivery_status' | 'delivery_error' | 'sent_at' | 'viewed_at' | 'signed_at'
-> & {
+> &
+  /** After sending (0013); absent from the snapshots of events recorded before it. */
+  Partial<Pick<RecipientRow, 'declined_at' | 'decline_reason' | 'last_reminded_at'>> & {
   /** Absent in the snapshots of events recorded before recipients had a locale (migration 0019). */
   readonly locale?: string | null;
 };
@@ -52,8 +57,21 @@ export function formJson(state: FormState, fields: FieldSet, links: SigningLinks
     `{"object":"form","id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},` +
       `"template_id":${str(h.template_id)},"fields":${fieldsWithValuesJson(fields, encoded)},"recipients":${recipientsJson(state.recipients, links)},` +
       `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},` +
-      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson}}`,
+      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson},${lifecycleJson(h)},"sealing":${sealingJson(h)}}`,
   );
+}
+
+/** The Form's members of the life after sending (0013): order, reminders, void. */
+function lifecycleJson(h: FormHead): string {
+  const reminders = h.reminder_every_days && h.reminder_max ? `{"every_days":${h.reminder_every_days},"max":${h.reminder_max}}` : 'null';
+  return `"signing_order":${str(h.signing_order ?? 'parallel')},"reminders":${reminders},"voided_at":${str(h.voided_at ?? null)},"void_reason":${str(h.void_reason ?? null)}`;
+}
+
+/** The Form's `sealing` (issue 25): null before the last signature; a signed form was sealed. */
+function sealingJson(h: FormHead): string {
+  const status = h.sealing_status ?? (h.status === 'signed' ? 'sealed' : null);
+  if (status === null) return 'null';
+  return JSON.stringify({ status, attempts: h.sealing_attempts ?? 0, last_error: h.sealing_error ?? null, next_attempt_at: h.sealing_next_at ?? null });
 }
 
 function recipientsJson(recipients: readonly RecipientState[], links: SigningLinks): string {
@@ -77,11 +95,17 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     sent_at: r.sent_at,
     viewed_at: r.viewed_at,
     signed_at: r.signed_at,
+    declined_at: r.declined_at ?? null,
+    decline_reason: r.decline_reason ?? null,
+    last_reminded_at: r.last_reminded_at ?? null,
     locale: r.locale ?? null,
   };
 }
 
-const RECIPIENT_KEYS = ['id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at', 'locale'] as const;
+const RECIPIENT_KEYS = [
+  'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale',
+] as const;
 
 /**
  * A form's state as an event keeps it: the head, values, metadata (the stored JSON columns spliced in,
@@ -94,8 +118,15 @@ export function snapshotJson(state: FormState): string {
   return (
     `{"id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},"template_id":${str(h.template_id)},` +
     `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},"expires_at":${str(h.expires_at)},` +
+    `"signing_order":${str(h.signing_order ?? null)},"reminder_every_days":${num(h.reminder_every_days)},"reminder_max":${num(h.reminder_max)},` +
+    `"voided_at":${str(h.voided_at ?? null)},"void_reason":${str(h.void_reason ?? null)},` +
+    `"sealing_status":${str(h.sealing_status ?? null)},"sealing_attempts":${h.sealing_attempts ?? 0},"sealing_error":${str(h.sealing_error ?? null)},"sealing_next_at":${str(h.sealing_next_at ?? null)},` +
     `"values":${state.valuesJson},"metadata":${state.metadataJson},"recipients":${recipients}}`
   );
+}
+
+function num(n: number | null | undefined): string {
+  return n === null || n === undefined ? 'null' : String(n);
 }
 
 interface Snapshot extends FormHead {

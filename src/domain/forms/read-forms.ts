@@ -1,5 +1,5 @@
 import { findEvent, listFormEvents as listEventRows } from '../../db/repositories/events.js';
-import { findForm, listForms as listRows } from '../../db/repositories/forms.js';
+import { findForm, listForms as listRows, searchFormsByName } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm, listRecipientsOfForms } from '../../db/repositories/recipients.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
@@ -13,9 +13,10 @@ import { eventJson, formJson, formState, type EventView, type FormState, type Fo
 
 type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache' | 'links'>;
 
-export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined }): Promise<Json<ListView<FormView>>> {
+/** `name` (the dashboard's search, issue 24): only forms whose name contains it. */
+export async function listForms(deps: ReadDeps, p: Partition, input: ListInput & { status?: FormRow['status'] | undefined; name?: string | undefined }): Promise<Json<ListView<FormView>>> {
   const q = await resolveCursor(input, (id) => findForm(deps.db, p, id), 'form');
-  const page = await listRows(deps.db, p, { ...q, status: input.status });
+  const page = input.name ? await searchFormsByName(deps.db, p, { ...q, status: input.status, name: input.name }) : await listRows(deps.db, p, { ...q, status: input.status });
   const templates = await loadTemplateVersions(deps, p, page.rows.flatMap((r) => (usesTemplateFields(r) ? [templateRef(r)] : [])));
   const recipients = groupByForm(await listRecipientsOfForms(deps.db, p, page.rows.filter(mayHaveRecipients).map((r) => r.id)));
   const items = page.rows.map((r) => {

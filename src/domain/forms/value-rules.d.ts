@@ -6,6 +6,8 @@ export type ValueCheck = { ok: true; value: FieldValue } | { ok: false; problem:
 
 export const MAX_VALUE_CHARS: number;
 export function isCalendarDate(s: string): boolean;
+export function isEmailAddress(s: unknown): boolean;
+export function isPhoneNumberText(s: unknown): boolean;
 export function checkFieldValue(field: RuleField, raw: unknown): ValueCheck;
 export function missingProblem(field: Pick<FieldDef, 'type'>): string;
 export function fieldWords(field: Pick<FieldDef, 'name' | 'label'>): string;

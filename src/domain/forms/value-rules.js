@@ -7,8 +7,29 @@
 /** The longest value any field takes (prefill and the signing page alike). */
 export const MAX_VALUE_CHARS = 10000;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The HTML standard's "valid e-mail address": no quotes, angle brackets, commas or spaces, which a mail
+ * library would read as a display name or a second address (one recipient fanning out to several), and
+ * which a page could be made to show as markup. The one e-mail rule: recipients and e-mail fields alike.
+ */
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const PHONE = /^\+?[0-9][0-9 ().-]{5,30}$/;
+
+/** Whether `s` is an e-mail address (the HTML standard's rule, above), as given: no spaces around it. */
+export function isEmailAddress(s) {
+  return typeof s === 'string' && EMAIL.test(s);
+}
+
+/**
+ * Whether `s` reads as a phone number: digits, spaces and + ( ) . - only, at least six digits. Spaces
+ * around it are allowed, control characters (a CR/LF) nowhere. The one phone rule: recipients (which
+ * then also need the + and a possible number) and phone fields alike.
+ */
+export function isPhoneNumberText(s) {
+  if (typeof s !== 'string' || /[\u0000-\u001f\u007f]/.test(s)) return false;
+  const t = s.trim();
+  return PHONE.test(t) && t.replace(/\D/g, '').length >= 6;
+}
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const SIGNING_TYPES = new Set(['signature', 'initials', 'date_signed']);
 
@@ -46,9 +67,9 @@ export function checkFieldValue(field, raw) {
   if (field.max_length !== undefined && field.max_length !== null && length > field.max_length) return bad(`is longer than the field's ${field.max_length} characters.`);
   switch (field.type) {
     case 'email':
-      return EMAIL.test(raw) ? ok(raw) : bad('must be an e-mail address.');
+      return isEmailAddress(raw) ? ok(raw) : bad('must be an e-mail address.');
     case 'phone':
-      return PHONE.test(raw.trim()) && raw.replace(/\D/g, '').length >= 6 ? ok(raw.trim()) : bad('must be a phone number, e.g. +14155550123.');
+      return isPhoneNumberText(raw) ? ok(raw.trim()) : bad('must be a phone number, e.g. +14155550123.');
     case 'date':
       return isCalendarDate(raw) ? ok(raw) : bad('must be a date as YYYY-MM-DD.');
     default:

@@ -12,7 +12,8 @@ import type { Partition } from '../../lib/partition.js';
 import type { FieldDef, LaidOutForm } from '../../pdf/index.js';
 import type { DomainDeps, GenerateServices } from '../context.js';
 import { AppError } from '../errors.js';
-import { createForm, insertDraftForm } from '../forms/create-form.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
+import { prepareCreateForm, prepareDraftForm } from '../forms/create-form.js';
 import { checkPrefill } from '../forms/prefill-rules.js';
 import type { FormView } from '../forms/present-form.js';
 import { json, type Json } from '../json.js';
@@ -92,12 +93,17 @@ function languageOf(input: string | undefined, modelConfigured: boolean): Langua
   return found;
 }
 
-export async function generateForm(
-  deps: DomainDeps,
-  p: Partition,
-  input: GenerateFormInput,
-  signal?: AbortSignal,
-): Promise<{ form: Json<FormView & { generator: Generator; signers: Signer[] }>; unmatched: string[]; generator: Generator }> {
+export type GeneratedForm = { form: Json<FormView & { generator: Generator; signers: Signer[] }>; unmatched: string[]; generator: Generator };
+
+export async function generateForm(deps: DomainDeps, p: Partition, input: GenerateFormInput, signal?: AbortSignal): Promise<GeneratedForm> {
+  return commit(deps, prepareGenerateForm(deps, p, input, signal));
+}
+
+/**
+ * The model call (or the built-in generator), the layout and the stored PDF; the write it prepares is
+ * the form (with `save_as_template`, the template is imported in a transaction of its own first).
+ */
+export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input: GenerateFormInput, signal?: AbortSignal): Promise<PreparedWrite<GeneratedForm>> {
   const prompt = input.prompt.trim();
   if (prompt.length === 0 || [...input.prompt].length > MAX_PROMPT) {
     throw new AppError('parameter_invalid', `prompt must be a description of 1 to ${MAX_PROMPT} characters (not only spaces).`, 'prompt');
@@ -124,10 +130,13 @@ export async function generateForm(
 
   if (input.save_as_template) {
     const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signal });
-    const made = await createForm(deps, p, {
+    const write = await prepareCreateForm(deps, p, {
       template_id: template.id, prefill: input.prefill, name: title, expires_in_days: input.expires_in_days, metadata: input.metadata,
     });
-    return { form: withGenerator(made.form, generator, spec.signers), unmatched: made.unmatched, generator };
+    return async (trx) => {
+      const made = await write(trx);
+      return { form: withGenerator(made.form, generator, spec.signers), unmatched: made.unmatched, generator };
+    };
   }
 
   // The same checks a template's fields get on import (this path skips importTemplate). A refusal here
@@ -145,7 +154,7 @@ export async function generateForm(
   // The file is written before the row: a crash in between leaves an unreferenced file, never a row
   // pointing at nothing (as templates are stored).
   await deps.blobs.put(pdfKey, laid.pdf, 'application/pdf');
-  const form = await insertDraftForm(deps, p, {
+  const write = prepareDraftForm(deps, p, {
     id,
     name: title,
     template_id: null,
@@ -157,7 +166,7 @@ export async function generateForm(
     metadata: input.metadata,
     expires_in_days: input.expires_in_days,
   });
-  return { form: withGenerator(form, generator, spec.signers), unmatched, generator };
+  return async (trx) => ({ form: withGenerator(await write(trx), generator, spec.signers), unmatched, generator });
 }
 
 /** The form as stored, plus which generator answered and who signs in which slot (for sending). */

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
-import { countsTowardQuota, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
+import { ADDRESS_WINDOW, countsTowardQuota, dayOf, defaultPerWindow, endpointKey, monthSpan, WINDOW_MS, WINDOW_SECONDS, type MonthSpan } from './policy.js';
 import type { AccountLimits, QuotaCounter } from './quota.js';
 import { windowState, type WindowCounts, type WindowStore } from './sliding-window.js';
 
@@ -19,9 +19,32 @@ export interface Limits {
    * with the in-process window once the account is known; a promise with Redis or on the first call.
    */
   check(accountId: string, method: string, route: string): LimitVerdict | Promise<LimitVerdict>;
+  /**
+   * Takes back the monthly-quota count of one request already checked (a replayed idempotent answer is
+   * not counted twice). The window keeps it: a replay still costs the server a request.
+   */
+  refund(accountId: string, method: string, route: string): void;
+  /**
+   * Checks and counts one request that reached no account: refused for its key (401, 402), or for a
+   * route or method that does not exist (404 route_not_found, 405). Such requests are counted per
+   * client address in a window of their own (`ADDRESS_WINDOW`), which guards key guessing; its
+   * headers are the window ones only, since no account's month is concerned.
+   */
+  checkAddress(address: string): LimitVerdict | Promise<LimitVerdict>;
   /** Writes the counted calls now (tests; shutdown does it through close). */
   flush(): Promise<void>;
+  /**
+   * Dashboard (issue 24): the month's calls against the quota and each named endpoint's window as it
+   * stands, looked at without counting anything.
+   */
+  snapshot(accountId: string, endpoints: ReadonlyArray<{ method: string; route: string }>): Promise<UsageSnapshot>;
   close(): Promise<void>;
+}
+
+export interface UsageSnapshot {
+  readonly monthly: { readonly limit: number; readonly used: number; readonly reset: number };
+  readonly window_seconds: number;
+  readonly windows: ReadonlyArray<{ readonly endpoint: string; readonly limit: number; readonly remaining: number; readonly reset: number }>;
 }
 
 export interface LimitsOptions {
@@ -52,11 +75,32 @@ export function createLimits(opts: LimitsOptions): Limits {
   }
 
   return {
+    checkAddress(address) {
+      const nowMs = clock.now().getTime();
+      const counts = window.hit(`addr ${address}`, ADDRESS_WINDOW, 1, nowMs);
+      return counts instanceof Promise ? counts.then((c) => addressVerdict(c, nowMs)) : addressVerdict(counts, nowMs);
+    },
     check(accountId, method, route) {
       const account = quota.limits(accountId);
       return account instanceof Promise ? account.then((a) => decide(accountId, a, method, route)) : decide(accountId, account, method, route);
     },
+    refund(accountId, method, route) {
+      if (countsTowardQuota(endpointKey(method, route))) quota.uncount(accountId, monthSpan(clock.now().getTime()).month);
+    },
     flush: () => quota.flush(),
+    async snapshot(accountId, endpoints) {
+      const account = await quota.limits(accountId);
+      const nowMs = clock.now().getTime();
+      const month = monthSpan(nowMs);
+      const windows = [];
+      for (const { method, route } of endpoints) {
+        const endpoint = endpointKey(method, route);
+        const limit = account.perMinuteLimit ?? defaultPerWindow(method, route);
+        const w = windowState(await window.hit(`${accountId} ${endpoint}`, limit, 0, nowMs), limit, nowMs, WINDOW_MS);
+        windows.push({ endpoint, limit, remaining: w.remaining, reset: w.reset });
+      }
+      return { monthly: { limit: account.monthlyLimit, used: quota.used(accountId, month.month), reset: month.resetS }, window_seconds: WINDOW_SECONDS, windows };
+    },
     async close() {
       await quota.stop();
       await window.close();
@@ -82,7 +126,8 @@ function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdic
   const w = windowState(c, q.perWindow, q.nowMs, WINDOW_MS);
   const monthReset = q.month.resetS;
   const passed = !q.overQuota && c.allowed;
-  if (passed && q.counted) quota.count(q.accountId, q.month.month);
+  if (passed && q.counted) quota.count(q.accountId, q.month.month, dayOf(q.nowMs));
+  else if (!passed) quota.countRefused(q.accountId, dayOf(q.nowMs));
   const monthlyUsed = passed && q.counted ? q.used + 1 : q.used;
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(w.limit),
@@ -112,3 +157,19 @@ function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdic
 }
 
 const WINDOW_HEADER = String(WINDOW_SECONDS);
+
+function addressVerdict(c: WindowCounts, nowMs: number): LimitVerdict {
+  const w = windowState(c, ADDRESS_WINDOW, nowMs, WINDOW_MS);
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(w.limit),
+    'X-RateLimit-Remaining': String(w.remaining),
+    'X-RateLimit-Reset': String(w.reset),
+    'X-RateLimit-Window': WINDOW_HEADER,
+  };
+  if (c.allowed) return { headers };
+  return {
+    headers,
+    reason: 'rate_limited',
+    refusal: new AppError('rate_limited', `Too many requests without a valid key or to routes that do not exist from this address: at most ${ADDRESS_WINDOW} per ${WINDOW_SECONDS} seconds. Retry after ${w.retryAfter} second${w.retryAfter === 1 ? '' : 's'}.`, undefined, { 'Retry-After': String(w.retryAfter) }),
+  };
+}

@@ -14,6 +14,13 @@ const WEBHOOK_WRITES = 30;
 /** Writes the contract does not name (template upload, edit, delete): as dear as a send. */
 const OTHER_WRITES = 60;
 
+/**
+ * Requests per window from one client address that reach no account (a missing, invalid or revoked
+ * key, a live key without a plan, a route or method that does not exist). Generous for a person or a
+ * misconfigured client, a wall for guessing keys (a 128-bit key is not found by 600 tries a minute).
+ */
+export const ADDRESS_WINDOW = 600;
+
 /** The endpoint a window counts: HEAD is the GET it mirrors. */
 export function endpointKey(method: string, route: string): string {
   return `${method === 'HEAD' ? 'GET' : method} ${route}`;
@@ -29,8 +36,11 @@ export function defaultPerWindow(method: string, route: string): number {
   return OTHER_WRITES;
 }
 
-/** Calls the monthly quota does not count (the contract's two documents). */
-const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript']);
+/**
+ * Calls the monthly quota does not count: the contract's two documents, and a webhook's test event
+ * (issue 24: trying a receiver should not cost the month's calls; its window still applies).
+ */
+const UNCOUNTED = new Set(['GET /api/v1/openapi.yaml', 'GET /api/v1/sdk/typescript', 'POST /api/v1/webhooks/:webhook_id/test']);
 
 export function countsTowardQuota(endpoint: string): boolean {
   return !UNCOUNTED.has(endpoint);
@@ -72,4 +82,15 @@ export function monthSpan(ms: number): MonthSpan {
 /** 'YYYY-MM' of the UTC calendar month of `ms`. */
 export function monthOf(ms: number): string {
   return monthSpan(ms).month;
+}
+
+// Dashboard (issue 24): the usage chart counts per UTC day. Like monthSpan, the last day is kept.
+let lastDay = { startMs: 0, endMs: 0, day: '' };
+
+/** 'YYYY-MM-DD' of the UTC day of `ms`. */
+export function dayOf(ms: number): string {
+  if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
+  const startMs = Math.floor(ms / 86_400_000) * 86_400_000;
+  lastDay = { startMs, endMs: startMs + 86_400_000, day: new Date(startMs).toISOString().slice(0, 10) };
+  return lastDay.day;
 }

@@ -1,6 +1,7 @@
 import type { Db, Transact } from '../../db/handles.js';
 import type { Plan } from '../../db/tables.js';
 import { addUsage, findAccountLimits, type AccountLimitsRow, type UsageIncrement } from '../../db/repositories/usage.js';
+import { addDailyUsage, type DailyIncrement } from '../../db/repositories/daily-usage.js';
 import type { Clock } from '../../lib/clock.js';
 import { defaultMonthly, monthOf } from './policy.js';
 
@@ -48,6 +49,8 @@ export class QuotaCounter {
   /** Calls being written by the running flush. */
   private readonly inflight = new Map<string, number>();
   private readonly seen = new Set<string>();
+  /** Calls and 429s per `account\tday` not yet written (the dashboard's usage chart, issue 24). */
+  private daily = new Map<string, { calls: number; limited: number }>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private abandoned = false;
@@ -133,9 +136,32 @@ export class QuotaCounter {
     return (e && e.month === month ? e.dbCalls : 0) + (this.pending.get(key) ?? 0) + (this.inflight.get(key) ?? 0);
   }
 
-  count(accountId: string, month: string): void {
+  count(accountId: string, month: string, day?: string): void {
     const key = `${accountId}\t${month}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    if (day !== undefined) this.dayEntry(accountId, day).calls++;
+  }
+
+  /** A request refused with 429 (never counted toward the quota; shown per day on the dashboard). */
+  countRefused(accountId: string, day: string): void {
+    this.dayEntry(accountId, day).limited++;
+  }
+
+  private dayEntry(accountId: string, day: string): { calls: number; limited: number } {
+    const key = `${accountId}\t${day}`;
+    let e = this.daily.get(key);
+    if (!e) this.daily.set(key, (e = { calls: 0, limited: 0 }));
+    return e;
+  }
+
+  /**
+   * Takes back one call counted by `count` (a replayed idempotent answer: the call it repeats was
+   * counted once already). If the call was flushed meanwhile, the negative pending count subtracts it
+   * at the next flush.
+   */
+  uncount(accountId: string, month: string): void {
+    const key = `${accountId}\t${month}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) - 1);
   }
 
   /** Writes the pending calls in one transaction, then refreshes the accounts seen since the last flush. */
@@ -155,16 +181,32 @@ export class QuotaCounter {
     this.pending = new Map();
     for (const [k, n] of batch) this.inflight.set(k, (this.inflight.get(k) ?? 0) + n);
     const now = this.deps.clock.now();
-    const increments: UsageIncrement[] = [...batch].map(([k, calls]) => {
+    const increments: UsageIncrement[] = [...batch].filter(([, calls]) => calls !== 0).map(([k, calls]) => {
       const [accountId = '', month = ''] = k.split('\t');
       return { accountId, month, calls };
     });
+    const dailyBatch = this.daily;
+    this.daily = new Map();
+    const days: DailyIncrement[] = [...dailyBatch].map(([k, c]) => {
+      const [accountId = '', day = ''] = k.split('\t');
+      return { accountId, day, calls: c.calls, limited: c.limited };
+    });
     let written = false;
     try {
-      if (increments.length > 0) await this.deps.transact((trx) => addUsage(trx, increments, now.toISOString()));
+      if (increments.length > 0 || days.length > 0) {
+        await this.deps.transact(async (trx) => {
+          if (increments.length > 0) await addUsage(trx, increments, now.toISOString());
+          if (days.length > 0) await addDailyUsage(trx, days, now.toISOString());
+        });
+      }
       written = true;
     } catch (err) {
       this.opts.log(`could not record API usage (${(err as Error).message}); retrying with the next flush`);
+      for (const d of days) {
+        const e = this.dayEntry(d.accountId, d.day);
+        e.calls += d.calls;
+        e.limited += d.limited;
+      }
     }
     const month = monthOf(now.getTime());
     const ids = new Set([...this.seen, ...increments.map((i) => i.accountId)].filter((id) => this.accounts.has(id)));

@@ -169,3 +169,54 @@ function noticeContent(n: NoticeInput, form: string) {
       };
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// After sending (lifecycle): the reminder, with the invite's link, and the void notice.
+
+/** A reminder: the invite's facts again, said as a reminder, with the same link. */
+export function composeReminder(m: MessageInput): ComposedMessage {
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  if (m.channel === 'sms') return { channel: 'sms', text: `Reminder: ${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+  const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const { text, html } = renderEmail({
+    account,
+    heading: `Reminder: please sign “${form}”`,
+    greeting: name ? `Hello ${name},` : 'Hello,',
+    paragraphs: [`A reminder: ${account} is still waiting for you to review and sign "${form}".`],
+    action: { label: 'Review and sign', textLabel: 'Open the form', url: m.signingUrl },
+    notes: m.expiresAt ? [`This link works until ${formatWhen(m.expiresAt)}.`] : [],
+    footer: `You received this reminder because ${account} sent "${form}" to ${m.to} through Formsign and it is not signed yet. If you were not expecting it, you can ignore it.`,
+  });
+  return { channel: 'email', subject: clip(`Reminder: ${account} asks you to sign "${form}"`, 200), text, html };
+}
+
+export interface VoidNoticeInput {
+  readonly channel: Channel;
+  readonly to: string;
+  readonly recipientName: string | null;
+  readonly formName: string;
+  readonly accountName: string;
+  readonly reason: string | null;
+}
+
+/** The sender withdrew the form: a short notice that the link no longer works, with the reason if given. */
+export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
+  const account = oneLine(m.accountName);
+  const form = oneLine(m.formName);
+  const reason = m.reason ? oneLine(m.reason) : null;
+  if (m.channel === 'sms') return { channel: 'sms', text: `${clip(account, 40)} withdrew "${clip(form, 60)}": there is nothing to sign any more.` };
+  const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const { text, html } = renderEmail({
+    account,
+    heading: `“${form}” was withdrawn`,
+    greeting: name ? `Hello ${name},` : 'Hello,',
+    paragraphs: [
+      `${account} withdrew the request to sign "${form}". The signing link no longer works and there is nothing more to do.`,
+      ...(reason ? [`Reason given: ${reason}`] : []),
+    ],
+    notes: [],
+    footer: `You received this e-mail because ${account} had sent "${form}" to ${m.to} through Formsign.`,
+  });
+  return { channel: 'email', subject: clip(`Withdrawn: "${form}" from ${account}`, 200), text, html };
+}

@@ -3,6 +3,7 @@ import type { Channel, RecipientRow } from '../../db/tables.js';
 import { canonicalLocaleTag } from '../../lib/i18n/index.js';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { AppError } from '../errors.js';
+import { isEmailAddress, isPhoneNumberText } from '../forms/value-rules.js';
 
 // Its metadata takes tens of milliseconds to load; needed only when a form is sent to a phone.
 const phoneNumbers = loadOnFirstUse<typeof LibPhoneNumber>('libphonenumber-js');
@@ -36,16 +37,8 @@ export interface NormalisedRecipient {
   locale: string | null;
 }
 
-/**
- * The HTML standard's "valid e-mail address": no quotes, angle brackets, commas or spaces, which a mail
- * library would read as a display name or a second address (one recipient fanning out to several).
- */
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-/** The one e-mail rule: a recipient's address, and the account's notify_email, pass the same test. */
-export function isEmailAddress(s: string): boolean {
-  return EMAIL.test(s);
-}
+/** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
+export { isEmailAddress };
 
 function invalid(i: number, field: string, message: string): AppError {
   return new AppError('parameter_invalid', message, `recipients[${i}]${field ? `.${field}` : ''}`);
@@ -65,7 +58,7 @@ export function normaliseRecipients(input: readonly RecipientInput[]): Normalise
     let phone: string | null = null;
     if (r.email !== undefined) {
       email = r.email.trim();
-      if (!EMAIL.test(email)) throw invalid(i, 'email', `recipients[${i}].email must be an e-mail address.`);
+      if (!isEmailAddress(email)) throw invalid(i, 'email', `recipients[${i}].email must be an e-mail address.`);
     }
     if (r.phone !== undefined) phone = normalisePhone(r.phone, i);
     if (r.channel === 'email' && email === null) throw new AppError('parameter_missing', `recipients[${i}].email is required for the email channel.`, `recipients[${i}].email`);
@@ -91,6 +84,9 @@ function normaliseLocale(raw: string | undefined, i: number): string | null {
 }
 
 function normalisePhone(raw: string, i: number): string {
+  // The one phone rule (value-rules.js) first: a CR/LF or any other character a number never has is
+  // refused, never cut away by the parser below (which reads '+1…\r\nX-Injected: yes' as the number).
+  if (!isPhoneNumberText(raw)) throw invalid(i, 'phone', `recipients[${i}].phone must be a phone number of digits, spaces and + ( ) . -, e.g. +14155550123.`);
   const trimmed = raw.trim();
   if (!trimmed.startsWith('+')) {
     throw invalid(i, 'phone', `recipients[${i}].phone must be an international number starting with + and the country code, e.g. +14155550123.`);
@@ -115,6 +111,10 @@ export function assignSigners(taken: readonly number[], incoming: readonly Norma
   const used = new Set(taken);
   incoming.forEach((r, i) => {
     if (r.signer === undefined) return;
+    // A form has at most 100 recipients, so no slot past 100 can ever be filled (openapi.yaml says so too).
+    if (!Number.isInteger(r.signer) || r.signer < 1 || r.signer > MAX_RECIPIENTS_PER_FORM) {
+      throw invalid(i, 'signer', `recipients[${i}].signer must be a whole number from 1 to ${MAX_RECIPIENTS_PER_FORM}.`);
+    }
     if (used.has(r.signer)) throw invalid(i, 'signer', `recipients[${i}].signer ${r.signer} is already taken by another recipient of this form.`);
     used.add(r.signer);
   });

@@ -1,22 +1,20 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
-import { insertMessage } from '../../db/repositories/messages.js';
 import { setFormCompletedCopy } from '../../db/repositories/notify-settings.js';
 import { insertRecipient, listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
-import { pickLocale } from '../../lib/i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
-import { enqueue } from '../../outbox/enqueue.js';
-import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
 import type { DomainDeps } from '../context.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { AppError, notFound } from '../errors.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import { formJson, formState, type FormView } from '../forms/present-form.js';
 import type { Json } from '../json.js';
-import { composeMessage } from './compose-message.js';
+import { advanceTurn, inviteRecipient } from '../lifecycle/advance-turn.js';
+import { fixLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rules.js';
 import { assignSigners, findAlreadySent, MAX_RECIPIENTS_PER_FORM, normaliseRecipients, type RecipientInput } from './recipient-rules.js';
 
 const DAY_MS = 86_400_000;
@@ -33,14 +31,24 @@ export async function sendForm(
   deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
   p: Partition,
   formId: string,
-  input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined },
+  input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined } & LifecycleInput,
 ): Promise<Json<FormView>> {
+  return commit(deps, prepareSendForm(deps, p, formId, input));
+}
+
+/** sendForm's reads and checks; the write it prepares is the whole send, returning the form's JSON. */
+export async function prepareSendForm(
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  formId: string,
+  input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined } & LifecycleInput,
+): Promise<PreparedWrite<Json<FormView>>> {
   const incoming = normaliseRecipients(input.recipients);
   // The field definitions never change, so they are read before the transaction (which may not touch
   // deps.db), and the response is built inside it: nothing that can fail runs after the commit.
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  return async (trx) => {
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     if (!SENDABLE.has(form.status)) throw new AppError('form_not_sendable', `This form is ${form.status}; only a draft, sent or viewed form can be sent.`);
@@ -56,7 +64,10 @@ export async function sendForm(
     }
     const signers = assignSigners(existing.map((r) => r.signer), incoming);
     const expiresAt = form.expires_at ?? new Date(Date.parse(now) + form.expires_in_days * DAY_MS).toISOString();
+    const fixed = fixLifecycle(form, input);
+    const sequential = fixed.signing_order === 'sequential';
     const account = await findAccount(trx, p.accountId);
+    const ctx = { form: { ...form, ...fixed, expires_at: expiresAt }, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null };
     const added: RecipientRow[] = [];
     for (const [i, r] of incoming.entries()) {
       const id = newId('recipient');
@@ -64,37 +75,23 @@ export async function sendForm(
         id, account_id: p.accountId, mode: p.mode, form_id: form.id, position: existing.length + i, signer: signers[i]!,
         name: r.name, email: r.email, phone: r.phone, channel: r.channel, address_key: r.addressKey,
         token_hash: deps.links.tokenHash(deps.links.token(id)),
-        status: 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
+        // Sequential: messaged when its turn comes (advanceTurn, below and after each signature).
+        status: sequential ? 'waiting' : 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
         viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null, created_at: now, updated_at: now,
         locale: r.locale,
+        declined_at: null, decline_reason: null, last_reminded_at: null,
       };
       await insertRecipient(trx, p, row);
-      const message = composeMessage({
-        channel: r.channel,
-        to: r.channel === 'email' ? r.email! : r.phone!,
-        recipientName: r.name,
-        formName: form.name ?? 'a document',
-        accountName: account?.name ?? 'Formsign',
-        signingUrl: deps.links.url(id),
-        expiresAt,
-        // Written now, once: the recipient's language, else the account's (no browser to ask yet).
-        locale: pickLocale([r.locale, account?.locale]),
-      });
-      const messageId = newId('message');
-      await insertMessage(trx, p, {
-        id: messageId, form_id: form.id, recipient_id: id, channel: r.channel, to_address: r.channel === 'email' ? r.email! : r.phone!,
-        subject: message.subject ?? null, text: message.text, html: message.html ?? null, transport: null, status: 'queued',
-        provider_message_id: null, error: null, created_at: now, updated_at: now, delivered_at: null,
-      });
-      await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now });
+      if (!sequential) await inviteRecipient(trx, deps, p, ctx, row, now);
       added.push(row);
     }
-    const sent: FormRow = { ...form, status: form.status === 'draft' ? 'sent' : form.status, sent_at: form.sent_at ?? now, expires_at: expiresAt, updated_at: now };
-    await updateForm(trx, p, form.id, { status: sent.status, sent_at: sent.sent_at, expires_at: sent.expires_at, updated_at: now });
+    const recipients = sequential ? await advanceTurn(trx, deps, p, ctx.form, now) : [...existing, ...added];
+    const sent: FormRow = { ...form, ...fixed, status: form.status === 'draft' ? 'sent' : form.status, sent_at: form.sent_at ?? now, expires_at: expiresAt, updated_at: now };
+    await updateForm(trx, p, form.id, { status: sent.status, sent_at: sent.sent_at, expires_at: sent.expires_at, updated_at: now, ...fixed });
     // `notify.completed_copy` is kept with the form: the seal reads it when the copies are due.
     if (input.notify?.completed_copy !== undefined) await setFormCompletedCopy(trx, p, form.id, input.notify.completed_copy);
-    const state = formState(sent, [...existing, ...added]);
+    const state = formState(sent, recipients);
     await recordFormEvent(trx, p, 'form.sent', state, now);
     return formJson(state, fields, deps.links);
-  });
+  };
 }

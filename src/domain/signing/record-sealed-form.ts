@@ -1,3 +1,4 @@
+import { setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { insertSealedFile } from '../../db/repositories/sealed-files.js';
@@ -35,6 +36,10 @@ export async function recordSealedForm(
   formId: string,
   pdf: Uint8Array,
   sealedRecipientIds: readonly string[],
+  /** The seal job's attempt that sealed it (the Form's `sealing.attempts`). */
+  attempt = 1,
+  /** The SHA-256 the audit page states (the filled document before the seal), kept for the audit trail served alone. */
+  filledSha256: string | null = null,
 ): Promise<boolean> {
   const sha256 = sha256Hex(pdf);
   const key = sealedFileKey(p, formId, sha256);
@@ -47,10 +52,12 @@ export async function recordSealedForm(
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
     if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
-    const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now };
+    const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now, filled_sha256: filledSha256 };
     await insertSealedFile(trx, p, file);
-    const signed: FormRow = { ...form, status: 'signed', completed_at: now, updated_at: now };
+    const sealing = { sealing_status: 'sealed', sealing_attempts: attempt, sealing_error: null, sealing_next_at: null } as const;
+    const signed: FormRow = { ...form, ...sealing, status: 'signed', completed_at: now, updated_at: now };
     await updateForm(trx, p, formId, { status: 'signed', completed_at: now, updated_at: now });
+    await setFormSealing(trx, p, formId, sealing);
     await recordFormEvent(trx, p, 'form.signed', formState(signed, recipients), now);
     await enqueueCompletedMessages(trx, deps, p, form, recipients, file, now);
     return true;

@@ -11,7 +11,13 @@ export type SigningLink =
   /** The form expired (or is past `expires_at` before the sweep recorded it): the link no longer works. */
   | { state: 'expired'; partition: Partition; form: FormRow; recipient: RecipientRow }
   /** This recipient has signed: the link shows a read-only confirmation. */
-  | { state: 'signed'; partition: Partition; form: FormRow; recipient: RecipientRow };
+  | { state: 'signed'; partition: Partition; form: FormRow; recipient: RecipientRow }
+  /** Sequential order: this recipient's turn has not come (409 `not_your_turn`). */
+  | { state: 'waiting'; partition: Partition; form: FormRow; recipient: RecipientRow }
+  /** A recipient declined to sign: the form is over, every link answers 410 saying who and when. */
+  | { state: 'declined'; partition: Partition; form: FormRow; recipient: RecipientRow }
+  /** The sender voided the form: every link answers 410 "This request was withdrawn". */
+  | { state: 'voided'; partition: Partition; form: FormRow; recipient: RecipientRow };
 
 // 32 bytes of HMAC as base64url (signing-links.ts).
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -28,7 +34,11 @@ export async function resolveSigningLink(deps: Pick<DomainDeps, 'db' | 'links' |
   const form = await findForm(deps.db, partition, recipient.form_id);
   if (!form) return undefined;
   const link = { partition, form, recipient };
+  // A form that is over is over for every link, a signed recipient's included.
+  if (form.status === 'voided') return { state: 'voided', ...link };
+  if (form.status === 'declined') return { state: 'declined', ...link };
   if (recipient.status === 'signed') return { state: 'signed', ...link };
   const expired = form.status === 'expired' || (form.expires_at !== null && form.expires_at <= isoNow(deps.clock));
-  return { state: expired ? 'expired' : 'open', ...link };
+  if (expired) return { state: 'expired', ...link };
+  return { state: recipient.status === 'waiting' ? 'waiting' : 'open', ...link };
 }

@@ -1,21 +1,27 @@
+import { recordSealAttemptFailed } from '../../db/repositories/form-sealing.js';
 import { findForm } from '../../db/repositories/forms.js';
+import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { findTemplate } from '../../db/repositories/templates.js';
-import type { RecipientRow } from '../../db/tables.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
-import type { FieldValue, JobOptions, SealRequest } from '../../pdf/index.js';
+import type { FieldValue, JobOptions, SealRequest, SealResult } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
+import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
 import { displayName } from '../sending/display-name.js';
+import { auditTrailOf, loadAuditContext } from './audit-record.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord } from './signing-record.js';
 
 /** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
 export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
-  /** Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job. */
-  seal(req: SealRequest, opts: JobOptions): Promise<Uint8Array>;
+  /**
+   * Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job; with
+   * TSA_URLS set, B-LTA or TimestampUnavailableError (nothing sealed, the job retries).
+   */
+  seal(req: SealRequest, opts: JobOptions): Promise<SealResult>;
 };
 
 /**
@@ -24,12 +30,23 @@ export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 
  * `signed` with `form.signed` (record-sealed-form.ts, one transaction). A failure throws and the worker
  * retries it with backoff; after the last attempt the job is `dead` and listed by
  * `formsign outbox list --status dead`. Running it again is safe: a signed form is left alone.
+ * Each failure is recorded on the form beside the reschedule (`sealing`: pending with the attempts,
+ * the error and the next attempt's time; `failed` after the last), so a seal never fails unseen;
+ * `POST /forms/{id}/reseal` starts it again (reseal-form.ts).
  */
 export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }> {
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, sealed.filledSha256);
+    },
+    async failed(trx, payload, ctx, failure) {
+      await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
+        sealing_status: failure.dead ? 'failed' : 'pending',
+        sealing_attempts: ctx.attempt,
+        sealing_error: failure.error,
+        sealing_next_at: failure.retryAt,
+      });
     },
   };
 }
@@ -38,9 +55,10 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  * The sealed document of a fully signed form and the recipients it seals; undefined when there is
  * nothing (more) to seal.
  */
-export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[] } | undefined> {
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; filledSha256: string } | undefined> {
   const form = await findForm(deps.db, p, formId);
-  if (!form || form.status === 'signed') return undefined;
+  // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
+  if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
@@ -53,6 +71,13 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const document = await deps.pdfRenderer.render(source, fields.defs, record.values, job);
   const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
   const byId = new Map(recipients.map((r) => [r.id, r]));
+  const signingTime = deps.clock.now();
+  const filledSha256 = sha256Hex(document);
+  const context = await loadAuditContext(deps, p, form.id);
+  const reminders = await listRemindersOfForm(deps.db, p, form.id);
+  const remindedAt = (id: string) => reminders.filter((x) => x.recipient_id === id).map((x) => x.created_at);
+  // A sequential form's audit lists its signers in the order they signed in.
+  const listed = form.signing_order === 'sequential' ? inSigningOrder(recipients) : recipients;
   const req: SealRequest = {
     document,
     fields: fields.defs,
@@ -62,17 +87,13 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
       const r = byId.get(i.recipientId);
       return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
     }),
-    audit: {
-      formId: form.id,
-      formName: form.name,
-      documentId: `${form.id}-signed`,
-      templateSha256: template?.pdf_sha256 ?? null,
-      filledSha256: sha256Hex(document),
-      recipients: recipients.map(auditRecipient),
-    },
-    signingTime: deps.clock.now(),
+    audit: auditTrailOf({
+      form, recipients: listed, images: record.images, templateSha256: template?.pdf_sha256 ?? null, filledSha256,
+      completedAt: signingTime.toISOString(), outcome: 'signed', remindedAt,
+    }, context),
+    signingTime,
   };
-  return { pdf: await deps.seal(req, job), recipientIds: recipients.map((r) => r.id) };
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256 };
 }
 
 function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {
@@ -82,12 +103,4 @@ function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values
     if (d.type === 'date_signed' && typeof v === 'string') dates[d.name] = v;
   }
   return dates;
-}
-
-function auditRecipient(r: RecipientRow): SealRequest['audit']['recipients'][number] {
-  return {
-    name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
-    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
-    viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
-  };
 }

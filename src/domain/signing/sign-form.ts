@@ -1,7 +1,8 @@
+import { setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
-import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { insertSignature } from '../../db/repositories/signatures.js';
+import { insertSigningEvidence } from '../../db/repositories/signing-evidence.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -10,7 +11,10 @@ import type { FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { formFields } from '../forms/read-forms.js';
+import { advanceTurn } from '../lifecycle/advance-turn.js';
+import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
+import { CONSENT_TEXT, parseUtcOffset } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
 import { markViewed, type Client } from './view-form.js';
 
@@ -19,6 +23,8 @@ export interface SignInput {
   values: Record<string, unknown>;
   /** The signer agreed to sign electronically (ESIGN/UETA): must be `true`. */
   consent: unknown;
+  /** The signer's UTC offset in minutes east, as the page's browser reports it; anything else is not recorded. */
+  utcOffsetMinutes?: unknown;
 }
 
 export interface SignResult {
@@ -26,7 +32,7 @@ export interface SignResult {
   complete: boolean;
 }
 
-type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templateCache'>;
+type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templateCache' | 'links'>;
 
 /**
  * A recipient signs: their values checked as prefill is, their signature images stored in the blob
@@ -36,8 +42,7 @@ type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templa
  */
 export async function signForm(deps: SignDeps, link: SigningLink, input: SignInput, client: Client): Promise<SignResult> {
   const { partition: p, form, recipient } = link;
-  if (link.state === 'signed') throw new AppError('form_not_sendable', 'You have already signed this document.');
-  if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired: the document can no longer be signed. Ask the sender to send it again.');
+  refuseClosedLink(link);
   if (input.consent !== true) throw new AppError('parameter_invalid', 'Tick the box to agree to sign electronically before you finish.', 'consent');
   const fields = await formFields(deps, p, form);
   const at = isoNow(deps.clock);
@@ -55,10 +60,12 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
       throw new AppError('form_expired', 'This document expired before it was signed. Ask the sender to send it again.');
     }
     if (locked.status === 'signed') throw new AppError('form_not_sendable', 'This document has already been signed by everyone.');
+    if (locked.status === 'declined' || locked.status === 'voided') refuseClosedLink({ ...link, state: locked.status });
     // A signature without a page view before it (a client posting directly) still records the view.
     await markViewed(trx, p, form.id, recipient.id, seen);
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
+    await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: CONSENT_TEXT, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
     const merged = { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values };
     await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
     for (const { image, key } of keyed) {
@@ -67,9 +74,14 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
         method: image.method, blob_key: key, sha256: image.sha256, width: image.width, height: image.height, created_at: at,
       });
     }
-    const recipients = await listRecipientsOfForm(trx, p, form.id);
+    // Sequential order: the next recipient's turn comes with this signature, in this unit.
+    const recipients = await advanceTurn(trx, deps, p, locked, at);
     const complete = recipients.every((r) => r.status === 'signed');
-    if (complete) await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
+    if (complete) {
+      await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
+      // The Form shows `sealing: pending` from this signature until the seal is stored (issue 25).
+      await setFormSealing(trx, p, form.id, { sealing_status: 'pending', sealing_attempts: 0, sealing_error: null, sealing_next_at: null });
+    }
     return { complete };
   });
 }

@@ -1,6 +1,7 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { RecipientRow } from '../../db/tables.js';
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
@@ -40,6 +41,10 @@ export interface SigningPage {
    * (the expired page says whom to ask); null: the sender's name alone.
    */
   contactEmail: string | null;
+  /** A declined form: who declined (name or address) and when. */
+  declined: { by: string; at: string } | null;
+  /** A voided form: when the sender withdrew it. */
+  voidedAt: string | null;
 }
 
 const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
@@ -78,5 +83,12 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     recipientLocale: recipient.locale,
     accountLocale: account?.locale ?? null,
     contactEmail: notify?.notify_email ?? null,
+    declined: declinedBy(recipients),
+    voidedAt: form.voided_at,
   };
+}
+
+function declinedBy(recipients: readonly RecipientRow[]): SigningPage['declined'] {
+  const r = recipients.find((x) => x.status === 'declined' && x.declined_at !== null);
+  return r ? { by: displayName(r), at: r.declined_at! } : null;
 }

@@ -8,6 +8,7 @@ import type { DomainDeps } from '../context.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
+import { ACTIVE } from '../lifecycle/lifecycle-rules.js';
 import type { SigningLink } from './resolve-link.js';
 
 /** Who opened a page: the address and browser the audit trail keeps. */
@@ -36,7 +37,8 @@ export async function viewForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, lin
  */
 export async function markViewed(trx: Trx, p: Partition, formId: string, recipientId: string, seen: ClientSeen): Promise<boolean> {
   const form = await lockForm(trx, p, formId, seen.at);
-  if (!form || form.status === 'expired' || form.status === 'signed') return false;
+  // Only a form still out with its recipients records views (not signed, expired, declined or voided).
+  if (!form || !ACTIVE.has(form.status)) return false;
   const recipient = await markRecipientViewed(trx, p, recipientId, seen);
   if (!recipient) return false;
   const viewed = (await markFormViewed(trx, p, formId, seen.at)) ?? form;

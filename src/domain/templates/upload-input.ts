@@ -14,16 +14,29 @@ export function checkTemplateName(input: unknown, param = 'name'): string {
   return name;
 }
 
-/** The upload's optional `name` and `fields` parts: the name checked, the fields parsed from JSON. */
+/**
+ * The upload's optional `name` and `fields` parts: the name checked, the fields parsed from JSON. A NUL
+ * in either is refused as the JSON routes refuse it (PATCH's validation): the multipart parts are the
+ * one text that reaches the domain without passing it, and SQLite would store what PostgreSQL refuses.
+ */
 export function uploadParts(text: Readonly<Record<string, string | undefined>>): { name: string | undefined; fields: unknown } {
+  for (const part of ['name', 'fields']) {
+    if (text[part]?.includes('\u0000')) throw new AppError('parameter_invalid', `${part} must not contain the NUL character (U+0000).`, part);
+  }
   const name = text['name'] === undefined ? undefined : checkTemplateName(text['name']);
   let fields: unknown;
   if (text['fields'] !== undefined) {
+    let nul = false;
     try {
-      fields = JSON.parse(text['fields']);
+      // The reviver sees every key and value: a NUL written as the escape \u0000 inside the JSON text.
+      fields = JSON.parse(text['fields'], (key: string, value: unknown) => {
+        if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) nul = true;
+        return value;
+      });
     } catch {
       throw new AppError('parameter_invalid', 'fields must be a JSON array of field objects.', 'fields');
     }
+    if (nul) throw new AppError('parameter_invalid', 'fields must not contain the NUL character (U+0000).', 'fields');
   }
   return { name, fields };
 }

@@ -1,16 +1,16 @@
 import { AppError } from '../errors.js';
+import { isEmailAddress } from '../forms/value-rules.js';
 
 // What the sign-up and sign-in forms accept, checked before anything is stored or hashed.
 
 export const PASSWORD_MIN = 10;
 // scrypt takes any length; this only bounds the work a request can ask for.
 export const PASSWORD_MAX = 200;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(value: unknown, param = 'email'): string {
   if (typeof value !== 'string' || value.trim() === '') throw new AppError('parameter_missing', 'Enter your e-mail address.', param);
   const email = value.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw new AppError('parameter_invalid', 'Enter a valid e-mail address, such as ada@example.com.', param);
+  if (email.length > 254 || !isEmailAddress(email)) throw new AppError('parameter_invalid', 'Enter a valid e-mail address, such as ada@example.com.', param);
   return email;
 }
 

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { presentWebhookWithSecret, type WebhookWithSecretView } from './present-webhook.js';
 import { checkWebhookUrl } from './url-rules.js';
 
@@ -24,6 +25,11 @@ export function newSigningSecret(): string {
 export const MAX_WEBHOOKS = 16;
 
 export async function createWebhook(deps: Pick<DomainDeps, 'transact' | 'clock' | 'webhooks'>, p: Partition, input: CreateWebhookInput): Promise<WebhookWithSecretView> {
+  return commit(deps, prepareCreateWebhook(deps, p, input));
+}
+
+/** The URL check (it resolves the host) before the write; the write returns the webhook with its secret. */
+export async function prepareCreateWebhook(deps: Pick<DomainDeps, 'clock' | 'webhooks'>, p: Partition, input: CreateWebhookInput): Promise<PreparedWrite<WebhookWithSecretView>> {
   const url = await checkWebhookUrl(input.url, deps.webhooks);
   const now = isoNow(deps.clock);
   const row: WebhookRow = {
@@ -42,13 +48,13 @@ export async function createWebhook(deps: Pick<DomainDeps, 'transact' | 'clock' 
     created_at: now,
     updated_at: now,
   };
-  await deps.transact(async (trx) => {
+  return async (trx) => {
     // Counted where the insert is (SQLite serialises writers; on PostgreSQL two racing creates at 15
     // could both pass: a bounded overshoot, not a way around the cap).
     if ((await countWebhooks(trx, p)) >= MAX_WEBHOOKS) {
       throw new AppError('parameter_invalid', `An account can have at most ${MAX_WEBHOOKS} webhooks in ${p.mode} mode; delete one (DELETE /api/v1/webhooks/{id}) before adding another.`);
     }
     await insertWebhook(trx, p, row);
-  });
-  return presentWebhookWithSecret(row);
+    return presentWebhookWithSecret(row);
+  };
 }

@@ -31,7 +31,7 @@ export function presentDelivery(row: WebhookDeliveryRow): WebhookDeliveryView {
     id: row.id,
     webhook_id: row.webhook_id,
     event_id: row.event_id,
-    event_type: row.event_type as WebhookEventType,
+    event_type: row.event_type as WebhookDeliveryView['event_type'],
     status: row.status,
     attempts: row.attempts,
     last_status_code: row.last_status_code,

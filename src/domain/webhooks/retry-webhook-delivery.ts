@@ -6,6 +6,7 @@ import { enqueue } from '../../outbox/enqueue.js';
 import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { presentDelivery, type WebhookDeliveryView } from './present-webhook.js';
 
 /**
@@ -14,14 +15,17 @@ import { presentDelivery, type WebhookDeliveryView } from './present-webhook.js'
  * webhook disabled and abandons it.
  */
 export async function retryWebhookDelivery(deps: Pick<DomainDeps, 'transact' | 'clock'>, p: Partition, webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+  return commit(deps, prepareRetryWebhookDelivery(deps, p, webhookId, deliveryId));
+}
+
+export async function prepareRetryWebhookDelivery(deps: Pick<DomainDeps, 'clock'>, p: Partition, webhookId: string, deliveryId: string): Promise<PreparedWrite<WebhookDeliveryView>> {
   const now = isoNow(deps.clock);
-  const row = await deps.transact(async (trx) => {
+  return async (trx) => {
     if (!(await findWebhook(trx, p, webhookId))) throw notFound('webhook', webhookId);
     const found = await findDelivery(trx, p, deliveryId);
     if (found?.webhook_id !== webhookId) throw notFound('delivery', deliveryId);
     const reopened = (await reopenDelivery(trx, p, deliveryId, now))!;
     await enqueue(trx, p, webhookDeliver, { delivery_id: deliveryId, attempt: reopened.attempts + 1 }, { now });
-    return reopened;
-  });
-  return presentDelivery(row);
+    return presentDelivery(reopened);
+  };
 }

@@ -2,6 +2,7 @@ import { deleteDeliveriesBefore } from '../../db/repositories/webhook-deliveries
 import type { JobHandler } from '../../outbox/job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { DomainDeps } from '../context.js';
+import { purgeMessageBodies } from '../sending/purge-message-bodies.js';
 
 /** Delivery records are kept 30 days (the contract), then deleted, so the table stays bounded. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -17,10 +18,15 @@ export async function sweepOldDeliveries(deps: Pick<DomainDeps, 'transact' | 'cl
   }
 }
 
+/**
+ * The hourly retention sweep: delivery records older than 30 days, and the bodies of messages
+ * delivered more than 30 days ago (both hold signing links in full).
+ */
 export function webhookSweepHandler(deps: Pick<DomainDeps, 'transact' | 'clock'>): JobHandler<PayloadOf<'webhook.sweep'>> {
   return {
     async run() {
       await sweepOldDeliveries(deps);
+      await purgeMessageBodies(deps);
     },
   };
 }

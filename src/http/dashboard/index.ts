@@ -8,22 +8,37 @@ import { registerSessionApi } from './api-session.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { jsonErrorHandler } from './guard.js';
 import { registerSpa } from './spa.js';
+// Dashboard part 2 (issue 24).
+import { registerFormsApi } from './api-forms.js';
+import { registerOutboxApi } from './api-outbox.js';
+import { registerAccountApi } from './api-usage.js';
+import { registerWebhooksApi } from './api-webhooks.js';
+import { sessionGuard } from './guard.js';
+import { dashboardLimitHook } from './limit-hook.js';
 
 /**
  * The dashboard: the built single-page app at /dashboard and the API it calls under /dashboard/api
  * (sessions instead of API keys, JSON errors in the contract's shape, the same use cases as /api/v1).
  */
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
-  registerSpa(app, s.domain, opts.distDir);
+  registerSpa(app, s.domain, opts.distDir, Boolean(s.devOutbox && (s.devOutbox.email || s.devOutbox.sms)));
   await app.register(async (api) => {
     await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
     api.addHook('onSend', async (_req, reply) => {
-      reply.header('Cache-Control', 'no-store');
+      // Live-status reads keep their own `private, no-cache` (revalidated by ETag: see etag.ts).
+      if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     });
     registerSessionApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
+    // Dashboard part 2 (issue 24): writes count as the API endpoint they mirror.
+    const guard = sessionGuard(s.domain);
+    const limited = (method: string, apiRoute: string) => [guard, dashboardLimitHook(s.limits, method, apiRoute, (reason) => s.metrics?.limited(reason))];
+    registerFormsApi(api, s.domain, s.openapi, limited);
+    registerWebhooksApi(api, s.domain, s.openapi, limited);
+    registerOutboxApi(api, s.domain, s.devOutbox ?? { email: false, sms: false });
+    registerAccountApi(api, s.domain, s.openapi, s.limits);
     registerNotifySettingsApi(api, s.domain);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);

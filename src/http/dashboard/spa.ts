@@ -30,6 +30,8 @@ export const DASHBOARD_CSP = [
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",
+  // The dev outbox shows an e-mail as a sandboxed document of this origin (api-outbox.ts).
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
@@ -74,8 +76,8 @@ async function sendAsset(asset: BuiltAsset, req: FastifyRequest, reply: FastifyR
  * browser has a live session, so a signed-out visitor goes straight to the sign-in form instead of
  * first asking the API and getting a 401.
  */
-function pageConfig(signedIn: boolean): string {
-  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL, signedIn });
+function pageConfig(signedIn: boolean, devOutbox: boolean): string {
+  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL, signedIn, devOutbox });
   return json.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -88,7 +90,8 @@ const notBuilt = layout({
 <div class="actions"><a class="button" href="/docs">API reference</a><a class="button secondary" href="/">Formsign home</a></div>`,
 });
 
-export function registerSpa(app: FastifyInstance, deps: DomainDeps, distDir = DIST_DIR): void {
+/** `devOutbox`: the dev outbox page is offered (issue 24: only where messages stay in it). */
+export function registerSpa(app: FastifyInstance, deps: DomainDeps, distDir = DIST_DIR, devOutbox = false): void {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
   let index: string | undefined;
@@ -96,7 +99,7 @@ export function registerSpa(app: FastifyInstance, deps: DomainDeps, distDir = DI
     if (!built) return sendPage(reply, notBuilt, { status: 503 });
     index ??= fs.readFileSync(indexFile, 'utf8').replace(ICON_PLACEHOLDER, LAYOUT_ASSETS.icon.url);
     const signedIn = (await resolveSession(deps, readSessionCookie(req))) !== undefined;
-    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index.replace(CONFIG_PLACEHOLDER, pageConfig(signedIn)));
+    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index.replace(CONFIG_PLACEHOLDER, pageConfig(signedIn, devOutbox)));
   };
   app.get('/dashboard', sendIndex);
   app.get('/dashboard/*', sendIndex);

@@ -13,9 +13,11 @@ import { errorBody } from '../error-body.js';
 export function writeRawError(socket: Socket, status: number, err: AppError, requestId: string): void {
   if (socket.writable && !socketResponseStarted(socket)) {
     const body = JSON.stringify(errorBody(err, requestId));
+    const extra = Object.entries(err.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n` +
         `Service-Request-Id: ${requestId}\r\n` +
+        extra +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
@@ -53,4 +55,19 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
   const requestId = newRequestId();
   this.log.info({ request_id: requestId, code: err.code, status }, 'client error');
   writeRawError(socket, status, error, requestId);
+}
+
+/**
+ * Node hands a CONNECT request (a proxy tunnel) to the server's `connect` event and, with no listener,
+ * closes the connection without a word. Formsign is no proxy: it answers 405 method_not_allowed with a
+ * request id, as any other method it does not serve, and closes the connection (whatever follows the
+ * request on it would be tunnel bytes, not HTTP).
+ */
+export function answerConnect(app: FastifyInstance): void {
+  app.server.on('connect', (req: http.IncomingMessage, socket: Socket) => {
+    const requestId = newRequestId();
+    app.log.info({ request_id: requestId, method: req.method, status: 405 }, 'CONNECT refused');
+    socket.on('error', () => undefined);
+    writeRawError(socket, 405, new AppError('method_not_allowed', 'CONNECT is not served here: this is an API, not a proxy.', undefined, { Allow: 'GET, HEAD, POST, PATCH, DELETE' }), requestId);
+  });
 }

@@ -31,3 +31,27 @@ function apply(reply: FastifyReply, done: HookHandlerDoneFunction, onLimited: (r
   }
   done();
 }
+
+/**
+ * For a request that reached no account — a refused key (401, 402), a route or method that does not
+ * exist (404 route_not_found, 405) — the per-address window (`Limits.checkAddress`): its headers go on
+ * the answer, and once it is full its 429 replaces the answer. A failing window store leaves the
+ * answer as it was: refusing a request because the limiter broke would help no one.
+ */
+export function addressWindow(limits: Limits, onLimited: (reason: NonNullable<LimitVerdict['reason']>) => void) {
+  return (req: FastifyRequest, reply: FastifyReply, err: Error): Error | Promise<Error> => {
+    const finish = (v: LimitVerdict): Error => {
+      for (const name in v.headers) reply.header(name, v.headers[name]);
+      if (!v.refusal) return err;
+      onLimited(v.reason!);
+      return v.refusal;
+    };
+    let verdict: LimitVerdict | Promise<LimitVerdict>;
+    try {
+      verdict = limits.checkAddress(req.ip);
+    } catch {
+      return err;
+    }
+    return verdict instanceof Promise ? verdict.then(finish, () => err) : finish(verdict);
+  };
+}

@@ -14,4 +14,7 @@ export const UPLOAD_BODY_LIMIT = PDF_UPLOAD_LIMIT + JSON_BODY_LIMIT;
  */
 export async function acceptUploads(scope: FastifyInstance): Promise<void> {
   await scope.register(multipart, { limits: { fileSize: PDF_UPLOAD_LIMIT, files: 1, fields: 10, fieldSize: JSON_BODY_LIMIT, parts: 12 } });
+  // A PDF sent as the body itself (POST /api/v1/verify): read whole, up to the same 20 MiB (413 past it);
+  // the operations that do not list application/pdf refuse it with a 415 before it is read.
+  scope.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: PDF_UPLOAD_LIMIT }, (_req, body, done) => done(null, body));
 }

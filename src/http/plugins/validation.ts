@@ -74,3 +74,17 @@ export function requireMediaType(accepted: readonly string[]): preParsingHookHan
 export async function requireJsonBody(req: FastifyRequest): Promise<void> {
   if (req.body === undefined || req.body === null) req.body = {};
 }
+
+/**
+ * preValidation hook of an operation whose contract has no request body (rotate-secret, a delivery's
+ * retry, the DELETEs): a body is refused rather than ignored, as an unknown field is refused, so a
+ * client that meant to send something learns that it does nothing. No body, or `{}` (what some SDKs
+ * send with every POST), passes.
+ */
+export async function refuseBody(req: FastifyRequest): Promise<void> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+  const first = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body)[0] : undefined;
+  throw new AppError('parameter_unknown', `${req.method} ${req.routeOptions.url ?? ''} takes no request body; send none (or {}).`, first);
+}

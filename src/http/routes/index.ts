@@ -9,7 +9,10 @@ import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
+import expireForm from './forms/expireForm.js';
 import getSignedPdf from './forms/getSignedPdf.js';
+// Issue 25 (evidence): retry a failed seal.
+import resealForm from './forms/resealForm.js';
 import downloadFile from './files/downloadFile.js';
 import createTemplate from './templates/createTemplate.js';
 import deleteTemplate from './templates/deleteTemplate.js';
@@ -25,6 +28,20 @@ import listWebhooks from './webhooks/listWebhooks.js';
 import retryWebhookDelivery from './webhooks/retryWebhookDelivery.js';
 import rotateWebhookSecret from './webhooks/rotateWebhookSecret.js';
 import updateWebhook from './webhooks/updateWebhook.js';
+// Events API (issue 26).
+import listEvents from './events/listEvents.js';
+import getEvent from './events/getEvent.js';
+// Dashboard (issue 24): the webhook test operation.
+import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
+// After sending (issue #23).
+import remindForm from './forms/remindForm.js';
+import voidForm from './forms/voidForm.js';
+// Embedded signing (issue 26).
+import listEmbedOrigins from './embed/listEmbedOrigins.js';
+import addEmbedOrigin from './embed/addEmbedOrigin.js';
+import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
+import getAuditTrail from './evidence/getAuditTrail.js';
+import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -46,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
   getFormPdf,
   listFormEvents,
   sendForm,
+  expireForm,
   getSignedPdf,
   downloadFile,
   listWebhooks,
@@ -56,4 +74,21 @@ export const ROUTES: readonly RouteDef[] = [
   rotateWebhookSecret,
   listWebhookDeliveries,
   retryWebhookDelivery,
+  // Events API (issue 26).
+  listEvents,
+  getEvent,
+  // Dashboard (issue 24).
+  sendWebhookTestEvent,
+  // After sending (issue #23).
+  remindForm,
+  voidForm,
+  // Issue 25 (evidence).
+  resealForm,
+  // Embedded signing (issue 26).
+  listEmbedOrigins,
+  addEmbedOrigin,
+  removeEmbedOrigin,
+  // Evidence (issue 25): the verifier and the audit trail alone.
+  verifyPdf,
+  getAuditTrail,
 ];

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../generated/api.js';
+import type { PreparedWrite } from '../../domain/prepared-write.js';
 import type { Partition } from '../../lib/partition.js';
+import { sendAnswer, type Answer } from '../answer.js';
+import { idempotencySlotOf, uploadKeyUnclaimed } from '../plugins/idempotency.js';
 import type { HttpServices } from '../services.js';
 
 export type OperationId = keyof operations;
@@ -32,12 +35,21 @@ export interface RouteDef {
   readonly multipart?: boolean;
   /** Needs no key (`security: []` in openapi.yaml); app.ts refuses to start when the two disagree. */
   readonly public: boolean;
+  /** Answers from inside the transaction of its write (defineWriteRoute), so its idempotent answer is stored there. */
+  readonly write?: boolean;
+  /** A POST that changes nothing (a check, a computation): its idempotent answer is stored on its own. */
+  readonly writesNothing?: boolean;
   readonly handler: (s: HttpServices) => Handler;
 }
 
 interface RouteSpec<Id extends OperationId, H> {
   readonly operationId: Id;
   readonly multipart?: boolean;
+  /**
+   * Says that this POST writes nothing, so it need not be a write route (defineWriteRoute): its
+   * Idempotency-Key answer is stored after it, on its own. A POST that writes must not say this.
+   */
+  readonly writesNothing?: true;
   readonly handler: (s: HttpServices) => H;
 }
 
@@ -60,6 +72,49 @@ export function defineRoute<Id extends OperationId>(spec: RouteSpec<Id, Partitio
   return routeDef(spec, false, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply, partitionOf(req)));
 }
 
+interface WriteSpec<Id extends OperationId, R> {
+  readonly operationId: Id;
+  readonly multipart?: boolean;
+  /**
+   * The reads and checks of the use case, resolving to the write it prepared (`PreparedWrite`). Runs
+   * once the request holds its `Idempotency-Key`, if it sent one. An upload claims its key itself once
+   * it has read the parts (`claimUploadKey`), and resolves to undefined when that replayed the answer.
+   */
+  readonly prepare: (s: HttpServices) => (req: OperationRequest<Id>, p: Partition, reply: FastifyReply) => Promise<PreparedWrite<R> | undefined>;
+  /** The answer, made from the write's result inside its transaction: synchronous, nothing left to fail. */
+  readonly answer: (result: R) => Answer;
+}
+
+/**
+ * A key-authenticated operation that writes (every POST of the API is one; a test keeps it so). The
+ * prepared write and the answer made from its result commit in ONE transaction together with the
+ * request's `Idempotency-Key` record, so a crash leaves the write and its stored answer both or neither,
+ * and a retry after it replays exactly the bytes the first call would have received.
+ */
+export function defineWriteRoute<Id extends OperationId, R>(spec: WriteSpec<Id, R>): RouteDef {
+  return {
+    operationId: spec.operationId,
+    ...(spec.multipart ? { multipart: true } : {}),
+    public: false,
+    write: true,
+    handler: (s) => {
+      const prepare = spec.prepare(s);
+      return async (req, reply) => {
+        const write = await prepare(asOperationRequest<Id>(req), partitionOf(req), reply);
+        if (uploadKeyUnclaimed(req)) throw new Error(`${spec.operationId} read an upload sent with an Idempotency-Key without claiming the key (claimUploadKey)`);
+        if (write === undefined) return reply;
+        const slot = idempotencySlotOf(req);
+        const answer = await s.domain.transact(async (trx) => {
+          const a = spec.answer(await write(trx));
+          if (slot) await slot.store(trx, a);
+          return a;
+        });
+        return sendAnswer(reply, answer);
+      };
+    },
+  };
+}
+
 /** An operation that needs no key (health, the presigned file download). */
 export function definePublicRoute<Id extends OperationId>(spec: RouteSpec<Id, OperationHandler<Id>>): RouteDef {
   return routeDef(spec, true, (handle) => async (req, reply) => handle(asOperationRequest<Id>(req), reply));
@@ -69,6 +124,7 @@ function routeDef<H>(spec: RouteSpec<OperationId, H>, isPublic: boolean, bind: (
   return {
     operationId: spec.operationId,
     ...(spec.multipart ? { multipart: true } : {}),
+    ...(spec.writesNothing ? { writesNothing: true } : {}),
     public: isPublic,
     handler: (s) => bind(spec.handler(s)),
   };

@@ -3,3 +3,4 @@
 export { appendAuditTrail, formatTime, type AuditRecipient, type AuditTrail, type SealFacts } from './audit-page.js';
 export { appendSignaturePage, type ExtraSigner } from './signature-page.js';
 export { fitCentred } from './fit.js';
+export { auditTrailPdf } from './audit-document.js';

@@ -2,10 +2,12 @@
 import type { FieldDef, FieldValue } from '../field.js';
 import type { PdfRenderer } from '../fill/index.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
+import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
-import type { JobOptions, PdfSource } from '../work.js';
+import type { ServiceCertificates, Verification } from '../verify/index.js';
+import type { JobOptions, PdfSource, SealResult, TsaSettings } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
 
 export interface PdfInspector {
@@ -17,10 +19,14 @@ export interface PdfWork {
   readonly pool: PdfPool;
   readonly inspector: PdfInspector;
   readonly renderer: PdfRenderer;
-  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest. */
-  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions): Promise<Uint8Array>;
+  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest; B-LTA when TSAs are given. */
+  seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions, tsa?: TsaSettings): Promise<SealResult>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
+  /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
+  verify(source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions): Promise<Verification>;
+  /** The audit trail as a PDF of its own (audit/). */
+  auditTrail(audit: AuditTrail, facts: SealFacts, opts?: JobOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -37,8 +43,10 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
         pool.run({ kind: 'fill', pdf, fields, values }, opts),
       preview: (pdf: Uint8Array, fields: readonly FieldDef[], opts?: JobOptions) => pool.run({ kind: 'preview', pdf, fields }, opts),
     },
-    seal: (request, certificate, opts) => pool.run({ kind: 'seal', request, certificate }, opts),
+    seal: (request, certificate, opts, tsa) => pool.run({ kind: 'seal', request, certificate, tsa }, opts),
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
+    verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
+    auditTrail: (audit, facts, opts) => pool.run({ kind: 'audit', audit, facts }, opts),
     close,
   };
 }

@@ -5,7 +5,7 @@
 // running and waiting jobs, and a job whose caller gave up (AbortSignal) leaves the queue or is stopped.
 import { Worker } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
-import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, type JobOptions } from '../work.js';
+import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobOptions } from '../work.js';
 import { FairQueue } from './fair-queue.js';
 import type { JobKind, JobReply, JobRequest, JobResults, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { threadCpuMs } from './thread-cpu.js';
@@ -15,8 +15,14 @@ export interface PdfPoolOptions {
   workers: number;
   /** CPU time one job may use: the worker thread's own CPU time where Linux reports it, else the wall clock since the job started. */
   jobCpuMs: number;
-  /** V8 old-generation heap of each worker; also the cap on any one decoded stream. */
+  /** V8 old-generation heap of each worker. */
   maxOldGenerationSizeMb: number;
+  /**
+   * The most any one stream may inflate to (default: the heap). Far below the heap on purpose: a
+   * 2 KB stream deflated twice inflates to 512 MiB, and inflating even the heap's worth of it took
+   * seconds of a worker per upload, so eight at once queued for a minute (issue 26, defect 3).
+   */
+  maxDecodedStreamMb?: number;
   /** Jobs waiting for a worker, all owners together; past it, PdfBusyError. */
   maxQueued: number;
   /** Jobs of one owner running at once (default: half the workers, at least one). */
@@ -77,10 +83,11 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     perOwnerQueued: Math.max(2, Math.floor(options.maxQueued / 4)),
     // A real fill may carry longer values and other scripts than the trial: keep 4× headroom.
     trialFillCpuMs: options.jobCpuMs / 4,
+    maxDecodedStreamMb: options.maxOldGenerationSizeMb,
     ...options,
   };
   const data: PoolWorkerData = {
-    maxDecodedStreamBytes: limits.maxOldGenerationSizeMb * 1024 * 1024,
+    maxDecodedStreamBytes: limits.maxDecodedStreamMb * 1024 * 1024,
     trialFillCpuMs: limits.trialFillCpuMs,
   };
   const pollMs = Math.min(100, Math.max(10, limits.jobCpuMs / 20));
@@ -196,13 +203,18 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     settle(p, () => {
       if (!reply.ok) {
         p.reject(reply.rejection ? new PdfRejectedError(reply.rejection, reply.message)
-          : p.job.kind === 'inspect' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
+          : reply.tsaFailures ? new TimestampUnavailableError(reply.tsaFailures)
+          : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
         (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
+      } else if (reply.kind === 'verify') {
+        (p.resolve as (v: JobResults['verify']) => void)(reply.verification);
       } else if (reply.kind === 'generate') {
         (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
-      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'seal') {
+      } else if (reply.kind === 'seal') {
+        (p.resolve as (v: JobResults['seal']) => void)({ pdf: reply.pdf, level: reply.level, tsaFailures: reply.tsaFailures });
+      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'audit') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });
@@ -219,8 +231,8 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (failure === 'closed') return new Error('The PDF pool was closed');
     if (failure === 'starved') return new PdfBusyError(retryAfter());
     const seconds = Math.round(limits.jobCpuMs / 100) / 10;
-    if (kind === 'inspect') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
+    if (kind === 'inspect' || kind === 'verify') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
+    const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);
@@ -275,12 +287,12 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
 /** The message for a job: the worker gets its own copy of the bytes, transferred rather than cloned. */
 function requestFor(p: Pending): { message: JobRequest; transfer: ArrayBuffer[] } {
   const { job } = p;
-  if (job.kind === 'inspect') {
+  if (job.kind === 'inspect' || job.kind === 'verify') {
     if (!(job.source instanceof Uint8Array)) return { message: { id: p.id, job }, transfer: [] };
     const bytes = new Uint8Array(job.source);
-    return { message: { id: p.id, job: { kind: 'inspect', source: bytes } }, transfer: [bytes.buffer] };
+    return { message: { id: p.id, job: { ...job, source: bytes } }, transfer: [bytes.buffer] };
   }
-  if (job.kind === 'seal' || job.kind === 'generate') {
+  if (job.kind === 'seal' || job.kind === 'generate' || job.kind === 'audit') {
     // Cloned: the request's images and document stay the caller's (a retried job may need them).
     return { message: { id: p.id, job }, transfer: [] };
   }

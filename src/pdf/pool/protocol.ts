@@ -2,18 +2,25 @@
 // sealing will add its own.
 import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
+import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
-import type { PdfSource } from '../work.js';
+import type { ServiceCertificates, Verification } from '../verify/index.js';
+import type { PdfSource, SealLevel, SealResult, TsaFailure, TsaSettings } from '../work.js';
 
 export type PdfJob =
   | { kind: 'inspect'; source: PdfSource }
   | { kind: 'fill'; pdf: Uint8Array; fields: readonly FieldDef[]; values: Record<string, FieldValue> }
   | { kind: 'preview'; pdf: Uint8Array; fields: readonly FieldDef[] }
   // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
-  | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate }
+  // With TSAs, the seal is B-LTA and the worker asks them itself (it waits on them, without CPU time).
+  | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate; tsa?: TsaSettings | undefined }
   // A form generated from a description: its layout and AcroForm (generate/).
-  | { kind: 'generate'; request: LayoutRequest };
+  | { kind: 'generate'; request: LayoutRequest }
+  // What a PDF's signatures prove (verify/), judged against the service's own certificates.
+  | { kind: 'verify'; source: PdfSource; service: ServiceCertificates | null }
+  // The audit trail as a PDF of its own (audit/).
+  | { kind: 'audit'; audit: AuditTrail; facts: SealFacts };
 
 export type JobKind = PdfJob['kind'];
 
@@ -22,17 +29,22 @@ export interface JobResults {
   inspect: DetectedTemplate;
   fill: Uint8Array;
   preview: Uint8Array;
-  seal: Uint8Array;
+  seal: SealResult;
   generate: LaidOutForm;
+  verify: Verification;
+  audit: Uint8Array;
 }
 
 export interface JobRequest { id: number; job: PdfJob }
 
 export type JobReply =
   | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
-  | { id: number; ok: true; kind: 'fill' | 'preview' | 'seal'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'fill' | 'preview' | 'audit'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'seal'; pdf: Uint8Array; level: SealLevel; tsaFailures: TsaFailure[] }
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
-  | { id: number; ok: false; rejection?: PdfRejectionCode; message: string };
+  | { id: number; ok: true; kind: 'verify'; verification: Verification }
+  // `tsaFailures`: the seal failed because no TSA gave a timestamp (TimestampUnavailableError).
+  | { id: number; ok: false; rejection?: PdfRejectionCode; message: string; tsaFailures?: TsaFailure[] };
 
 /** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */
 export interface WorkerReady { ready: true; tid: number | undefined }

@@ -2,13 +2,16 @@
 // running out of time or memory ends the whole thread, which the pool handles.
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { auditTrailPdf } from '../audit/index.js';
 import { PdfRejectedError } from '../field.js';
+import { TimestampUnavailableError } from '../work.js';
 import { createPdfRenderer } from '../fill/index.js';
 import { layoutForm } from '../generate/index.js';
 import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
-import { sealPdf } from '../seal/index.js';
+import { sealPdfWithEvidence } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
+import { verifyPdf } from '../verify/index.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
 import { trialFill, trialValues } from './trial-fill.js';
@@ -40,8 +43,16 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
     return { reply: { id, ok: true, kind: 'generate', pdf: out.pdf, fields: out.fields, pageCount: out.pageCount }, transfer: transferable(out.pdf) };
   }
   if (job.kind === 'seal') {
-    const pdf = await sealPdf(job.request, job.certificate);
-    return { reply: { id, ok: true, kind: 'seal', pdf }, transfer: transferable(pdf) };
+    const { pdf, level, tsaFailures } = await sealPdfWithEvidence(job.request, job.certificate, job.tsa);
+    return { reply: { id, ok: true, kind: 'seal', pdf, level, tsaFailures: [...tsaFailures] }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'audit') {
+    const pdf = await auditTrailPdf(job.audit, job.facts);
+    return { reply: { id, ok: true, kind: 'audit', pdf }, transfer: transferable(pdf) };
+  }
+  if (job.kind === 'verify') {
+    const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
+    return { reply: { id, ok: true, kind: 'verify', verification: await verifyPdf(bytes, job.service ?? undefined) }, transfer: [] };
   }
   const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
   const t = await detectTemplate(bytes);
@@ -64,6 +75,7 @@ async function answer({ id, job }: JobRequest): Promise<void> {
   } catch (err) {
     const reply: JobReply = err instanceof PdfRejectedError
       ? { id, ok: false, rejection: err.code, message: err.message }
+      : err instanceof TimestampUnavailableError ? { id, ok: false, message: err.message, tsaFailures: [...err.failures] }
       : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
     outcome = { reply, transfer: [] };
   }

@@ -2,7 +2,8 @@
 // with RSA, and signed attributes contentType, messageDigest and signingCertificateV2 (which binds
 // the signer's certificate into what is signed). No signing-time attribute: PAdES puts the claimed
 // time in the signature dictionary's /M instead. Structures come from pkijs/asn1js; the signature
-// itself from node:crypto.
+// itself from node:crypto. With a TSA (B-T), the signer info also carries, unsigned, an RFC 3161
+// token over the signature value (id-aa-signatureTimeStampToken): proof the signature existed then.
 import { sign } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -16,6 +17,7 @@ const OID = {
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
 const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
@@ -53,8 +55,14 @@ function prepare(cert: SigningCertificate): Prepared {
   return p;
 }
 
-/** DER of a detached CMS SignedData over a document whose SHA-256 is `digest`. */
-export function buildCadesSignature(digest: Uint8Array, cert: SigningCertificate): Buffer {
+/**
+ * Given the signature value, the TimeStampToken (a CMS ContentInfo, DER) over it; throws when no TSA
+ * gives one.
+ */
+export type SignatureTimestamper = (signatureValue: Uint8Array) => Promise<Uint8Array>;
+
+/** DER of a detached CMS SignedData over a document whose SHA-256 is `digest`, timestamped when a timestamper is given. */
+export async function buildCadesSignature(digest: Uint8Array, cert: SigningCertificate, timestamper?: SignatureTimestamper): Promise<Buffer> {
   const { certs, signer, essCertIdV2 } = prepare(cert);
   const attributes = [
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
@@ -78,6 +86,15 @@ export function buildCadesSignature(digest: Uint8Array, cert: SigningCertificate
     signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsaEncryption, algorithmParams: new asn1js.Null() }),
     signature: new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
   });
+  if (timestamper) {
+    const token = await timestamper(signature);
+    const asn = asn1js.fromBER(toArrayBuffer(token));
+    if (asn.offset === -1) throw new Error('The timestamp token is not DER');
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn.result] })],
+    });
+  }
   const signedData = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),

@@ -1,17 +1,20 @@
 // The PAdES signature: an invisible signature field whose /V dictionary reserves room for the CMS
 // (/Contents) and the /ByteRange. The document is saved once, without object streams (so both stay
 // literal bytes in the file); then the ByteRange is written into its reserved room, the bytes
-// around /Contents are hashed and signed, and the CMS is patched in. No incremental update.
+// around /Contents are hashed and signed, and the CMS is patched in. No incremental update here;
+// the long-term validation data and document timestamp of a B-LTA seal follow as one (ltv.ts).
 import { createHash } from 'node:crypto';
 import { PDFHexString, PDFInvalidObject, PDFName, PDFString, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { SigningCertificate } from './certificate.js';
-import { buildCadesSignature } from './cms.js';
+import { buildCadesSignature, type SignatureTimestamper } from './cms.js';
 
 // Ten digits cover any offset below 10 GB; the patched array is padded with spaces to this length.
 const BYTE_RANGE_PLACEHOLDER = '[0 /********** /********** /**********]';
-// Room for the signed attributes, the signature and the certificates, with margin.
-const reservedBytes = (cert: SigningCertificate): number =>
-  4096 + cert.certificateDer.length + cert.chainDer.reduce((n, c) => n + c.length, 0);
+// Room for the signed attributes, the signature and the certificates, with margin; a timestamp token
+// (its TSA's certificates included) adds up to TIMESTAMP_ROOM.
+export const TIMESTAMP_ROOM = 12_288;
+const reservedBytes = (cert: SigningCertificate, timestamped: boolean): number =>
+  4096 + cert.certificateDer.length + cert.chainDer.reduce((n, c) => n + c.length, 0) + (timestamped ? TIMESTAMP_ROOM : 0);
 
 const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
@@ -26,8 +29,8 @@ export interface SignatureInfo {
 }
 
 /** Adds the signature field (on `page`, invisible) and returns the saved, signed bytes. */
-export async function saveSigned(doc: PDFDocument, page: PDFPage, cert: SigningCertificate, info: SignatureInfo): Promise<Uint8Array> {
-  const reserved = reservedBytes(cert);
+export async function saveSigned(doc: PDFDocument, page: PDFPage, cert: SigningCertificate, info: SignatureInfo, timestamper?: SignatureTimestamper): Promise<Uint8Array> {
+  const reserved = reservedBytes(cert, timestamper !== undefined);
   const ctx = doc.context;
   const signature = ctx.register(ctx.obj({
     Type: 'Sig',
@@ -58,7 +61,7 @@ export async function saveSigned(doc: PDFDocument, page: PDFPage, cert: SigningC
   pdf.set(ascii(range.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' ')), rangeAt);
 
   const digest = createHash('sha256').update(pdf.subarray(0, contentsAt)).update(pdf.subarray(gapEnd)).digest();
-  const cms = buildCadesSignature(digest, cert);
+  const cms = await buildCadesSignature(digest, cert, timestamper);
   if (cms.length > reserved) throw new Error(`The signature (${cms.length} bytes) does not fit the ${reserved} bytes reserved for it`);
   pdf.set(ascii(cms.toString('hex').toUpperCase()), contentsAt + 1);
   return pdf;

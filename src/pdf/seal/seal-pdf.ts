@@ -1,14 +1,21 @@
 // Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
 // signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
-// signed with a PAdES signature by the service certificate. A pure function of its inputs.
-import { ParseSpeeds, PDFDocument, PDFName } from '@cantoo/pdf-lib';
+// signed with a PAdES signature by the service certificate. A pure function of its inputs, except for
+// the TSAs it asks when there are any: then the signature carries an RFC 3161 timestamp (B-T), and
+// the DSS and a document timestamp follow (B-LTA, ltv.ts); if no TSA answers, nothing is sealed.
+import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
+import type { SealResult, TsaFailure, TsaSettings } from '../work.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
-import { saveSigned } from './pades.js';
+import { appendValidationData } from './ltv.js';
+import { saveSigned, TIMESTAMP_ROOM } from './pades.js';
+import { fetchRevocation } from './revocation.js';
+import { requestTimestamp, sha256 } from './timestamp.js';
 import { drawDates, drawMarks, type Mark } from './stamp-marks.js';
 
 export interface SealRequest {
@@ -26,7 +33,13 @@ export interface SealRequest {
   signingTime: Date;
 }
 
+/** The sealed document, B-B (no TSA). */
 export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promise<Uint8Array> {
+  return (await sealPdfWithEvidence(req, cert)).pdf;
+}
+
+/** The sealed document: B-B without TSAs; with them B-LTA, or TimestampUnavailableError when none answers. */
+export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertificate, tsa?: TsaSettings): Promise<SealResult> {
   // The audit page states this hash; it must be the one of the bytes actually sealed.
   if (sha256Hex(req.document) !== req.audit.filledSha256.toLowerCase()) {
     throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
@@ -45,6 +58,29 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
   await appendSignaturePage(doc, fonts, req.extraSigners);
   await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);
+  // The form's name (not the template's) as the title viewers show; the form id for the verifier.
+  if (req.audit.formName) doc.setTitle(req.audit.formName, { showInWindowTitleBar: true });
+  doc.setProducer(PRODUCER);
+  const infoDict = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (infoDict instanceof PDFDict) infoDict.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
-  return saveSigned(doc, last, cert, { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` });
+  const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
+  if (!tsa || tsa.urls.length === 0) return { pdf: await saveSigned(doc, last, cert, info), level: 'B-B', tsaFailures: [] };
+
+  const tsaFailures: TsaFailure[] = [];
+  const tsaCertificates: Uint8Array[] = [];
+  const stamp = async (digest: Buffer): Promise<Uint8Array> => {
+    // The signature's timestamp first, then the document timestamp: each asks the TSAs in order, and
+    // when none answers (TimestampUnavailableError) the seal is not written.
+    const { timestamp, failures } = await requestTimestamp(tsa, digest);
+    tsaFailures.push(...failures);
+    tsaCertificates.push(...timestamp.certificates);
+    return timestamp.token;
+  };
+  const signed = await saveSigned(doc, last, cert, info, (signatureValue) => stamp(sha256(signatureValue)));
+  const chain = [cert.certificateDer, ...cert.chainDer];
+  const revocation = await fetchRevocation(chain, tsa.timeoutMs);
+  const certificates = [...new Map([...chain, ...tsaCertificates].map((c) => [sha256Hex(c), c])).values()];
+  const pdf = await appendValidationData(doc, signed, last, { certificates, ...revocation }, stamp, TIMESTAMP_ROOM);
+  return { pdf, level: 'B-LTA', tsaFailures };
 }

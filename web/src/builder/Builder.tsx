@@ -3,7 +3,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { api, ApiError, errorMessage, type FieldType, type Template } from '../api';
 import { useApp } from '../mode';
 import { guardLeaving, Link, navigate } from '../router';
-import { ErrorNote, Spinner } from '../ui/ui';
+import { ErrorNote, Notice, Spinner } from '../ui/ui';
 import { clampRect, newField, signerColour, toFields, TYPE_LABEL, withKeys, type EditField } from './fields';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
@@ -163,9 +163,32 @@ export default function Builder({ templateId }: { templateId: string }) {
   const addToPageInView = (type: FieldType) => {
     const page = pageInView();
     const size = pages[page - 1];
-    if (!size) return;
-    const f = newField(fieldsRef.current, type, page, { x: size.width / 2 - 60, y: size.height / 3 }, size);
-    add(f, '');
+    const el = document.querySelector<HTMLElement>(`.pdf-page[data-page="${page}"]`);
+    if (!size || !el) return;
+    // The centre of the part of the page in view, in PDF points; then, while another field starts
+    // there, offset down and right from it, so new fields never land on top of each other.
+    const r = el.getBoundingClientRect();
+    const top = Math.max(r.top, 0);
+    const bottom = Math.min(r.bottom, window.innerHeight);
+    const probe = newField(fieldsRef.current, type, page, { x: 0, y: 0 }, size);
+    let x = ((r.width / 2) / scale) - probe.width / 2;
+    let y = (((top + bottom) / 2 - r.top) / scale) - probe.height / 2;
+    const taken = (px: number, py: number) => fieldsRef.current.some((f) => f.page === page && Math.abs(f.x - px) < 8 && Math.abs(f.y - py) < 8);
+    for (let i = 0; i < 40 && taken(x, y); i++) {
+      x += 16;
+      y += 16;
+    }
+    add({ ...probe, ...clampRect({ x, y, width: probe.width, height: probe.height }, size) }, 'in the middle of the view');
+    askLabel();
+  };
+
+  /** Signers see a field's label: after adding one, the cursor goes to it (the name is prefilled). */
+  const askLabel = () => {
+    window.setTimeout(() => {
+      const input = document.querySelector<HTMLInputElement>('#insp-label');
+      // Without scrolling: the field just placed stays where the pointer left it.
+      input?.focus({ preventScroll: true });
+    }, 50);
   };
 
   const dropAt = (type: FieldType, clientX: number, clientY: number): boolean => {
@@ -187,6 +210,7 @@ export default function Builder({ templateId }: { templateId: string }) {
   const draw = (page: number, rect: Rect) => {
     const size = pages[page - 1]!;
     add(newField(fieldsRef.current, drawType, page, rect, size), 'as drawn');
+    askLabel();
   };
 
   const patchField = (key: string, patch: Partial<EditField>, coalesce?: string) => {
@@ -309,6 +333,9 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
       </div>
       {status.kind === 'error' ? <div className="builder-note"><ErrorNote>{status.message}</ErrorNote></div> : null}
+      {fields.length > 0 && !fields.some((f) => f.type === 'signature') ? (
+        <div className="builder-note"><Notice tone="warning">This template has no signature field, so its signers can fill it in but not sign it. Choose <strong>Signature</strong> in the palette and draw a box where they sign.</Notice></div>
+      ) : null}
       <div className="builder-body">
         <aside className="builder-side left" aria-label="Fields">
           <Palette drawType={drawType} onChoose={setDrawType} onDrop={dropAt} onAdd={addToPageInView} />

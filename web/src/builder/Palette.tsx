@@ -2,8 +2,9 @@ import { useRef, useState, type PointerEvent } from 'react';
 import type { FieldType } from '../api';
 import { FIELD_TYPES } from './fields';
 
-// Field types to add: drag one onto a page (mouse, pen or finger), or press it to add it to the page
-// in view (keyboard); the chosen type is also what drawing a box on the page makes.
+// Field types to add: drag one onto a page (mouse, pen or finger), or press it to choose it for
+// drawing a box on the page; "Add to page" puts the chosen type in the middle of the view (keyboard).
+// Pressing a type only chooses it: it used to add one as well, so choosing then drawing made two.
 
 interface Props {
   drawType: FieldType;
@@ -45,7 +46,7 @@ export function Palette({ drawType, onChoose, onDrop, onAdd }: Props) {
 
   return (
     <div className="palette" role="group" aria-label="Add a field">
-      <p className="palette-help">Drag a field onto the page, or press it to add it to the page in view. Drawing a box on the page adds the last chosen type.</p>
+      <p className="palette-help">Choose a type, then draw a box on the page; or drag a type onto the page.</p>
       <div className="palette-items">
         {FIELD_TYPES.map((t) => (
           <button
@@ -63,14 +64,15 @@ export function Palette({ drawType, onChoose, onDrop, onAdd }: Props) {
                 return;
               }
               onChoose(t.type);
-              onAdd(t.type);
             }}
+            aria-pressed={drawType === t.type}
           >
             <span className="palette-icon" aria-hidden="true">{t.icon}</span>
-            <span><span className="visually-hidden">Add a </span>{t.label}<span className="visually-hidden"> field</span></span>
+            <span>{t.label}<span className="visually-hidden"> field</span></span>
           </button>
         ))}
       </div>
+      <button type="button" className="btn secondary small palette-add" onClick={() => onAdd(drawType)}>Add {FIELD_TYPES.find((t) => t.type === drawType)?.label ?? ''} field to the page</button>
       {ghost ? <div className="drag-ghost" style={{ left: `${ghost.x}px`, top: `${ghost.y}px` }} aria-hidden="true">{FIELD_TYPES.find((t) => t.type === ghost.type)?.label}</div> : null}
     </div>
   );

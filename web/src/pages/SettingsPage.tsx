@@ -3,6 +3,7 @@ import { api, ApiError, errorMessage, type SessionView } from '../api';
 import { useApp } from '../mode';
 import { Notice, PageTitle } from '../ui/ui';
 import { TextInput } from './AuthPage';
+import { NotifySettingsForm } from './NotifySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 
@@ -38,12 +39,13 @@ export function SettingsPage() {
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <dl className="facts">
-          <dt>Name</dt><dd>{session.account.name}</dd>
           <dt>Account ID</dt><dd><code>{session.account.id}</code></dd>
-          <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys' : 'Trial: test keys only. Ask your operator to upgrade for live mode.'}</dd>
+          <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys, 10,000 API calls a month.' : <>Trial: test keys only, 1,000 API calls a month. To upgrade (live mode, 10,000 calls), ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.</>}</dd>
           <dt>Signed in as</dt><dd>{session.user.email}</dd>
         </dl>
+        <AccountForm />
       </section>
+      <NotifySettingsForm />
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
         <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>
         {!session.user.has_password ? <p className="muted">You signed in with a one-time link. Set a password to sign in with your e-mail address next time.</p> : null}
@@ -54,5 +56,40 @@ export function SettingsPage() {
         <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save password'}</button>
       </form>
     </>
+  );
+}
+
+/**
+ * The account's own settings: its name. (Notifications have their own form below; the default
+ * signing-page language joins as a field of its own when the server offers it.)
+ */
+function AccountForm() {
+  const { session, refreshSession } = useApp();
+  const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const name = new FormData(e.currentTarget).get('name');
+    setBusy(true);
+    setError(null);
+    setDone(false);
+    try {
+      await api('PATCH', '/account', { name });
+      refreshSession(await api<SessionView>('GET', '/session'));
+      setDone(true);
+    } catch (err) {
+      setError({ message: errorMessage(err), param: err instanceof ApiError ? err.param : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="account-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Account settings">
+      <TextInput name="name" label="Account name" type="text" autoComplete="organization" defaultValue={session.account.name} hint="Shown to signers in the messages they get." error={error?.param === 'name' ? error.message : undefined} />
+      {error && error.param !== 'name' ? <div className="note error" role="alert">{error.message}</div> : null}
+      {done ? <Notice tone="success">The account is saved.</Notice> : null}
+      <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save account'}</button>
+    </form>
   );
 }

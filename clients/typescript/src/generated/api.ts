@@ -34,8 +34,9 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not. No
-         *     authentication.
+         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not; while
+         *     the disk that holds the data is full (a write failed for lack of space and a test write still
+         *     fails), `503 storage_unavailable` with `Retry-After`. No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -179,7 +180,8 @@ export interface paths {
          *     `param` `prefill.<name>`); prefill keys that match no field are ignored and listed in the
          *     `X-Service-Prefill-Unmatched` response header. A `template_id` of the right shape that names no
          *     template of the partition answers `404 resource_not_found` with `param` `template_id`. Emits
-         *     `form.created`. Not idempotent: every call creates a new form.
+         *     `form.created`. Every call creates a new form, unless it repeats an earlier call's
+         *     `Idempotency-Key` (then that call's answer is replayed and nothing is created).
          */
         post: operations["createForm"];
         delete?: never;
@@ -375,6 +377,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind recipients who have not signed
+         * @description Sends a reminder now, on the channel and with the link of the recipient's message, to the
+         *     recipients named (by default every recipient who has been messaged and has not signed). Only for
+         *     a `sent` or `viewed` form (else `409 form_not_sendable`, or `409 form_expired` past `expires_at`).
+         *     A recipient may be reminded at most once an hour: a recipient reminded (by a schedule or by this
+         *     call) less than an hour ago answers `429 reminder_too_soon` with `Retry-After` and `param`
+         *     naming them, and nothing is sent. A named recipient who cannot be reminded (signed, declined,
+         *     or `waiting` for their turn) answers `400 parameter_invalid`. Each reminder emits `form.reminded`
+         *     and is listed in the form's events and on the audit-trail page of the signed PDF.
+         */
+        post: operations["remindForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed seal
+         * @description Starts sealing again for a form whose `sealing.status` is `failed` (every recipient signed, but
+         *     the seal job's last attempt failed: with `TSA_URLS` set, no time-stamping authority answered).
+         *     `sealing` becomes `pending` with `attempts` 0 and the seal job runs again with its full retry
+         *     schedule; once the seal is stored the form becomes `signed` and `form.signed` is emitted, once.
+         *     Any other form answers `409 form_not_resealable`. Takes no request body. Also
+         *     `formsign forms reseal ID`.
+         */
+        post: operations["resealForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void (withdraw) a sent form
+         * @description Withdraws a `sent` or `viewed` form: its status becomes `voided` (final), every signing link
+         *     answers `410` with a page saying the request was withdrawn, and each recipient who was messaged
+         *     gets a short message (e-mail or SMS) saying so. Emits `form.voided`. Any other status answers
+         *     `409 form_not_voidable`.
+         */
+        post: operations["voidForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a form now (test mode)
+         * @description A test helper: expires a `sent` or `viewed` form at once, as its scheduled expiry would, so that an
+         *     integration can see `form.expired` without waiting (`expires_in_days` is at least 1). The form
+         *     becomes `expired` with `expires_at` set to now, its signing links stop working, and one
+         *     `form.expired` event is emitted (to webhooks too), in the same transaction. Test keys only: with a
+         *     live key the operation does not exist (`404 route_not_found`); the operator expires any form with
+         *     `formsign forms expire ID`. A form that has already expired answers `409 form_expired`; a `draft`,
+         *     a `signed` form, or one whose recipients have all signed (its seal pending) answers
+         *     `409 form_not_sendable`. Takes no request body.
+         */
+        post: operations["expireForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/signed-pdf": {
         parameters: {
             query?: never;
@@ -406,6 +534,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/audit-trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the audit trail as a PDF
+         * @description The audit trail of a form that has ended (`signed`; `declined` and `voided` where those statuses
+         *     exist) as a PDF of its own: the same page(s) sealing appends to the signed document — per signer
+         *     the signature as drawn or typed, the consent agreed to and when, the authentication used, the
+         *     signer's time zone offset and every event with its IP address and user agent; who sent the form,
+         *     when it was completed, and the SHA-256 the seal covers. This copy is not itself signed: the
+         *     signed PDF is the evidence, this is its record for reading and filing. A form that has not ended
+         *     answers `409 form_not_signed`.
+         */
+        get: operations["getAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files/pdf/{token}": {
         parameters: {
             query?: never;
@@ -428,6 +588,124 @@ export interface paths {
          *     sent, as no account is identified.
          */
         get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/embed/origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the origins allowed to embed signing pages
+         * @description The origins (`scheme://host[:port]`) whose pages may show this partition's signing pages in a
+         *     frame, newest first (at most 20, all in one page). Without any, signing pages send
+         *     `Content-Security-Policy: frame-ancestors 'none'` and cannot be framed.
+         */
+        get: operations["listEmbedOrigins"];
+        put?: never;
+        /**
+         * Allow an origin to embed signing pages
+         * @description Adds an origin to those allowed to frame this partition's signing pages (free on every plan).
+         *     The origin is `scheme://host[:port]` with no path: `https`, or `http` for `localhost`,
+         *     `127.0.0.1` or `[::1]`. It is stored as browsers write an origin (lower case, no default port).
+         *     Signing pages then send `Content-Security-Policy: frame-ancestors` with the allowed origins and,
+         *     inside a frame, post `formsign:loaded`, `formsign:resize`, `formsign:completed`,
+         *     `formsign:declined` and `formsign:error` messages (with `form_id` and `recipient_id`) to the
+         *     parent, only when it is one of them. `201` when added, `200` when it was already allowed. At
+         *     most 20 origins per partition.
+         */
+        post: operations["addEmbedOrigin"];
+        /**
+         * Stop allowing an origin to embed signing pages
+         * @description Removes the origin given in the `origin` query parameter (written as when it was added, or in any
+         *     spelling of the same origin). Pages already open in its frames keep working until reloaded.
+         *     An origin that is not allowed answers `404 resource_not_found`.
+         */
+        delete: operations["removeEmbedOrigin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a signed PDF
+         * @description Checks the digital signatures of any PDF (at most 20 MiB), sent as the request body with
+         *     `Content-Type: application/pdf` or as the `file` part of a `multipart/form-data` body. Each
+         *     signature is checked on its own: the SHA-256 (or other) digest of its `/ByteRange` against the
+         *     CMS `messageDigest`, the CMS signature against its certificate's public key, and an RFC 3161
+         *     timestamp (`id-aa-signatureTimeStampToken`, or a document timestamp) against what it stamps.
+         *     `intact` is true when the PDF has signatures and every signed range is unchanged;
+         *     `modified_after_signing` when bytes follow the last signature that are more than long-term
+         *     validation data (a DSS, document timestamps). `issued_by_this_service` is true when a valid
+         *     signature is by this service's seal certificate and the form id is found in the signed
+         *     document. A PDF signed elsewhere is analysed the same way. The file is analysed in the PDF
+         *     worker pool with time and memory limits and is not stored. A file that is not a PDF, or that
+         *     cannot be read within those limits, answers `400 pdf_invalid`. Also available without a key
+         *     as the page `/verify`, and offline as `formsign verify FILE.pdf`.
+         */
+        post: operations["verifyPdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events of the key's partition from the last 30 days, newest first: the same Event objects the
+         *     webhooks carry, byte for byte, whether or not any webhook received them, so a client that was
+         *     down can catch up. Filters combine: `type`, `form_id`, `created[gte]` and `created[lt]` (RFC 3339).
+         *     Events older than 30 days are no longer listed (a form's own audit trail,
+         *     `GET /api/v1/forms/{form_id}/events`, keeps them).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the key's partition from the last 30 days, exactly as webhooks carry it. An event of
+         *     another partition, or older than 30 days, answers `404 resource_not_found`.
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -590,6 +868,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a `webhook.test` event to this webhook now, signed like every delivery
+         *     (`Service-Signature`, with the same secrets), so a receiver's signature check can be tried
+         *     without changing a form. Its body is an Event whose `data.object` is the webhook (without its
+         *     secret); it is never sent to other webhooks, cannot be subscribed to, and is retried on failure
+         *     like any delivery. It appears in the delivery log. The call is not counted toward the monthly
+         *     quota (the per-minute window of webhook writes applies). A disabled webhook is refused with
+         *     `400 parameter_invalid`: enable it first. Takes no request body.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "form.created": {
@@ -697,6 +1007,91 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "form.reminded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.reminded
+         * @description Sent with each reminder (scheduled or by `remindForm`). `data.object` is the form; the reminded
+         *     recipient shows `last_reminded_at` equal to the event's `created_at`.
+         */
+        post: operations["onFormReminded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.declined
+         * @description Sent once, when a recipient declines to sign on the signing page. `data.object` is the form in
+         *     `declined`; the recipient who declined is `declined` with `declined_at` and `decline_reason`.
+         */
+        post: operations["onFormDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.voided
+         * @description Sent once, when the sender voids the form (`voidForm`). `data.object` is the form in `voided`, with
+         *     `voided_at` and `void_reason`.
+         */
+        post: operations["onFormVoided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent only by `sendWebhookTestEvent` (`POST /api/v1/webhooks/{webhook_id}/test`, also the
+         *     dashboard's "Send test event"), to that one webhook; never subscribed to. Signed and retried like
+         *     every delivery. `data.object` is the webhook, without its secret.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -712,7 +1107,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -911,8 +1306,13 @@ export interface components {
             channel: "email" | "sms";
             /** @description The 1-based signer slot the recipient fills. */
             signer: number;
-            /** @enum {string} */
-            status: "sent" | "viewed" | "signed";
+            /**
+             * @description `waiting`: the form's signing order is `sequential` and this recipient's turn has not come, so
+             *     it has not been messaged (its link answers `409 not_your_turn`). `declined`: the recipient
+             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`.
+             * @enum {string}
+             */
+            status: "waiting" | "sent" | "viewed" | "signed" | "declined";
             /**
              * @description What became of the message carrying the signing link: `queued` until the mail server or SMS
              *     gateway accepted it, `delivered` once it did, `failed` when the last attempt failed (it is
@@ -927,7 +1327,10 @@ export interface components {
              * @description The recipient's personal signing page, `{base_url}/sign/<token>`.
              */
             signing_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the recipient was messaged; for a `waiting` recipient, when it was added.
+             */
             sent_at: string;
             /**
              * Format: date-time
@@ -944,11 +1347,51 @@ export interface components {
              *     given. It chooses the language of the recipient's messages and signing page (see `sendForm`).
              */
             locale: string | null;
+            /**
+             * Format: date-time
+             * @description When the recipient declined to sign; `null` unless `declined`.
+             */
+            declined_at: string | null;
+            /** @description The reason the recipient gave when declining (at most 500 characters); `null` when none. */
+            decline_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the last reminder (scheduled or `remindForm`) was sent to the recipient; `null` when none.
+             */
+            last_reminded_at: string | null;
+        };
+        /** @description Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them. */
+        ReminderSchedule: {
+            /** @description Days between the message (or the previous reminder) and the next reminder. */
+            every_days: number;
+            /** @description How many reminders at most each recipient gets. */
+            max: number;
+        };
+        /**
+         * @description Where sealing the signed document stands. `pending` from the last signature until the sealed
+         *     PDF is stored (`sealed`). With `TSA_URLS` set every seal carries a trusted timestamp, and when no
+         *     time-stamping authority answers nothing is sealed: the seal job retries with backoff (`attempts`,
+         *     `last_error`, `next_attempt_at`) and after its last attempt the status is `failed` with the
+         *     reason; `POST /api/v1/forms/{form_id}/reseal` starts it again.
+         */
+        Sealing: {
+            /** @enum {string} */
+            status: "pending" | "sealed" | "failed";
+            /** @description Seal attempts made so far (since the last reseal). */
+            attempts: number;
+            /** @description Why the last attempt failed; `null` when none has. */
+            last_error?: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending` after a failure; `null` otherwise.
+             */
+            next_attempt_at?: string | null;
         };
         /**
          * @description A filled copy of a template (or a generated document) to be signed. Status goes `draft` → `sent`
          *     (first send) → `viewed` (a recipient opened the signing page) → `signed` (every recipient signed;
-         *     the signed PDF exists); `sent` and `viewed` forms become `expired` at `expires_at`.
+         *     the signed PDF exists); `sent` and `viewed` forms become `expired` at `expires_at`, `declined`
+         *     when a recipient declines to sign, `voided` when the sender withdraws them (`voidForm`).
          */
         Form: {
             /** @constant */
@@ -956,8 +1399,12 @@ export interface components {
             id: string;
             /** @enum {string} */
             mode: "live" | "test";
-            /** @enum {string} */
-            status: "draft" | "sent" | "viewed" | "signed" | "expired";
+            /**
+             * @description `declined` (a recipient declined to sign) and `voided` (the sender withdrew the form) are final,
+             *     like `signed` and `expired`: no link works any more and nothing more can be sent.
+             * @enum {string}
+             */
+            status: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
             name: string | null;
             /** @description The template the form was made from; `null` for a generated form not saved as a template. */
             template_id: string | null;
@@ -985,6 +1432,27 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description `parallel`: every recipient is messaged at once. `sequential`: recipients are messaged one at a
+             *     time in signer order, the next when the previous has signed. Fixed by the first send
+             *     (`parallel` until then, and when the first send names none).
+             * @enum {string}
+             */
+            signing_order: "parallel" | "sequential";
+            /** @description The reminder schedule fixed by the first send; `null` when none was asked for. */
+            reminders: components["schemas"]["ReminderSchedule"] | null;
+            /**
+             * Format: date-time
+             * @description When the sender voided the form; `null` unless `voided`.
+             */
+            voided_at: string | null;
+            /** @description The reason given when voiding; `null` when none was given. */
+            void_reason: string | null;
+            /**
+             * @description The seal of the signed document; `null` until every recipient has signed. The form becomes
+             *     `signed` (and `form.signed` is emitted) only once `sealing.status` is `sealed`.
+             */
+            sealing?: components["schemas"]["Sealing"] | null;
             /**
              * @description Only in the response of `generateForm`: which generator produced the fields, the built-in one
              *     or the configured model (`LLM_BASE_URL`).
@@ -1014,7 +1482,7 @@ export interface components {
             object: "event";
             id: string;
             /** @enum {string} */
-            type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired";
+            type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -1022,6 +1490,24 @@ export interface components {
             data: {
                 /** @description The form as it was right after the event. */
                 object: components["schemas"]["Form"];
+            };
+        };
+        /**
+         * @description The body of a `webhook.test` delivery: an event like the others, whose `data.object` is the
+         *     webhook it was sent to (without its secret).
+         */
+        TestEvent: {
+            /** @constant */
+            object: "event";
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            data: {
+                object: components["schemas"]["Webhook"];
             };
         };
         /** @description A page of events, newest first. */
@@ -1043,7 +1529,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /**
              * @description `disabled` webhooks receive nothing. A webhook is disabled by you, at once when it answers
              *     `410 Gone`, or when all its deliveries have failed for three days.
@@ -1068,7 +1554,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @enum {string} */
@@ -1081,6 +1567,39 @@ export interface components {
              *     UTF-8 bytes. Shown only in this response.
              */
             signing_secret: string;
+        };
+        /** @description An origin allowed to frame the partition's signing pages. */
+        EmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            /**
+             * @description `scheme://host[:port]` as a browser writes it, e.g. `https://app.example.com`.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The allowed origins, newest first, all in one page (at most 20). */
+        EmbedOriginList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["EmbedOrigin"][];
+            has_more: boolean;
+        };
+        DeletedEmbedOrigin: {
+            /** @constant */
+            object: "embed_origin";
+            origin: string;
+            /** @constant */
+            deleted: true;
+        };
+        /** @description The body of `addEmbedOrigin`. */
+        AddEmbedOriginRequest: {
+            /** @description `scheme://host[:port]`: https, or http on localhost, 127.0.0.1 or [::1]. */
+            origin: string;
         };
         /** @description A page of webhooks, newest first. */
         WebhookList: {
@@ -1110,7 +1629,7 @@ export interface components {
             webhook_id: string;
             event_id: string;
             /** @enum {string} */
-            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired";
+            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
             /**
              * @description `pending` while an attempt is due, `succeeded` after a 2xx answer, `failed` when the attempts
              *     are used up or the webhook was disabled.
@@ -1175,6 +1694,70 @@ export interface components {
             /** @description The document, base64-encoded (standard alphabet, padded). */
             data: string;
         };
+        /**
+         * @description What a PDF's signatures prove (`verifyPdf`, the `/verify` page, `formsign verify --json`).
+         *     A PDF with no signature has `signatures: []` and `intact: false`.
+         */
+        Verification: {
+            /** @constant */
+            object: "verification";
+            /** @description A valid signature is by this service's seal certificate and the signed document names its form. */
+            issued_by_this_service: boolean;
+            /** @description The form this service sealed the document for (only when `issued_by_this_service`). */
+            form_id?: string;
+            /** @description The PDF has at least one signature and every signed byte range is unchanged. */
+            intact: boolean;
+            /** @description Bytes follow the last signature that are more than a DSS (validation data) or document-timestamp update. */
+            modified_after_signing: boolean;
+            signatures: components["schemas"]["VerifiedSignature"][];
+            /** @description Long-term validation data in the document's DSS. */
+            ltv: {
+                /** @description The document has a Document Security Store. */
+                dss: boolean;
+                /** @description The DSS holds OCSP responses. */
+                ocsp: boolean;
+                /** @description The DSS holds CRLs. */
+                crl: boolean;
+            };
+        };
+        /** @description One signature of a verified PDF, in the order the document lists them. */
+        VerifiedSignature: {
+            /**
+             * @description An approval signature, or an RFC 3161 document timestamp (PAdES B-LTA).
+             * @enum {string}
+             */
+            kind: "signature" | "document_timestamp";
+            /** @description The signature field's full name; `Perms/UR3` or `Perms/DocMDP` for a permissions signature. */
+            field: string;
+            /** @description The signature dictionary's `/Name`, else the certificate's common name. */
+            signer_name?: string;
+            /**
+             * Format: date-time
+             * @description The time the signer claims (`/M`, else the CMS signing time; for a document timestamp its
+             *     time). Only `timestamp.time` is vouched for by a third party.
+             */
+            signed_at: string | null;
+            /** @description The byte range runs from the first to the last byte of the file, leaving out only the signature itself. */
+            covers_whole_document: boolean;
+            /** @description The byte range's digest matches the CMS messageDigest and the CMS signature verifies with the certificate's key. */
+            valid: boolean;
+            certificate: null | {
+                subject: string;
+                issuer: string;
+                self_signed: boolean;
+                /** @description The certificate is this service's seal certificate or was issued by one in its chain. */
+                trusted_by_service: boolean;
+            };
+            /** @description The RFC 3161 timestamp over the signature value (PAdES B-T), or a document timestamp's own token. */
+            timestamp?: {
+                /** @description The TSA's time (RFC 3339), or empty when the token cannot be read. */
+                time: string;
+                /** @description The TSA's name. */
+                tsa: string;
+                /** @description The token's signature verifies and its imprint is the hash of what it stamps. */
+                valid: boolean;
+            };
+        };
         /** @description The body of `createForm`. */
         CreateFormRequest: {
             /** @description The template to fill, of the key's partition. */
@@ -1236,6 +1819,19 @@ export interface components {
         };
         /** @description The body of `sendForm`. */
         SendFormRequest: {
+            /**
+             * @description `parallel` (the default) messages every recipient now; `sequential` messages them one at a time
+             *     in signer order, the next when the previous has signed. Fixed by the form's first send: a later
+             *     send naming another order answers `400 parameter_invalid`.
+             * @enum {string}
+             */
+            signing_order?: "parallel" | "sequential";
+            /**
+             * @description Remind each recipient who has not signed, on the channel and with the link of their message,
+             *     every `every_days` days after it, at most `max` times; never once the form is signed,
+             *     declined, voided or expired. Fixed by the form's first send like `signing_order`.
+             */
+            reminders?: components["schemas"]["ReminderSchedule"];
             recipients: {
                 /** Format: email */
                 email?: string;
@@ -1247,7 +1843,10 @@ export interface components {
                  *     show the address the link was sent to, and the e-mail greets without a name.
                  */
                 name?: string;
-                /** @description The signer slot to take; by default the next free one, in order. */
+                /**
+                 * @description The signer slot to take; by default the next free one, in order. At most 100, the most
+                 *     recipients a form can have (a slot beyond the template's signers signs on an added page).
+                 */
                 signer?: number;
                 /**
                  * @description The recipient's language as a BCP 47 tag (`de`, `pt-BR`, `ar`): the invitation and the signing
@@ -1273,6 +1872,16 @@ export interface components {
             /** @description Whether the recipients get the signed copy when everyone has signed (default true). */
             completed_copy?: boolean;
         };
+        /** @description The body of `remindForm` (optional). */
+        RemindFormRequest: {
+            /** @description The recipients to remind (`rcp_…`); by default every messaged recipient who has not signed. */
+            recipients?: string[];
+        };
+        /** @description The body of `voidForm` (optional). */
+        VoidFormRequest: {
+            /** @description Why the form is withdrawn; shown in the message to the recipients and kept on the form. */
+            reason?: string;
+        };
         /** @description The body of `createWebhook`. */
         CreateWebhookRequest: {
             /**
@@ -1280,7 +1889,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url: string;
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             description?: string;
         };
         /** @description The body of `updateWebhook`; fields left out keep their value. */
@@ -1290,7 +1899,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url?: string;
-            events?: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired")[];
+            events?: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
             /** @enum {string} */
             status?: "enabled" | "disabled";
             /** @description A new note; `null` removes it. */
@@ -1315,17 +1924,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No rate-limit headers are sent, as no account is identified. */
+        /** @description No key was sent (`api_key_missing`), or the key is malformed, unknown or revoked (`api_key_invalid`). Type `authentication_error`. No account is identified, so the rate-limit headers are those of the per-address window that guards requests reaching no account (a refused key, a live key without a plan, an unknown route or method): 600 per 60 s from one client address, then 429 `rate_limited` with `Retry-After`. No `X-RateLimit-Monthly-*` headers: no month is counted. */
         Unauthorized: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. */
+        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. The rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         PaymentRequired: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1342,7 +1955,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. */
+        /** @description No such object in the key's partition (`resource_not_found`; objects of the other mode or of other accounts are not found either), or no such route (`route_not_found`). Type `not_found_error`. A `route_not_found` reaches no account: its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         NotFound: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1359,7 +1972,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list. */
+        /** @description The path exists but does not accept this HTTP method (`method_not_allowed`). Type `invalid_request_error`. Any path of this API may answer it for a method it does not list (`CONNECT` included). Its rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`; a `CONNECT`, answered before any window, carries only `Service-Request-Id` and `Allow`. */
         MethodNotAllowed: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1376,7 +1989,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed` or `expired`), `form_expired` (its `expires_at` has passed) or `form_not_signed` (no signed PDF yet). Type `conflict_error`. */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1437,7 +2050,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The endpoint's sliding window is used up (`rate_limited`) or the account's monthly quota is (`monthly_quota_exceeded`). Wait `Retry-After` seconds. Type `rate_limit_error`. These answers do not count against the quota. */
+        /** @description The endpoint's sliding window is used up (`rate_limited`) or the account's monthly quota is (`monthly_quota_exceeded`), or a recipient was reminded less than an hour ago (`reminder_too_soon`, with `param`). Wait `Retry-After` seconds. Type `rate_limit_error`. These answers do not count against the quota. */
         TooManyRequests: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -1472,7 +2085,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. */
+        /** @description A dependency the request needs cannot serve it now (`service_unavailable`): the database is busy or locked, the PDF work queue is full, the server is shutting down, or the configured language-model endpoint cannot be reached. Type `api_error`. Safe to retry after `Retry-After` seconds. A write refused because the disk holding the data is full answers `storage_unavailable` (nothing was saved or changed; writes resume once space is freed), also with `Retry-After`. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -1492,6 +2105,29 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+         *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+         *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+         *     its write; the same key with the same method, path and body then answers that stored answer again,
+         *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+         *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+         *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+         *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+         *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+         *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+         * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+         */
+        IdempotencyKey: string;
+        /** @description Only events of this type. */
+        EventTypeFilter: components["schemas"]["Event"]["type"];
+        /** @description Only the events of this form (a form of another partition has none here). */
+        EventFormFilter: string;
+        /** @description Only events created at or after this time (RFC 3339). */
+        CreatedGte: string;
+        /** @description Only events created before this time (RFC 3339). */
+        CreatedLt: string;
+        EventId: string;
         /** @description How many objects to return, from 1 to 100. */
         Limit: number;
         /**
@@ -1520,7 +2156,7 @@ export interface components {
          */
         StartingAfterDelivery: string;
         /** @description Only forms in this status. */
-        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired";
+        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
         /**
          * @description `url`: answer with a `302` redirect to a presigned download address valid for one hour.
          *     `base64`: answer with a `SignedPdf` JSON object holding the document.
@@ -1564,7 +2200,7 @@ export interface components {
          */
         ServiceSignature: string;
         /** @description The event's `type`, the same as in the body. */
-        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired";
+        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
         /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
         ServiceEventId: string;
         /**
@@ -1575,6 +2211,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description `true` when this answer is the stored answer of an earlier request with the same
+         *     `Idempotency-Key`, replayed byte for byte; absent otherwise.
+         */
+        "Idempotent-Replayed": "true";
         /** @description The version of a document: a strong entity tag that changes whenever the bytes served would. */
         ETag: string;
         /**
@@ -1584,7 +2225,9 @@ export interface components {
         "Service-Request-Id": string;
         /**
          * @description Requests allowed in the sliding window of this endpoint (method and route template) for the
-         *     account. Sent on every authenticated `/api/v1` response, 429s included.
+         *     account. Sent on every authenticated `/api/v1` response, 429s included. On a request that
+         *     reaches no account (401, 402, 404 `route_not_found`, 405) it is the per-address window's: 600
+         *     per 60 s from one client address.
          */
         "X-RateLimit-Limit": number;
         /**
@@ -1792,7 +2435,22 @@ export interface operations {
     createTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1816,6 +2474,7 @@ export interface operations {
             /** @description The template was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1833,6 +2492,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2016,7 +2676,22 @@ export interface operations {
     createForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2029,6 +2704,7 @@ export interface operations {
             /** @description The form was created in `draft`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2048,6 +2724,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2058,7 +2735,22 @@ export interface operations {
     generateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2071,6 +2763,7 @@ export interface operations {
             /** @description The form was generated in `draft`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2089,6 +2782,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2286,7 +2980,22 @@ export interface operations {
     sendForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2305,6 +3014,7 @@ export interface operations {
             /** @description The form, now `sent` (or still `viewed`), with the new recipients. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2326,6 +3036,234 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remindForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RemindFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form; each reminded recipient shows the reminder's time in `last_reminded_at`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resealForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, its `sealing` now `pending`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VoidFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, now `voided`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    expireForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, now `expired`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2395,6 +3333,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAuditTrail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit trail, as a PDF attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     downloadFile: {
         parameters: {
             query?: never;
@@ -2423,6 +3404,268 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEmbedOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowed origins of the key's partition. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOriginList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addEmbedOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddEmbedOriginRequest"];
+            };
+        };
+        responses: {
+            /** @description The origin was already allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            /** @description The origin is now allowed. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeEmbedOrigin: {
+        parameters: {
+            query: {
+                /** @description The origin to remove, e.g. `https://app.example.com`. */
+                origin: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The origin is no longer allowed. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedEmbedOrigin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "multipart/form-data": {
+                    /** @description The PDF to verify. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the PDF's signatures prove. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the `id` of the last event of the previous page. The page starts with the next older
+                 *     event. An id that is not in this list answers `400 parameter_invalid`.
+                 */
+                starting_after?: components["parameters"]["StartingAfterEvent"];
+                /** @description Only events of this type. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only the events of this form (a form of another partition has none here). */
+                form_id?: components["parameters"]["EventFormFilter"];
+                /** @description Only events created at or after this time (RFC 3339). */
+                "created[gte]"?: components["parameters"]["CreatedGte"];
+                /** @description Only events created before this time (RFC 3339). */
+                "created[lt]"?: components["parameters"]["CreatedLt"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2472,7 +3715,22 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2485,6 +3743,7 @@ export interface operations {
             /** @description The webhook was created, enabled; its signing secret is shown this once. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2502,6 +3761,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2641,7 +3901,22 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2656,6 +3931,7 @@ export interface operations {
             /** @description The webhook with its new signing secret. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2674,6 +3950,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2731,7 +4008,22 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
@@ -2750,6 +4042,48 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The delivery, now `pending`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery of the test event, `pending` until its first attempt. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -2772,6 +4106,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     onFormCreated: {
@@ -3146,6 +4481,291 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormReminded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.reminded";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormDeclined: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.declined";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormVoided: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.voided";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once, as for any delivery. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt, retried on the schedule of every delivery. */
             default: {
                 headers: {
                     [name: string]: unknown;

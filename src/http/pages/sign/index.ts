@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../../domain/context.js';
+import { allowedFrameOrigins } from '../../../domain/embed/embed-origins.js';
 import { AppError } from '../../../domain/errors.js';
 import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
 import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
@@ -13,8 +14,12 @@ import { sendPage } from '../send-page.js';
 import { registerAssets } from '../static-asset.js';
 import { expiredPage, invalidLinkPage, openPage, signedPage } from './sign-html.js';
 import { registerSignatureFonts, registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
-import { SIGN_CSP, SIGN_SUBMIT_HEADER } from './sign-policy.js';
+import { SIGN_CSP, SIGN_SUBMIT_HEADER, signCsp } from './sign-policy.js';
 import { LANG_PARAM, pickedLocale, signerLocale, wordsFor } from './sign-words.js';
+import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
+import { declineForm } from '../../../domain/lifecycle/decline-form.js';
+import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
+import { embedHead } from './embed-head.js';
 
 // The signing page (no account, no key: the link's token is the credential). GET shows the document
 // and this recipient's fields (and records the first view), GET …/document.pdf is the filled document
@@ -85,14 +90,22 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const base = `/sign/${token}`;
     const stay = picked ? `?${LANG_PARAM}=${picked}` : '';
     reply.header('Vary', 'Accept-Language');
-    if (page.state === 'expired') return sendPage(reply, expiredPage(w, page), { status: 410, csp: SIGN_CSP });
-    if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }), { csp: SIGN_CSP });
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}` }, deps.clock.now().toISOString().slice(0, 10)), { csp: SIGN_CSP });
+    // Embedded signing: the account's allowed origins may frame the page and hear its messages.
+    const origins = await allowedFrameOrigins(deps, link.partition);
+    const embed = embedHead(link, origins);
+    const policy = { csp: signCsp(origins), framable: origins.length > 0 };
+    if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page), { status: 410, ...policy });
+    if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
 
   app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {
     const link = await linkOf(deps, req.params.token);
     if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
+    if (link.state !== 'signed') refuseClosedLink(link);
     const controller = new AbortController();
     req.raw.once('close', () => controller.abort());
     const result = await getFormPdf(deps, link.partition, link.form.id, undefined, controller.signal);
@@ -124,14 +137,28 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     assertSameSite(req);
     const body = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {values, consent}.');
-    const { values, consent, ...rest } = body as Record<string, unknown>;
+    const { values, consent, utc_offset_minutes: utcOffsetMinutes, ...rest } = body as Record<string, unknown>;
     const extra = Object.keys(rest)[0];
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
     const link = await linkOf(deps, req.params.token);
-    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent }, clientOf(req));
+    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes }, clientOf(req));
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
+  });
+
+  // Decline to sign (issue #23): posted by the page's dialog (assets/decline.js) as a signature is.
+  app.post<{ Params: Params; Body: unknown }>('/sign/:token/decline', { errorHandler: jsonError }, async (req, reply) => {
+    assertSameSite(req);
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {reason?}.');
+    const { reason, ...rest } = body as Record<string, unknown>;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
+    const link = await linkOf(deps, req.params.token);
+    await declineForm(deps, link, { reason });
+    const picked = pickedLocale(req);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
   app.get('/sign', async (req, reply) => sendInvalidLink(req, reply));

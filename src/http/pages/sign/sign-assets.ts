@@ -38,7 +38,11 @@ export const SIGN_ASSETS = {
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
   localTime: moduleFile(here('sign-local-time.js'), 'sign-local-time', 'js', JS),
+  // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
+  embedBridge: moduleFile(here('embed-bridge.js'), 'embed-bridge', 'js', JS),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
+  // After sending (issue #23): the "Decline to sign" dialog.
+  declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;

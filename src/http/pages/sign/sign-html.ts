@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
+import { declineControls } from './decline-controls.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -23,7 +24,7 @@ function languageMenu(w: Words): SafeHtml {
 </form>`;
 }
 
-function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml; subtitle?: string } = {}): SafeHtml {
+export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="${w.locale}" dir="${w.dir}">
 <head>
@@ -90,7 +91,7 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string }, today: string): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   const controls = [...mine.map(({ f, id }) => control(w, f, id, today)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
@@ -133,6 +134,7 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">${w.t('sign.consent')}</label></div>
 <button type="submit" class="button finish" id="finish">${w.t('sign.finishAndSign')}</button>
 </form>
+${declineControls(w, urls.decline)}
 </aside>
 </div>
 </main>
@@ -160,13 +162,13 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
 </form>
 </dialog>
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
-  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName });
+  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed });
 }
 
 const EXPIRED_ICON = html`<svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>`;
 
 /** The link's form expired: nothing can be signed any more; the signer is told whom to ask. */
-export function expiredPage(w: Words, page: SigningPage): SafeHtml {
+export function expiredPage(w: Words, page: SigningPage, embed?: SafeHtml): SafeHtml {
   const contact = page.contactEmail
     ? html`<p class="contact">${w.h('expired.contact', { sender: page.senderName, email: html`<a href="mailto:${page.contactEmail}">${page.contactEmail}</a>` })}</p>`
     : '';
@@ -176,7 +178,7 @@ export function expiredPage(w: Words, page: SigningPage): SafeHtml {
 <p class="lead">${w.h('expired.text', { form: page.formName, date: when(w, page.expiresAt), sender: html`<strong>${page.senderName}</strong>` })}</p>
 ${contact}
 </section></main>`;
-  return shell(w, w.t('expired.title', { form: page.formName }), body);
+  return shell(w, w.t('expired.title', { form: page.formName }), body, { head: embed });
 }
 
 /**
@@ -195,7 +197,7 @@ export function invalidLinkPage(w: Words, requestId: string): SafeHtml {
 }
 
 /** This recipient has signed: a read-only confirmation, with the signed copy once it is sealed. */
-export function signedPage(w: Words, page: SigningPage, urls: { signedPdf: string }): SafeHtml {
+export function signedPage(w: Words, page: SigningPage, urls: { signedPdf: string }, embed?: SafeHtml): SafeHtml {
   const sealing = !page.sealed && page.waitingFor === 0;
   const status = page.sealed
     ? html`<p>${w.t('signed.sealed')}</p>
@@ -209,5 +211,5 @@ export function signedPage(w: Words, page: SigningPage, urls: { signedPdf: strin
 <p class="lead">${w.h('signed.when', { date: when(w, page.signedAt) })}</p>
 ${status}
 </section></main>`;
-  return shell(w, w.t('signed.title', { form: page.formName }), body, sealing ? { head: html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>` } : {});
+  return shell(w, w.t('signed.title', { form: page.formName }), body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed });
 }

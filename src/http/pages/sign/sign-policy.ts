@@ -3,10 +3,15 @@
 // the document fetched by pdf.js. Previews are canvases, so no data: or blob: image is needed.
 
 /**
- * Who may frame the signing page. Embedding it in a client's site comes later (then this becomes a
- * setting); until then nobody, and X-Frame-Options (DENY, from the page headers) says the same.
+ * Who may frame the signing page: the origins the account allows (embedded signing, issue 26), else
+ * nobody — and X-Frame-Options (DENY, from the page headers) says the same.
  */
 export const SIGN_FRAME_ANCESTORS = "'none'";
+
+/** The page's policy with `frame-ancestors` listing the allowed origins (already canonical: origin-rule.ts). */
+export function signCsp(frameOrigins: readonly string[]): string {
+  return frameOrigins.length === 0 ? SIGN_CSP : SIGN_CSP.replace(`frame-ancestors ${SIGN_FRAME_ANCESTORS}`, `frame-ancestors ${frameOrigins.join(' ')}`);
+}
 
 export const SIGN_CSP = [
   "default-src 'none'",

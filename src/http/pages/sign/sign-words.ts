@@ -45,8 +45,8 @@ export function wordsFor(locale: Locale): Words {
   };
 }
 
-// What the page's script says (sign.js): its status lines, dialog, errors and field problems.
-const SCRIPT_PREFIXES = ['sign.', 'dialog.', 'problem.'];
+// What the page's scripts say (sign.js, decline.js): status lines, dialogs, errors and field problems.
+const SCRIPT_PREFIXES = ['sign.', 'dialog.', 'problem.', 'decline.'];
 
 /** The texts the page's script needs, for its config. */
 export function scriptText(locale: Locale): Record<string, string> {

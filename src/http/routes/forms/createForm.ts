@@ -1,14 +1,10 @@
-import { createForm } from '../../../domain/forms/create-form.js';
+import { prepareCreateForm } from '../../../domain/forms/create-form.js';
+import { jsonAnswer } from '../../answer.js';
 import { unmatchedHeader } from '../../prefill-header.js';
-import { sendJson } from '../../reply-json.js';
-import { defineRoute } from '../route.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'createForm',
-  handler: (s) => async (req, reply, p) => {
-    const { form, unmatched } = await createForm(s.domain, p, req.body);
-    const header = unmatchedHeader(unmatched);
-    if (header !== undefined) reply.header('X-Service-Prefill-Unmatched', header);
-    return sendJson(reply, form, 201);
-  },
+  prepare: (s) => async (req, p) => prepareCreateForm(s.domain, p, req.body),
+  answer: ({ form, unmatched }) => jsonAnswer(201, form, { 'X-Service-Prefill-Unmatched': unmatchedHeader(unmatched) }),
 });

@@ -1,16 +1,12 @@
-import { generateForm } from '../../../domain/generate/generate-form.js';
+import { prepareGenerateForm } from '../../../domain/generate/generate-form.js';
+import { jsonAnswer } from '../../answer.js';
 import { unmatchedHeader } from '../../prefill-header.js';
-import { sendJson } from '../../reply-json.js';
 import { clientGoneSignal } from '../client-gone.js';
-import { defineRoute } from '../route.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'generateForm',
-  handler: (s) => async (req, reply, p) => {
-    // A client that goes away drops its queued PDF work and its model call.
-    const { form, unmatched } = await generateForm(s.domain, p, req.body, clientGoneSignal(reply));
-    const header = unmatchedHeader(unmatched);
-    if (header !== undefined) reply.header('X-Service-Prefill-Unmatched', header);
-    return sendJson(reply, form, 201);
-  },
+  // A client that goes away drops its queued PDF work and its model call.
+  prepare: (s) => async (req, p, reply) => prepareGenerateForm(s.domain, p, req.body, clientGoneSignal(reply)),
+  answer: ({ form, unmatched }) => jsonAnswer(201, form, { 'X-Service-Prefill-Unmatched': unmatchedHeader(unmatched) }),
 });

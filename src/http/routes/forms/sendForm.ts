@@ -1,8 +1,9 @@
-import { sendForm } from '../../../domain/sending/send-form.js';
-import { sendJson } from '../../reply-json.js';
-import { defineRoute } from '../route.js';
+import { prepareSendForm } from '../../../domain/sending/send-form.js';
+import { jsonAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'sendForm',
-  handler: (s) => async (req, reply, p) => sendJson(reply, await sendForm(s.domain, p, req.params.form_id, req.body)),
+  prepare: (s) => async (req, p) => prepareSendForm(s.domain, p, req.params.form_id, req.body),
+  answer: (form) => jsonAnswer(200, form),
 });

@@ -1,16 +1,16 @@
 import { AppError } from '../../../domain/errors.js';
-import { importTemplate } from '../../../domain/templates/import-template.js';
+import { prepareImportTemplate } from '../../../domain/templates/import-template.js';
 import { uploadParts } from '../../../domain/templates/upload-input.js';
-import type { Partition } from '../../../lib/partition.js';
-import type { HttpServices } from '../../services.js';
+import { valueAnswer } from '../../answer.js';
+import { claimUploadKey } from '../../plugins/idempotency.js';
 import { clientGoneSignal } from '../client-gone.js';
-import { defineRoute } from '../route.js';
-import { readUpload, type Upload } from './upload-file.js';
+import { defineWriteRoute } from '../route.js';
+import { digestUpload, readUpload } from './upload-file.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'createTemplate',
   multipart: true,
-  handler: (s) => async (req, reply, p) => {
+  prepare: (s) => async (req, p, reply) => {
     if (!req.isMultipart()) {
       throw new AppError('unsupported_media_type', 'Upload the PDF as multipart/form-data with a `file` part (and optional `name` and `fields` parts).');
     }
@@ -18,17 +18,16 @@ export default defineRoute({
     const signal = clientGoneSignal(reply);
     const upload = await readUpload(req);
     try {
-      return reply.code(201).send(await importUpload(s, p, upload, signal));
+      // An Idempotency-Key is claimed once the parts are known (they are its fingerprint).
+      if (await claimUploadKey(req, reply, await digestUpload(upload))) return undefined;
+      const { path, filename, text } = upload;
+      if (!path) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
+      // The same checks as the dashboard's upload (domain/templates/upload-input.ts).
+      const { name, fields } = uploadParts(text);
+      return await prepareImportTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.pdf$/i, ''), signal });
     } finally {
       await upload.discard();
     }
   },
+  answer: (template) => valueAnswer(201, template),
 });
-
-async function importUpload(s: HttpServices, p: Partition, { path, filename, text }: Upload, signal: AbortSignal): Promise<unknown> {
-  if (!path) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
-  // The same checks as the dashboard's upload (domain/templates/upload-input.ts).
-  const { name, fields } = uploadParts(text);
-  return importTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.pdf$/i, ''), signal });
-}
-

@@ -1,7 +1,8 @@
 // Reads the createTemplate multipart body: the `file` part is streamed to a temporary file (the PDF
 // worker reads it from there), so a waiting 20 MiB upload costs disk, not memory; the text parts are
 // kept as strings. Malformed bodies and misused parts become the contract's 400s here.
-import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,8 @@ function multipartError(err: unknown): unknown {
   return err;
 }
 
-export async function readUpload(req: FastifyRequest): Promise<Upload> {
+/** `textParts`: the names of the text parts the operation takes beside `file` (createTemplate's by default). */
+export async function readUpload(req: FastifyRequest, textParts: ReadonlySet<string> = TEXT_PARTS): Promise<Upload> {
   const dir = await mkdtemp(join(tmpdir(), 'formsign-upload-'));
   const upload: Upload = {
     path: undefined,
@@ -54,7 +56,7 @@ export async function readUpload(req: FastifyRequest): Promise<Upload> {
         upload.path = path;
         upload.filename = part.filename;
       } else {
-        if (!TEXT_PARTS.has(part.fieldname)) throw new AppError('parameter_unknown', `Received unknown parameter '${part.fieldname}'.`, part.fieldname);
+        if (!textParts.has(part.fieldname)) throw new AppError('parameter_unknown', `Received unknown parameter '${part.fieldname}'.`, part.fieldname);
         upload.text[part.fieldname] = String(part.value);
       }
     }
@@ -63,4 +65,15 @@ export async function readUpload(req: FastifyRequest): Promise<Upload> {
     await upload.discard();
     throw multipartError(err);
   }
+}
+
+/**
+ * What the upload said, as a digest: file name, text parts and the file's bytes. An upload's
+ * Idempotency-Key fingerprint is made of this rather than of the raw body, whose multipart boundary a
+ * client picks anew on every send of the same upload.
+ */
+export async function digestUpload(upload: Upload): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify({ filename: upload.filename ?? null, text: Object.entries(upload.text).sort(([a], [b]) => (a < b ? -1 : 1)) }));
+  if (upload.path) for await (const chunk of createReadStream(upload.path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }

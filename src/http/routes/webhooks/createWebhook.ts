@@ -1,7 +1,9 @@
-import { createWebhook } from '../../../domain/webhooks/create-webhook.js';
-import { defineRoute } from '../route.js';
+import { prepareCreateWebhook } from '../../../domain/webhooks/create-webhook.js';
+import { valueAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'createWebhook',
-  handler: (s) => async (req, reply, p) => reply.code(201).send(await createWebhook(s.domain, p, req.body)),
+  prepare: (s) => async (req, p) => prepareCreateWebhook(s.domain, p, req.body),
+  answer: (webhook) => valueAnswer(201, webhook),
 });

@@ -1,10 +1,9 @@
-import { retryWebhookDelivery } from '../../../domain/webhooks/retry-webhook-delivery.js';
-import { defineRoute } from '../route.js';
+import { prepareRetryWebhookDelivery } from '../../../domain/webhooks/retry-webhook-delivery.js';
+import { valueAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'retryWebhookDelivery',
-  handler: (s) => async (req, _reply, p) => {
-    const { webhook_id, delivery_id } = req.params;
-    return retryWebhookDelivery(s.domain, p, webhook_id, delivery_id);
-  },
+  prepare: (s) => async (req, p) => prepareRetryWebhookDelivery(s.domain, p, req.params.webhook_id, req.params.delivery_id),
+  answer: (delivery) => valueAnswer(200, delivery),
 });

@@ -1,7 +1,9 @@
-import { rotateWebhookSecret } from '../../../domain/webhooks/rotate-webhook-secret.js';
-import { defineRoute } from '../route.js';
+import { prepareRotateWebhookSecret } from '../../../domain/webhooks/rotate-webhook-secret.js';
+import { valueAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'rotateWebhookSecret',
-  handler: (s) => async (req, _reply, p) => rotateWebhookSecret(s.domain, p, req.params.webhook_id),
+  prepare: (s) => async (req, p) => prepareRotateWebhookSecret(s.domain, p, req.params.webhook_id),
+  answer: (webhook) => valueAnswer(200, webhook),
 });

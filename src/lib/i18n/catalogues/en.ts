@@ -121,6 +121,28 @@ export const en = {
   'copy.why': 'You received this e-mail because you signed "{form}", sent by {account} to {to} through Formsign.',
   'copy.sms': 'Your signed copy of "{form}" from {account}: {url}',
   'sms.invite': '{account} asks you to sign "{form}": {url}',
+
+  // After sending (issue #23): the Decline dialog and the waiting, declined and voided pages.
+  'decline.open': 'Decline to sign',
+  'decline.help': 'If you decline, nobody can sign this document any more and the sender is told. This cannot be undone.',
+  'decline.reason': 'Reason (optional)',
+  'decline.limit': 'Up to {max} characters.',
+  'decline.confirm': 'Decline',
+  'decline.tooLong': 'The reason can be at most {max} characters.',
+  'decline.declining': 'Declining…',
+  'decline.failed': 'Declining did not work (HTTP {status}). Please try again.',
+  'decline.networkError': 'Declining did not work. Check your connection and try again.',
+  'waiting.title': 'Not your turn yet: {form}',
+  'waiting.heading': 'It is not your turn to sign yet',
+  'waiting.text': '“{form}” is signed in order, and the people before you have not all signed. You will get a message when it is your turn.',
+  'declined.title': 'Declined: {form}',
+  'declined.heading': 'This request was declined',
+  'declined.textBy': '“{form}” can no longer be signed: {name} declined to sign it on {date}. {sender} has been told.',
+  'declined.text': '“{form}” can no longer be signed: it was declined. {sender} has been told.',
+  'voided.title': 'Withdrawn: {form}',
+  'voided.heading': 'This request was withdrawn',
+  'voided.textOn': '{sender} withdrew “{form}” on {date}. There is nothing to sign any more.',
+  'voided.text': '{sender} withdrew “{form}”. There is nothing to sign any more.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -396,7 +396,8 @@ form.addEventListener('submit', async (e) => {
     const res = await fetch(config.submit, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
-      body: JSON.stringify({ values, consent: true }),
+      // The signer's UTC offset (minutes east) for the audit trail.
+      body: JSON.stringify({ values, consent: true, utc_offset_minutes: -new Date().getTimezoneOffset() }),
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
     });
@@ -411,12 +412,15 @@ form.addEventListener('submit', async (e) => {
       throw new Error(body?.error?.message ?? t('sign.notAccepted', { status: res.status }));
     }
     clearProgress();
+    // For a host page framing this one (embed-bridge.js): the signature was accepted.
+    document.dispatchEvent(new CustomEvent('formsign:submitted', { detail: { complete: body.complete === true } }));
     window.location.assign(body.next);
   } catch (err) {
     submitting = false;
     button.disabled = false;
     button.textContent = t('sign.finishAndSign');
     showError(err instanceof Error && err.message ? err.message : t('sign.networkError'));
+    document.dispatchEvent(new CustomEvent('formsign:failed', { detail: { message: err instanceof Error ? err.message : '' } }));
   }
 });
 document.getElementById('consent').addEventListener('change', (e) => e.target.closest('.ctl').classList.toggle('invalid', !e.target.checked && !formError.hidden));

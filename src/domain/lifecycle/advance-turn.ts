@@ -1,0 +1,44 @@
+import { findAccount } from '../../db/repositories/accounts.js';
+import { markRecipientMessaged } from '../../db/repositories/lifecycle.js';
+import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import type { Trx } from '../../db/handles.js';
+import type { RecipientRow } from '../../db/tables.js';
+import { pickLocale } from '../../lib/i18n/index.js';
+import type { Partition } from '../../lib/partition.js';
+import type { DomainDeps } from '../context.js';
+import { composeMessage } from '../sending/compose-message.js';
+import { nextInTurn } from './lifecycle-rules.js';
+import { addressOf, queueMessage, scheduleReminders, type MessageContext } from './message-recipient.js';
+
+/** The invite of one recipient: composed, queued for delivery, and its reminders promised. */
+export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, ctx: MessageContext, r: RecipientRow, now: string): Promise<void> {
+  const message = composeMessage({
+    channel: r.channel,
+    to: addressOf(r),
+    recipientName: r.name,
+    formName: ctx.form.name ?? 'a document',
+    accountName: ctx.accountName,
+    signingUrl: deps.links.url(r.id),
+    expiresAt: ctx.form.expires_at,
+    // Written now, once: the recipient's language, else the account's (no browser to ask yet).
+    locale: pickLocale([r.locale, ctx.accountLocale]),
+  });
+  await queueMessage(trx, p, ctx.form.id, r, 'invite', message, now);
+  await scheduleReminders(trx, p, ctx.form, r.id, now);
+}
+
+/**
+ * Sequential order: when the recipient whose turn has come is still `waiting`, it becomes `sent` and
+ * gets its invite, in the caller's unit (a send, or the signature of the one before it). Returns the
+ * form's recipients as they are after it. A parallel form has no one waiting, so nothing happens.
+ */
+export async function advanceTurn(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, form: MessageContext['form'], now: string): Promise<RecipientRow[]> {
+  const recipients = await listRecipientsOfForm(trx, p, form.id);
+  const next = nextInTurn(recipients);
+  if (!next) return recipients;
+  const messaged = await markRecipientMessaged(trx, p, next.id, now);
+  if (!messaged) return recipients;
+  const account = await findAccount(trx, p.accountId);
+  await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, messaged, now);
+  return recipients.map((r) => (r.id === messaged.id ? messaged : r));
+}

@@ -1,0 +1,79 @@
+import type { FormRow, FormStatus, RecipientRow, SigningOrder } from '../../db/tables.js';
+import { AppError } from '../errors.js';
+import { checkFieldValue } from '../forms/value-rules.js';
+
+// Pure rules of a form's life after sending (issue #23): whose turn it is, the reminder schedule, and
+// the free-text reasons of a decline or a void. Unit-tested without a database.
+
+export const DAY_MS = 86_400_000;
+/** A recipient is reminded at most this often by hand (`remindForm`). */
+export const MANUAL_REMINDER_GAP_MS = 3_600_000;
+export const MAX_REASON_CHARS = 500;
+
+/** The statuses in which a form is out with its recipients: the only ones where anything still happens. */
+export const ACTIVE: ReadonlySet<FormStatus> = new Set(['sent', 'viewed']);
+
+export interface ReminderSchedule {
+  every_days: number;
+  max: number;
+}
+
+export interface LifecycleInput {
+  signing_order?: SigningOrder | undefined;
+  reminders?: ReminderSchedule | undefined;
+}
+
+/**
+ * What a send fixes: the first send sets the order (default parallel) and the reminder schedule; a
+ * later send may repeat them but not change them (the recipients already messaged were promised them).
+ */
+export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'>, input: LifecycleInput): Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'> {
+  if (form.signing_order === null) {
+    return { signing_order: input.signing_order ?? 'parallel', reminder_every_days: input.reminders?.every_days ?? null, reminder_max: input.reminders?.max ?? null };
+  }
+  if (input.signing_order !== undefined && input.signing_order !== form.signing_order) {
+    throw new AppError('parameter_invalid', `This form's signing order was fixed as ${form.signing_order} by its first send; it cannot change.`, 'signing_order');
+  }
+  if (input.reminders !== undefined && (input.reminders.every_days !== form.reminder_every_days || input.reminders.max !== form.reminder_max)) {
+    throw new AppError('parameter_invalid', "This form's reminders were fixed by its first send; they cannot change.", 'reminders');
+  }
+  return { signing_order: form.signing_order, reminder_every_days: form.reminder_every_days, reminder_max: form.reminder_max };
+}
+
+/** Recipients in the order they sign in a sequential form: by signer slot, then as first sent. */
+export function inSigningOrder<R extends Pick<RecipientRow, 'signer' | 'position'>>(recipients: readonly R[]): R[] {
+  return [...recipients].sort((a, b) => a.signer - b.signer || a.position - b.position);
+}
+
+/**
+ * The recipient whose turn has come and who has not been messaged yet, if any: in a sequential form
+ * the first one (in signing order) who has not signed, when it is still `waiting`. Everyone before it
+ * has signed; nobody after it is messaged until it has.
+ */
+export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 'status'>>(recipients: readonly R[]): R | undefined {
+  const first = inSigningOrder(recipients).find((r) => r.status !== 'signed');
+  return first?.status === 'waiting' ? first : undefined;
+}
+
+/** When each scheduled reminder of a recipient messaged at `messagedAt` is due (1-based `seq`). */
+export function reminderTimes(messagedAt: string, schedule: ReminderSchedule): Array<{ seq: number; at: string }> {
+  const start = Date.parse(messagedAt);
+  return Array.from({ length: schedule.max }, (_, i) => ({ seq: i + 1, at: new Date(start + (i + 1) * schedule.every_days * DAY_MS).toISOString() }));
+}
+
+/** A recipient who was messaged and has not yet signed or declined. */
+export function remindable(r: Pick<RecipientRow, 'status'>): boolean {
+  return r.status === 'sent' || r.status === 'viewed';
+}
+
+/**
+ * A decline's or a void's reason, by the rule every text value follows (value-rules.js: a string,
+ * within its length), at most 500 characters; blank is no reason.
+ */
+export function checkReason(raw: unknown, param: string): string | null {
+  if (raw === undefined || raw === null) return null;
+  const checked = checkFieldValue({ name: param, type: 'text', label: 'The reason', max_length: MAX_REASON_CHARS }, raw);
+  if (!checked.ok) throw new AppError('parameter_invalid', `The reason ${checked.problem}`, param);
+  const text = String(checked.value).trim();
+  return text === '' ? null : text;
+}

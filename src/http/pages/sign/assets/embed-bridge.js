@@ -1,0 +1,65 @@
+// Embedded signing (issue 26): when the signing page is shown in a frame by a site the account allows,
+// this tells the parent what happens — formsign:loaded, formsign:resize (the page's height, so the
+// frame can fit it), formsign:completed, formsign:declined, formsign:error — each with the form and
+// recipient ids. Loaded only on pages of accounts with allowed origins; messages go only to an allowed
+// origin, named exactly (never the wildcard), so no other site can listen in. The page's own script (sign.js)
+// tells this one what happened through DOM events on `document`: formsign:submitted after a signature
+// was accepted, formsign:failed when it was not; a decline posts through `postDeclined` (or the
+// `formsign:declined` DOM event) from wherever the decline is made.
+
+const meta = document.querySelector('meta[name="formsign-embed"]');
+const embed = meta ? JSON.parse(meta.getAttribute('content') ?? '{}') : { origins: [] };
+const origins = Array.isArray(embed.origins) ? embed.origins : [];
+const framed = window.parent !== window;
+
+/** The parent's origin when the browser names it and it is allowed; otherwise every allowed origin (the browser delivers to the one that matches). */
+function targets() {
+  const ancestor = window.location.ancestorOrigins?.[0];
+  if (ancestor) return origins.includes(ancestor) ? [ancestor] : [];
+  let referrer;
+  try {
+    referrer = document.referrer ? new URL(document.referrer).origin : undefined;
+  } catch {
+    referrer = undefined;
+  }
+  if (referrer && origins.includes(referrer)) return [referrer];
+  return origins;
+}
+
+/** Posts one message to the parent, only to an allowed origin. */
+export function post(type, extra = {}) {
+  if (!framed || origins.length === 0) return;
+  const message = { type, form_id: embed.form_id, recipient_id: embed.recipient_id, ...extra };
+  for (const origin of targets()) window.parent.postMessage(message, origin);
+}
+
+/** For the decline flow: the recipient declined to sign. */
+export function postDeclined(reason) {
+  post('formsign:declined', reason ? { reason: String(reason) } : {});
+}
+
+if (framed && origins.length > 0) {
+  document.documentElement.classList.add('embedded');
+  // In a frame sized to the page, the page must not size itself to the frame: the body's minimum of a
+  // viewport's height would keep the frame from ever shrinking (CSSOM, which the page's CSP allows).
+  document.body.style.minHeight = '0';
+  // The body's height as laid out (not the document's, which is never less than the frame), sent when
+  // it changes, so the host sizes the frame to it.
+  let last = 0;
+  const sendHeight = () => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height !== last) {
+      last = height;
+      post('formsign:resize', { height });
+    }
+  };
+  new ResizeObserver(sendHeight).observe(document.body);
+  post('formsign:loaded', { state: embed.state });
+  sendHeight();
+  if (embed.state === 'expired') post('formsign:error', { code: 'link_expired', message: 'This signing link has expired.' });
+  document.addEventListener('formsign:submitted', (e) => post('formsign:completed', { complete: e.detail?.complete === true }));
+  document.addEventListener('formsign:failed', (e) => post('formsign:error', { code: 'signing_failed', message: String(e.detail?.message ?? '') }));
+  document.addEventListener('formsign:declined', (e) => postDeclined(e.detail?.reason));
+}
+
+window.formsignEmbed = { post, postDeclined };

@@ -1,0 +1,33 @@
+import { AppError } from '../../../domain/errors.js';
+
+// A fixed window per client address for the public verifier page: each verification costs a PDF
+// worker's time, and the page needs no account, so an address gets a bounded share. Kept in this
+// process (a few thousand addresses at most; the oldest forgotten first), like the per-IP limits of
+// the other public pages; behind several instances each counts its own.
+
+export const VERIFICATIONS_PER_WINDOW = 30;
+export const WINDOW_MS = 10 * 60_000;
+const MAX_ADDRESSES = 10_000;
+
+export class AddressWindow {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly now: () => number, private readonly limit = VERIFICATIONS_PER_WINDOW, private readonly windowMs = WINDOW_MS) {}
+
+  /** Counts one verification from `address`; throws 429 rate_limited (with Retry-After) past the limit. */
+  take(address: string): void {
+    const now = this.now();
+    let w = this.windows.get(address);
+    if (!w || now - w.start >= this.windowMs) {
+      this.windows.delete(address);
+      w = { start: now, count: 0 };
+      if (this.windows.size >= MAX_ADDRESSES) this.windows.delete(this.windows.keys().next().value!);
+      this.windows.set(address, w);
+    }
+    if (w.count >= this.limit) {
+      const seconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+      throw new AppError('rate_limited', `Too many verifications from your address: at most ${this.limit} every ${this.windowMs / 60_000} minutes. Try again in ${seconds} seconds.`, undefined, { 'Retry-After': String(seconds) });
+    }
+    w.count++;
+  }
+}

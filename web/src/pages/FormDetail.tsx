@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, ApiError, errorMessage, getIfChanged, type Form, type FormEvent as FormEventView, type List } from '../api';
+import { useApp } from '../mode';
+import { usePoll } from '../poll';
+import { Link } from '../router';
+import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
+import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
+import { StatusTag } from './status';
+
+// One form: its status, fields and values, recipients with their delivery, the event timeline, the
+// filled and the signed PDF, each signing link (test mode), and sending to more recipients. Asked
+// again every 2.5 s with its ETag (304 while unchanged): a signature elsewhere shows up by itself.
+
+const SENDABLE = new Set(['draft', 'sent', 'viewed']);
+
+export function FormDetail({ formId }: { formId: string }) {
+  const { mode } = useApp();
+  const [form, setForm] = useState<Form | null>(null);
+  const [events, setEvents] = useState<FormEventView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const formTag = useRef<string | null>(null);
+  const eventsTag = useRef<string | null>(null);
+  const base = `/${mode}/forms/${encodeURIComponent(formId)}`;
+
+  const refresh = useCallback(async () => {
+    try {
+      const f = await getIfChanged<Form>(base, formTag);
+      if (f) setForm(f);
+      const e = await getIfChanged<List<FormEventView>>(`${base}/events`, eventsTag);
+      if (e) setEvents(e.data);
+      setError(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }, [base]);
+  usePoll(refresh, 2500, [refresh]);
+  useEffect(() => {
+    document.title = `${form?.name ?? 'Form'} · Formsign`;
+  }, [form?.name]);
+
+  if (!form) return error ? <ErrorNote onRetry={() => void refresh()}>{error}</ErrorNote> : <Spinner label="Opening the form…" />;
+  const signed = form.status === 'signed';
+  const signers = Math.max(1, ...form.fields.map((f) => f.signer));
+  return (
+    <>
+      <p className="crumbs"><Link to="/dashboard/forms">← Forms</Link></p>
+      <PageTitle actions={<>
+        <a className="btn secondary" href={`/dashboard/api${base}/pdf`} target="_blank" rel="noopener">Filled PDF</a>
+        {signed ? <a className="btn primary" href={`/dashboard/api${base}/signed-pdf`} download>Download signed PDF</a> : null}
+      </>}>{form.name}</PageTitle>
+      <p className="form-status">Status: <StatusTag status={form.status} /> <span className="muted small"><code className="id">{form.id}</code></span></p>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <dl className="facts">
+        <dt>Created</dt><dd>{formatDateTime(form.created_at)}</dd>
+        {form.sent_at ? <><dt>Sent</dt><dd>{formatDateTime(form.sent_at)}</dd></> : null}
+        {form.completed_at ? <><dt>Completed</dt><dd>{formatDateTime(form.completed_at)}</dd></> : null}
+        {form.expires_at ? <><dt>Expires</dt><dd>{formatDateTime(form.expires_at)}</dd></> : null}
+      </dl>
+
+      <section className="section" aria-labelledby="recipients-title">
+        <h2 id="recipients-title">Recipients</h2>
+        {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recipients-title">
+            <table className="table">
+              <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}</tr></thead>
+              <tbody>
+                {form.recipients.map((r) => (
+                  <tr key={r.id}>
+                    <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
+                    <td><StatusTag status={r.status} /></td>
+                    <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
+                    <td className="hide-sm">{r.signer}</td>
+                    {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {SENDABLE.has(form.status) ? <SendMore form={form} signers={signers} onSent={(f) => { setForm(f); void refresh(); }} /> : null}
+      </section>
+
+      <section className="section" aria-labelledby="fields-title">
+        <h2 id="fields-title">Fields</h2>
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="fields-title">
+          <table className="table">
+            <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col" className="hide-sm">Signer</th></tr></thead>
+            <tbody>
+              {form.fields.map((f) => (
+                <tr key={f.name}>
+                  <td>{f.label || f.name}{f.label ? <div className="muted small">{f.name}</div> : null}</td>
+                  <td>{f.type}</td>
+                  <td>{showValue(f.value, f.type)}</td>
+                  <td className="hide-sm">{f.signer}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="events-title">
+        <h2 id="events-title">Timeline</h2>
+        {events.length === 0 ? <p className="muted">No events yet.</p> : (
+          <ol className="timeline">
+            {events.map((e) => <li key={e.id}><StatusTag status={e.type.replace('form.', '')} /> <span>{e.type}</span> <span className="muted small">{formatDateTime(e.created_at)}</span></li>)}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}
+
+function showValue(v: unknown, type: string): string {
+  if (v === null || v === undefined || v === '') return '—';
+  // A signature's value is the hash of its image: to a person, it is signed.
+  if (type === 'signature' || type === 'initials') return 'Signed';
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (typeof v === 'object') return 'Signed';
+  return String(v);
+}
+
+function CopyLink({ url, who }: { url: string; who: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="copy-link">
+      <a href={url} target="_blank" rel="noopener" className="small">Open</a>
+      <button type="button" className="btn ghost small" aria-label={`Copy the signing link of ${who}`} onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true), () => setCopied(false))}>{copied ? 'Copied' : 'Copy'}</button>
+    </span>
+  );
+}
+
+function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSent(f: Form): void }) {
+  const { mode } = useApp();
+  const [rows, setRows] = useState<RecipientDraft[]>([blankRecipient()]);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<ApiError | Error | null>(null);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    setErr(null);
+    try {
+      onSent(await api<Form>('POST', `/${mode}/forms/${form.id}/send`, { recipients: toSendRecipients(rows) }));
+      setRows([blankRecipient()]);
+    } catch (x) {
+      setErr(x instanceof Error ? x : new Error(errorMessage(x)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card send-more" onSubmit={(e) => void submit(e)} aria-labelledby="send-more-title" noValidate>
+      <h3 id="send-more-title">{form.recipients.length === 0 ? 'Send it' : 'Send to more recipients'}</h3>
+      <RecipientsEditor rows={rows} onChange={setRows} signerCount={signers} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+      {err && !(err instanceof ApiError && err.param?.startsWith('recipients[')) ? <div className="note error" role="alert">{err.message}</div> : null}
+      {err instanceof ApiError && err.param?.startsWith('recipients[') ? <div className="visually-hidden" role="alert">{err.message}</div> : null}
+      <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Sending…' : 'Send'}</button>
+      {form.recipients.length === 0 ? <Notice>Each recipient gets a personal signing link by e-mail or SMS.</Notice> : null}
+    </form>
+  );
+}
