@@ -173,22 +173,24 @@ function noticeContent(n: NoticeInput, form: string) {
 // ---------------------------------------------------------------------------------------------------
 // After sending (lifecycle): the reminder, with the invite's link, and the void notice.
 
-/** A reminder: the invite's facts again, said as a reminder, with the same link. */
+/** A reminder: the invite's facts again, said as a reminder, with the same link, in the recipient's language. */
 export function composeReminder(m: MessageInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
-  if (m.channel === 'sms') return { channel: 'sms', text: `Reminder: ${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+  if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'remind.sms', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `Reminder: please sign “${form}”`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [`A reminder: ${account} is still waiting for you to review and sign "${form}".`],
-    action: { label: 'Review and sign', textLabel: 'Open the form', url: m.signingUrl },
-    notes: m.expiresAt ? [`This link works until ${formatWhen(m.expiresAt)}.`] : [],
-    footer: `You received this reminder because ${account} sent "${form}" to ${m.to} through Formsign and it is not signed yet. If you were not expecting it, you can ignore it.`,
+    heading: t(locale, 'remind.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'remind.asks', { account, form })],
+    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
+    footer: t(locale, 'remind.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`Reminder: ${account} asks you to sign "${form}"`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'remind.subject', { account, form }), 200), text, html };
 }
 
 export interface VoidNoticeInput {
@@ -198,25 +200,26 @@ export interface VoidNoticeInput {
   readonly formName: string;
   readonly accountName: string;
   readonly reason: string | null;
+  /** The recipient's language (lib/i18n pickLocale); English when not given. */
+  readonly locale?: Locale;
 }
 
 /** The sender withdrew the form: a short notice that the link no longer works, with the reason if given. */
 export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
   const reason = m.reason ? oneLine(m.reason) : null;
-  if (m.channel === 'sms') return { channel: 'sms', text: `${clip(account, 40)} withdrew "${clip(form, 60)}": there is nothing to sign any more.` };
+  if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'void.sms', { account: clip(account, 40), form: clip(form, 60) }) };
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `“${form}” was withdrawn`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [
-      `${account} withdrew the request to sign "${form}". The signing link no longer works and there is nothing more to do.`,
-      ...(reason ? [`Reason given: ${reason}`] : []),
-    ],
+    heading: t(locale, 'void.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'void.text', { account, form }), ...(reason ? [t(locale, 'void.reason', { reason })] : [])],
     notes: [],
-    footer: `You received this e-mail because ${account} had sent "${form}" to ${m.to} through Formsign.`,
+    footer: t(locale, 'void.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`Withdrawn: "${form}" from ${account}`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'void.subject', { form, account }), 200), text, html };
 }

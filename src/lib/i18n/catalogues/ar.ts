@@ -142,4 +142,17 @@ export const ar: Catalogue = {
   'voided.heading': 'تم سحب هذا الطلب',
   'voided.textOn': 'سحب {sender} «{form}» في {date}. لم يعد هناك ما يُوقَّع.',
   'voided.text': 'سحب {sender} «{form}». لم يعد هناك ما يُوقَّع.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'تذكير: يطلب منك {account} توقيع «{form}»',
+  'remind.heading': 'تذكير: يُرجى توقيع «{form}»',
+  'remind.asks': 'تذكير: لا يزال {account} ينتظر مراجعتك لـ«{form}» وتوقيعه.',
+  'remind.why': 'وصلك هذا التذكير لأن {account} أرسل «{form}» إلى {to} عبر Formsign ولم يُوقَّع بعد. إن لم تكن تتوقعه، يمكنك تجاهله.',
+  'remind.sms': 'تذكير: يطلب منك {account} توقيع «{form}»: {url}',
+  'void.subject': 'مسحوب: «{form}» من {account}',
+  'void.heading': 'تم سحب «{form}»',
+  'void.text': 'سحب {account} طلب توقيع «{form}». لم يعد رابط التوقيع يعمل ولا يلزمك فعل أي شيء آخر.',
+  'void.reason': 'السبب المذكور: {reason}',
+  'void.why': 'وصلتك هذه الرسالة لأن {account} كان قد أرسل «{form}» إلى {to} عبر Formsign.',
+  'void.sms': 'سحب {account} «{form}»: لم يعد هناك ما يُوقَّع.',
 };

@@ -142,4 +142,17 @@ export const cs: Catalogue = {
   'voided.heading': 'Tato žádost byla stažena',
   'voided.textOn': 'Odesílatel ({sender}) stáhl dokument „{form}“ dne {date}. Už není co podepsat.',
   'voided.text': 'Odesílatel ({sender}) stáhl dokument „{form}“. Už není co podepsat.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Připomínka: {account} vás žádá o podpis dokumentu „{form}“',
+  'remind.heading': 'Připomínka: podepište prosím dokument „{form}“',
+  'remind.asks': 'Připomínáme: {account} stále čeká, až dokument „{form}“ zkontrolujete a podepíšete.',
+  'remind.why': 'Tuto připomínku jste obdrželi, protože {account} odeslal(a) dokument „{form}“ na adresu {to} přes Formsign a ten ještě není podepsán. Pokud jste ji nečekali, můžete ji ignorovat.',
+  'remind.sms': 'Připomínka: {account} vás žádá o podpis dokumentu „{form}“: {url}',
+  'void.subject': 'Staženo: „{form}“ od {account}',
+  'void.heading': 'Dokument „{form}“ byl stažen',
+  'void.text': '{account} stáhl(a) žádost o podpis dokumentu „{form}“. Odkaz k podpisu už nefunguje a nemusíte nic dalšího dělat.',
+  'void.reason': 'Uvedený důvod: {reason}',
+  'void.why': 'Tento e-mail jste obdrželi, protože {account} odeslal(a) dokument „{form}“ na adresu {to} přes Formsign.',
+  'void.sms': '{account} stáhl(a) dokument „{form}“: už není co podepsat.',
 };

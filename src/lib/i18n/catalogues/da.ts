@@ -142,4 +142,17 @@ export const da: Catalogue = {
   'voided.heading': 'Denne anmodning blev trukket tilbage',
   'voided.textOn': '{sender} trak “{form}” tilbage den {date}. Der er ikke længere noget at underskrive.',
   'voided.text': '{sender} trak “{form}” tilbage. Der er ikke længere noget at underskrive.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Påmindelse: {account} beder dig underskrive “{form}”',
+  'remind.heading': 'Påmindelse: underskriv “{form}”',
+  'remind.asks': 'En påmindelse: {account} venter stadig på, at du gennemgår og underskriver “{form}”.',
+  'remind.why': 'Du modtager denne påmindelse, fordi {account} sendte “{form}” til {to} via Formsign, og den er endnu ikke underskrevet. Hvis du ikke ventede den, kan du se bort fra den.',
+  'remind.sms': 'Påmindelse: {account} beder dig underskrive “{form}”: {url}',
+  'void.subject': 'Trukket tilbage: “{form}” fra {account}',
+  'void.heading': '“{form}” er trukket tilbage',
+  'void.text': '{account} har trukket anmodningen om at underskrive “{form}” tilbage. Linket virker ikke længere, og du skal ikke gøre mere.',
+  'void.reason': 'Angivet begrundelse: {reason}',
+  'void.why': 'Du modtager denne e-mail, fordi {account} havde sendt “{form}” til {to} via Formsign.',
+  'void.sms': '{account} har trukket “{form}” tilbage: der er ikke længere noget at underskrive.',
 };

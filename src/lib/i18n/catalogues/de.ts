@@ -142,4 +142,17 @@ export const de: Catalogue = {
   'voided.heading': 'Diese Anfrage wurde zurückgezogen',
   'voided.textOn': '{sender} hat „{form}“ am {date} zurückgezogen. Es gibt nichts mehr zu unterzeichnen.',
   'voided.text': '{sender} hat „{form}“ zurückgezogen. Es gibt nichts mehr zu unterzeichnen.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Erinnerung: {account} bittet Sie, „{form}“ zu unterzeichnen',
+  'remind.heading': 'Erinnerung: Bitte unterzeichnen Sie „{form}“',
+  'remind.asks': 'Zur Erinnerung: {account} wartet noch darauf, dass Sie „{form}“ prüfen und unterzeichnen.',
+  'remind.why': 'Sie erhalten diese Erinnerung, weil {account} „{form}“ über Formsign an {to} gesendet hat und es noch nicht unterzeichnet ist. Wenn Sie sie nicht erwartet haben, können Sie sie ignorieren.',
+  'remind.sms': 'Erinnerung: {account} bittet Sie, „{form}“ zu unterzeichnen: {url}',
+  'void.subject': 'Zurückgezogen: „{form}“ von {account}',
+  'void.heading': '„{form}“ wurde zurückgezogen',
+  'void.text': '{account} hat die Bitte, „{form}“ zu unterzeichnen, zurückgezogen. Der Link funktioniert nicht mehr, und es ist nichts weiter zu tun.',
+  'void.reason': 'Angegebener Grund: {reason}',
+  'void.why': 'Sie erhalten diese E-Mail, weil {account} „{form}“ über Formsign an {to} gesendet hatte.',
+  'void.sms': '{account} hat „{form}“ zurückgezogen: Es gibt nichts mehr zu unterzeichnen.',
 };

@@ -143,6 +143,19 @@ export const en = {
   'voided.heading': 'This request was withdrawn',
   'voided.textOn': '{sender} withdrew “{form}” on {date}. There is nothing to sign any more.',
   'voided.text': '{sender} withdrew “{form}”. There is nothing to sign any more.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Reminder: {account} asks you to sign "{form}"',
+  'remind.heading': 'Reminder: please sign “{form}”',
+  'remind.asks': 'A reminder: {account} is still waiting for you to review and sign "{form}".',
+  'remind.why': 'You received this reminder because {account} sent "{form}" to {to} through Formsign and it is not signed yet. If you were not expecting it, you can ignore it.',
+  'remind.sms': 'Reminder: {account} asks you to sign "{form}": {url}',
+  'void.subject': 'Withdrawn: "{form}" from {account}',
+  'void.heading': '“{form}” was withdrawn',
+  'void.text': '{account} withdrew the request to sign "{form}". The signing link no longer works and there is nothing more to do.',
+  'void.reason': 'Reason given: {reason}',
+  'void.why': 'You received this e-mail because {account} had sent "{form}" to {to} through Formsign.',
+  'void.sms': '{account} withdrew "{form}": there is nothing to sign any more.',
 } as const;
 
 export type MessageKey = keyof typeof en;

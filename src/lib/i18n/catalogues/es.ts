@@ -142,4 +142,17 @@ export const es: Catalogue = {
   'voided.heading': 'Esta solicitud fue retirada',
   'voided.textOn': '{sender} retiró «{form}» el {date}. Ya no hay nada que firmar.',
   'voided.text': '{sender} retiró «{form}». Ya no hay nada que firmar.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Recordatorio: {account} le pide que firme «{form}»',
+  'remind.heading': 'Recordatorio: firme «{form}»',
+  'remind.asks': 'Un recordatorio: {account} sigue esperando a que revise y firme «{form}».',
+  'remind.why': 'Recibe este recordatorio porque {account} envió «{form}» a {to} a través de Formsign y aún no está firmado. Si no lo esperaba, puede ignorarlo.',
+  'remind.sms': 'Recordatorio: {account} le pide que firme «{form}»: {url}',
+  'void.subject': 'Retirado: «{form}» de {account}',
+  'void.heading': '«{form}» fue retirado',
+  'void.text': '{account} retiró la solicitud de firma de «{form}». El enlace de firma ya no funciona y no tiene que hacer nada más.',
+  'void.reason': 'Motivo indicado: {reason}',
+  'void.why': 'Recibe este correo porque {account} había enviado «{form}» a {to} a través de Formsign.',
+  'void.sms': '{account} retiró «{form}»: ya no hay nada que firmar.',
 };

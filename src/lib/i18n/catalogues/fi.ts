@@ -142,4 +142,17 @@ export const fi: Catalogue = {
   'voided.heading': 'Tämä pyyntö peruttiin',
   'voided.textOn': 'Lähettäjä ({sender}) perui asiakirjan ”{form}” {date}. Allekirjoitettavaa ei enää ole.',
   'voided.text': 'Lähettäjä ({sender}) perui asiakirjan ”{form}”. Allekirjoitettavaa ei enää ole.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Muistutus: {account} pyytää sinua allekirjoittamaan asiakirjan ”{form}”',
+  'remind.heading': 'Muistutus: allekirjoita ”{form}”',
+  'remind.asks': 'Muistutus: {account} odottaa yhä, että tarkistat ja allekirjoitat asiakirjan ”{form}”.',
+  'remind.why': 'Sait tämän muistutuksen, koska {account} lähetti asiakirjan ”{form}” osoitteeseen {to} Formsignin kautta eikä sitä ole vielä allekirjoitettu. Jos et odottanut sitä, voit jättää sen huomiotta.',
+  'remind.sms': 'Muistutus: {account} pyytää sinua allekirjoittamaan asiakirjan ”{form}”: {url}',
+  'void.subject': 'Peruttu: ”{form}” ({account})',
+  'void.heading': '”{form}” on peruttu',
+  'void.text': '{account} perui pyynnön allekirjoittaa asiakirja ”{form}”. Allekirjoituslinkki ei enää toimi, eikä sinun tarvitse tehdä mitään.',
+  'void.reason': 'Ilmoitettu syy: {reason}',
+  'void.why': 'Sait tämän sähköpostin, koska {account} oli lähettänyt asiakirjan ”{form}” osoitteeseen {to} Formsignin kautta.',
+  'void.sms': '{account} perui asiakirjan ”{form}”: allekirjoitettavaa ei enää ole.',
 };

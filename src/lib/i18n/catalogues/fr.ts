@@ -142,4 +142,17 @@ export const fr: Catalogue = {
   'voided.heading': 'Cette demande a été retirée',
   'voided.textOn': '{sender} a retiré « {form} » le {date}. Il n’y a plus rien à signer.',
   'voided.text': '{sender} a retiré « {form} ». Il n’y a plus rien à signer.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Rappel : {account} vous demande de signer « {form} »',
+  'remind.heading': 'Rappel : merci de signer « {form} »',
+  'remind.asks': 'Petit rappel : {account} attend toujours que vous relisiez et signiez « {form} ».',
+  'remind.why': 'Vous recevez ce rappel parce que {account} a envoyé « {form} » à {to} via Formsign et qu’il n’est pas encore signé. Si vous ne l’attendiez pas, vous pouvez l’ignorer.',
+  'remind.sms': 'Rappel : {account} vous demande de signer « {form} » : {url}',
+  'void.subject': 'Retiré : « {form} » de {account}',
+  'void.heading': '« {form} » a été retiré',
+  'void.text': '{account} a retiré sa demande de signature de « {form} ». Le lien de signature ne fonctionne plus et vous n’avez plus rien à faire.',
+  'void.reason': 'Motif indiqué : {reason}',
+  'void.why': 'Vous recevez cet e-mail parce que {account} avait envoyé « {form} » à {to} via Formsign.',
+  'void.sms': '{account} a retiré « {form} » : il n’y a plus rien à signer.',
 };

@@ -142,4 +142,17 @@ export const he: Catalogue = {
   'voided.heading': 'הבקשה הזו בוטלה',
   'voided.textOn': '{sender} ביטל/ה את „{form}” ב-{date}. אין עוד על מה לחתום.',
   'voided.text': '{sender} ביטל/ה את „{form}”. אין עוד על מה לחתום.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'תזכורת: {account} מבקש/ת ממך לחתום על „{form}”',
+  'remind.heading': 'תזכורת: נא לחתום על „{form}”',
+  'remind.asks': 'תזכורת: {account} עדיין ממתין/ה שתעיין/י ב„{form}” ותחתום/י עליו.',
+  'remind.why': 'קיבלת תזכורת זו כי {account} שלח/ה את „{form}” אל {to} דרך Formsign והוא עדיין לא נחתם. אם לא ציפית לה, אפשר להתעלם ממנה.',
+  'remind.sms': 'תזכורת: {account} מבקש/ת ממך לחתום על „{form}”: {url}',
+  'void.subject': 'בוטל: „{form}” מאת {account}',
+  'void.heading': '„{form}” בוטל',
+  'void.text': '{account} ביטל/ה את הבקשה לחתום על „{form}”. קישור החתימה כבר לא עובד ואין צורך לעשות דבר נוסף.',
+  'void.reason': 'הסיבה שצוינה: {reason}',
+  'void.why': 'קיבלת הודעה זו כי {account} שלח/ה את „{form}” אל {to} דרך Formsign.',
+  'void.sms': '{account} ביטל/ה את „{form}”: אין עוד על מה לחתום.',
 };

@@ -142,4 +142,17 @@ export const it: Catalogue = {
   'voided.heading': 'Questa richiesta è stata ritirata',
   'voided.textOn': '{sender} ha ritirato «{form}» il {date}. Non c’è più nulla da firmare.',
   'voided.text': '{sender} ha ritirato «{form}». Non c’è più nulla da firmare.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Promemoria: {account} ti chiede di firmare «{form}»',
+  'remind.heading': 'Promemoria: firma «{form}»',
+  'remind.asks': 'Un promemoria: {account} sta ancora aspettando che tu esamini e firmi «{form}».',
+  'remind.why': 'Ricevi questo promemoria perché {account} ha inviato «{form}» a {to} tramite Formsign e non è ancora firmato. Se non te lo aspettavi, puoi ignorarlo.',
+  'remind.sms': 'Promemoria: {account} ti chiede di firmare «{form}»: {url}',
+  'void.subject': 'Ritirato: «{form}» da {account}',
+  'void.heading': '«{form}» è stato ritirato',
+  'void.text': '{account} ha ritirato la richiesta di firmare «{form}». Il link di firma non funziona più e non devi fare nient’altro.',
+  'void.reason': 'Motivo indicato: {reason}',
+  'void.why': 'Ricevi questa e-mail perché {account} aveva inviato «{form}» a {to} tramite Formsign.',
+  'void.sms': '{account} ha ritirato «{form}»: non c’è più nulla da firmare.',
 };

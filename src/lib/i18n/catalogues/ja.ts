@@ -142,4 +142,17 @@ export const ja: Catalogue = {
   'voided.heading': 'この依頼は取り下げられました',
   'voided.textOn': '{sender} が {date} に「{form}」を取り下げました。署名するものはもうありません。',
   'voided.text': '{sender} が「{form}」を取り下げました。署名するものはもうありません。',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'リマインダー: {account} から「{form}」への署名の依頼',
+  'remind.heading': 'リマインダー: 「{form}」に署名してください',
+  'remind.asks': 'リマインダー: {account} は、あなたが「{form}」を確認して署名するのをまだお待ちしています。',
+  'remind.why': '{account} が Formsign を通じて「{form}」を {to} に送信し、まだ署名されていないため、このリマインダーをお送りしています。心当たりがない場合は無視してください。',
+  'remind.sms': 'リマインダー: {account} から「{form}」への署名の依頼: {url}',
+  'void.subject': '取り下げ: {account} の「{form}」',
+  'void.heading': '「{form}」は取り下げられました',
+  'void.text': '{account} は「{form}」への署名の依頼を取り下げました。署名リンクはもう使えません。これ以上の操作は不要です。',
+  'void.reason': '理由: {reason}',
+  'void.why': '{account} が Formsign を通じて「{form}」を {to} に送信していたため、このメールをお送りしています。',
+  'void.sms': '{account} が「{form}」を取り下げました。署名するものはもうありません。',
 };

@@ -142,4 +142,17 @@ export const ko: Catalogue = {
   'voided.heading': '이 요청은 철회되었습니다',
   'voided.textOn': '{sender}이(가) {date}에 “{form}”을(를) 철회했습니다. 더 이상 서명할 것이 없습니다.',
   'voided.text': '{sender}이(가) “{form}”을(를) 철회했습니다. 더 이상 서명할 것이 없습니다.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': '알림: {account}에서 “{form}” 서명을 요청했습니다',
+  'remind.heading': '알림: “{form}”에 서명해 주세요',
+  'remind.asks': '알림: {account}에서 아직 “{form}”의 검토와 서명을 기다리고 있습니다.',
+  'remind.why': '{account}에서 Formsign을 통해 “{form}”을(를) {to}(으)로 보냈으나 아직 서명되지 않아 이 알림을 받으셨습니다. 예상하지 못한 메일이라면 무시하셔도 됩니다.',
+  'remind.sms': '알림: {account}에서 “{form}” 서명을 요청했습니다: {url}',
+  'void.subject': '철회됨: {account}의 “{form}”',
+  'void.heading': '“{form}”이(가) 철회되었습니다',
+  'void.text': '{account}에서 “{form}” 서명 요청을 철회했습니다. 서명 링크는 더 이상 작동하지 않으며 더 하실 일은 없습니다.',
+  'void.reason': '사유: {reason}',
+  'void.why': '{account}에서 Formsign을 통해 “{form}”을(를) {to}(으)로 보냈기 때문에 이 메일을 받으셨습니다.',
+  'void.sms': '{account}에서 “{form}”을(를) 철회했습니다. 더 이상 서명할 것이 없습니다.',
 };

@@ -142,4 +142,17 @@ export const nb: Catalogue = {
   'voided.heading': 'Denne forespørselen ble trukket tilbake',
   'voided.textOn': '{sender} trakk tilbake «{form}» {date}. Det er ikke lenger noe å signere.',
   'voided.text': '{sender} trakk tilbake «{form}». Det er ikke lenger noe å signere.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Påminnelse: {account} ber deg signere «{form}»',
+  'remind.heading': 'Påminnelse: signer «{form}»',
+  'remind.asks': 'En påminnelse: {account} venter fortsatt på at du går gjennom og signerer «{form}».',
+  'remind.why': 'Du får denne påminnelsen fordi {account} sendte «{form}» til {to} via Formsign, og den er ikke signert ennå. Hvis du ikke ventet den, kan du se bort fra den.',
+  'remind.sms': 'Påminnelse: {account} ber deg signere «{form}»: {url}',
+  'void.subject': 'Trukket tilbake: «{form}» fra {account}',
+  'void.heading': '«{form}» er trukket tilbake',
+  'void.text': '{account} har trukket tilbake forespørselen om å signere «{form}». Signeringslenken virker ikke lenger, og du trenger ikke gjøre noe mer.',
+  'void.reason': 'Oppgitt begrunnelse: {reason}',
+  'void.why': 'Du får denne e-posten fordi {account} hadde sendt «{form}» til {to} via Formsign.',
+  'void.sms': '{account} har trukket tilbake «{form}»: det er ikke lenger noe å signere.',
 };

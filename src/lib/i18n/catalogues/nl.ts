@@ -142,4 +142,17 @@ export const nl: Catalogue = {
   'voided.heading': 'Dit verzoek is ingetrokken',
   'voided.textOn': '{sender} heeft ‘{form}’ op {date} ingetrokken. Er valt niets meer te ondertekenen.',
   'voided.text': '{sender} heeft ‘{form}’ ingetrokken. Er valt niets meer te ondertekenen.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Herinnering: {account} vraagt u ‘{form}’ te ondertekenen',
+  'remind.heading': 'Herinnering: onderteken ‘{form}’',
+  'remind.asks': 'Een herinnering: {account} wacht nog steeds tot u ‘{form}’ bekijkt en ondertekent.',
+  'remind.why': 'U ontvangt deze herinnering omdat {account} ‘{form}’ via Formsign naar {to} heeft gestuurd en het nog niet is ondertekend. Als u dit niet verwachtte, kunt u het negeren.',
+  'remind.sms': 'Herinnering: {account} vraagt u ‘{form}’ te ondertekenen: {url}',
+  'void.subject': 'Ingetrokken: ‘{form}’ van {account}',
+  'void.heading': '‘{form}’ is ingetrokken',
+  'void.text': '{account} heeft het verzoek om ‘{form}’ te ondertekenen ingetrokken. De ondertekenlink werkt niet meer en u hoeft niets meer te doen.',
+  'void.reason': 'Opgegeven reden: {reason}',
+  'void.why': 'U ontvangt deze e-mail omdat {account} ‘{form}’ via Formsign naar {to} had gestuurd.',
+  'void.sms': '{account} heeft ‘{form}’ ingetrokken: er valt niets meer te ondertekenen.',
 };

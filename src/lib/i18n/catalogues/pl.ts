@@ -142,4 +142,17 @@ export const pl: Catalogue = {
   'voided.heading': 'Ta prośba została wycofana',
   'voided.textOn': 'Nadawca ({sender}) wycofał dokument „{form}” {date}. Nie ma już nic do podpisania.',
   'voided.text': 'Nadawca ({sender}) wycofał dokument „{form}”. Nie ma już nic do podpisania.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Przypomnienie: {account} prosi o podpisanie dokumentu „{form}”',
+  'remind.heading': 'Przypomnienie: podpisz dokument „{form}”',
+  'remind.asks': 'Przypomnienie: {account} nadal czeka, aż przejrzysz i podpiszesz dokument „{form}”.',
+  'remind.why': 'Otrzymujesz to przypomnienie, ponieważ {account} wysłał(a) dokument „{form}” na adres {to} za pośrednictwem Formsign i nie został on jeszcze podpisany. Jeśli się go nie spodziewasz, możesz je zignorować.',
+  'remind.sms': 'Przypomnienie: {account} prosi o podpisanie dokumentu „{form}”: {url}',
+  'void.subject': 'Wycofano: „{form}” od {account}',
+  'void.heading': 'Dokument „{form}” został wycofany',
+  'void.text': '{account} wycofał(a) prośbę o podpisanie dokumentu „{form}”. Link do podpisu już nie działa i nie musisz nic więcej robić.',
+  'void.reason': 'Podany powód: {reason}',
+  'void.why': 'Otrzymujesz tę wiadomość, ponieważ {account} wysłał(a) dokument „{form}” na adres {to} za pośrednictwem Formsign.',
+  'void.sms': '{account} wycofał(a) dokument „{form}”: nie ma już nic do podpisania.',
 };

@@ -142,4 +142,17 @@ export const pt: Catalogue = {
   'voided.heading': 'Este pedido foi retirado',
   'voided.textOn': '{sender} retirou «{form}» em {date}. Já não há nada para assinar.',
   'voided.text': '{sender} retirou «{form}». Já não há nada para assinar.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Lembrete: {account} pede-lhe que assine «{form}»',
+  'remind.heading': 'Lembrete: assine «{form}»',
+  'remind.asks': 'Um lembrete: {account} ainda aguarda que reveja e assine «{form}».',
+  'remind.why': 'Recebeu este lembrete porque {account} enviou «{form}» para {to} através do Formsign e ainda não está assinado. Se não o esperava, pode ignorá-lo.',
+  'remind.sms': 'Lembrete: {account} pede-lhe que assine «{form}»: {url}',
+  'void.subject': 'Retirado: «{form}» de {account}',
+  'void.heading': '«{form}» foi retirado',
+  'void.text': '{account} retirou o pedido de assinatura de «{form}». A ligação de assinatura já não funciona e não há mais nada a fazer.',
+  'void.reason': 'Motivo indicado: {reason}',
+  'void.why': 'Recebeu este e-mail porque {account} tinha enviado «{form}» para {to} através do Formsign.',
+  'void.sms': '{account} retirou «{form}»: já não há nada para assinar.',
 };

@@ -142,4 +142,17 @@ export const ru: Catalogue = {
   'voided.heading': 'Этот запрос отозван',
   'voided.textOn': 'Отправитель ({sender}) отозвал документ «{form}» {date}. Подписывать больше нечего.',
   'voided.text': 'Отправитель ({sender}) отозвал документ «{form}». Подписывать больше нечего.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Напоминание: {account} просит вас подписать «{form}»',
+  'remind.heading': 'Напоминание: подпишите «{form}»',
+  'remind.asks': 'Напоминаем: {account} всё ещё ждёт, когда вы просмотрите и подпишете «{form}».',
+  'remind.why': 'Вы получили это напоминание, потому что {account} отправил(а) «{form}» на адрес {to} через Formsign, а документ ещё не подписан. Если вы его не ждали, просто проигнорируйте это письмо.',
+  'remind.sms': 'Напоминание: {account} просит вас подписать «{form}»: {url}',
+  'void.subject': 'Отозвано: «{form}» от {account}',
+  'void.heading': 'Документ «{form}» отозван',
+  'void.text': '{account} отозвал(а) запрос на подписание «{form}». Ссылка для подписания больше не работает, и делать больше ничего не нужно.',
+  'void.reason': 'Указанная причина: {reason}',
+  'void.why': 'Вы получили это письмо, потому что {account} отправлял(а) «{form}» на адрес {to} через Formsign.',
+  'void.sms': '{account} отозвал(а) «{form}»: подписывать больше нечего.',
 };

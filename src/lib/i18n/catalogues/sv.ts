@@ -142,4 +142,17 @@ export const sv: Catalogue = {
   'voided.heading': 'Den här begäran har återkallats',
   'voided.textOn': '{sender} återkallade ”{form}” den {date}. Det finns inget mer att signera.',
   'voided.text': '{sender} återkallade ”{form}”. Det finns inget mer att signera.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Påminnelse: {account} ber dig signera ”{form}”',
+  'remind.heading': 'Påminnelse: signera ”{form}”',
+  'remind.asks': 'En påminnelse: {account} väntar fortfarande på att du granskar och signerar ”{form}”.',
+  'remind.why': 'Du får den här påminnelsen eftersom {account} skickade ”{form}” till {to} via Formsign och den inte är signerad än. Om du inte väntade dig den kan du bortse från den.',
+  'remind.sms': 'Påminnelse: {account} ber dig signera ”{form}”: {url}',
+  'void.subject': 'Återkallad: ”{form}” från {account}',
+  'void.heading': '”{form}” har återkallats',
+  'void.text': '{account} har återkallat begäran om att signera ”{form}”. Signeringslänken fungerar inte längre och du behöver inte göra något mer.',
+  'void.reason': 'Angiven anledning: {reason}',
+  'void.why': 'Du får det här e-postmeddelandet eftersom {account} hade skickat ”{form}” till {to} via Formsign.',
+  'void.sms': '{account} har återkallat ”{form}”: det finns inget mer att signera.',
 };

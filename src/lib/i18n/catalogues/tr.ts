@@ -142,4 +142,17 @@ export const tr: Catalogue = {
   'voided.heading': 'Bu istek geri çekildi',
   'voided.textOn': '{sender}, “{form}” belgesini {date} tarihinde geri çekti. Artık imzalanacak bir şey yok.',
   'voided.text': '{sender}, “{form}” belgesini geri çekti. Artık imzalanacak bir şey yok.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Hatırlatma: {account} sizden “{form}” belgesini imzalamanızı istiyor',
+  'remind.heading': 'Hatırlatma: lütfen “{form}” belgesini imzalayın',
+  'remind.asks': 'Hatırlatma: {account} hâlâ “{form}” belgesini incelemenizi ve imzalamanızı bekliyor.',
+  'remind.why': 'Bu hatırlatmayı, {account} “{form}” belgesini Formsign aracılığıyla {to} adresine gönderdiği ve belge henüz imzalanmadığı için aldınız. Beklemiyorsanız yok sayabilirsiniz.',
+  'remind.sms': 'Hatırlatma: {account} sizden “{form}” belgesini imzalamanızı istiyor: {url}',
+  'void.subject': 'Geri çekildi: {account} tarafından gönderilen “{form}”',
+  'void.heading': '“{form}” geri çekildi',
+  'void.text': '{account}, “{form}” için imza isteğini geri çekti. İmza bağlantısı artık çalışmıyor ve yapmanız gereken bir şey kalmadı.',
+  'void.reason': 'Belirtilen neden: {reason}',
+  'void.why': 'Bu e-postayı, {account} “{form}” belgesini Formsign aracılığıyla {to} adresine göndermiş olduğu için aldınız.',
+  'void.sms': '{account}, “{form}” belgesini geri çekti: artık imzalanacak bir şey yok.',
 };

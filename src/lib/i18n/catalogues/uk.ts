@@ -142,4 +142,17 @@ export const uk: Catalogue = {
   'voided.heading': 'Цей запит відкликано',
   'voided.textOn': 'Відправник ({sender}) відкликав документ «{form}» {date}. Підписувати більше нічого.',
   'voided.text': 'Відправник ({sender}) відкликав документ «{form}». Підписувати більше нічого.',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': 'Нагадування: {account} просить вас підписати «{form}»',
+  'remind.heading': 'Нагадування: підпишіть «{form}»',
+  'remind.asks': 'Нагадуємо: {account} досі чекає, коли ви переглянете й підпишете «{form}».',
+  'remind.why': 'Ви отримали це нагадування, бо {account} надіслав(-ла) «{form}» на адресу {to} через Formsign, а документ ще не підписано. Якщо ви його не чекали, просто проігноруйте цей лист.',
+  'remind.sms': 'Нагадування: {account} просить вас підписати «{form}»: {url}',
+  'void.subject': 'Відкликано: «{form}» від {account}',
+  'void.heading': 'Документ «{form}» відкликано',
+  'void.text': '{account} відкликав(-ла) запит на підписання «{form}». Посилання для підписання більше не працює, і робити більше нічого не потрібно.',
+  'void.reason': 'Зазначена причина: {reason}',
+  'void.why': 'Ви отримали цей лист, бо {account} надсилав(-ла) «{form}» на адресу {to} через Formsign.',
+  'void.sms': '{account} відкликав(-ла) «{form}»: підписувати більше нічого.',
 };

@@ -142,4 +142,17 @@ export const zh: Catalogue = {
   'voided.heading': '此请求已被撤回',
   'voided.textOn': '{sender} 于 {date} 撤回了“{form}”。已无需签署任何内容。',
   'voided.text': '{sender} 撤回了“{form}”。已无需签署任何内容。',
+
+  // After sending (issue #23): the reminder and the void notice.
+  'remind.subject': '提醒：{account} 请您签署“{form}”',
+  'remind.heading': '提醒：请签署“{form}”',
+  'remind.asks': '提醒：{account} 仍在等待您审阅并签署“{form}”。',
+  'remind.why': '您收到此提醒，是因为 {account} 通过 Formsign 将“{form}”发送至 {to}，且尚未签署。如果您并未预期收到此邮件，可以忽略。',
+  'remind.sms': '提醒：{account} 请您签署“{form}”：{url}',
+  'void.subject': '已撤回：{account} 的“{form}”',
+  'void.heading': '“{form}”已被撤回',
+  'void.text': '{account} 撤回了签署“{form}”的请求。签署链接已失效，您无需再做任何操作。',
+  'void.reason': '给出的原因：{reason}',
+  'void.why': '您收到此邮件，是因为 {account} 曾通过 Formsign 将“{form}”发送至 {to}。',
+  'void.sms': '{account} 撤回了“{form}”：已无需签署任何内容。',
 };
