@@ -28,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Row[]>> = {
     name: `form from a description, built-in generator + PDF layout, ${r.name} (${r.fields} fields, ${r.pages} page(s)) p50`,
     ours: r.p50, target: `< ${r.target} ms`, unit: 'ms',
   })),
+  'signing-tti': async () => (await import('./signing-tti.bench.js')).run(),
   webhooks: async () => {
     const { rows, latency } = await (await import('./webhooks.bench.js')).run();
     return [...rows, ...latencyRows('webhook latency, committed event → request at the receiver, 100 events/s', latency, '(reported)')];

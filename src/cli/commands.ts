@@ -11,6 +11,7 @@ import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { VERIFY_USAGE } from './verify-command.js';
 import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
+import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 import { readInput } from './read-input.js';
@@ -126,6 +127,7 @@ const HANDLERS: Record<string, Handler> = {
   ...USER_COMMANDS,
   ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
+  ...LOCALE_COMMANDS,
   ...FORM_COMMANDS,
 };
 
@@ -152,6 +154,7 @@ export const USAGE = `Usage: formsign <command> [--json]
 ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
+${LOCALE_USAGE}
 ${SEAL_USAGE}
 ${FORM_USAGE}
 ${VERIFY_USAGE}`;

@@ -16,6 +16,7 @@ import * as m0010 from './migrations/0010_dashboard.js';
 import * as m0011 from './migrations/0011_claimable_jobs.js';
 import * as m0012 from './migrations/0012_current_field_warnings.js';
 import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
+import * as m0019 from './migrations/0019_locales.js';
 // Dashboard (issue 24).
 import * as m0020 from './migrations/0020_daily_usage.js';
 import * as m0013 from './migrations/0013_lifecycle.js';
@@ -209,6 +210,7 @@ export const migrations: Record<string, Migration> = {
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
   '0014_completed_copy_and_notices': m0014,
+  '0019_locales': m0019,
   '0013_lifecycle': m0013,
   '0015_form_sealing': m0015,
   '0017_idempotency_and_events_api': m0017,

@@ -13,6 +13,11 @@ export interface AccountsTable {
   plan: Plan;
   monthly_limit: number | null;
   per_minute_limit: number | null;
+  /**
+   * BCP 47: the signers' language when neither recipient nor browser names one we have (migration
+   * 0019). Optional: absent on insert is null, the default, so creating an account need not name it.
+   */
+  locale?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -180,6 +185,8 @@ export interface RecipientsTable {
   viewed_user_agent: string | null;
   signed_ip: string | null;
   signed_user_agent: string | null;
+  /** BCP 47, canonical, as given at send; null: the browser's or the account's language (migration 0019). */
+  locale: string | null;
   created_at: string;
   updated_at: string;
   /** The recipient declined to sign, with their optional reason (0013). */

@@ -73,4 +73,18 @@ describe('message kinds', () => {
     assert.doesNotMatch(v.html ?? '', /href=/);
     assert.equal(composeVoidNotice({ ...hostile, channel: 'sms', to: '+1', recipientName: null, reason: null, accountName: 'Acme', formName: 'NDA' }).text, 'Acme withdrew "NDA": there is nothing to sign any more.');
   });
+
+  it('reminder and void in the recipient\'s language: German words, an Arabic page laid out right to left', () => {
+    const invite = { channel: 'email' as const, to: 'ada@example.com', recipientName: 'Ada', formName: 'Mietvertrag', accountName: 'Acme', signingUrl: 'https://sign.example.com/sign/t', expiresAt: '2026-12-01T10:00:00.000Z' };
+    const r = composeReminder({ ...invite, locale: 'de' });
+    assert.equal(r.subject, 'Erinnerung: Acme bittet Sie, „Mietvertrag“ zu unterzeichnen');
+    assert.match(r.text, /^Hallo Ada,\n\nZur Erinnerung: Acme wartet noch darauf, dass Sie „Mietvertrag“ prüfen und unterzeichnen\.\n/);
+    assert.match(r.text, /1\. Dezember 2026/);
+    assert.match(r.html ?? '', /<html lang="de" dir="ltr">/);
+    const v = composeVoidNotice({ ...invite, recipientName: null, reason: 'خطأ', locale: 'ar' });
+    assert.match(v.subject ?? '', /^مسحوب: «Mietvertrag» من Acme$/);
+    assert.match(v.text, /السبب المذكور: خطأ/);
+    assert.match(v.html ?? '', /<html lang="ar" dir="rtl">/);
+    assert.equal(composeVoidNotice({ ...invite, channel: 'sms', to: '+1', recipientName: null, reason: null, locale: 'de' }).text, 'Acme hat „Mietvertrag“ zurückgezogen: Es gibt nichts mehr zu unterzeichnen.');
+  });
 });

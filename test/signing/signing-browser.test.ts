@@ -126,7 +126,7 @@ describe('signing page in Chromium', () => {
     const p = h.actors.aTest.partition;
     const f = await sendTo(h, h.actors.aTest, await sampleTemplate(h, p), ['late@example.com']);
     await h.deps.database.db.updateTable('forms').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', f.formId).execute();
-    for (const [name, token, status, heading] of [['expired', f.tokens[0]!, 410, /expired/], ['unknown', 'x'.repeat(43), 404, /not found/i]] as const) {
+    for (const [name, token, status, heading] of [['expired', f.tokens[0]!, 410, /expired/], ['unknown', 'x'.repeat(43), 404, /not valid/i]] as const) {
       const s = await signer(375);
       try {
         const res = await s.page.goto(`${origin}/sign/${token}`, { waitUntil: 'load' });

@@ -7,6 +7,7 @@ const insertRow = preparedInsert('recipients', [
   'id', 'account_id', 'mode', 'form_id', 'position', 'signer', 'name', 'email', 'phone', 'channel', 'address_key', 'token_hash',
   'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at', 'viewed_ip', 'viewed_user_agent',
   'signed_ip', 'signed_user_agent', 'created_at', 'updated_at',
+  'locale',
   // 0013
   'declined_at', 'decline_reason', 'last_reminded_at',
 ]);

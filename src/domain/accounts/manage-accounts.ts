@@ -13,17 +13,19 @@ export interface AccountView {
   plan: Plan;
   monthly_limit: number | null;
   per_minute_limit: number | null;
+  /** The signers' default language (BCP 47); null: English. */
+  locale: string | null;
   created_at: string;
 }
 
 export function presentAccount(a: AccountRow): AccountView {
-  return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, created_at: a.created_at };
+  return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, locale: a.locale ?? null, created_at: a.created_at };
 }
 
 export async function createAccount(deps: Pick<DomainDeps, 'transact' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined }): Promise<AccountView> {
   if (!input.name.trim()) throw new AppError('parameter_invalid', 'An account needs a name.', 'name');
   const now = isoNow(deps.clock);
-  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, created_at: now, updated_at: now };
+  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, locale: null, created_at: now, updated_at: now };
   await deps.transact((trx) => insertAccount(trx, row));
   return presentAccount(row);
 }

@@ -26,7 +26,10 @@ export type RecipientState = Pick<
   'id' | 'name' | 'email' | 'phone' | 'channel' | 'signer' | 'status' | 'delivery_status' | 'delivery_error' | 'sent_at' | 'viewed_at' | 'signed_at'
 > &
   /** After sending (0013); absent from the snapshots of events recorded before it. */
-  Partial<Pick<RecipientRow, 'declined_at' | 'decline_reason' | 'last_reminded_at'>>;
+  Partial<Pick<RecipientRow, 'declined_at' | 'decline_reason' | 'last_reminded_at'>> & {
+  /** Absent in the snapshots of events recorded before recipients had a locale (migration 0019). */
+  readonly locale?: string | null;
+};
 
 export interface FormState {
   readonly head: FormHead;
@@ -95,12 +98,13 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     declined_at: r.declined_at ?? null,
     decline_reason: r.decline_reason ?? null,
     last_reminded_at: r.last_reminded_at ?? null,
+    locale: r.locale ?? null,
   };
 }
 
 const RECIPIENT_KEYS = [
   'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
-  'declined_at', 'decline_reason', 'last_reminded_at',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale',
 ] as const;
 
 /**

@@ -3,6 +3,7 @@ import { markRecipientMessaged } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
 import type { RecipientRow } from '../../db/tables.js';
+import { pickLocale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { composeMessage } from '../sending/compose-message.js';
@@ -19,6 +20,8 @@ export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>,
     accountName: ctx.accountName,
     signingUrl: deps.links.url(r.id),
     expiresAt: ctx.form.expires_at,
+    // Written now, once: the recipient's language, else the account's (no browser to ask yet).
+    locale: pickLocale([r.locale, ctx.accountLocale]),
   });
   await queueMessage(trx, p, ctx.form.id, r, 'invite', message, now);
   await scheduleReminders(trx, p, ctx.form, r.id, now);
@@ -36,6 +39,6 @@ export async function advanceTurn(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: 
   const messaged = await markRecipientMessaged(trx, p, next.id, now);
   if (!messaged) return recipients;
   const account = await findAccount(trx, p.accountId);
-  await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign' }, messaged, now);
+  await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, messaged, now);
   return recipients.map((r) => (r.id === messaged.id ? messaged : r));
 }

@@ -13,6 +13,8 @@ import { reminderTimes } from './lifecycle-rules.js';
 export interface MessageContext {
   form: Pick<FormRow, 'id' | 'name' | 'expires_at' | 'reminder_every_days' | 'reminder_max'>;
   accountName: string;
+  /** The account's default language (i18n): the recipient's own locale comes first. */
+  accountLocale: string | null;
 }
 
 export function addressOf(r: Pick<RecipientRow, 'channel' | 'email' | 'phone'>): string {

@@ -5,6 +5,7 @@ import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
+import { pickLocale } from '../../lib/i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
@@ -32,12 +33,14 @@ async function sendReminder(
   p: Partition,
   form: FormRow,
   r: RecipientRow,
-  what: { kind: 'scheduled' | 'manual'; seq: number | null; accountName: string },
+  what: { kind: 'scheduled' | 'manual'; seq: number | null; accountName: string; accountLocale: string | null },
   now: string,
 ): Promise<RecipientRow> {
   const message = composeReminder({
     channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document',
     accountName: what.accountName, signingUrl: deps.links.url(r.id), expiresAt: form.expires_at,
+    // The invite's language: the recipient's, else the account's default.
+    locale: pickLocale([r.locale, what.accountLocale]),
   });
   const messageId = await queueMessage(trx, p, form.id, r, 'reminder', message, now);
   await insertReminder(trx, p, { id: newId('reminder'), form_id: form.id, recipient_id: r.id, seq: what.seq, kind: what.kind, message_id: messageId, created_at: now });
@@ -69,7 +72,7 @@ export function formRemindHandler(deps: Pick<DomainDeps, 'clock' | 'links'>): Jo
         if (!r || !remindable(r)) return;
         if (await hasScheduledReminder(trx, p, r.id, payload.seq)) return;
         const account = await findAccount(trx, p.accountId);
-        const reminded = await sendReminder(trx, deps, p, form, r, { kind: 'scheduled', seq: payload.seq, accountName: account?.name ?? 'Formsign' }, now);
+        const reminded = await sendReminder(trx, deps, p, form, r, { kind: 'scheduled', seq: payload.seq, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, now);
         await recordFormEvent(trx, p, 'form.reminded', formState(form, recipients.map((x) => (x.id === r.id ? reminded : x))), now);
       };
     },
@@ -104,7 +107,7 @@ export async function remindForm(
     }
     const account = await findAccount(trx, p.accountId);
     for (const { r } of targets) {
-      const reminded = await sendReminder(trx, deps, p, form, r, { kind: 'manual', seq: null, accountName: account?.name ?? 'Formsign' }, now);
+      const reminded = await sendReminder(trx, deps, p, form, r, { kind: 'manual', seq: null, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, now);
       recipients = recipients.map((x) => (x.id === r.id ? reminded : x));
       await recordFormEvent(trx, p, 'form.reminded', formState(form, recipients), now);
     }

@@ -3,6 +3,7 @@ import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
+import { pickLocale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
@@ -42,7 +43,7 @@ export async function voidForm(
     const account = await findAccount(trx, p.accountId);
     for (const r of recipients) {
       if (r.status === 'waiting') continue;
-      const notice = composeVoidNotice({ channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', reason });
+      const notice = composeVoidNotice({ channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', reason, locale: pickLocale([r.locale, account?.locale]) });
       await queueMessage(trx, p, form.id, r, 'void_notice', notice, now);
     }
     const state = formState(voided, recipients);

@@ -2,6 +2,7 @@ import type { Trx } from '../../db/handles.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { insertMessage } from '../../db/repositories/messages.js';
 import type { FormRow, RecipientRow, SealedFileRow } from '../../db/tables.js';
+import { pickLocale } from '../../lib/i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -51,7 +52,7 @@ export async function enqueueCompletedMessages(
     for (const r of recipients) {
       const to = r.channel === 'email' ? r.email : r.phone;
       if (!to) continue;
-      const composed = composeCompletedCopy({ channel: r.channel, to, recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', copy: copy.delivery });
+      const composed = composeCompletedCopy({ channel: r.channel, to, recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', copy: copy.delivery, locale: pickLocale([r.locale, account?.locale]) });
       const attachment = r.channel === 'email' ? copy.attachment : null;
       const messageId = newId('message');
       await insertMessage(trx, p, {

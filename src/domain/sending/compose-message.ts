@@ -1,10 +1,13 @@
 import type { Channel } from '../../db/tables.js';
+import { DEFAULT_LOCALE, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
 import { clip, escapeHtml, formatWhen, oneLine, renderEmail } from './message-layout.js';
 
 // What each kind of message says, one block per kind; the layout they share is message-layout.ts.
 // Messages are composed when their cause is written (a send, a seal, a view) and stored as composed
 // (the messages table), so what was sent is on record. Pure: no clock, no I/O. Every value is escaped
 // in the HTML part and kept to one line in the subject; an SMS says who, what, and the link.
+// What a signer gets is in their language (lib/i18n catalogues: the recipient's locale, else the
+// account's); the notices to the account stay in English.
 
 export { escapeHtml };
 
@@ -21,8 +24,10 @@ export function senderDisplayName(accountName: string): string {
   return `${clip(oneLine(accountName), 100)} via Formsign`;
 }
 
-/** "24 December 2026, 14:05 UTC" (kept under its first name for the callers that know it). */
-export const formatExpiry = formatWhen;
+/** "24 December 2026, 14:05 UTC", in the reader's language when given (kept under its first name). */
+export function formatExpiry(iso: string, locale: Locale = DEFAULT_LOCALE): string {
+  return locale === DEFAULT_LOCALE ? formatWhen(iso) : formatUtc(locale, iso);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Invitation: a recipient is asked to sign (send-form.ts).
@@ -38,26 +43,30 @@ export interface MessageInput {
   readonly signingUrl: string;
   /** RFC 3339; null when the form has no expiry. */
   readonly expiresAt: string | null;
+  /** The recipient's language (lib/i18n pickLocale); English when not given. */
+  readonly locale?: Locale;
 }
 
 /** The invitation (the name `composeMessage` is the first kind's, kept for its callers). */
 export function composeMessage(m: MessageInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
   if (m.channel === 'sms') {
-    return { channel: 'sms', text: `${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+    return { channel: 'sms', text: t(locale, 'sms.invite', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `Please sign “${form}”`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [`${account} asks you to review and sign "${form}".`],
-    action: { label: 'Review and sign', textLabel: 'Open the form', url: m.signingUrl },
-    notes: m.expiresAt ? [`This link works until ${formatWhen(m.expiresAt)}.`] : [],
-    footer: `You received this e-mail because ${account} sent "${form}" to ${m.to} through Formsign. If you were not expecting it, you can ignore it.`,
+    heading: t(locale, 'email.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'email.asks', { account, form })],
+    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
+    footer: t(locale, 'email.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`${account} asks you to sign "${form}"`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'email.subject', { account, form }), 200), text, html };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -80,28 +89,30 @@ export interface CompletedCopyInput {
   readonly formName: string;
   readonly accountName: string;
   readonly copy: CopyDelivery;
+  /** The recipient's language; English when not given. */
+  readonly locale?: Locale;
 }
 
 export function composeCompletedCopy(m: CompletedCopyInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
   if (m.channel === 'sms') {
-    return { channel: 'sms', text: `Your signed copy of "${clip(form, 60)}" from ${clip(account, 40)}: ${m.copy.url}` };
+    return { channel: 'sms', text: t(locale, 'copy.sms', { form: clip(form, 60), account: clip(account, 40), url: m.copy.url }) };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const download = t(locale, 'copy.download');
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `Your signed copy of “${form}”`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [
-      `Everyone has signed "${form}". ${m.copy.attached ? 'The signed PDF is attached to this e-mail; keep it for your records.' : 'Download the signed PDF and keep it for your records.'}`,
-      'The PDF carries a digital seal: any change to it after signing shows in a PDF reader.',
-    ],
-    ...(m.copy.attached ? {} : { action: { label: 'Download the signed PDF', textLabel: 'Download the signed PDF', url: m.copy.url } }),
-    notes: m.copy.attached ? [] : [`This link works until ${formatWhen(m.copy.urlExpiresAt)}.`],
-    footer: `You received this e-mail because you signed "${form}", sent by ${account} to ${m.to} through Formsign.`,
+    heading: t(locale, 'copy.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, m.copy.attached ? 'copy.attached' : 'copy.link', { form }), t(locale, 'copy.seal')],
+    ...(m.copy.attached ? {} : { action: { label: download, textLabel: download, url: m.copy.url } }),
+    notes: m.copy.attached ? [] : [t(locale, 'email.expiry', { date: formatExpiry(m.copy.urlExpiresAt, locale) })],
+    footer: t(locale, 'copy.why', { form, account, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`Your signed copy of "${form}"`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'copy.subject', { form }), 200), text, html };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -162,22 +173,24 @@ function noticeContent(n: NoticeInput, form: string) {
 // ---------------------------------------------------------------------------------------------------
 // After sending (lifecycle): the reminder, with the invite's link, and the void notice.
 
-/** A reminder: the invite's facts again, said as a reminder, with the same link. */
+/** A reminder: the invite's facts again, said as a reminder, with the same link, in the recipient's language. */
 export function composeReminder(m: MessageInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
-  if (m.channel === 'sms') return { channel: 'sms', text: `Reminder: ${clip(account, 40)} asks you to sign "${clip(form, 60)}": ${m.signingUrl}` };
+  if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'remind.sms', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `Reminder: please sign “${form}”`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [`A reminder: ${account} is still waiting for you to review and sign "${form}".`],
-    action: { label: 'Review and sign', textLabel: 'Open the form', url: m.signingUrl },
-    notes: m.expiresAt ? [`This link works until ${formatWhen(m.expiresAt)}.`] : [],
-    footer: `You received this reminder because ${account} sent "${form}" to ${m.to} through Formsign and it is not signed yet. If you were not expecting it, you can ignore it.`,
+    heading: t(locale, 'remind.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'remind.asks', { account, form })],
+    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
+    footer: t(locale, 'remind.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`Reminder: ${account} asks you to sign "${form}"`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'remind.subject', { account, form }), 200), text, html };
 }
 
 export interface VoidNoticeInput {
@@ -187,25 +200,26 @@ export interface VoidNoticeInput {
   readonly formName: string;
   readonly accountName: string;
   readonly reason: string | null;
+  /** The recipient's language (lib/i18n pickLocale); English when not given. */
+  readonly locale?: Locale;
 }
 
 /** The sender withdrew the form: a short notice that the link no longer works, with the reason if given. */
 export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
+  const locale = m.locale ?? DEFAULT_LOCALE;
   const account = oneLine(m.accountName);
   const form = oneLine(m.formName);
   const reason = m.reason ? oneLine(m.reason) : null;
-  if (m.channel === 'sms') return { channel: 'sms', text: `${clip(account, 40)} withdrew "${clip(form, 60)}": there is nothing to sign any more.` };
+  if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'void.sms', { account: clip(account, 40), form: clip(form, 60) }) };
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
+    locale,
     account,
-    heading: `“${form}” was withdrawn`,
-    greeting: name ? `Hello ${name},` : 'Hello,',
-    paragraphs: [
-      `${account} withdrew the request to sign "${form}". The signing link no longer works and there is nothing more to do.`,
-      ...(reason ? [`Reason given: ${reason}`] : []),
-    ],
+    heading: t(locale, 'void.heading', { form }),
+    greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
+    paragraphs: [t(locale, 'void.text', { account, form }), ...(reason ? [t(locale, 'void.reason', { reason })] : [])],
     notes: [],
-    footer: `You received this e-mail because ${account} had sent "${form}" to ${m.to} through Formsign.`,
+    footer: t(locale, 'void.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(`Withdrawn: "${form}" from ${account}`, 200), text, html };
+  return { channel: 'email', subject: clip(t(locale, 'void.subject', { form, account }), 200), text, html };
 }

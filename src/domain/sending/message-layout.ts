@@ -1,8 +1,11 @@
 // The one layout every e-mail shares (invitation, reminder, void, completed copy, notices): the same
 // parts in the same places, so each kind only says what it is about. Pure: no clock, no I/O.
+import { DEFAULT_LOCALE, directionOf, t, type Locale } from '../../lib/i18n/index.js';
 
 /** What one e-mail says; every string is plain text (escaped here for the HTML part). */
 export interface EmailContent {
+  /** The reader's language: the page's lang and direction (Arabic, Hebrew right to left), the layout's own words. */
+  readonly locale?: Locale;
   /** The account the message comes from, shown small above the heading. */
   readonly account: string;
   readonly heading: string;
@@ -39,34 +42,36 @@ const LINE = '#e4e7eb';
 
 function emailHtml(c: EmailContent): string {
   const e = escapeHtml;
+  const locale = c.locale ?? DEFAULT_LOCALE;
+  const dir = directionOf(locale);
   const row = (style: string, inner: string) => `<tr><td style="${style}">${inner}</td></tr>\n`;
   const body = [
     row(`padding:28px 32px 8px 32px;font-size:13px;color:${MUTED}`, e(c.account)),
     row(`padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:${INK}`, e(c.heading)),
     ...(c.greeting ? [row('padding:16px 32px 0 32px;font-size:15px;line-height:1.5', e(c.greeting))] : []),
     ...c.paragraphs.map((p) => row('padding:10px 32px 0 32px;font-size:15px;line-height:1.5', e(p))),
-    ...(c.action ? [actionRows(c.action)] : []),
+    ...(c.action ? [actionRows(c.action, locale)] : []),
     ...(c.notes ?? []).map((n) => row(`padding:16px 32px 0 32px;font-size:13px;line-height:1.5;color:${MUTED}`, e(n))),
     row('height:24px;line-height:24px;font-size:0', '&nbsp;'),
     row(`padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:${MUTED};border-top:1px solid ${LINE}`, e(c.footer)),
   ].join('');
   // Table layout and inline styles: what mail clients (Outlook included) render alike.
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(c.heading)}</title></head>
+<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(c.heading)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:${INK}">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:32px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid ${LINE};border-radius:8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" dir="${dir}" style="max-width:560px;background:#ffffff;border:1px solid ${LINE};border-radius:8px;text-align:${dir === 'rtl' ? 'right' : 'left'}">
 ${body}</table></td></tr></table>
 </body></html>
 `;
 }
 
-function actionRows(a: NonNullable<EmailContent['action']>): string {
+function actionRows(a: NonNullable<EmailContent['action']>, locale: Locale): string {
   const url = escapeHtml(a.url);
   return `<tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:${ACCENT}">
 <a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(a.label)}</a>
 </td></tr></table></td></tr>
-<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:${MUTED}">Or copy this address into your browser:<br><a href="${url}" style="color:${ACCENT};word-break:break-all">${url}</a></td></tr>
+<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:${MUTED}">${escapeHtml(t(locale, 'email.copy'))}<br><a href="${url}" dir="ltr" style="color:${ACCENT};word-break:break-all">${url}</a></td></tr>
 `;
 }
 

@@ -1,5 +1,6 @@
 import type * as LibPhoneNumber from 'libphonenumber-js';
 import type { Channel, RecipientRow } from '../../db/tables.js';
+import { canonicalLocaleTag } from '../../lib/i18n/index.js';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { AppError } from '../errors.js';
 import { isEmailAddress, isPhoneNumberText } from '../forms/value-rules.js';
@@ -18,6 +19,8 @@ export interface RecipientInput {
   /** Optional (CONTRACT.md Part D); when given, not blank. */
   name?: string | undefined;
   signer?: number | undefined;
+  /** BCP 47: the language of their signing page and messages (CONTRACT.md Part D). */
+  locale?: string | undefined;
 }
 
 export interface NormalisedRecipient {
@@ -30,6 +33,8 @@ export interface NormalisedRecipient {
   /** What "the same recipient" compares: the lower-cased e-mail or the E.164 number. */
   addressKey: string;
   signer: number | undefined;
+  /** Canonical BCP 47 ("pt-br" → "pt-BR"); null when none was given. */
+  locale: string | null;
 }
 
 /** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
@@ -63,8 +68,19 @@ export function normaliseRecipients(input: readonly RecipientInput[]): Normalise
     const first = seen.get(key);
     if (first !== undefined) throw invalid(i, '', `recipients[${i}] is the same recipient as recipients[${first}] (${r.channel} ${addressKey}).`);
     seen.set(key, i);
-    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer };
+    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i) };
   });
+}
+
+/**
+ * Any well-formed BCP 47 tag is taken, kept in its canonical form: a language without a catalogue is
+ * not an error of the sender's, the signer then reads their browser's language (or the account's).
+ */
+function normaliseLocale(raw: string | undefined, i: number): string | null {
+  if (raw === undefined) return null;
+  const tag = canonicalLocaleTag(raw.trim());
+  if (tag === null) throw invalid(i, 'locale', `recipients[${i}].locale must be a BCP 47 language tag such as "de" or "pt-BR".`);
+  return tag;
 }
 
 function normalisePhone(raw: string, i: number): string {

@@ -67,7 +67,7 @@ export async function prepareSendForm(
     const fixed = fixLifecycle(form, input);
     const sequential = fixed.signing_order === 'sequential';
     const account = await findAccount(trx, p.accountId);
-    const ctx = { form: { ...form, ...fixed, expires_at: expiresAt }, accountName: account?.name ?? 'Formsign' };
+    const ctx = { form: { ...form, ...fixed, expires_at: expiresAt }, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null };
     const added: RecipientRow[] = [];
     for (const [i, r] of incoming.entries()) {
       const id = newId('recipient');
@@ -78,6 +78,7 @@ export async function prepareSendForm(
         // Sequential: messaged when its turn comes (advanceTurn, below and after each signature).
         status: sequential ? 'waiting' : 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
         viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null, created_at: now, updated_at: now,
+        locale: r.locale,
         declined_at: null, decline_reason: null, last_reminded_at: null,
       };
       await insertRecipient(trx, p, row);

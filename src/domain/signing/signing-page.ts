@@ -1,4 +1,5 @@
 import { findAccount } from '../../db/repositories/accounts.js';
+import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { RecipientRow } from '../../db/tables.js';
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
@@ -32,6 +33,14 @@ export interface SigningPage {
   fields: PageField[];
   /** This recipient signs on a page the seal adds, so the page asks for one signature of its own. */
   ownSignature: boolean;
+  /** The recipient's language as given at send (BCP 47), and the account's default: the page's language. */
+  recipientLocale: string | null;
+  accountLocale: string | null;
+  /**
+   * Where a signer can write to the sender: the account's notify_email, read for an expired link only
+   * (the expired page says whom to ask); null: the sender's name alone.
+   */
+  contactEmail: string | null;
   /** A declined form: who declined (name or address) and when. */
   declined: { by: string; at: string } | null;
   /** A voided form: when the sender withdrew it. */
@@ -47,7 +56,13 @@ const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initia
 export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>, link: SigningLink, client: Client): Promise<SigningPage> {
   await viewForm(deps, link, client);
   const { partition: p, form, recipient } = link;
-  const [fields, account, recipients] = await Promise.all([formFields(deps, p, form), findAccount(deps.db, p.accountId), listRecipientsOfForm(deps.db, p, form.id)]);
+  const [fields, account, recipients, notify] = await Promise.all([
+    formFields(deps, p, form),
+    findAccount(deps.db, p.accountId),
+    listRecipientsOfForm(deps.db, p, form.id),
+    // The address its notices go to is the one a signer can write to (it is also the Reply-To).
+    link.state === 'expired' ? findAccountNotify(deps.db, p.accountId) : undefined,
+  ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   return {
     state: link.state,
@@ -65,6 +80,9 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
       return { ...f, mine, value };
     }),
     ownSignature: needsOwnSignature(fields.defs, recipient.signer),
+    recipientLocale: recipient.locale,
+    accountLocale: account?.locale ?? null,
+    contactEmail: notify?.notify_email ?? null,
     declined: declinedBy(recipients),
     voidedAt: form.voided_at,
   };

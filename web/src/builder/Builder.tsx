@@ -317,6 +317,8 @@ export default function Builder({ templateId }: { templateId: string }) {
   return (
     <div className="builder">
       <div className="builder-bar">
+        {/* The page's one level-1 heading, for screen-reader navigation; the editable name is what shows. */}
+        <h1 className="visually-hidden">Template builder: {name}</h1>
         <Link to="/dashboard/templates" className="back" aria-label="Back to templates">←</Link>
         <div className="name-edit">
           <label htmlFor="template-name" className="visually-hidden">Template name</label>

@@ -141,7 +141,8 @@ export function PageView(p: Props) {
               tabIndex={0}
               role="button"
               aria-pressed={selected}
-              aria-label={`${f.label || f.name}, ${TYPE_LABEL[f.type]} field for signer ${f.signer}${f.required ? ', required' : ''}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
+              // The name starts with the text the box shows (its field name), as a voice user says it; the label follows.
+              aria-label={`${f.name}${f.label && f.label !== f.name ? ` (${f.label})` : ''}, ${TYPE_LABEL[f.type]} field for signer ${f.signer}${f.required ? ', required' : ''}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
               onPointerDown={(e) => startBox(e, f, 'move')}
               onPointerMove={move}
               onPointerUp={end}

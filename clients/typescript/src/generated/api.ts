@@ -1343,6 +1343,11 @@ export interface components {
              */
             signed_at: string | null;
             /**
+             * @description The BCP 47 language tag given at send, in its canonical form (`pt-BR`); `null` when none was
+             *     given. It chooses the language of the recipient's messages and signing page (see `sendForm`).
+             */
+            locale: string | null;
+            /**
              * Format: date-time
              * @description When the recipient declined to sign; `null` unless `declined`.
              */
@@ -1843,6 +1848,16 @@ export interface components {
                  *     recipients a form can have (a slot beyond the template's signers signs on an added page).
                  */
                 signer?: number;
+                /**
+                 * @description The recipient's language as a BCP 47 tag (`de`, `pt-BR`, `ar`): the invitation and the signing
+                 *     page are in it. A tag that is not BCP 47 is `400 parameter_invalid` (`param`
+                 *     `recipients[i].locale`). A well-formed tag of a language without a translation is kept, and the
+                 *     signing page then falls back to the browser's `Accept-Language`, then the account's default
+                 *     (`formsign accounts set-locale`), then English. The languages: `en`, `ar`, `cs`, `da`, `de`,
+                 *     `el`, `es`, `fi`, `fr`, `he`, `it`, `ja`, `ko`, `nb`, `nl`, `pl`, `pt`, `ru`, `sv`, `tr`, `uk`,
+                 *     `zh`. The signer can switch language on the page.
+                 */
+                locale?: string;
             }[];
             notify?: components["schemas"]["SendNotify"];
         };

@@ -12,13 +12,14 @@ import { sendJsonError } from '../../error-body.js';
 import { html } from '../html.js';
 import { sendPage } from '../send-page.js';
 import { registerAssets } from '../static-asset.js';
-import { expiredPage, openPage, signedPage } from './sign-html.js';
+import { expiredPage, invalidLinkPage, openPage, signedPage } from './sign-html.js';
+import { registerSignatureFonts, registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
+import { SIGN_CSP, SIGN_SUBMIT_HEADER, signCsp } from './sign-policy.js';
+import { LANG_PARAM, pickedLocale, signerLocale, wordsFor } from './sign-words.js';
 import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
-import { registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
 import { embedHead } from './embed-head.js';
-import { SIGN_CSP, SIGN_SUBMIT_HEADER, signCsp } from './sign-policy.js';
 
 // The signing page (no account, no key: the link's token is the credential). GET shows the document
 // and this recipient's fields (and records the first view), GET …/document.pdf is the filled document
@@ -62,27 +63,43 @@ function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): Fastif
   return sendJsonError(err, req, reply, 'signing failed');
 }
 
+/**
+ * No link by this address: a page for a signer, in their browser's language (a developer's HTML 404
+ * with its API links would only confuse them). Same status and request id as the contract's 404.
+ */
+function sendInvalidLink(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('Vary', 'Accept-Language');
+  return sendPage(reply, invalidLinkPage(wordsFor(signerLocale(req)), req.id), { status: 404, csp: SIGN_CSP });
+}
+
 export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   registerAssets(app, Object.values(SIGN_ASSETS));
   registerStandardFonts(app);
+  registerSignatureFonts(app);
 
   app.get<{ Params: Params }>('/sign/:token', async (req, reply) => {
     const { token } = req.params;
-    const link = await linkOf(deps, token);
+    const link = await resolveSigningLink(deps, token);
+    if (!link) return sendInvalidLink(req, reply);
     // HEAD (a link checker, a mail scanner's probe) shows nothing, so it records no view either.
     if (req.method === 'HEAD') return sendPage(reply, html``, { csp: SIGN_CSP });
     const page = await openSigningPage(deps, link, clientOf(req));
+    const w = wordsFor(signerLocale(req, { recipient: page.recipientLocale, account: page.accountLocale }));
+    // The language picked in the menu stays with the pages the signer goes on to (after signing).
+    const picked = pickedLocale(req);
     const base = `/sign/${token}`;
+    const stay = picked ? `?${LANG_PARAM}=${picked}` : '';
+    reply.header('Vary', 'Accept-Language');
     // Embedded signing: the account's allowed origins may frame the page and hear its messages.
     const origins = await allowedFrameOrigins(deps, link.partition);
     const embed = embedHead(link, origins);
     const policy = { csp: signCsp(origins), framable: origins.length > 0 };
-    if (page.state === 'expired') return sendPage(reply, expiredPage(page, embed), { status: 410, ...policy });
-    if (page.state === 'waiting') return sendPage(reply, waitingPage(page), { status: 409, ...policy });
-    if (page.state === 'declined') return sendPage(reply, declinedPage(page), { status: 410, ...policy });
-    if (page.state === 'voided') return sendPage(reply, voidedPage(page), { status: 410, ...policy });
-    if (page.state === 'signed') return sendPage(reply, signedPage(page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
-    return sendPage(reply, openPage(page, { document: `${base}/document.pdf`, submit: base, decline: `${base}/decline` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
+    if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page), { status: 410, ...policy });
+    if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
 
   app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {
@@ -126,7 +143,8 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
     const link = await linkOf(deps, req.params.token);
     const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes }, clientOf(req));
-    return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}` });
+    const picked = pickedLocale(req);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
   // Decline to sign (issue #23): posted by the page's dialog (assets/decline.js) as a signature is.
@@ -139,12 +157,10 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
     const link = await linkOf(deps, req.params.token);
     await declineForm(deps, link, { reason });
-    return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}` });
+    const picked = pickedLocale(req);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
-  const notFound = async (): Promise<never> => {
-    throw new AppError('resource_not_found', INVALID);
-  };
-  app.get('/sign', notFound);
-  app.get('/sign/*', notFound);
+  app.get('/sign', async (req, reply) => sendInvalidLink(req, reply));
+  app.get('/sign/*', async (req, reply) => sendInvalidLink(req, reply));
 }

@@ -1,11 +1,15 @@
 import type { SigningPage } from '../../../domain/signing/signing-page.js';
+import { formatUtc } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { shell } from './sign-html.js';
+import type { Words } from './sign-words.js';
 
 // The signing page's parts for the life of a form after sending (issue #23): the page of a link whose
 // turn has not come, of a declined form and of a voided one (the Decline button: decline-controls.ts).
+// In the signer's language (sign-words.ts), like the rest of the signing pages.
 
-const when = (iso: string | null): string => (iso ? new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC') : '');
+/** A moment in UTC in the signer's language; the page's script rewrites it in the browser's time zone. */
+const when = (w: Words, iso: string): SafeHtml => html`<time datetime="${iso}" data-local="datetime">${formatUtc(w.locale, iso)}</time>`;
 
 function notice(icon: 'waiting' | 'stopped', title: string, lead: SafeHtml): SafeHtml {
   const glyph = icon === 'waiting'
@@ -19,17 +23,22 @@ function notice(icon: 'waiting' | 'stopped', title: string, lead: SafeHtml): Saf
 }
 
 /** Sequential order: this recipient's turn has not come (answered 409). */
-export function waitingPage(page: SigningPage): SafeHtml {
-  return shell(`Not your turn yet: ${page.formName}`, notice('waiting', 'It is not your turn to sign yet', html`“${page.formName}” is signed in order, and the people before you have not all signed. You will get a message when it is your turn.`));
+export function waitingPage(w: Words, page: SigningPage): SafeHtml {
+  return shell(w, w.t('waiting.title', { form: page.formName }), notice('waiting', w.t('waiting.heading'), w.h('waiting.text', { form: page.formName })));
 }
 
 /** A recipient declined: the form is over for everyone (answered 410). */
-export function declinedPage(page: SigningPage): SafeHtml {
-  const who = page.declined ? html`${page.declined.by} declined to sign it on ${when(page.declined.at)}` : html`it was declined`;
-  return shell(`Declined: ${page.formName}`, notice('stopped', 'This request was declined', html`“${page.formName}” can no longer be signed: ${who}. ${page.senderName} has been told.`));
+export function declinedPage(w: Words, page: SigningPage): SafeHtml {
+  const lead = page.declined
+    ? w.h('declined.textBy', { form: page.formName, name: page.declined.by, date: when(w, page.declined.at), sender: page.senderName })
+    : w.h('declined.text', { form: page.formName, sender: page.senderName });
+  return shell(w, w.t('declined.title', { form: page.formName }), notice('stopped', w.t('declined.heading'), lead));
 }
 
 /** The sender voided the form (answered 410). */
-export function voidedPage(page: SigningPage): SafeHtml {
-  return shell(`Withdrawn: ${page.formName}`, notice('stopped', 'This request was withdrawn', html`${page.senderName} withdrew “${page.formName}”${page.voidedAt ? html` on ${when(page.voidedAt)}` : ''}. There is nothing to sign any more.`));
+export function voidedPage(w: Words, page: SigningPage): SafeHtml {
+  const lead = page.voidedAt
+    ? w.h('voided.textOn', { form: page.formName, sender: page.senderName, date: when(w, page.voidedAt) })
+    : w.h('voided.text', { form: page.formName, sender: page.senderName });
+  return shell(w, w.t('voided.title', { form: page.formName }), notice('stopped', w.t('voided.heading'), lead));
 }

@@ -34,16 +34,59 @@ export const SIGN_ASSETS = {
   pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
   pdfjsWorker: moduleFile(path.join(PDFJS, 'build', 'pdf.worker.min.mjs'), 'pdf.worker.min', 'mjs', JS),
   signaturePad: moduleFile(path.join(SIGNATURE_PAD, 'signature_pad.min.js'), 'signature_pad.min', 'js', JS),
-  scriptFont: moduleFile(SCRIPT_FONT, 'dancing-script', 'ttf', 'font/ttf'),
   script: moduleFile(here('sign.js'), 'sign', 'js', JS),
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
+  localTime: moduleFile(here('sign-local-time.js'), 'sign-local-time', 'js', JS),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
   embedBridge: moduleFile(here('embed-bridge.js'), 'embed-bridge', 'js', JS),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
   // After sending (issue #23): the "Decline to sign" dialog.
   declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
 } as const;
+
+const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+/** A package's folder; the @embedpdf font packages export only their index, whose folder is dist/. */
+function fontDir(pkg: string): string {
+  try {
+    return packageDir(pkg);
+  } catch {
+    return path.join(path.dirname(require.resolve(pkg)), '..');
+  }
+}
+
+/**
+ * The fonts a typed signature is drawn in, by the script typed: Dancing Script covers Latin only;
+ * DejaVu Serif Italic adds Cyrillic and Greek, DejaVu Sans Arabic and Hebrew, Noto Sans JP / SC / KR
+ * Japanese, Chinese and Korean. The CJK files are megabytes each, so they are neither read into memory
+ * nor hashed: each is streamed from the installed package, under its package's version for caching,
+ * and the page loads one only when the name typed needs it.
+ */
+const FONT_FILES = {
+  script: SCRIPT_FONT,
+  serifItalic: path.join(fontDir('dejavu-fonts-ttf'), 'ttf', 'DejaVuSerif-Italic.ttf'),
+  sans: path.join(fontDir('dejavu-fonts-ttf'), 'ttf', 'DejaVuSans.ttf'),
+  jp: path.join(fontDir('@expo-google-fonts/noto-sans-jp'), '400Regular', 'NotoSansJP_400Regular.ttf'),
+  sc: path.join(fontDir('@embedpdf/fonts-sc'), 'fonts', 'NotoSansHans-Regular.otf'),
+  kr: path.join(fontDir('@embedpdf/fonts-kr'), 'fonts', 'NotoSansKR-Regular.otf'),
+} as const;
+
+const FONT_PACKAGES = ['@expo-google-fonts/dancing-script', 'dejavu-fonts-ttf', '@expo-google-fonts/noto-sans-jp', '@embedpdf/fonts-sc', '@embedpdf/fonts-kr'];
+const FONT_DIR = `${DIR}fonts-${FONT_PACKAGES.map((p) => versionOf(fontDir(p))).join('-')}/`;
+
+/** Each typed-signature font's address, by its key (the page's config carries them). */
+export const SIGN_FONTS: Readonly<Record<keyof typeof FONT_FILES, string>> = Object.fromEntries(
+  Object.entries(FONT_FILES).map(([key, file]) => [key, `${FONT_DIR}${key}${path.extname(file)}`]),
+) as Record<keyof typeof FONT_FILES, string>;
+
+export function registerSignatureFonts(app: FastifyInstance): void {
+  for (const [key, file] of Object.entries(FONT_FILES) as [keyof typeof FONT_FILES, string][]) {
+    const type = file.endsWith('.otf') ? 'font/otf' : 'font/ttf';
+    app.get(SIGN_FONTS[key], (_req, reply) =>
+      setSecurityHeaders(reply).header('Cache-Control', 'public, max-age=31536000, immutable').type(type).send(fs.createReadStream(file)),
+    );
+  }
+}
 
 /**
  * pdf.js asks for the standard fonts (the 14 base fonts PDFs use without embedding) by their file

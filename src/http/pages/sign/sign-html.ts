@@ -1,20 +1,32 @@
 import type { PageField, SigningPage } from '../../../domain/signing/signing-page.js';
 import { OWN_SIGNATURE_KEY } from '../../../domain/signing/signing-rules.js';
+import { formatUtc, LANGUAGE_NAMES, LOCALES } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
-import { SIGN_ASSETS, STANDARD_FONTS_URL } from './sign-assets.js';
-import { SIGN_TEXT } from './sign-text.js';
+import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
+import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
 
-// The signing page's HTML. The fields are real form controls with labels in the side panel (their
-// order is the focus order); the script (assets/sign.js) draws the document's pages with pdf.js,
-// places a marker over each field that moves focus to its control, and submits the values as JSON.
+// The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
+// controls with labels in the side panel (their order is the focus order); the script
+// (assets/sign.js) draws the document's pages with pdf.js as they scroll into view, places a marker
+// over each field that moves focus to its control, and submits the values as JSON. In a
+// right-to-left language the panel and the dialog mirror; the document does not (it is drawn as it is).
 
 const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><path d="M10 7h9l5 5v13a1 1 0 0 1-1 1H10a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z" fill="#fff"/><path d="M19 7v5h5" fill="#c9cff8"/><path d="M12 21c1.5-2.5 2.5-2.5 3 0s1.6 2 3.2-.6" stroke="#3b4fd8" stroke-width="1.6" fill="none" stroke-linecap="round"/></svg>`;
 
-export function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string } = {}): SafeHtml {
+/** The language menu: a plain GET form (it works without the script, which submits it on change). */
+function languageMenu(w: Words): SafeHtml {
+  return html`<form class="lang-menu" method="get" id="lang-menu">
+<label for="lang-select">${w.t('page.language')}</label>
+<select id="lang-select" name="${LANG_PARAM}">${LOCALES.map((l) => html`<option value="${l}" lang="${l}"${l === w.locale ? html` selected` : ''}>${LANGUAGE_NAMES[l]}</option>`)}</select>
+<button type="submit" class="button secondary lang-apply">${w.t('page.languageApply')}</button>
+</form>`;
+}
+
+export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string } = {}): SafeHtml {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${w.locale}" dir="${w.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -23,25 +35,33 @@ export function shell(title: string, body: SafeHtml, opts: { head?: SafeHtml | u
 <link rel="icon" href="${LAYOUT_ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${LAYOUT_ASSETS.css.url}">
 <link rel="stylesheet" href="${SIGN_ASSETS.style.url}">
+<script type="module" src="${SIGN_ASSETS.localTime.url}"></script>
 ${opts.head}
 </head>
 <body class="signing">
 <header class="sign-header"><div class="sign-bar">
 <span class="brand">${LOGO}<span>Formsign</span></span>
 ${opts.subtitle ? html`<span class="sign-subtitle">${opts.subtitle}</span>` : ''}
+${languageMenu(w)}
 </div></header>
 ${body}
-<footer class="sign-footer"><p>Signing is secured by Formsign. This link is personal: do not forward it.</p></footer>
+<footer class="sign-footer"><p>${w.t('page.footer')}</p></footer>
 </body>
 </html>
 `;
 }
 
-const when = (iso: string | null): string => (iso ? new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC') : '');
+/**
+ * A moment, written in UTC in the signer's language; the page's script rewrites it in the browser's
+ * own time zone (assets/sign-local-time.js), which the server does not know.
+ */
+function when(w: Words, iso: string | null): SafeHtml | string {
+  return iso ? html`<time datetime="${iso}" data-local="datetime">${formatUtc(w.locale, iso)}</time>` : '';
+}
 
 const TYPE_ATTR: Partial<Record<PageField['type'], string>> = { email: 'email', phone: 'tel', number: 'text', date: 'date' };
 
-function control(f: PageField, id: string, signedOn: string): SafeHtml {
+function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml {
   const required = f.required ? html` required aria-required="true"` : '';
   const label = f.label ?? f.name;
   const star = f.required ? html`<span class="req" aria-hidden="true">*</span>` : '';
@@ -55,117 +75,141 @@ function control(f: PageField, id: string, signedOn: string): SafeHtml {
     case 'radio':
       return html`<fieldset class="ctl" ${common}><legend>${label}${star}</legend>${(f.options ?? []).map((o, i) => html`<label class="choice"><input type="radio" name="${id}" value="${o}"${f.value === o ? html` checked` : ''}${i === 0 ? required : ''}> ${o}</label>`)}${error}</fieldset>`;
     case 'select':
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><select ${common}${required}><option value="">Choose…</option>${(f.options ?? []).map((o) => html`<option${f.value === o ? html` selected` : ''}>${o}</option>`)}</select>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${label}${star}</label><select ${common}${required}><option value="">${w.t('sign.choose')}</option>${(f.options ?? []).map((o) => html`<option${f.value === o ? html` selected` : ''}>${o}</option>`)}</select>${error}</div>`;
     case 'signature':
     case 'initials':
       return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${label}${star}</span>
-<canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${label}: not signed yet" hidden></canvas>
-<button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${f.type === 'initials' ? 'Add initials' : 'Add signature'}</button>${error}</div>`;
+<canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${w.t('sign.notSignedYet', { label })}" data-label="${label}" hidden></canvas>
+<button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${w.t(f.type === 'initials' ? 'sign.addInitials' : 'sign.addSignature')}</button>${error}</div>`;
     case 'date_signed':
-      return html`<div class="ctl"><span class="sig-label">${label}</span><p class="auto-date">${signedOn} <span class="muted">— filled in when you finish</span></p></div>`;
+      return html`<div class="ctl"><span class="sig-label">${label}</span><p class="auto-date">${signedOn} <span class="muted">— ${w.t('sign.autoDate')}</span></p></div>`;
     default:
-      if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${required}>${error}</div>`;
+      // Typed values run in the writing's own direction (a Latin address on an Arabic page).
+      if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} dir="auto" rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} dir="auto" value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${required}>${error}</div>`;
   }
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
-  const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: 'Your signature', required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
-  const controls = [...mine.map(({ f, id }) => control(f, id, today)), ...(page.ownSignature ? [control(own, 'field-own', today)] : [])];
+  const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
+  const controls = [...mine.map(({ f, id }) => control(w, f, id, today)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
   const config = JSON.stringify({
     document: urls.document,
     submit: urls.submit,
+    locale: w.locale,
     pdfjs: SIGN_ASSETS.pdfjs.url,
     pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url,
     standardFonts: STANDARD_FONTS_URL,
     signaturePad: SIGN_ASSETS.signaturePad.url,
-    scriptFont: SIGN_ASSETS.scriptFont.url,
+    fonts: SIGN_FONTS,
     valueRules: SIGN_ASSETS.valueRules.url,
-    text: SIGN_TEXT,
+    text: scriptText(w.locale),
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
   });
+  const who = page.recipientName ? w.h('sign.leadName', { sender: page.senderName, recipient: html`<strong>${page.recipientName}</strong>` }) : w.t('sign.leadYou', { sender: page.senderName });
   const body = html`<main class="sign-main" id="signing" data-config="${config}">
 <div class="sign-intro">
 <h1>${page.formName}</h1>
-<p class="lead">${page.senderName} asks ${page.recipientName ? html`<strong>${page.recipientName}</strong>` : 'you'} to review and sign this document.${page.expiresAt ? html` The link works until ${when(page.expiresAt)}.` : ''}</p>
+<p class="lead">${who}${page.expiresAt ? html` ${w.h('sign.validUntil', { date: when(w, page.expiresAt) })}` : ''}</p>
 </div>
 <div class="sign-layout">
-<section class="doc" aria-label="Document">
-<div class="doc-status" id="doc-status" role="status">Loading the document…</div>
-<div class="pages" id="pages"></div>
-<p class="doc-fallback"><a href="${urls.document}" target="_blank" rel="noopener">Open the document as a PDF</a></p>
+<section class="doc" aria-label="${w.t('sign.document')}">
+<div class="doc-status" id="doc-status" role="status">${w.t('sign.loading')}</div>
+<div class="pages" id="pages" dir="ltr"></div>
+<p class="doc-fallback"><a href="${urls.document}" target="_blank" rel="noopener">${w.t('sign.openPdf')}</a></p>
 </section>
 <aside class="panel" aria-labelledby="panel-title">
 <form id="sign-form" novalidate>
-<h2 id="panel-title">Your fields</h2>
-<p class="progress muted" id="progress">${controls.length === 0 ? 'You have no fields to fill: read the document and sign below.' : 'Fields marked * are required.'}</p>
+<h2 id="panel-title">${w.t('sign.yourFields')}</h2>
+<p class="progress muted" id="progress">${controls.length === 0 ? w.t('sign.noFields') : w.t('sign.requiredHint')}</p>
 <div class="guide" id="guide">
 <div class="guide-row"><p class="guide-progress" id="guide-progress" aria-live="polite"></p>
-<button type="button" class="button secondary" id="next-field">${SIGN_TEXT.nextField}</button>
-<button type="submit" class="button guide-finish" id="guide-finish">${SIGN_TEXT.finish}</button></div>
+<button type="button" class="button secondary" id="next-field">${w.t('sign.nextField')}</button>
+<button type="submit" class="button guide-finish" id="guide-finish">${w.t('sign.finish')}</button></div>
 <div class="form-error" id="form-error" role="alert" tabindex="-1" hidden></div>
 </div>
 <div class="controls">${controls}</div>
-<div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">I agree to sign this document electronically. My electronic signature has the same legal effect as a handwritten one (U.S. ESIGN Act and UETA), and I may ask the sender for a paper copy.</label></div>
-<button type="submit" class="button finish" id="finish">Finish and sign</button>
+<div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">${w.t('sign.consent')}</label></div>
+<button type="submit" class="button finish" id="finish">${w.t('sign.finishAndSign')}</button>
 </form>
-${declineControls(urls.decline)}
+${declineControls(w, urls.decline)}
 </aside>
 </div>
 </main>
 <dialog class="sig-dialog" id="sig-dialog" aria-labelledby="sig-title">
 <form method="dialog" class="sig-dialog-form">
-<h2 id="sig-title">Add your signature</h2>
-<div class="tabs" role="tablist" aria-label="How to sign">
-<button type="button" role="tab" id="tab-draw" aria-controls="pane-draw" aria-selected="true">Draw</button>
-<button type="button" role="tab" id="tab-type" aria-controls="pane-type" aria-selected="false" tabindex="-1">Type</button>
+<h2 id="sig-title">${w.t('dialog.signatureTitle')}</h2>
+<div class="tabs" role="tablist" aria-label="${w.t('dialog.howToSign')}">
+<button type="button" role="tab" id="tab-draw" aria-controls="pane-draw" aria-selected="true">${w.t('dialog.draw')}</button>
+<button type="button" role="tab" id="tab-type" aria-controls="pane-type" aria-selected="false" tabindex="-1">${w.t('dialog.type')}</button>
 </div>
 <div class="pane" id="pane-draw" role="tabpanel" aria-labelledby="tab-draw">
-<canvas class="pad" id="pad" tabindex="0" aria-label="Signature pad: draw with a mouse, finger or pen. To use the keyboard, choose Type." role="img"></canvas>
-<div class="pad-actions"><span class="muted">Draw inside the box</span><button type="button" class="link-button" id="pad-clear">Clear</button></div>
+<canvas class="pad" id="pad" tabindex="0" aria-label="${w.t('dialog.pad')}" role="img"></canvas>
+<div class="pad-actions"><span class="muted">${w.t('dialog.drawInside')}</span><button type="button" class="link-button" id="pad-clear">${w.t('dialog.clear')}</button></div>
 </div>
 <div class="pane" id="pane-type" role="tabpanel" aria-labelledby="tab-type" hidden>
-<label for="typed">Type your name</label>
-<input type="text" id="typed" autocomplete="name" maxlength="60">
-<canvas class="typed-preview" id="typed-preview" width="1200" height="300" role="img" aria-label="Preview of your typed signature"></canvas>
+<label for="typed">${w.t('dialog.typeName')}</label>
+<input type="text" id="typed" autocomplete="name" maxlength="60" dir="auto">
+<canvas class="typed-preview" id="typed-preview" width="1200" height="300" role="img" aria-label="${w.t('dialog.typedPreview')}"></canvas>
 </div>
 <p class="form-error" id="sig-error" role="alert" hidden></p>
 <div class="dialog-actions">
-<button type="button" class="button secondary" id="sig-cancel">Cancel</button>
-<button type="button" class="button" id="sig-apply">Apply</button>
+<button type="button" class="button secondary" id="sig-cancel">${w.t('dialog.cancel')}</button>
+<button type="button" class="button" id="sig-apply">${w.t('dialog.apply')}</button>
 </div>
 </form>
 </dialog>
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
-  return shell(`Sign: ${page.formName}`, body, { subtitle: page.formName, head: embed });
+  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed });
 }
 
-/** The link's form expired: nothing can be signed any more. */
-export function expiredPage(page: SigningPage, embed?: SafeHtml): SafeHtml {
+const EXPIRED_ICON = html`<svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>`;
+
+/** The link's form expired: nothing can be signed any more; the signer is told whom to ask. */
+export function expiredPage(w: Words, page: SigningPage, embed?: SafeHtml): SafeHtml {
+  const contact = page.contactEmail
+    ? html`<p class="contact">${w.h('expired.contact', { sender: page.senderName, email: html`<a href="mailto:${page.contactEmail}">${page.contactEmail}</a>` })}</p>`
+    : '';
   const body = html`<main class="sign-main narrow"><section class="notice card">
-<p class="notice-icon expired" aria-hidden="true"><svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg></p>
-<h1>This signing link has expired</h1>
-<p class="lead">“${page.formName}” could no longer be signed after ${when(page.expiresAt)}. Ask ${page.senderName} to send it to you again.</p>
+<p class="notice-icon expired" aria-hidden="true">${EXPIRED_ICON}</p>
+<h1>${w.t('expired.heading')}</h1>
+<p class="lead">${w.h('expired.text', { form: page.formName, date: when(w, page.expiresAt), sender: html`<strong>${page.senderName}</strong>` })}</p>
+${contact}
 </section></main>`;
-  return shell(`Link expired: ${page.formName}`, body, { head: embed });
+  return shell(w, w.t('expired.title', { form: page.formName }), body, { head: embed });
+}
+
+/**
+ * No link by this address (mistyped, cut short, or never issued). A signer lands here: no developer
+ * links (API reference, health), only what to do.
+ */
+export function invalidLinkPage(w: Words, requestId: string): SafeHtml {
+  const body = html`<main class="sign-main narrow"><section class="notice card">
+<p class="status">404</p>
+<h1>${w.t('invalid.heading')}</h1>
+<p class="lead">${w.t('invalid.text')}</p>
+<p class="muted">${w.t('invalid.hint')}</p>
+<p class="request-id muted"><code>${requestId}</code></p>
+</section></main>`;
+  return shell(w, w.t('invalid.title'), body);
 }
 
 /** This recipient has signed: a read-only confirmation, with the signed copy once it is sealed. */
-export function signedPage(page: SigningPage, urls: { signedPdf: string }, embed?: SafeHtml): SafeHtml {
+export function signedPage(w: Words, page: SigningPage, urls: { signedPdf: string }, embed?: SafeHtml): SafeHtml {
   const sealing = !page.sealed && page.waitingFor === 0;
   const status = page.sealed
-    ? html`<p>Everyone has signed. Your copy is sealed with a digital signature that any PDF reader can verify.</p>
-<div class="actions"><a class="button" href="${urls.signedPdf}" download>Download the signed PDF</a></div>`
+    ? html`<p>${w.t('signed.sealed')}</p>
+<div class="actions"><a class="button" href="${urls.signedPdf}" download>${w.t('signed.download')}</a></div>`
     : page.waitingFor > 0
-      ? html`<p>Waiting for ${page.waitingFor === 1 ? 'one other signer' : `${page.waitingFor} other signers`}. Come back to this link to download the signed copy once everyone has signed.</p>`
-      : html`<p class="sealing" role="status"><span class="spinner" aria-hidden="true"></span> Your signed copy is being sealed. This page refreshes by itself.</p>`;
+      ? html`<p>${page.waitingFor === 1 ? w.t('signed.waitingOne') : w.t('signed.waitingMany', { count: page.waitingFor })}</p>`
+      : html`<p class="sealing" role="status"><span class="spinner" aria-hidden="true"></span> ${w.t('signed.sealing')}</p>`;
   const body = html`<main class="sign-main narrow"><section class="notice card">
 <p class="notice-icon done" aria-hidden="true">✓</p>
-<h1>You signed “${page.formName}”</h1>
-<p class="lead">Signed ${when(page.signedAt)}. This link keeps showing this confirmation.</p>
+<h1>${w.t('signed.heading', { form: page.formName })}</h1>
+<p class="lead">${w.h('signed.when', { date: when(w, page.signedAt) })}</p>
 ${status}
 </section></main>`;
-  return shell(`Signed: ${page.formName}`, body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed });
+  return shell(w, w.t('signed.title', { form: page.formName }), body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed });
 }

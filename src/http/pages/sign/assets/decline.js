@@ -1,6 +1,9 @@
 // "Decline to sign" on the signing page: a dialog with an optional reason, posted as JSON to
 // /sign/<token>/decline the way the page posts a signature (the same header, same origin), then the
-// page the link now shows (the form is declined).
+// page the link now shows (the form is declined). Its words are the page's, in the signer's language
+// (the `decline.*` texts of the config that sign-html.ts writes).
+const TEXT = JSON.parse(document.getElementById('signing')?.dataset.config ?? '{}').text ?? {};
+const t = (key, vars = {}) => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
 const open = document.getElementById('decline-open');
 const dialog = document.getElementById('decline-dialog');
 const reason = document.getElementById('decline-reason');
@@ -22,9 +25,10 @@ dialog.addEventListener('close', () => open.focus());
 
 confirm.addEventListener('click', async () => {
   const text = reason.value.trim();
-  if ([...text].length > 500) return showError('The reason can be at most 500 characters.');
+  const max = Number(open.dataset.max);
+  if ([...text].length > max) return showError(t('decline.tooLong', { max }));
   confirm.disabled = true;
-  confirm.textContent = 'Declining…';
+  confirm.textContent = t('decline.declining');
   try {
     const res = await fetch(open.dataset.decline, {
       method: 'POST',
@@ -34,13 +38,13 @@ confirm.addEventListener('click', async () => {
       referrerPolicy: 'no-referrer',
     });
     const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error(body?.error?.message ?? `Declining did not work (HTTP ${res.status}). Please try again.`);
+    if (!res.ok) throw new Error(body?.error?.message ?? t('decline.failed', { status: res.status }));
     // What was typed on the signing page has no use left: the form is over.
     sessionStorage.removeItem(`formsign:progress:${location.pathname}`);
     window.location.assign(body.next);
   } catch (err) {
     confirm.disabled = false;
-    confirm.textContent = 'Decline';
-    showError(err instanceof Error && err.message ? err.message : 'Declining did not work. Check your connection and try again.');
+    confirm.textContent = t('decline.confirm');
+    showError(err instanceof Error && err.message ? err.message : t('decline.networkError'));
   }
 });

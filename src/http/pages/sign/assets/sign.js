@@ -2,7 +2,8 @@
 // pdf.js, puts a marker over every field (this signer's open a control, the others' are read-only),
 // takes signatures drawn with signature_pad or typed in the script font, and submits JSON. It guides
 // (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
-// progress in sessionStorage until they sign. Its words come from the page (config.text).
+// progress in sessionStorage until they sign. Its words come from the page, in the signer's language
+// (config.text, keys of src/lib/i18n/catalogues/en.ts). Pages are drawn as they scroll into view.
 
 const root = document.getElementById('signing');
 const config = JSON.parse(root.dataset.config);
@@ -10,6 +11,8 @@ const config = JSON.parse(root.dataset.config);
 const rules = await import(config.valueRules);
 const TEXT = config.text;
 const fill = (template, vars) => template.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+/** The text of `key` in the page's language, placeholders filled. */
+const t = (key, vars = {}) => fill(TEXT[key] ?? key, vars);
 const STORE_KEY = `formsign:progress:${location.pathname}`;
 const form = document.getElementById('sign-form');
 const formError = document.getElementById('form-error');
@@ -26,37 +29,107 @@ async function renderDocument() {
   const pdfjs = await import(config.pdfjs);
   pdfjs.GlobalWorkerOptions.workerSrc = config.pdfjsWorker;
   const doc = await pdfjs.getDocument({ url: config.document, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false }).promise;
-  docStatus.textContent = `${doc.numPages} page${doc.numPages === 1 ? '' : 's'}`;
-  const pages = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const page = await doc.getPage(n);
+  const total = doc.numPages;
+  docStatus.textContent = total === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: total });
+  // Every page's size first (cheap: no drawing), so each gets its place, a placeholder with its
+  // number and a spinner, and its markers at once; the drawing waits until the page is near the view.
+  const loaded = await Promise.all(Array.from({ length: total }, (_, i) => doc.getPage(i + 1)));
+  const pages = loaded.map((page, i) => {
+    const n = i + 1;
     const base = page.getViewport({ scale: 1 });
     const wrap = document.createElement('div');
-    wrap.className = 'page';
+    wrap.className = 'page pending';
+    wrap.dataset.page = String(n);
     wrap.style.aspectRatio = `${base.width} / ${base.height}`;
+    const placeholder = document.createElement('div');
+    placeholder.className = 'page-placeholder';
+    const spinner = document.createElement('span');
+    spinner.className = 'spinner';
+    spinner.setAttribute('aria-hidden', 'true');
+    const label = document.createElement('span');
+    label.textContent = t('sign.pageLoading', { page: n, total });
+    placeholder.append(spinner, label);
     const canvas = document.createElement('canvas');
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `Page ${n} of ${doc.numPages}`);
-    wrap.append(canvas);
+    canvas.setAttribute('aria-label', t('sign.pageLabel', { page: n, total }));
+    wrap.append(placeholder, canvas);
     pagesEl.append(wrap);
-    pages.push({ page, base, wrap, canvas });
     placeMarkers(wrap, n, base);
-  }
-  const draw = async () => {
-    for (const p of pages) {
-      const cssWidth = p.wrap.clientWidth || 600;
-      const scale = (cssWidth / p.base.width) * Math.min(window.devicePixelRatio || 1, 2);
-      const viewport = p.page.getViewport({ scale });
-      p.canvas.width = Math.floor(viewport.width);
-      p.canvas.height = Math.floor(viewport.height);
-      await p.page.render({ canvas: p.canvas, canvasContext: p.canvas.getContext('2d'), viewport }).promise;
+    return { n, page, base, wrap, canvas, drawnWidth: 0, task: null };
+  });
+
+  // One page drawn at a time, nearest first: a long document never has thirteen renders competing.
+  const wanted = new Set();
+  let busy = false;
+  const pump = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      while (wanted.size > 0) {
+        const p = [...wanted].sort((a, b) => a.n - b.n)[0];
+        wanted.delete(p);
+        await draw(p);
+      }
+    } finally {
+      busy = false;
     }
   };
-  await draw();
+  const draw = async (p) => {
+    // The canvas backs the page's CSS box at the screen's pixel density: its size is taken from the box
+    // as laid out now (both sides, so the drawing fills the page to its foot), never from a guess.
+    const box = p.wrap.getBoundingClientRect();
+    const cssWidth = box.width || p.wrap.clientWidth || 600;
+    if (p.drawnWidth === cssWidth) return;
+    const ratio = Math.min(window.devicePixelRatio || 1, 2);
+    const viewport = p.page.getViewport({ scale: (cssWidth / p.base.width) * ratio });
+    // Drawn off screen, then copied in: a page being redrawn never shows blank or half drawn.
+    const off = document.createElement('canvas');
+    off.width = Math.ceil(viewport.width);
+    off.height = Math.ceil(viewport.height);
+    p.task = p.page.render({ canvas: off, canvasContext: off.getContext('2d'), viewport });
+    try {
+      await p.task.promise;
+    } catch (err) {
+      if (err?.name === 'RenderingCancelledException') return;
+      throw err;
+    } finally {
+      p.task = null;
+    }
+    p.canvas.width = off.width;
+    p.canvas.height = off.height;
+    p.canvas.getContext('2d').drawImage(off, 0, 0);
+    p.drawnWidth = cssWidth;
+    p.wrap.classList.remove('pending');
+    p.wrap.classList.add('drawn');
+    // The page is interactive once its first page shows (the controls were wired before drawing
+    // began): a mark on the performance timeline, which bench/signing-tti.bench.ts reads.
+    if (performance.getEntriesByName('formsign:interactive').length === 0) performance.mark('formsign:interactive');
+  };
+  const byWrap = new Map(pages.map((p) => [p.wrap, p]));
+  const visible = new Set();
+  const observer = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const p = byWrap.get(e.target);
+      if (e.isIntersecting) {
+        visible.add(p);
+        wanted.add(p);
+      } else {
+        visible.delete(p);
+        wanted.delete(p);
+      }
+    }
+    void pump();
+  }, { rootMargin: '400px 0px' });
+  for (const p of pages) observer.observe(p.wrap);
   let pending;
   window.addEventListener('resize', () => {
     clearTimeout(pending);
-    pending = setTimeout(() => void draw(), 200);
+    // A new width: the pages in view are drawn again for it (draw() skips a page already drawn at its
+    // width); the others when they come into view.
+    pending = setTimeout(() => {
+      for (const p of visible) wanted.add(p);
+      void pump();
+    }, 200);
   });
 }
 
@@ -80,10 +153,10 @@ function placeMarkers(wrap, pageNumber, base) {
     m.style.width = `${(f.width / base.width) * 100}%`;
     m.style.height = `${(f.height / base.height) * 100}%`;
     if (f.mine) {
-      m.title = `${label}${f.required ? ' (required)' : ''}`;
+      m.title = f.required ? t('sign.markerRequired', { label }) : label;
       m.addEventListener('click', () => focusControl(f.id));
     } else {
-      m.title = `${label} — filled by another signer`;
+      m.title = t('sign.markerTheirs', { label });
     }
     const text = document.createElement('span');
     text.className = 'marker-text';
@@ -103,7 +176,7 @@ function refreshMarker(id) {
   if (!f.mine) {
     // The rendered document already shows other signers' values; only what it leaves out (signatures
     // until sealing, the signing date) is named here.
-    if (f.type === 'signature' || f.type === 'initials') text.textContent = f.signed ? 'Signed' : '';
+    if (f.type === 'signature' || f.type === 'initials') text.textContent = f.signed ? t('sign.markerSigned') : '';
     else if (f.type === 'date_signed') text.textContent = f.value == null ? '' : String(f.value);
     else text.textContent = '';
     return;
@@ -121,8 +194,8 @@ function refreshMarker(id) {
     nameMarker(m, f, '');
     return;
   }
-  if (f.type === 'date_signed') text.textContent = 'Date of signing';
-  else if (f.type === 'signature' || f.type === 'initials') text.textContent = f.type === 'initials' ? 'Initials' : 'Sign here';
+  if (f.type === 'date_signed') text.textContent = t('sign.markerDate');
+  else if (f.type === 'signature' || f.type === 'initials') text.textContent = f.type === 'initials' ? t('sign.markerInitials') : t('sign.markerSignHere');
   else if (f.type === 'checkbox') text.textContent = value ? '✓' : '';
   else text.textContent = value ? String(value) : '';
   nameMarker(m, f, f.type === 'checkbox' ? '' : text.textContent);
@@ -131,7 +204,7 @@ function refreshMarker(id) {
 /** The box's accessible name: its label, with what it shows (a name must contain its visible text). */
 function nameMarker(m, f, shown) {
   const label = f.label || f.name;
-  m.setAttribute('aria-label', shown ? fill(TEXT.markerValue, { label, value: shown, page: f.page }) : fill(TEXT.marker, { label, page: f.page }));
+  m.setAttribute('aria-label', shown ? t('sign.markerValue', { label, value: shown, page: f.page }) : t('sign.marker', { label, page: f.page }));
 }
 
 function focusControl(id) {
@@ -155,7 +228,7 @@ function scrollToMarker(id) {
 
 // ---------- values ----------
 
-const OWN = { name: '_signature', type: 'signature', required: true, label: 'Your signature' };
+const OWN = { name: '_signature', type: 'signature', required: true, label: t('sign.yourSignature') };
 const fieldOf = (el) => fieldsById.get(el.id) ?? OWN;
 const controls = () => [...form.querySelectorAll('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed');
 
@@ -176,14 +249,23 @@ function currentValue(id) {
 
 const isEmpty = (v) => v === null || v === false;
 
+// What is wrong is judged by the server's own rules (value-rules.js); it is said in the page's language.
+const MISSING = { signature: 'problem.requiredSignature', initials: 'problem.requiredInitials', checkbox: 'problem.requiredCheckbox', radio: 'problem.requiredChoice', select: 'problem.requiredChoice' };
+const WRONG = { number: 'problem.number', email: 'problem.email', phone: 'problem.phone', date: 'problem.date', radio: 'problem.choice', select: 'problem.choice' };
+
 /** The field's problem in its own words ("Monthly rent must be a number."), or null. */
 function problemOf(el, { requireFilled }) {
   const f = fieldOf(el);
   const v = currentValue(el.id);
-  if (isEmpty(v)) return requireFilled && f.required ? `${rules.fieldWords(f)} ${rules.missingProblem(f)}` : null;
+  const label = rules.fieldWords(f);
+  if (isEmpty(v)) return requireFilled && f.required ? t(MISSING[f.type] ?? 'problem.required', { label }) : null;
   if (f.type === 'signature' || f.type === 'initials' || f.type === 'checkbox') return null;
   const checked = rules.checkFieldValue(f, v);
-  return checked.ok ? null : `${rules.fieldWords(f)} ${checked.problem}`;
+  if (checked.ok) return null;
+  const length = [...String(v)].length;
+  const max = f.max_length != null && length > f.max_length ? f.max_length : length > rules.MAX_VALUE_CHARS ? rules.MAX_VALUE_CHARS : null;
+  if (max !== null) return t('problem.tooLong', { label, max: max.toLocaleString(config.locale) });
+  return WRONG[f.type] ? t(WRONG[f.type], { label }) : `${label} ${checked.problem}`;
 }
 
 /** Shows (or clears) a field's error at the field, and marks it invalid for assistive technology. */
@@ -232,8 +314,8 @@ function updateProgress() {
   const missing = problems.filter((p) => p.missing);
   const done = required.length - missing.length;
   if (required.length > 0) {
-    document.getElementById('progress').textContent = fill(TEXT.progressLong, { done, total: required.length });
-    document.getElementById('guide-progress').textContent = fill(TEXT.progress, { done, total: required.length });
+    document.getElementById('progress').textContent = t('sign.progressLong', { done, total: required.length });
+    document.getElementById('guide-progress').textContent = t('sign.progress', { done, total: required.length });
   }
   if (!formError.hidden && problems.length === 0 && formError.dataset.kind === 'missing') formError.hidden = true;
   // A field marked wrong is re-judged as it changes, so its error leaves as soon as it is right.
@@ -259,7 +341,7 @@ function nextField() {
   const next = order.find((el) => empty.has(el.id)) ?? order.find((el) => wrong.has(el.id));
   if (!next) {
     const consent = document.getElementById('consent');
-    showError(TEXT.allDone, consent.checked ? 'finish' : 'consent', 'done');
+    showError(t('sign.allDone'), consent.checked ? 'finish' : 'consent', 'done');
     return;
   }
   lastGuided = next.id;
@@ -297,18 +379,18 @@ form.addEventListener('submit', async (e) => {
   if (problems.length > 0) {
     const missing = problems.every((p) => p.missing);
     const labels = problems.map((p) => p.label).join(', ');
-    const template = missing ? (problems.length === 1 ? TEXT.missingOne : TEXT.missingMany) : problems.length === 1 ? TEXT.fixOne : TEXT.fixMany;
-    showError(fill(template, { count: problems.length, labels }), problems[0].id, 'missing');
+    const key = missing ? (problems.length === 1 ? 'sign.missingOne' : 'sign.missingMany') : problems.length === 1 ? 'sign.fixOne' : 'sign.fixMany';
+    showError(t(key, { count: problems.length, labels }), problems[0].id, 'missing');
     return;
   }
   if (!document.getElementById('consent').checked) {
     document.querySelector('.consent').classList.add('invalid');
-    showError('Tick the box to agree to sign electronically.', 'consent');
+    showError(t('sign.tickConsent'), 'consent');
     return;
   }
   const button = document.getElementById('finish');
   button.disabled = true;
-  button.textContent = 'Signing…';
+  button.textContent = t('sign.signing');
   try {
     submitting = true;
     const res = await fetch(config.submit, {
@@ -327,7 +409,7 @@ form.addEventListener('submit', async (e) => {
       const name = body?.error?.param?.replace(/^values\./, '');
       const el = name ? controls().find((c) => c.dataset.field === name) : undefined;
       if (el && body?.error?.message) markField(el, body.error.message);
-      throw new Error(body?.error?.message ?? `The signature was not accepted (HTTP ${res.status}). Please try again.`);
+      throw new Error(body?.error?.message ?? t('sign.notAccepted', { status: res.status }));
     }
     clearProgress();
     // For a host page framing this one (embed-bridge.js): the signature was accepted.
@@ -336,8 +418,8 @@ form.addEventListener('submit', async (e) => {
   } catch (err) {
     submitting = false;
     button.disabled = false;
-    button.textContent = 'Finish and sign';
-    showError(err instanceof Error && err.message ? err.message : 'The signature could not be sent. Check your connection and try again.');
+    button.textContent = t('sign.finishAndSign');
+    showError(err instanceof Error && err.message ? err.message : t('sign.networkError'));
     document.dispatchEvent(new CustomEvent('formsign:failed', { detail: { message: err instanceof Error ? err.message : '' } }));
   }
 });
@@ -420,11 +502,19 @@ async function restoreProgress() {
   updateProgress();
 }
 
+// Another language: the page reloads in it, and what was typed comes back from sessionStorage.
+const langMenu = document.getElementById('lang-menu');
+langMenu?.addEventListener('submit', () => {
+  saveProgress();
+  submitting = true;
+});
+langMenu?.querySelector('select')?.addEventListener('change', () => langMenu.requestSubmit());
+
 window.addEventListener('beforeunload', (e) => {
   if (submitting || !hasInput(snapshot())) return;
   saveProgress();
   e.preventDefault();
-  e.returnValue = TEXT.unsaved;
+  e.returnValue = t('sign.unsaved');
 });
 
 // ---------- signatures ----------
@@ -435,16 +525,33 @@ const typed = document.getElementById('typed');
 const typedPreview = document.getElementById('typed-preview');
 const sigError = document.getElementById('sig-error');
 let pad;
-let fontReady;
 let editing = null;
 let mode = 'draw';
 
-function loadScriptFont() {
-  fontReady ??= (async () => {
-    const face = new FontFace('Formsign Script', `url(${config.scriptFont})`);
-    document.fonts.add(await face.load());
-  })();
-  return fontReady;
+// A typed signature is drawn in a font that has the letters typed: the script font for Latin, then
+// by script the fonts the server offers (config.fonts). Each loads once, only when first needed; the
+// canvas takes each letter from the first family in the list that has it.
+const FACES = [
+  { key: 'script', family: 'Formsign Script', test: () => true },
+  { key: 'serifItalic', family: 'Formsign Serif', test: (s) => /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(s), descriptors: { style: 'italic' } },
+  { key: 'sans', family: 'Formsign Sans', test: (s) => /[\p{Script=Arabic}\p{Script=Hebrew}]/u.test(s) },
+  { key: 'kr', family: 'Formsign KR', test: (s) => /\p{Script=Hangul}/u.test(s) },
+  { key: 'jp', family: 'Formsign JP', test: (s) => /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s) || (config.locale === 'ja' && /\p{Script=Han}/u.test(s)) },
+  { key: 'sc', family: 'Formsign SC', test: (s) => /\p{Script=Han}/u.test(s) },
+];
+const fontLoads = new Map();
+const FAMILY_LIST = FACES.map((f) => `"${f.family}"`).join(', ');
+
+function loadFontsFor(text) {
+  const needed = FACES.filter((face) => face.test(text) && config.fonts[face.key]);
+  return Promise.all(needed.map((face) => {
+    if (!fontLoads.has(face.key)) {
+      fontLoads.set(face.key, new FontFace(face.family, `url(${config.fonts[face.key]})`, face.descriptors ?? {}).load().then((loaded) => {
+        document.fonts.add(loaded);
+      }).catch((err) => console.warn('formsign: a signature font did not load', err)));
+    }
+    return fontLoads.get(face.key);
+  }));
 }
 
 async function ensurePad() {
@@ -474,7 +581,7 @@ function selectTab(which) {
     document.getElementById(pane).hidden = !on;
   }
   if (which === 'draw') sizePad();
-  else void loadScriptFont().then(drawTyped);
+  else void loadFontsFor(typed.value).then(drawTyped);
 }
 
 function drawTyped() {
@@ -483,10 +590,10 @@ function drawTyped() {
   const text = typed.value.trim();
   if (!text) return;
   let size = 150;
-  ctx.font = `${size}px "Formsign Script"`;
+  ctx.font = `${size}px ${FAMILY_LIST}`;
   while (ctx.measureText(text).width > typedPreview.width - 60 && size > 30) {
     size -= 6;
-    ctx.font = `${size}px "Formsign Script"`;
+    ctx.font = `${size}px ${FAMILY_LIST}`;
   }
   ctx.fillStyle = '#1a237e';
   ctx.textBaseline = 'middle';
@@ -526,8 +633,8 @@ async function openDialog(id) {
   const f = fieldsById.get(id);
   const initials = f?.type === 'initials';
   if (images.get(id)?.typed) typed.value = images.get(id).typed;
-  document.getElementById('sig-title').textContent = initials ? 'Add your initials' : 'Add your signature';
-  typed.previousElementSibling.textContent = initials ? 'Type your initials' : 'Type your name';
+  document.getElementById('sig-title').textContent = initials ? t('dialog.initialsTitle') : t('dialog.signatureTitle');
+  typed.previousElementSibling.textContent = initials ? t('dialog.typeInitials') : t('dialog.typeName');
   sigError.hidden = true;
   dialog.showModal();
   await ensurePad();
@@ -536,10 +643,15 @@ async function openDialog(id) {
   (mode === 'draw' ? document.getElementById('tab-draw') : typed).focus();
 }
 
-function applySignature() {
+async function applySignature() {
+  // A typed name is drawn again once its fonts are in: Apply may come before they have loaded.
+  if (mode === 'type' && typed.value.trim()) {
+    await loadFontsFor(typed.value);
+    drawTyped();
+  }
   const canvas = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null) : typed.value.trim() ? cropped(typedPreview) : null;
   if (!canvas) {
-    sigError.textContent = mode === 'draw' ? 'Draw your signature in the box, or choose Type.' : 'Type your name first.';
+    sigError.textContent = mode === 'draw' ? t('dialog.drawFirst') : t('dialog.typeFirst');
     sigError.hidden = false;
     return;
   }
@@ -562,8 +674,8 @@ function setSignature(id, canvas, method, typedText) {
   preview.height = keep.height;
   preview.getContext('2d').drawImage(keep, 0, 0);
   preview.hidden = false;
-  preview.setAttribute('aria-label', `${preview.getAttribute('aria-label').split(':')[0]}: signed`);
-  form.querySelector(`[data-sign="${id}"]`).textContent = 'Change';
+  preview.setAttribute('aria-label', t('sign.signedAria', { label: preview.dataset.label }));
+  form.querySelector(`[data-sign="${id}"]`).textContent = t('sign.change');
   refreshMarker(id);
   updateProgress();
 }
@@ -581,12 +693,12 @@ document.querySelector('.tabs').addEventListener('keydown', (e) => {
 });
 document.getElementById('pad-clear').addEventListener('click', () => pad?.clear());
 document.getElementById('sig-cancel').addEventListener('click', () => dialog.close());
-document.getElementById('sig-apply').addEventListener('click', applySignature);
-typed.addEventListener('input', () => void loadScriptFont().then(drawTyped));
+document.getElementById('sig-apply').addEventListener('click', () => void applySignature());
+typed.addEventListener('input', () => void loadFontsFor(typed.value).then(drawTyped));
 typed.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') {
     e.preventDefault();
-    applySignature();
+    void applySignature();
   }
 });
 window.addEventListener('resize', () => {
@@ -596,7 +708,7 @@ window.addEventListener('resize', () => {
 await restoreProgress();
 updateProgress();
 renderDocument().catch((err) => {
-  docStatus.textContent = 'The document could not be shown here. Use the link below to open it.';
+  docStatus.textContent = t('sign.docFailed');
   docStatus.classList.add('problem');
   console.warn('formsign: document rendering failed', err);
 });
