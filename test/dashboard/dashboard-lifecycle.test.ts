@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
       const f = await sentForm({
         signing_order: 'sequential',
         reminders: { every_days: 3, max: 2 },
-        recipients: [{ email: 'first@example.com', channel: 'email', signer: 1 }, { email: 'second@example.com', channel: 'email', signer: 1 }],
+        recipients: [{ email: 'first@example.com', channel: 'email' }, { email: 'second@example.com', channel: 'email' }],
       });
       assert.equal(f.signing_order, 'sequential');
       assert.deepEqual(f.reminders, { every_days: 3, max: 2 });
