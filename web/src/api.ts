@@ -103,7 +103,8 @@ export type Webhook = components['schemas']['Webhook'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEventType = Webhook['events'][number];
-export type SendRecipient = components['schemas']['SendFormRequest']['recipients'][number];
+export type SendFormRequest = components['schemas']['SendFormRequest'];
+export type SendRecipient = SendFormRequest['recipients'][number];
 
 export interface DevMessage {
   object: 'dev_message';

@@ -5,6 +5,8 @@ import { getForm, listFormEvents, listForms } from '../../domain/forms/read-form
 import { getFormPdf } from '../../domain/forms/render-form-pdf.js';
 import { readSignedPdf } from '../../domain/forms/signed-pdf.js';
 import { generateForm } from '../../domain/generate/generate-form.js';
+import { remindForm } from '../../domain/lifecycle/remind-recipients.js';
+import { voidForm } from '../../domain/lifecycle/void-form.js';
 import { sendForm } from '../../domain/sending/send-form.js';
 import { sessionPartition } from '../../domain/users/live-mode.js';
 import type { OpenApiDocument } from '../openapi.js';
@@ -17,7 +19,7 @@ import { sessionGuard, sessionOf } from './guard.js';
 import { operationSchemas, type DashboardRoute, type ModeParams } from './operation-schemas.js';
 
 // Forms of the signed-in account in the mode the page shows: list (with a search by name), detail,
-// events, the filled and the signed PDF, create, generate and send — the API's use cases, validated
+// events, the filled and the signed PDF, create, generate, send, remind and void — the API's use cases, validated
 // by the API's schemas, writes under the API's windows and quota. Reads are not limited: the pages
 // poll them for live status (see etag.ts).
 
@@ -67,5 +69,14 @@ export function registerFormsApi(api: FastifyInstance, deps: DomainDeps, doc: Op
 
   api.post<DashboardRoute<'sendForm', FormParams>>('/:mode/forms/:form_id/send', { onRequest: limited('POST', '/api/v1/forms/:form_id/send'), schema: operationSchemas(doc, 'sendForm'), preValidation: requireJsonBody }, async (req, reply) =>
     sendJson(reply, await sendForm(deps, partition(req), req.params.form_id, req.body)),
+  );
+
+  // Lifecycle from the detail page (issue 24): the API's use cases, each under its endpoint's window.
+  api.post<DashboardRoute<'remindForm', FormParams>>('/:mode/forms/:form_id/remind', { onRequest: limited('POST', '/api/v1/forms/:form_id/remind'), schema: operationSchemas(doc, 'remindForm'), preValidation: requireJsonBody }, async (req, reply) =>
+    sendJson(reply, await remindForm(deps, partition(req), req.params.form_id, { recipients: req.body?.recipients })),
+  );
+
+  api.post<DashboardRoute<'voidForm', FormParams>>('/:mode/forms/:form_id/void', { onRequest: limited('POST', '/api/v1/forms/:form_id/void'), schema: operationSchemas(doc, 'voidForm'), preValidation: requireJsonBody }, async (req, reply) =>
+    sendJson(reply, await voidForm(deps, partition(req), req.params.form_id, { reason: req.body?.reason })),
   );
 }

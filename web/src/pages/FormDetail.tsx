@@ -4,11 +4,14 @@ import { useApp } from '../mode';
 import { usePoll } from '../poll';
 import { Link } from '../router';
 import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
+import { FormActions } from './FormActions';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
+import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 import { StatusTag } from './status';
 
 // One form: its status, fields and values, recipients with their delivery, the event timeline, the
-// filled and the signed PDF, each signing link (test mode), and sending to more recipients. Asked
+// filled and the signed PDF, each signing link (test mode), sending to more recipients (the first send
+// with its signing order and reminders), and Remind and Void while it is out for signing. Asked
 // again every 2.5 s with its ETag (304 while unchanged): a signature elsewhere shows up by itself.
 
 const SENDABLE = new Set(['draft', 'sent', 'viewed']);
@@ -55,7 +58,11 @@ export function FormDetail({ formId }: { formId: string }) {
         {form.sent_at ? <><dt>Sent</dt><dd>{formatDateTime(form.sent_at)}</dd></> : null}
         {form.completed_at ? <><dt>Completed</dt><dd>{formatDateTime(form.completed_at)}</dd></> : null}
         {form.expires_at ? <><dt>Expires</dt><dd>{formatDateTime(form.expires_at)}</dd></> : null}
+        {form.recipients.length > 0 ? <><dt>Signing order</dt><dd>{form.signing_order === 'sequential' ? 'One after another' : 'All at once'}</dd></> : null}
+        {form.reminders ? <><dt>Reminders</dt><dd>Every {form.reminders.every_days} day{form.reminders.every_days === 1 ? '' : 's'}, at most {form.reminders.max}</dd></> : null}
+        {form.voided_at ? <><dt>Voided</dt><dd>{formatDateTime(form.voided_at)}{form.void_reason ? <div className="decline-reason">Reason: {form.void_reason}</div> : null}</dd></> : null}
       </dl>
+      <FormActions form={form} onChanged={(f) => { setForm(f); void refresh(); }} />
 
       <section className="section" aria-labelledby="recipients-title">
         <h2 id="recipients-title">Recipients</h2>
@@ -67,7 +74,7 @@ export function FormDetail({ formId }: { formId: string }) {
                 {form.recipients.map((r) => (
                   <tr key={r.id}>
                     <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
-                    <td><StatusTag status={r.status} /></td>
+                    <td><StatusTag status={r.status} />{recipientNote(r)}</td>
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
                     <td className="hide-sm">{r.signer}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
@@ -111,6 +118,20 @@ export function FormDetail({ formId }: { formId: string }) {
   );
 }
 
+/** What a recipient's status alone does not say: whose turn it waits for, when and why they declined. */
+function recipientNote(r: Form['recipients'][number]) {
+  if (r.status === 'waiting') return <div className="muted small">Messaged when it is their turn</div>;
+  if (r.status === 'declined') {
+    return (
+      <div className="decline-reason">
+        {r.declined_at ? <>Declined {formatDateTime(r.declined_at)}</> : 'Declined'}
+        {r.decline_reason ? <>: “{r.decline_reason}”</> : null}
+      </div>
+    );
+  }
+  return null;
+}
+
 function showValue(v: unknown, type: string): string {
   if (v === null || v === undefined || v === '') return '—';
   // A signature's value is the hash of its image: to a person, it is signed.
@@ -133,6 +154,9 @@ function CopyLink({ url, who }: { url: string; who: string }) {
 function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSent(f: Form): void }) {
   const { mode } = useApp();
   const [rows, setRows] = useState<RecipientDraft[]>([blankRecipient()]);
+  const [options, setOptions] = useState(defaultSendOptions);
+  // The order and the schedule are fixed by the first send.
+  const first = form.recipients.length === 0;
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<ApiError | Error | null>(null);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -140,7 +164,7 @@ function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSe
     setBusy(true);
     setErr(null);
     try {
-      onSent(await api<Form>('POST', `/${mode}/forms/${form.id}/send`, { recipients: toSendRecipients(rows) }));
+      onSent(await api<Form>('POST', `/${mode}/forms/${form.id}/send`, { ...(first ? toSendOptions(options) : {}), recipients: toSendRecipients(rows) }));
       setRows([blankRecipient()]);
     } catch (x) {
       setErr(x instanceof Error ? x : new Error(errorMessage(x)));
@@ -152,6 +176,7 @@ function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSe
     <form className="card send-more" onSubmit={(e) => void submit(e)} aria-labelledby="send-more-title" noValidate>
       <h3 id="send-more-title">{form.recipients.length === 0 ? 'Send it' : 'Send to more recipients'}</h3>
       <RecipientsEditor rows={rows} onChange={setRows} signerCount={signers} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+      {first ? <SendOptions value={options} onChange={setOptions} idPrefix="send-more" /> : null}
       {err && !(err instanceof ApiError && err.param?.startsWith('recipients[')) ? <div className="note error" role="alert">{err.message}</div> : null}
       {err instanceof ApiError && err.param?.startsWith('recipients[') ? <div className="visually-hidden" role="alert">{err.message}</div> : null}
       <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Sending…' : 'Send'}</button>

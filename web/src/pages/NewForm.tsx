@@ -4,6 +4,7 @@ import { useApp } from '../mode';
 import { Link, navigate } from '../router';
 import { Empty, ErrorNote, PageTitle, Spinner } from '../ui/ui';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
+import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 
 // Create and send from the dashboard: pick a template, fill what is known in an input per field type
 // (the prefill; the server checks each value by the same rules as the API), add the recipients, send.
@@ -19,6 +20,7 @@ export function NewForm() {
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [name, setName] = useState('');
   const [rows, setRows] = useState<RecipientDraft[]>([blankRecipient()]);
+  const [options, setOptions] = useState(defaultSendOptions);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<ApiError | Error | null>(null);
 
@@ -50,7 +52,7 @@ export function NewForm() {
       const recipients = rows.filter((r) => r.address.trim());
       if (recipients.length > 0) {
         try {
-          await api<Form>('POST', `/${mode}/forms/${form.id}/send`, { recipients: toSendRecipients(recipients) });
+          await api<Form>('POST', `/${mode}/forms/${form.id}/send`, { ...toSendOptions(options), recipients: toSendRecipients(recipients) });
         } catch (x) {
           // The draft exists; its page can send it once the recipients are right.
           navigate(`/dashboard/forms/${form.id}`);
@@ -108,6 +110,7 @@ export function NewForm() {
           <h2 id="nf-send">3. Who signs</h2>
           <p className="muted small">Leave the address empty to keep the form as a draft and send it later.</p>
           <RecipientsEditor rows={rows} onChange={setRows} signerCount={template?.signer_count ?? 1} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+          <SendOptions value={options} onChange={setOptions} idPrefix="nf-send" />
         </section>
         {err ? <div className="note error" role="alert">{err.message}</div> : null}
         <button type="submit" className="btn primary" disabled={busy || !template}>{busy ? 'Working…' : rows.some((r) => r.address.trim()) ? 'Create and send' : 'Create draft'}</button>
