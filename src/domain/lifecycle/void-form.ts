@@ -37,6 +37,11 @@ export async function voidForm(
     if (!ACTIVE.has(form.status) || expired) {
       throw new AppError('form_not_voidable', `This form is ${expired && ACTIVE.has(form.status) ? 'expired' : form.status}; only a sent or viewed form can be voided.`);
     }
+    // Everyone has signed and the seal is being made (or failed and waits for a reseal): the form is
+    // complete, so there is nothing left to withdraw, as for an expiry.
+    if (form.sealing_status !== null) {
+      throw new AppError('form_not_voidable', 'Every recipient has signed this form and its seal is being made; a signed form cannot be voided.');
+    }
     const voided: FormRow = { ...form, status: 'voided', voided_at: now, void_reason: reason, updated_at: now };
     await updateForm(trx, p, form.id, { status: 'voided', voided_at: now, void_reason: reason, updated_at: now });
     const recipients = await listRecipientsOfForm(trx, p, form.id);

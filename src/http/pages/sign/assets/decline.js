@@ -41,6 +41,8 @@ confirm.addEventListener('click', async () => {
     if (!res.ok) throw new Error(body?.error?.message ?? t('decline.failed', { status: res.status }));
     // What was typed on the signing page has no use left: the form is over.
     sessionStorage.removeItem(`formsign:progress:${location.pathname}`);
+    // Inside an embedding frame the bridge tells the host page (embed-bridge.js) before the page leaves.
+    document.dispatchEvent(new CustomEvent('formsign:declined', { detail: { reason: text } }));
     window.location.assign(body.next);
   } catch (err) {
     confirm.disabled = false;
