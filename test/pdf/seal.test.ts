@@ -231,7 +231,7 @@ describe('sealPdf on a real AcroForm fixture', () => {
   it('states the SHA-256 of the real template file and of the filled document', () => {
     const text = pdfToText(sealed).replace(/\s+/g, ' ');
     assert.ok(text.includes(`Original template SHA-256 ${sha256(readFixture('interactive_form_example_indesign.pdf'))}`), text);
-    assert.ok(text.includes(`Filled document SHA-256 ${sha256(filled)}`), text);
+    assert.ok(text.includes(`Final document SHA-256 ${sha256(filled)}`), text);
   });
 
   it('refuses an audit whose filled-document hash is not the document being sealed', async () => {
