@@ -333,11 +333,11 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
       </div>
       {status.kind === 'error' ? <div className="builder-note"><ErrorNote>{status.message}</ErrorNote></div> : null}
-      {fields.length > 0 && !fields.some((f) => f.type === 'signature') ? (
-        <div className="builder-note"><Notice tone="warning">This template has no signature field, so its signers can fill it in but not sign it. Choose <strong>Signature</strong> in the palette and draw a box where they sign.</Notice></div>
-      ) : null}
       <div className="builder-body">
         <aside className="builder-side left" aria-label="Fields">
+          {fields.length > 0 && !fields.some((f) => f.type === 'signature') ? (
+            <Notice tone="warning">This template has no signature field, so its signers can fill it in but not sign it. Choose <strong>Signature</strong> in the palette and draw a box where they sign.</Notice>
+          ) : null}
           <Palette drawType={drawType} onChoose={setDrawType} onDrop={dropAt} onAdd={addToPageInView} />
           <div className="field-list">
             <h2 className="panel-title">Fields ({fields.length})</h2>
