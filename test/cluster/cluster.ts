@@ -18,7 +18,7 @@ import { PG_URL } from '../harness.js';
 import { dropDatabase, ROOT } from '../outbox/support/processes.js';
 import { startSmtpSink } from '../outbox/support/sending.js';
 import { freePort, startRedis, stopRedis } from '../shared/redis-server.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../shared/tcp-proxy.js';
 import { startWebhookWitness, type WebhookWitness } from './webhook-witness.js';
 
 // The whole product as a cluster (issue 27): N `formsign serve` (WORKER=off) and M `formsign worker`
@@ -51,13 +51,17 @@ export interface Member {
   /** Worker ids (`formsign worker` prints its id) of every life of this slot; the last is current. */
   readonly workerIds: string[];
   alive(): boolean;
+  /** Started and answering (an API's /healthz), not killed since. */
+  ready(): boolean;
   pid(): number | undefined;
   kill9(): Promise<void>;
   start(): Promise<void>;
   /** stderr of every life of this slot (warnings and errors: LOG_LEVEL=warn). */
   log(): string;
-  /** Exits nobody asked for (a crash): each with its code or signal. */
+  /** Exits nobody asked for once it was running (a crash): each with its code or signal. */
   readonly crashes: string[];
+  /** Exits while starting (restarted, as a supervisor would). */
+  readonly startupExits: string[];
 }
 
 export interface Cluster {
@@ -275,7 +279,48 @@ function member(role: Role, index: number, base: string, env: Record<string, str
   let log = '';
   const workerIds: string[] = [];
   const crashes: string[] = [];
+  const startupExits: string[] = [];
   let killing = false;
+  let ready = false;
+  /** Spawns the process; resolves undefined once it is ready, or why it exited while starting. */
+  const startOnce = async (): Promise<string | undefined> => {
+    const args = ['--enable-source-maps', 'dist/main.js', ...(role === 'api' ? ['serve'] : ['worker', '--json'])];
+    const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    exited = new Promise((resolve) => proc.once('exit', resolve));
+    let out = '';
+    let lifeLog = '';
+    proc.once('exit', (code, signal) => {
+      if (!killing && ready) crashes.push(`${role} ${index} exited (${code ?? signal}): ${lifeLog.slice(-2000)}`);
+    });
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    proc.stderr!.on('data', (c: Buffer) => {
+      if (log.length < 1_000_000) log += c.toString();
+      if (lifeLog.length < 100_000) lifeLog += c.toString();
+    });
+    const until = Date.now() + 90_000;
+    for (;;) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return `${role} ${index} exited (${proc.exitCode ?? proc.signalCode}) while starting: ${lifeLog.slice(-1500)}`;
+      if (role === 'worker') {
+        const id = /"object":\s*"worker",\s*"id":\s*"([^"]+)"/.exec(out)?.[1];
+        if (id) {
+          workerIds.push(id);
+          ready = true;
+          return undefined;
+        }
+      } else if (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) {
+        ready = true;
+        return undefined;
+      }
+      if (Date.now() > until) {
+        proc.kill('SIGKILL');
+        throw new Error(`${role} ${index} did not start within 90 s: ${lifeLog.slice(-4000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   return {
     role,
@@ -283,10 +328,13 @@ function member(role: Role, index: number, base: string, env: Record<string, str
     base,
     workerIds,
     crashes,
+    startupExits,
     alive,
+    ready: () => ready && alive(),
     pid: () => child?.pid,
     log: () => log,
     async kill9() {
+      ready = false;
       if (!alive()) return;
       killing = true;
       child!.kill('SIGKILL');
@@ -294,32 +342,14 @@ function member(role: Role, index: number, base: string, env: Record<string, str
       killing = false;
     },
     async start() {
-      const args = ['--enable-source-maps', 'dist/main.js', ...(role === 'api' ? ['serve'] : ['worker', '--json'])];
-      const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      child = proc;
-      exited = new Promise((resolve) => proc.once('exit', resolve));
-      proc.once('exit', (code, signal) => {
-        if (!killing) crashes.push(`${role} ${index} exited (${code ?? signal}): ${log.slice(-2000)}`);
-      });
-      let out = '';
-      proc.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-      });
-      proc.stderr!.on('data', (c: Buffer) => {
-        if (log.length < 1_000_000) log += c.toString();
-      });
-      const until = Date.now() + 90_000;
-      for (;;) {
-        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${role} ${index} exited (${proc.exitCode ?? proc.signalCode}) while starting: ${log.slice(-4000)}`);
-        if (role === 'worker') {
-          const id = /"object":"worker","id":"([^"]+)"/.exec(out)?.[1];
-          if (id) {
-            workerIds.push(id);
-            return;
-          }
-        } else if (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return;
-        if (Date.now() > until) throw new Error(`${role} ${index} did not start within 90 s: ${log.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 100));
+      // As a supervisor (systemd's Restart=, a Procfile runner) would: a process that exits while it
+      // starts (its migration check met a PostgreSQL outage) is started again, and the exit noted.
+      for (let attempt = 1; ; attempt++) {
+        const exit = await startOnce();
+        if (exit === undefined) return;
+        startupExits.push(exit);
+        if (attempt >= 5) throw new Error(`${role} ${index} exited while starting ${attempt} times: ${exit}`);
+        await new Promise((r) => setTimeout(r, 1000));
       }
     },
   };

@@ -16,8 +16,8 @@ describe('a cluster under faults (postgres)', () => {
   });
 
   it('keeps every promise while an API process and a worker are killed and Redis, S3 and PostgreSQL go away', { timeout: 240_000 }, async () => {
-    const { checks, report } = await runScenario({ api: 2, workers: 2, loadMs: 48_000, concurrency: 3, faults: true, seed, drainMs: 75_000, log: (line) => console.log(line) });
+    const { checks, report } = await runScenario({ api: 2, workers: 2, loadMs: 45_000, concurrency: 3, faults: true, seed, drainMs: 75_000, log: (line) => console.log(line) });
     assert.deepEqual(checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`), [], `seed ${seed}\n${report}`);
-    assert.equal(checks.length, 7);
+    assert.equal(checks.length, 8);
   });
 });

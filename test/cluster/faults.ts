@@ -26,6 +26,8 @@ export interface FaultRun {
   events: FaultEvent[];
   /** Worker ids of the processes killed (their leases must not outlive them). */
   killedWorkers: string[];
+  /** Sessions pg_terminate_backend ended. */
+  terminated: number;
   probe: RateProbe;
 }
 
@@ -43,20 +45,20 @@ export function seeded(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-/** `n` GETs of one endpoint with the limited account's key, alternating over the API processes. */
-export async function probeWindow(c: Cluster, client: LoadClient, n: number): Promise<number[]> {
+/** `n` GETs of one endpoint with the limited account's key, alternating over the given API processes. */
+export async function probeWindow(apis: Member[], c: Cluster, client: LoadClient, n: number): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < n; i++) {
-    const api = c.apis[i % c.apis.length]!;
+    const api = apis[i % apis.length]!;
     statuses.push((await client.request('GET', '/api/v1/forms?limit=1', { key: c.limited.key, base: api.base })).status);
   }
   return statuses;
 }
 
-/** formsign_rate_limit_redis_fail_open_total summed over the API processes. */
-export async function failOpens(c: Cluster): Promise<number> {
+/** formsign_rate_limit_redis_fail_open_total summed over the given API processes. */
+export async function failOpens(apis: Member[], c: Cluster): Promise<number> {
   let sum = 0;
-  for (const api of c.apis) {
+  for (const api of apis) {
     const text = await c.metrics(api.base).catch(() => '');
     sum += Number(/^formsign_rate_limit_redis_fail_open_total (\d+)$/m.exec(text)?.[1] ?? 0);
   }
@@ -78,8 +80,12 @@ export async function runFaults(c: Cluster, client: LoadClient, o: { seed: numbe
     await m.kill9();
     note(`SIGKILL ${m.role} ${m.index} (pid ${m.pid()})`);
     await sleep(1000);
-    await m.start();
-    note(`${m.role} ${m.index} started again (pid ${m.pid()})`);
+    try {
+      await m.start();
+      note(`${m.role} ${m.index} started again (pid ${m.pid()})`);
+    } catch (error) {
+      note(`${m.role} ${m.index} did not start again: ${String(error).slice(0, 500)}`);
+    }
   };
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
   const kills = Promise.all([
@@ -87,29 +93,34 @@ export async function runFaults(c: Cluster, client: LoadClient, o: { seed: numbe
     killAndRestart(pick(c.workers), 3000 + random() * 8000),
   ]);
 
-  await sleep(t0 + 16_000 - Date.now());
-  await kills;
-  const failOpensBefore = await failOpens(c);
+  // The rest on a fixed schedule, whether or not the killed processes are back yet (a restart on a
+  // loaded machine can take many seconds): the Redis probe asks the API processes that answer.
+  await sleep(t0 + 13_000 - Date.now());
+  const answering = c.apis.filter((a) => a.ready());
+  const failOpensBefore = await failOpens(answering, c);
   await c.redisStop();
-  note('Redis stopped');
+  note(`Redis stopped (probing ${answering.length} API process(es))`);
   await sleep(1000);
-  const redisDown = await probeWindow(c, client, o.windowRequests);
-  const failOpensAfter = await failOpens(c);
-  await sleep(4000);
+  const redisDown = await probeWindow(answering, c, client, o.windowRequests);
+  const failOpensAfter = await failOpens(answering, c);
+  await sleep(t0 + 18_000 - Date.now());
   await c.redisStart();
   note('Redis started again');
 
-  await sleep(t0 + 25_000 - Date.now());
+  await sleep(t0 + 21_000 - Date.now());
   note('S3 refuses (5 s)');
   await c.s3Proxy.cut(5000);
   note('S3 answers again');
 
-  await sleep(t0 + 33_000 - Date.now());
+  // Mid-load, so there are sessions to end.
+  await sleep(t0 + 28_000 - Date.now());
+  const terminated = await c.terminateBackends();
+  note(`pg_terminate_backend ended ${terminated} sessions of ${c.dbName}`);
+
+  await sleep(t0 + 32_000 - Date.now());
   note('PostgreSQL unreachable (5 s)');
   await c.pgProxy.cut(5000);
   note('PostgreSQL reachable again');
-
-  await sleep(t0 + 41_000 - Date.now());
-  note(`pg_terminate_backend ended ${await c.terminateBackends()} sessions of ${c.dbName}`);
-  return { seed: o.seed, events, killedWorkers, probe: { shared: [], redisDown, failOpensBefore, failOpensAfter } };
+  await kills;
+  return { seed: o.seed, events, killedWorkers, terminated, probe: { shared: [], redisDown, failOpensBefore, failOpensAfter } };
 }

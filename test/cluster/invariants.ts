@@ -150,9 +150,22 @@ export async function checkInvariants(c: Cluster, client: LoadClient, faults: Fa
     add('no job stays leased by a dead worker past its lease', problems, `${running.length} running at the end, none past its lease or held by one of the ${dead.size} killed worker(s); ${takenOver} job(s) done on a later attempt`);
   }
 
-  // 7. No answer outside the contract, and no process died on its own.
+  // 7. The faults happened (a fault that did nothing proves nothing).
+  if (faults) {
+    const problems: string[] = [];
+    const kills = faults.events.filter((e) => e.what.startsWith('SIGKILL')).length;
+    if (kills !== 2) problems.push(`${kills} processes killed, expected an API process and a worker`);
+    if (faults.terminated === 0) problems.push('pg_terminate_backend found no session to end');
+    if (c.pgProxy.refused === 0) problems.push('the PostgreSQL cut reset no connection');
+    if (c.s3Proxy.refused === 0) problems.push('the S3 cut reset no connection');
+    const restarts = [...c.apis, ...c.workers].flatMap((m) => m.startupExits);
+    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.refused} PostgreSQL and ${c.s3Proxy.refused} S3 connections reset by the cuts`);
+  }
+
+  // 8. No answer outside the contract, and no process died on its own.
   {
-    const problems = [...r.bad, ...[...c.apis, ...c.workers].flatMap((m) => m.crashes)];
+    const members = [...c.apis, ...c.workers];
+    const problems = [...r.bad, ...members.flatMap((m) => m.crashes), ...members.filter((m) => !m.ready()).map((m) => `${m.role} ${m.index} is not running at the end`)];
     const statuses = [...r.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s === 0 ? 'no answer' : s}: ${n}`).join(', ');
     add('no 500 and no process exit besides the SIGKILLs', problems, `answers ${statuses}; ${r.abandoned} form(s) abandoned mid-life by the client`);
   }

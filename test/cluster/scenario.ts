@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../outbox/support/processes.js';
 import { LIMITED_PER_MINUTE, startCluster, type Cluster } from './cluster.js';
 import { probeWindow, runFaults, type FaultRun } from './faults.js';
 import { checkInvariants, drain, formatChecks, type Check } from './invariants.js';
@@ -32,7 +35,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const loadEnds = Date.now() + o.loadMs;
     const client = new LoadClient({ bases: cluster.apis.map((a) => a.base), key: cluster.load.key, templateId: cluster.load.templateId, concurrency: o.concurrency, stop: () => Date.now() > loadEnds });
     // The shared window first, before any fault: 1.6 × the window over every API process.
-    const shared = await probeWindow(cluster, client, Math.round(LIMITED_PER_MINUTE * 1.6));
+    const shared = await probeWindow(cluster.apis, cluster, client, Math.round(LIMITED_PER_MINUTE * 1.6));
     const load = client.run();
     let faults: FaultRun | undefined;
     if (o.faults) {
@@ -49,6 +52,10 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     o.log(`invariants (${since()}):\n${report}`);
     return { checks, report };
   } finally {
+    // Each process's warnings and errors, for a failure's request ids (test-results/ is not committed).
+    const dir = path.join(ROOT, 'test-results', 'cluster');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const m of [...cluster.apis, ...cluster.workers]) fs.writeFileSync(path.join(dir, `${m.role}-${m.index}.log`), m.log());
     await cluster.close();
   }
 }
