@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { loadConfig } from '../../src/config.js';
@@ -18,6 +16,7 @@ import { PG_URL } from '../harness.js';
 import { dropDatabase, ROOT } from '../outbox/support/processes.js';
 import { startSmtpSink } from '../outbox/support/sending.js';
 import { freePort, startRedis, stopRedis } from '../shared/redis-server.js';
+import { S3RVER_CREDENTIALS, startS3rver } from '../shared/s3rver.js';
 import { startTcpProxy, type TcpProxy } from '../shared/tcp-proxy.js';
 import { startWebhookWitness, type WebhookWitness } from './webhook-witness.js';
 
@@ -29,16 +28,9 @@ import { startWebhookWitness, type WebhookWitness } from './webhook-witness.js';
 export const METRICS_TOKEN = 'cluster-metrics-token-0123456789';
 /** The limited account's window: the rate-limit check counts against it. */
 export const LIMITED_PER_MINUTE = 10;
-const S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const S3_CREDENTIALS = S3RVER_CREDENTIALS;
 const S3_BUCKET = 'formsign-cluster';
 const S3_REGION = 'us-east-1';
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverConstructor = new (options: { address: string; port: number; directory: string; silent: boolean; vhostBuckets: boolean }) => S3rverServer;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
 
 export type Role = 'api' | 'worker';
 
@@ -141,8 +133,8 @@ async function build(o: ClusterOptions, closers: Array<() => Promise<unknown>>, 
   closers.push(() => pgProxy.close());
 
   fs.mkdirSync(path.join(dir, 's3'));
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: path.join(dir, 's3'), silent: true, vhostBuckets: false });
-  const s3Port = (await s3.run()).port;
+  const s3 = await startS3rver(path.join(dir, 's3'));
+  const s3Port = s3.port;
   closers.push(() => s3.close());
   const s3Admin = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: S3_REGION, credentials: S3_CREDENTIALS, forcePathStyle: true });
   closers.push(async () => s3Admin.destroy());
@@ -293,8 +285,10 @@ function member(role: Role, index: number, base: string, env: Record<string, str
     proc.once('exit', (code, signal) => {
       if (!killing && ready) crashes.push(`${role} ${index} exited (${code ?? signal}): ${lifeLog.slice(-2000)}`);
     });
+    // LOG_FORMAT=json at LOG_LEVEL=warn: stdout carries the warnings and errors (with request ids).
     proc.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
+      if (log.length < 1_000_000) log += c.toString();
     });
     proc.stderr!.on('data', (c: Buffer) => {
       if (log.length < 1_000_000) log += c.toString();
