@@ -85,6 +85,10 @@ export interface ClusterOptions {
   workers: number;
   /** Extra environment for every process. */
   env?: Record<string, string>;
+  /** The webhook receiver's answer time (default 30 ms, so overlapping deliveries would show). */
+  webhookAnswerMs?: number;
+  /** API processes (by index) started without REDIS_URL: a broken cluster, to see the rate-limit check fail. */
+  withoutRedis?: number[];
 }
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -148,7 +152,7 @@ async function build(o: ClusterOptions, closers: Array<() => Promise<unknown>>, 
 
   const smtp = await startSmtpSink();
   closers.push(() => smtp.close());
-  const webhooks = await startWebhookWitness();
+  const webhooks = await startWebhookWitness(o.webhookAnswerMs);
   closers.push(() => webhooks.close());
 
   const s3Env = { S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey };
@@ -183,7 +187,9 @@ async function build(o: ClusterOptions, closers: Array<() => Promise<unknown>>, 
   for (let i = 0; i < o.api; i++) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    apis.push(member('api', i, base, { ...env, WORKER: 'off', PORT: String(port), HOST: '127.0.0.1', BASE_URL: base }));
+    const apiEnv: Record<string, string> = { ...env, WORKER: 'off', PORT: String(port), HOST: '127.0.0.1', BASE_URL: base };
+    if (o.withoutRedis?.includes(i)) delete apiEnv['REDIS_URL'];
+    apis.push(member('api', i, base, apiEnv));
   }
   const workers: Member[] = [];
   for (let i = 0; i < o.workers; i++) workers.push(member('worker', i, '', env));

@@ -5,6 +5,7 @@ import { LIMITED_PER_MINUTE, startCluster, type Cluster } from './cluster.js';
 import { probeWindow, runFaults, type FaultRun } from './faults.js';
 import { checkInvariants, drain, formatChecks, type Check } from './invariants.js';
 import { LoadClient } from './load.js';
+import { sabotage } from './sabotage.js';
 
 // One run of the cluster: start it, drive forms for a while (with the faults, or without), let the
 // cluster finish what it was given, then check the invariants. Used by the fault test and by
@@ -18,6 +19,8 @@ export interface ScenarioOptions {
   faults: boolean;
   seed: number;
   drainMs: number;
+  /** Break what each check reads after the run (test/cluster/sabotage.ts): every check must then fail. */
+  sabotage?: boolean;
   log: (line: string) => void;
 }
 
@@ -29,7 +32,7 @@ export interface ScenarioResult {
 export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const started = Date.now();
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-  const cluster: Cluster = await startCluster({ api: o.api, workers: o.workers });
+  const cluster: Cluster = await startCluster({ api: o.api, workers: o.workers, ...(o.sabotage ? { withoutRedis: [1] } : {}) });
   try {
     o.log(`cluster up after ${since()}: ${o.api} API (${cluster.apis.map((a) => a.base).join(', ')}), ${o.workers} worker(s), database ${cluster.dbName}`);
     const loadEnds = Date.now() + o.loadMs;
@@ -47,6 +50,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     const r = client.record;
     o.log(`load ended after ${since()}: ${r.created.length} created, ${r.sent.size} sent, ${r.viewed.length} viewed, ${r.signed.size} signed`);
     o.log(`drain: ${await drain(cluster, o.drainMs)} (${since()})`);
+    if (o.sabotage) for (const what of await sabotage(cluster, r, faults)) o.log(`sabotage: ${what}`);
     const checks = await checkInvariants(cluster, client, faults);
     const report = formatChecks(checks);
     o.log(`invariants (${since()}):\n${report}`);

@@ -23,7 +23,7 @@ export interface WebhookWitness {
   close(): Promise<void>;
 }
 
-export async function startWebhookWitness(): Promise<WebhookWitness> {
+export async function startWebhookWitness(answerMs = ANSWER_MS): Promise<WebhookWitness> {
   const byEvent = new Map<string, number>();
   const inFlight = new Map<string, number>();
   const invalid: string[] = [];
@@ -56,7 +56,7 @@ export async function startWebhookWitness(): Promise<WebhookWitness> {
     byEvent.set(id, (byEvent.get(id) ?? 0) + 1);
     if ((inFlight.get(id) ?? 0) > 0) concurrent.push(id);
     inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
-    await new Promise((resolve) => setTimeout(resolve, ANSWER_MS));
+    if (answerMs > 0) await new Promise((resolve) => setTimeout(resolve, answerMs));
     inFlight.set(id, inFlight.get(id)! - 1);
     return { status: 200 };
   });
