@@ -26,9 +26,11 @@ export async function sabotage(c: Cluster, r: LoadRecord, faults: FaultRun | und
   // 4. A sealed file whose bytes in S3 are not the recorded ones.
   await c.db.query(`update sealed_files set sha256 = $2 where form_id = $1`, [signed[2], '0'.repeat(64)]);
   done.push(`changed the sealed file hash of ${signed[2]}`);
-  // 6. A job still leased by a killed worker, its lease long over.
-  await c.db.query(`insert into outbox (id, account_id, mode, kind, payload, status, run_at, locked_until, locked_by, created_at) values ('job_sabotage000000000000000', $1, $2, 'webhook.sweep', '{}', 'running', $3, $3, $4, $3)`, [accountId, mode, '2026-01-01T00:00:00.000Z', faults?.killedWorkers[0] ?? 'dead-worker']);
-  done.push('left a job leased by a killed worker');
+  // 6. A job a killed worker holds for an hour more (a lease that outlives its worker; one already
+  // over would be taken back by a live worker at once, as it should).
+  const hour = new Date(Date.now() + 3_600_000).toISOString();
+  await c.db.query(`insert into outbox (id, account_id, mode, kind, payload, status, run_at, locked_until, locked_by, created_at) values ('job_sabotage000000000000000', $1, $2, 'webhook.sweep', '{}', 'running', $3, $4, $5, $3)`, [accountId, mode, now, hour, faults?.killedWorkers[0] ?? 'dead-worker']);
+  done.push('left a job leased by a killed worker for an hour');
   // 8. A worker dies without being asked.
   const pid = c.workers[0]!.pid();
   if (pid !== undefined) process.kill(pid, 'SIGKILL');
