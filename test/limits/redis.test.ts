@@ -6,7 +6,8 @@ import { buildApp } from '../../src/app.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { setAccountLimits } from '../../src/domain/accounts/manage-accounts.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
-import { freePort, startRedis, stopRedis } from '../shared/redis-server.js';
+import { freePort } from '../shared/free-port.js';
+import { startRedis, stopRedis } from '../shared/redis-server.js';
 
 // REDIS_URL: two server instances share one window through Redis; Redis going away fails open and
 // is counted; Redis coming back is picked up without a restart (issue 14). Each run starts its own
