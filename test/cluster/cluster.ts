@@ -290,7 +290,8 @@ function member(role: Role, index: number, base: string, env: Record<string, str
     let out = '';
     let lifeLog = '';
     proc.once('exit', (code, signal) => {
-      if (!killing && ready) crashes.push(`${role} ${index} exited (${code ?? signal}): ${lifeLog.slice(-2000)}`);
+      // Its log is in test-results/cluster/ after the run.
+      if (!killing && ready) crashes.push(`${role} ${index} (pid ${proc.pid}) exited by itself (${code ?? signal})`);
     });
     // LOG_FORMAT=json at LOG_LEVEL=warn: stdout carries the warnings and errors (with request ids).
     proc.stdout!.on('data', (c: Buffer) => {
