@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import { randomBytes } from 'node:crypto';
-import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
+import { migrateToLatest, openDatabase, pendingMigrations, ping, type DatabaseHandle } from './db/database.js';
+import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
@@ -87,6 +88,8 @@ export interface DepsOptions {
   llmTimeoutMs?: number;
   /** Limits tuning for tests: quota flush interval, Redis key prefix, how often a Redis outage is logged. */
   limits?: LimitsOptions;
+  /** `formsign migrate`: apply pending migrations even with MIGRATE_ON_START=off. */
+  migrate?: boolean;
   /**
    * Tests: a unit of work that holds SQLite's group commit past its limit rejects instead of only being
    * logged and counted (db/group-commit.ts), so the test that wrote it fails.
@@ -138,7 +141,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       },
     },
   });
-  const migrated = await migrateToLatest(database);
+  const migrated = await migrateOrCheck(config, database, opts.migrate === true);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
   const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
@@ -199,6 +202,26 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       await database.close();
     },
   };
+}
+
+/** Thrown when MIGRATE_ON_START=off and this version has migrations the database lacks. */
+export class MigrationsPendingError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(`The database lacks ${pending.length} migration(s) this version needs (${pending.join(', ')}) and MIGRATE_ON_START=off: run \`formsign migrate\` first.`);
+    this.name = 'MigrationsPendingError';
+  }
+}
+
+/** Applies pending migrations one process at a time, or (MIGRATE_ON_START=off) refuses to start behind. */
+async function migrateOrCheck(config: Config, database: DatabaseHandle, forced: boolean): Promise<string[]> {
+  if (!config.migrateOnStart && !forced) {
+    const pending = await pendingMigrations(database);
+    if (pending.length > 0) throw new MigrationsPendingError(pending);
+    return [];
+  }
+  const onWait = (line: string) => console.error(line);
+  const lock = database.dialect === 'postgres' ? pgMigrationLock(database.db, onWait) : sqliteMigrationLock(path.join(config.dataDir, 'migrate.lock'), onWait);
+  return migrateToLatest(database, lock);
 }
 
 /** SIGNING_CERT_P12/SIGNING_CERT_PASSWORD, else the self-signed certificate kept in DATA_DIR. */
