@@ -266,6 +266,8 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     onFailure: (kind, final) => countJobFailure(metrics, kind, final),
     // Pending events become webhook deliveries before each claim (the events table is their outbox).
     feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
+    // On SIGTERM, how long running jobs get before their leases are handed back.
+    stopGraceMs: config.shutdownGraceMs,
     ...opts.worker,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal, (line) => console.error(`formsign worker: ${line}`), onConnectionError) }
