@@ -159,7 +159,7 @@ export async function checkInvariants(c: Cluster, client: LoadClient, faults: Fa
     if (c.pgProxy.reset === 0) problems.push('the PostgreSQL cut ended no connection');
     if (c.s3Proxy.reset === 0) problems.push('the S3 cut ended no connection');
     const restarts = [...c.apis, ...c.workers].flatMap((m) => m.startupExits);
-    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.reset} PostgreSQL and ${c.s3Proxy.reset} S3 connections ended by the cuts (new ones refused meanwhile)`);
+    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.reset} PostgreSQL and ${c.s3Proxy.reset} S3 connections ended or refused by the cuts`);
   }
 
   // 8. No answer outside the contract, and no process died on its own.

@@ -8,7 +8,7 @@ import net from 'node:net';
  */
 export interface TcpProxy {
   readonly port: number;
-  /** Connections (client side) that cuts ended: a cut that ended none tested nothing. */
+  /** Connections (client side) that cuts ended, and those tried during `cutFor` (reset as accepted). */
   readonly reset: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
@@ -66,7 +66,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     restore,
     async cutFor(ms) {
       await stop();
+      // Meanwhile each connection tried is reset as it is accepted, and counted: a cut nobody tried to
+      // get through would prove nothing, and a closed port cannot count its refusals.
+      const refuser = net.createServer((socket) => {
+        reset++;
+        socket.on('error', () => undefined);
+        socket.resetAndDestroy();
+      });
+      await listen(refuser, port);
       await new Promise((r) => setTimeout(r, ms));
+      await new Promise<void>((resolve) => refuser.close(() => resolve()));
       await restore();
     },
     close: stop,
