@@ -6,7 +6,7 @@ import type { LoadClient } from './load.js';
 // - SIGKILL one API process and one worker, each at its own moment, and start them again a second later;
 // - stop Redis for five seconds (the cluster's own redis-server), asking for the limited account's
 //   window on every API process meanwhile;
-// - make S3 refuse for five seconds (its proxy ends every connection and refuses new ones);
+// - make S3 refuse for five seconds (its proxy resets every connection, open or new);
 // - end every session of the database once (pg_terminate_backend), then make PostgreSQL unreachable
 //   for five seconds (its proxy).
 
@@ -109,7 +109,7 @@ export async function runFaults(c: Cluster, client: LoadClient, o: { seed: numbe
 
   await sleep(t0 + 21_000 - Date.now());
   note('S3 refuses (5 s)');
-  await c.s3Proxy.cutFor(5000);
+  await c.s3Proxy.cut(5000);
   note('S3 answers again');
 
   // Mid-load, so there are sessions to end.
@@ -119,7 +119,7 @@ export async function runFaults(c: Cluster, client: LoadClient, o: { seed: numbe
 
   await sleep(t0 + 32_000 - Date.now());
   note('PostgreSQL unreachable (5 s)');
-  await c.pgProxy.cutFor(5000);
+  await c.pgProxy.cut(5000);
   note('PostgreSQL reachable again');
   await kills;
   return { seed: o.seed, events, killedWorkers, terminated, probe: { shared: [], redisDown, failOpensBefore, failOpensAfter } };

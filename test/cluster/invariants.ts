@@ -156,10 +156,10 @@ export async function checkInvariants(c: Cluster, client: LoadClient, faults: Fa
     const kills = faults.events.filter((e) => e.what.startsWith('SIGKILL')).length;
     if (kills !== 2) problems.push(`${kills} processes killed, expected an API process and a worker`);
     if (faults.terminated === 0) problems.push('pg_terminate_backend found no session to end');
-    if (c.pgProxy.reset === 0) problems.push('the PostgreSQL cut ended no connection');
-    if (c.s3Proxy.reset === 0) problems.push('the S3 cut ended no connection');
+    if (c.pgProxy.refused === 0) problems.push('the PostgreSQL cut reset no connection');
+    if (c.s3Proxy.refused === 0) problems.push('the S3 cut reset no connection');
     const restarts = [...c.apis, ...c.workers].flatMap((m) => m.startupExits);
-    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.reset} PostgreSQL and ${c.s3Proxy.reset} S3 connections ended or refused by the cuts`);
+    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.refused} PostgreSQL and ${c.s3Proxy.refused} S3 connections reset by the cuts (open ones and those tried meanwhile)`);
   }
 
   // 8. No answer outside the contract, and no process died on its own.

@@ -36,7 +36,7 @@ describe('a PostgreSQL connection reset mid-statement (postgres)', () => {
     const failure = slow.then(() => assert.fail('the statement outlived its connection'), (err: unknown) => err);
     // The statement is on the wire before the cut.
     await new Promise((r) => setTimeout(r, 300));
-    await proxy.cutFor(200);
+    await proxy.cut(200);
     const err = (await failure) as { name?: string; code?: string; message?: string };
     assert.equal(err.name, 'DatabaseUnavailableError', String(err.message));
     assert.equal(err.code, 'FORMSIGN_DB_UNAVAILABLE');
