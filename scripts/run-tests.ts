@@ -190,6 +190,8 @@ if (all.length === 0) {
   process.exit(1);
 }
 if (names.some((n) => n !== 'unit')) await dropRunSchemas();
+// Files the test files share within this run (test/shared/service-certificate.ts) are named for it.
+for (const f of fs.readdirSync(os.tmpdir())) if (f.startsWith(`formsign-test-${RUN_ID}-`)) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true });
 for (const r of all) times[r.file] = r.ms;
 fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
 fs.writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
