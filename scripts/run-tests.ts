@@ -1,7 +1,8 @@
 // The runner behind `npm test` and `npm run test:<group>`: checks that every test file is in exactly
 // one group (scripts/test-groups.ts), runs each group's files in parallel, each file in its own process
 // under Node's own runner, prints a file's output whole when it ends, and ends with the failed files
-// and the slowest ten.
+// and the slowest ten. Each file's wall time and CPU time (user + system, its child processes included)
+// are printed and kept in test-results/test-times.json and test-cpu.json.
 //
 //   node --import tsx scripts/run-tests.ts unit|integration|browser|all|check [--jobs N] [file ...]
 //
