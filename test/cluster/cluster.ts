@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -157,8 +157,12 @@ async function build(o: ClusterOptions, closers: Array<() => Promise<unknown>>, 
   closers.push(() => webhooks.close());
 
   const s3Env = { S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey };
-  // The test's own handle migrates the database and seeds it, straight to PostgreSQL and s3rver.
-  const seedDeps = await createDeps(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: dbUrl(undefined, dbName), S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, ...s3Env }));
+  // As the README's "Running at scale" says: `formsign migrate` first, then every process with
+  // MIGRATE_ON_START=off. The test's own handle then seeds, straight to PostgreSQL and s3rver.
+  const direct = { DATA_DIR: dir, DATABASE_URL: dbUrl(undefined, dbName), S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, ...s3Env };
+  const migrate = spawnSync(process.execPath, ['dist/main.js', 'migrate'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...direct, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 });
+  if (migrate.status !== 0) throw new Error(`formsign migrate failed (${migrate.status ?? migrate.signal}): ${migrate.stdout}${migrate.stderr}`);
+  const seedDeps = await createDeps(loadConfig({ ...direct, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'off' }));
   let seeded: Awaited<ReturnType<typeof seed>>;
   try {
     seeded = await seed(seedDeps);
@@ -178,6 +182,7 @@ async function build(o: ClusterOptions, closers: Array<() => Promise<unknown>>, 
     // A webhook retry after the outages comes within a second or two, not minutes.
     WEBHOOK_RETRY_SCALE: '0.02',
     METRICS_TOKEN,
+    MIGRATE_ON_START: 'off',
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     // Two cores: one PDF thread per process is what the machine can give.

@@ -6,9 +6,9 @@ import type { LoadClient } from './load.js';
 // - SIGKILL one API process and one worker, each at its own moment, and start them again a second later;
 // - stop Redis for five seconds (the cluster's own redis-server), asking for the limited account's
 //   window on every API process meanwhile;
-// - make S3 refuse for five seconds (its proxy resets every connection);
-// - make PostgreSQL unreachable for five seconds (its proxy), then end every session of the
-//   database once (pg_terminate_backend).
+// - make S3 refuse for five seconds (its proxy resets every connection, open or new);
+// - end every session of the database once (pg_terminate_backend), then make PostgreSQL unreachable
+//   for five seconds (its proxy).
 
 export interface FaultEvent { atMs: number; what: string }
 

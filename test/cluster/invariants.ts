@@ -159,7 +159,7 @@ export async function checkInvariants(c: Cluster, client: LoadClient, faults: Fa
     if (c.pgProxy.refused === 0) problems.push('the PostgreSQL cut reset no connection');
     if (c.s3Proxy.refused === 0) problems.push('the S3 cut reset no connection');
     const restarts = [...c.apis, ...c.workers].flatMap((m) => m.startupExits);
-    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.refused} PostgreSQL and ${c.s3Proxy.refused} S3 connections reset by the cuts`);
+    add('every fault took effect', problems, `${restarts.length} exit(s) while starting, started again${restarts.length ? ` (${restarts.map((x) => x.split(':')[0]).join('; ')})` : ''}; ${kills} SIGKILLs, ${faults.terminated} sessions terminated, ${c.pgProxy.refused} PostgreSQL and ${c.s3Proxy.refused} S3 connections reset by the cuts (open ones and those tried meanwhile)`);
   }
 
   // 8. No answer outside the contract, and no process died on its own.
