@@ -12,7 +12,7 @@ import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
 
 interface FormBody {
   id: string; template_id: string | null; name: string; generator: string; status: string; signers: Array<{ slot: number; role: string }>;
-  fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; value: unknown; page: number; width: number }>;
+  fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; description?: string; value: unknown; page: number; width: number }>;
 }
 
 for (const dialect of DIALECTS) {
@@ -192,7 +192,7 @@ for (const dialect of DIALECTS) {
       const prompt = 'Tenancy application: applicant name, monthly income. If applicable, the co-signer\'s name and phone number. The applicant signs; the co-signer signs too if there is one.';
       const res = await generate({ prompt, save_as_template: true });
       assert.equal(res.status, 201, res.body);
-      const form = res.json<FormBody & { fields: Array<{ description?: string }> }>();
+      const form = res.json<FormBody>();
       const described = form.fields.filter((f) => f.description !== undefined).map((f) => [f.label, f.required, f.description]);
       assert.deepEqual(described, [
         ['Co-signer\'s name', false, 'If applicable'],
