@@ -9,7 +9,7 @@ import {
 } from './lexicon.js';
 import { namedOwners, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
-import { Groups, items, sentences, titleFromText, wordCount, type Item } from './segment.js';
+import { glue, Groups, items, sentences, titleFromText, unglue, wordCount, type Item } from './segment.js';
 import {
   MAX_FIELDS, MAX_LABEL, TooManyFieldsError, UnsupportedLanguageError, type GeneratedField, type GeneratedSpec, type Language, type Signer,
 } from './spec.js';
@@ -80,11 +80,24 @@ function cleanRole(raw: string, lang: Language): string {
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
   if (!m || /^(?:first|second|third|\w+th|\d+(?:st|nd|rd|th))$/i.test(m[1]!)) return [raw];
-  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp()(m[1]!).numbers().get();
+  const small = SMALL_NUMBER[fold(m[1]!).toLowerCase()];
+  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : small ?? nlp()(m[1]!).numbers().get();
   const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
-  const single = nlp()(m[2]!).nouns().toSingular().text() || m[2]!;
+  const single = singular(m[2]!);
   return Array.from({ length: n }, (_, i) => `${single} ${i + 1}`);
+}
+
+const SMALL_NUMBER: Record<string, number> = { dos: 2, deux: 2, zwei: 2, due: 2, dois: 2, duas: 2, tres: 3, trois: 3, drei: 3, tre: 3 };
+/** The nouns that name parties in the plural, in the six languages: "genitori" → "genitore", "Eltern" → "Elternteil". */
+const SINGULAR: Record<string, string> = { eltern: 'Elternteil', zeugen: 'Zeuge', genitori: 'genitore', testimoni: 'testimone', pais: 'progenitor', padres: 'padre', coniugi: 'coniuge' };
+function singular(noun: string): string {
+  const known = SINGULAR[fold(noun)];
+  if (known) return /^\p{Lu}/u.test(noun) ? capitalise(known) : known;
+  const en = nlp()(noun).nouns().toSingular().text();
+  if (en && en !== noun) return en;
+  // Romance plurals: "cónyuges", "témoins", "testigos".
+  return noun.replace(/(?<=\p{L}{3})s$/u, '');
 }
 
 function capitalise(s: string): string {
@@ -129,7 +142,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const words = WORDS[language];
   const prepared = prepare(prompt, language);
   const groups = new Groups();
-  const seg = sentences(prepared.text, groups);
+  const seg = sentences(glue(prepared.text), groups);
   const roles = new Roles(language);
   const fields: Array<GeneratedField & { order: number }> = [];
   const seen = new Set<string>();
@@ -257,13 +270,17 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     for (let i = 2; names.has(name); i++) name = `${base}_${i}`;
     names.add(name);
     // Statements the signer agrees to keep their words (up to 300 characters); other labels are short.
-    return { ...f, name, label: f.label.slice(0, f.type === 'checkbox' ? 300 : MAX_LABEL) };
+    const done: GeneratedField = { ...f, name, label: unglue(f.label).slice(0, f.type === 'checkbox' ? 300 : MAX_LABEL) };
+    if (f.options) done.options = f.options.map(unglue);
+    if (f.description) done.description = unglue(f.description);
+    if (f.section) done.section = unglue(f.section);
+    return done;
   });
   // One unknown word or phrase is not a form ("hello"): the caller answers with an example instead.
   if (out.length === 1 && out[0]!.type === 'text' && !out[0]!.multiline && !KNOWN_TEXT.test(fold(out[0]!.label))) out.length = 0;
   if (out.length > MAX_FIELDS) throw new TooManyFieldsError(out.length);
   const signers: Signer[] = roles.list.length > 0
-    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : r.label }))
+    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : unglue(r.label) }))
     : [{ slot: 1, role: words.signer }];
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
   const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)
@@ -271,7 +288,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     .replace(/^(?:(?:i|we)\s+)?(?:need|want)\s+(?:a|an)\s+/i, '')
     .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:una|uma|une|un['’]|un|um|eine|einen|ein)\s+/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
-  const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
+  const title = capitalise(unglue(rawTitle).replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
   return withSignature({ title, language, fields: out, signers });
 }
 
@@ -303,7 +320,7 @@ const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|dond
 
 function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
   const words = WORDS[language];
-  let raw = item.text.replace(/\s+/g, ' ').trim().replace(FORM_WHERE, '')
+  let raw = item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(FORM_WHERE, '')
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
   let rawFolded = fold(raw);

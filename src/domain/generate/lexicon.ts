@@ -33,7 +33,7 @@ const NOT_POSTAL = w('e ?-?mail address|email address|web address|ip address|adr
 
 /** Free remarks ("comments", "notes") are never required unless the text says so. */
 export const REMARKS = /^(?:(?:any|other|additional|general|further)\s+)*(?:comments?|notes?|remarks?|observations?|observaciones(?: generales)?|comentarios?|commentaires?|remarques?|bemerkungen|anmerkungen|kommentare?|note(?: generali)?|commenti|osservazioni|observacoes(?: gerais)?|comentarios?)(?:\s+(?:generales?|generaux|gerais|generali))?$/;
-export const OPTIONAL = w('optional|optionally|if any|if applicable|not required|opcional|facultatif|facultative|optionnel|optionnelle|freiwillig|falls zutreffend|falls vorhanden|gegebenenfalls|wahlweise|if insured|if there is one|if relevant|si tiene|si las hay|si lo hay|si corresponde|en su caso|le cas echeant|eventuel(?:le)?s?|facoltativo|facoltativa|opzionale|se presente|se presenti|se applicabile|eventuali|se houver|se tiver|se aplicavel|eventuais');
+export const OPTIONAL = w('optional|optionally|if any|of any|si los hay|if applicable|not required|opcional|facultatif|facultative|optionnel|optionnelle|freiwillig|falls zutreffend|falls vorhanden|gegebenenfalls|wahlweise|if insured|if there is one|if relevant|si tiene|si las hay|si lo hay|si corresponde|en su caso|le cas echeant|eventuel(?:le)?s?|facoltativo|facoltativa|opzionale|se presente|se presenti|se applicabile|eventuali|se houver|se tiver|se aplicavel|eventuais');
 export const REQUIRED = w('required|mandatory|must|obligatorio|obligatoire|pflicht|erforderlich|obbligatorio|obrigatorio');
 
 export const YES_NO = /^(?:yes|no|si|oui|non|ja|nein|y|n|sim|nao)$/;
@@ -47,6 +47,8 @@ export function typeOf(folded: string): FieldType {
   if (EMAIL.test(folded)) return 'email';
   if (ID_NUMBER.test(folded) || ID_NUMBER_ROMANCE.test(folded)) return 'text';
   if (/^\s*data\s*$/.test(folded)) return 'date';
+  // A glued "date and time" (segment.ts, glue): "data e a hora da ocorrência", "Datum und Uhrzeit".
+  if (/^(?:date|fecha|data|datum)\u00a0/.test(folded)) return 'date';
   if (DATE.test(folded) || DATE_ON.test(folded) || /^when\b/.test(folded)) {
     // "start time" and "time of incident" stay text: there is no time type.
     if (!/\btime\b/.test(folded) || /\bdate\b/.test(folded)) return 'date';

@@ -26,8 +26,30 @@ export interface Segmented {
 const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
-const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+// Spaces only: a glued phrase (below) joins its words with no-break spaces, which \s would split.
+const AND = /[ \t\n]+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)[ \t\n]+/;
+const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|conditions generales|allgemeinen geschaftsbedingungen/;
+
+/** A no-break space: joins the words of a phrase whose "and" is not a list's ("health and safety officer"). */
+export const GLUE_SPACE = '\u00a0';
+// One thing named with an "and": it is never split, wherever it stands in a run-on sentence (not only
+// when it is a whole item) — "the date and time of the incident and the location", "firma el técnico de
+// salud y seguridad", "mit Vor- und Nachname".
+const GLUED = /(?<![a-z])(?:(?:first|given) and (?:last|family) names?|name and surname|nome e cognome|nombre y apellidos?|(?:le )?nom et (?:le )?prenom|(?:le )?prenom et (?:le )?nom|vor- und nachname|vorname und nachname|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|via e numero civico|rua e numero|terms (?:and|&) conditions|rules and regulations|health and safety|salud y seguridad|sante et securite|hygiene et securite|salute e sicurezza|saude e seguranca|arbeits- und gesundheitsschutz|terminos y condiciones|termini e condizioni|termos e condicoes|date and (?:the )?time|fecha y (?:la )?hora|date et (?:l['’] ?)?heure|datum und uhrzeit|data e (?:l['’] ?)?ora|data e (?:a )?hora|bed and breakfast|research and development|human resources and)(?![a-z])/g;
+
+/** Joins the words of the phrases in GLUED with no-break spaces (positions found on the folded text). */
+export function glue(text: string): string {
+  const chars = [...text];
+  let folded = '';
+  const at: number[] = [];
+  chars.forEach((c, i) => { const f = fold(c); for (let k = 0; k < f.length; k++) at.push(i); folded += f; });
+  for (const m of folded.matchAll(GLUED)) {
+    for (let k = m.index; k < m.index + m[0].length; k++) if (folded[k] === ' ') chars[at[k]!] = GLUE_SPACE;
+  }
+  return chars.join('');
+}
+
+export const unglue = (s: string): string => s.replaceAll(GLUE_SPACE, ' ');
 const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
@@ -229,7 +251,7 @@ function resolve(piece: string, groups: Groups): Item {
     if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) options = list;
     else remarks.push(inner);
     return ' ';
-  }).replace(/\s+/g, ' ').trim();
+  }).replace(/[^\S\u00a0]+/g, ' ').trim();
   const question = /\?/.test(text);
   const item: Item = { text: text.replace(/[?¿¡!]/g, '').trim(), remarks, question };
   if (options) item.options = options;
