@@ -123,7 +123,10 @@ function consentSlug(label: string): string {
 }
 
 function cleanPhrase(text: string): string {
-  let s = text.trim();
+  // "También un campo para observaciones", "aggiungi anche uno spazio per le note": the field is the remarks.
+  let s = text.trim().replace(/^(?:(?:also|and|plus|tambien|también|aussi|auch|anche|tambem|também|aggiungi(?: anche)?|add|e|y|et|und)\s+)*(?:a|an|un|una|uno|um|uma|une|ein|eine|einen)\s+(?:field|space|box|section|campo|spazio|espace|champ|feld|espaco|espaço|casilla|riquadro|zone)\s+(?:for|para|per|pour|fur|für)\s+/iu, '')
+    // German dative after "mit dem": "Namen des Kindes" is the child's name.
+    .replace(/^((?:mit\s+)?(?:dem|den)\s+)?(Vor|Nach|Familien)?(N|n)amen(?=\s+(?:des|der|von)\b|$)/u, (_, _a: string | undefined, pre: string | undefined, n: string) => `${pre ?? ''}${n}ame`);
   // "I need a form where customers give me their name": every lead-in goes, not only the first.
   for (let i = 0; i < 3; i++) {
     const lead = LEAD_IN.exec(s);
@@ -318,9 +321,27 @@ const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|c
 const WHETHER = /^(?:whether(?:\s+or\s+not)?|si|s['’]il|s['’]ils|si elle|ob|se)\s+(.*)$/i;
 const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|donde|quien|quel|quelle|quels|comment|quand|ou|qui|pourquoi|was|welche[rsn]?|wie|wann|wo|wer|warum|cosa|quale|quali|come|quando|dove|chi|perche|o que|qual|quais|quem|porque)\b/;
 
+/**
+ * A run-on sentence that opens by asking for the form: "hazme una autorización … donde el padre pone el
+ * nombre del niño", "per il centro estivo abbiamo bisogno di un modulo … con nome del bambino". What
+ * comes after the first "where"/"with" is the first field (the request itself is no field).
+ */
+const REQUEST_OPENING = /^(?:(?:please|hi|hey|ok|so)\s+)?(?:(?:can|could|would) you|(?:can|could) we|make(?: me| us)?|create|build|set up|do|draft|hazme|haz|hacer|prepara(?:me)?|crea(?:me)?|fais|faites|prepare|erstelle|erstellt|mach|mi prepari|preparami|fammi|crea|faz-me|faca|cria|prepara)\b|^(?:[^,.]{0,50}?\s)?(?:i|we) (?:need|want|would like)|^(?:[^,.]{0,50}?\s)?(?:quiero|queremos|necesito|necesitamos|il me faudrait|il nous faut|je voudrais|nous voulons|on a besoin|j['’]ai besoin|nous avons besoin|wir brauchen|ich brauche|wir benotigen|bitte|vorrei|vogliamo|ci serve|mi serve|abbiamo bisogno|preciso|precisamos|queria|queremos)\b/;
+const FIRST_FIELD_AFTER = /\s(?:with|including|where|in which|con|donde|en (?:el|la) que|avec|où|dans lequel|mit|wo|in dem|in der|dove|in cui|com|onde|em que)\s+/iu;
+
+function dropRequest(raw: string): string {
+  if (!REQUEST_OPENING.test(fold(raw))) return raw;
+  const m = FIRST_FIELD_AFTER.exec(raw);
+  return m && m.index < 160 ? raw.slice(m.index + m[0].length) : raw;
+}
+
+/** "the original tenant gives their name" → "Original tenant name": the person's own field. */
+const PERSON_GIVES = /^(?:and\s+)?(?:the\s+)?((?:[\p{L}-]+\s+)?[\p{L}-]+)\s+(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her|its)\s+(?=(?:full\s+)?(?:name|phone|email|address|date of birth)\b)/iu;
+
 function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
   const words = WORDS[language];
-  let raw = item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(FORM_WHERE, '')
+  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim()).replace(FORM_WHERE, '')
+    .replace(PERSON_GIVES, (_, who: string) => (/^(?:they|he|she|you|we|person|signer|couple|parents?)$/i.test(who) ? '' : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
   let rawFolded = fold(raw);
@@ -396,6 +417,14 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
     return withCondition({ name: '', label: cleanLabel, type: opts.length <= 4 ? 'radio' : 'select', required, signer: 1, options: opts });
   }
   // A question the signer answers: "Do you need a parking pass?", "¿Necesita plaza de aparcamiento?".
+  // "¿Tiene algún problema de salud que debamos conocer?": the answer names the problems (text).
+  const anyQuestion = item.question ? ANY_QUESTION.exec(raw) : null;
+  if (anyQuestion) {
+    const what = anyQuestion[1]!.replace(/\s+(?:que|that|we|qu['’]|di cui|das|den|die)\b.*$/iu, '').trim();
+    const f: GeneratedField = { name: '', label: capitalise(what), type: 'text', required, signer: 1 };
+    if (isMultiline(fold(what))) f.multiline = true;
+    return withCondition(f);
+  }
   if (item.question && !WH_WORD.test(fold(raw)) && typeOf(fold(raw)) === 'text' && !isMultiline(fold(raw))) {
     return withCondition({ name: '', label: capitalise(raw.replace(FILLER_END, '')), type: 'radio', required, signer: 1, options: [words.yes, words.no] });
   }
@@ -419,6 +448,8 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
   if (type === 'text' && isMultiline(folded)) field.multiline = true;
   return withCondition(field);
 }
+
+const ANY_QUESTION = /^(?:do you have|have you (?:got|had)|does (?:he|she|the \p{L}+) have|tiene(?: usted)?|tienes|tem|tens|avez-vous|as-tu|a-t-(?:il|elle)|haben sie|hast du|hat (?:er|sie|das kind)|ha|hai)\s+(?:any|algun[oa]?s?|algún|alguna?s?|alguma?s?|des|irgendwelche|qualche|delle|degli|dei)\s+(.+)$/iu;
 
 function shortLabel(label: string): string {
   return label.length <= 80 ? label : `${label.slice(0, 77).replace(/\s+\S*$/, '')}…`;
