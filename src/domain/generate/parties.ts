@@ -190,11 +190,26 @@ function subjectBefore(beforeText: string, lang: Language): Found {
   }
   // The role next to the verb may be any noun; those further out must name a party ("their emergency
   // contact and the member sign" is one signer).
+  // Walking out from the verb, each further role must be headed by a party noun: "mit dem Namen und der
+  // Anschrift des Käufers und Käufer und Verkäufer unterschreiben" stops before "Anschrift des Käufers".
   let kept = roles.filter((r) => r.words.length > 0);
-  while (kept.length > 1 && !kept[0]!.words.some((x) => ROLE_NOUN.test(stem(x)))) kept = kept.slice(1);
+  let from = kept.length - 1;
+  while (from > 0 && headedByParty(kept[from - 1]!.words, lang)) from--;
+  kept = kept.slice(from);
   kept = kept.map((r) => ({ ...r, words: dropModals(r.words) })).filter((r) => r.words.length > 0 && !OF.has(r.words[0]!.toLowerCase()) && r.words[r.words.length - 1] !== '|');
   if (kept.length === 0 || (kept.length === 1 && PREP.has(stopper) && roles.length === 1)) return { roles: [], start: end, used: 0 };
   return { roles: toParties(kept.map((r) => r.words), joinOr), start: kept[0]!.start, used: 0 };
+}
+
+const PERSON_ENDING = /(?:ant|ent|er|or|ee|ist|ian|eur|euse|aire|ario|aria|ore|ice|eiro|eira|ente|ante|erin|ler|ner)$/;
+/** The role's head (its last word in English, its first elsewhere; any of "a | b") names a party. */
+function headedByParty(words: string[], lang: Language): boolean {
+  return words.join(' ').split('|').some((alt) => {
+    const w = alt.trim().split(/\s+/).filter((x) => x && !/^(?:\d+|two|three)$/i.test(x));
+    const head = lang === 'en' ? w[w.length - 1] : w[0];
+    // "subtenant", "co-borrower", "Verkäuferin": a person's ending is enough.
+    return head !== undefined && (ROLE_NOUN.test(stem(head)) || (PERSON_ENDING.test(fold(head)) && typeOf(fold(alt)) === 'text'));
+  });
 }
 
 function dropModals(words: string[]): string[] {
