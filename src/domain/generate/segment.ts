@@ -121,7 +121,8 @@ export function splitHead(sentence: string): { left: string; right: string } | u
 export function looksLikeOptions(text: string): boolean {
   if (!OR.test(text)) return false;
   const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
-  return items.length >= 2 && items.every((s) => wordCount(s) <= 3 && !namesAField(fold(s))) && !GROUP.test(text);
+  // Up to four words a choice: "retraso en la entrega", "falta justificada".
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 4 && !namesAField(fold(s))) && !GROUP.test(text);
 }
 
 export function optionList(text: string): string[] {
@@ -138,7 +139,9 @@ export function items(sentence: string, groups: Groups): Item[] {
 
 // "the membership type which is monthly, quarterly or annual", "el tipo de cuota que puede ser mensual,
 // trimestral o anual", "dem Tarif, der monatlich, vierteljährlich oder jährlich sein kann".
-const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?\s*((?:[\p{L}-]+\s*,\s*)+[\p{L}-]+\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
+// "how the photos may be used which is portfolio, social media or advertising", "der Abteilung also Fußball,
+// Tennis oder Schwimmen": a choice may have two words, and "i.e." words introduce the list too.
+const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?|also|namely|i\.e\.|nämlich|d\.h\.|cioè|ossia|ovvero|o sea|es decir|c['’]est-à-dire|ou seja|isto é)\s*((?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*,\s*)+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
 
 function choicePhrases(sentence: string, groups: Groups): string {
   return sentence.replace(CHOICE_PHRASE, (_, label: string, list: string) => `${label} \u2063${groups.all.push(list) - 1}\u2063`);
