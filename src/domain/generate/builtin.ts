@@ -9,7 +9,7 @@ import {
 } from './lexicon.js';
 import { namedOwners, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
-import { glue, Groups, items, sentences, titleFromText, unglue, wordCount, type Item } from './segment.js';
+import { glue, Groups, items, sentences, TITLE_NOUN, titleFromText, unglue, wordCount, type Item } from './segment.js';
 import {
   MAX_FIELDS, MAX_LABEL, TooManyFieldsError, UnsupportedLanguageError, type GeneratedField, type GeneratedSpec, type Language, type Signer,
 } from './spec.js';
@@ -124,9 +124,7 @@ function consentSlug(label: string): string {
 
 function cleanPhrase(text: string): string {
   // "También un campo para observaciones", "aggiungi anche uno spazio per le note": the field is the remarks.
-  let s = text.trim().replace(/^(?:(?:also|and|plus|tambien|también|aussi|auch|anche|tambem|também|aggiungi(?: anche)?|add|e|y|et|und)\s+)*(?:a|an|un|una|uno|um|uma|une|ein|eine|einen)\s+(?:field|space|box|section|campo|spazio|espace|champ|feld|espaco|espaço|casilla|riquadro|zone)\s+(?:for|para|per|pour|fur|für)\s+/iu, '')
-    // German dative after "mit dem": "Namen des Kindes" is the child's name.
-    .replace(/^((?:mit\s+)?(?:dem|den)\s+)?(Vor|Nach|Familien)?(N|n)amen(?=\s+(?:des|der|von)\b|$)/u, (_, _a: string | undefined, pre: string | undefined, n: string) => `${pre ?? ''}${n}ame`);
+  let s = text.trim().replace(/^(?:(?:also|and|plus|tambien|también|aussi|auch|anche|tambem|também|aggiungi(?: anche)?|add|e|y|et|und)\s+)*(?:a|an|un|una|uno|um|uma|une|ein|eine|einen)\s+(?:field|space|box|section|campo|spazio|espace|champ|feld|espaco|espaço|casilla|riquadro|zone)\s+(?:for|para|per|pour|fur|für)\s+/iu, '');
   // "I need a form where customers give me their name": every lead-in goes, not only the first.
   for (let i = 0; i < 3; i++) {
     const lead = LEAD_IN.exec(s);
@@ -135,7 +133,8 @@ function cleanPhrase(text: string): string {
   }
   for (let i = 0; i < 4; i++) s = s.replace(FILLER_START, '');
   s = s.replace(FILLER_END, '').replace(/^[-–—:;,.\s]+|[-–—:;,.\s]+$/g, '');
-  return s;
+  // German dative ("mit dem Namen des Kindes"): the label is the child's "Name".
+  return s.replace(/^(Vor|Nach|Familien)?(N|n)amen(?=\s+(?:des|der|von)\b|$)/u, (_, pre: string | undefined, n: string) => `${pre ?? ''}${n}ame`);
 }
 
 /** Builds the spec: fields in the order the description gives them, signature blocks last. */
@@ -330,9 +329,13 @@ const REQUEST_OPENING = /^(?:(?:please|hi|hey|ok|so)\s+)?(?:(?:can|could|would) 
 const FIRST_FIELD_AFTER = /\s(?:with|including|where|in which|con|donde|en (?:el|la) que|avec|où|dans lequel|mit|wo|in dem|in der|dove|in cui|com|onde|em que)\s+/iu;
 
 function dropRequest(raw: string): string {
-  if (!REQUEST_OPENING.test(fold(raw))) return raw;
+  // "eine Einverständniserklärung für den Schulausflug wo die Eltern den Namen …": the form named first.
+  const formFirst = TITLE_NOUN.test(fold(raw.split(/\s+/).slice(0, 4).join(' ')));
+  if (!formFirst && !REQUEST_OPENING.test(fold(raw))) return raw;
   const m = FIRST_FIELD_AFTER.exec(raw);
-  return m && m.index < 160 ? raw.slice(m.index + m[0].length) : raw;
+  if (!m || m.index >= 160) return raw;
+  // German puts the verb last: "wo die Eltern den Namen des Kindes (angeben)" → "den Namen des Kindes".
+  return raw.slice(m.index + m[0].length).replace(/^(?:die|der|das|ein|eine)\s+\p{Lu}\p{L}*\s+(?=(?:den|die|das|dem|ihren|ihre|seinen|seine)\s)/u, '');
 }
 
 /** "the original tenant gives their name" → "Original tenant name": the person's own field. */

@@ -53,7 +53,7 @@ export const unglue = (s: string): string => s.replaceAll(GLUE_SPACE, ' ');
 const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
-const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
+export const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 
 export class Groups {
   readonly all: string[] = [];
@@ -210,9 +210,9 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
 }
 
 const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship',
-  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname',
+  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname', 'namen',
   'nome', 'cognome', 'indirizzo', 'reddito', 'morada', 'telefone', 'rendimento', 'endereco']);
-const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
+const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|dem|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
 /** "DNI del comprador", "Anschrift des Käufers", "indirizzo dell'acquirente": a head and its owner. */
 const OWNED = /^(\S+)\s+((?:del|de la|de los|de las|de l['’]|du|des|de|dell['’]|della|dello|degli|do|da|dos|das|der|of the|of)\s*\S.*)$/i;
 /** "the buyer's name": the owner and the head. */
