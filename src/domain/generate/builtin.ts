@@ -189,8 +189,9 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let condition: string | undefined;
     let owner: string | undefined;
     let last: GeneratedField | undefined;
+    const severalGive = (rest.match(GIVES_THEIR) ?? []).length >= 2;
     for (const item of items(rest, groups)) {
-      const made = fieldOf(item, language, roles, condition, owner);
+      const made = fieldOf(item, language, roles, condition, owner, severalGive);
       if (made.kind === 'conditional') {
         if (made.trailing && last && !last.description) {
           last.required = false;
@@ -341,10 +342,13 @@ function dropRequest(raw: string): string {
 /** "the original tenant gives their name" → "Original tenant name": the person's own field. */
 const PERSON_GIVES = /^(?:and\s+)?(?:the\s+)?((?:[\p{L}-]+\s+)?[\p{L}-]+)\s+(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her|its)\s+(?=(?:full\s+)?(?:name|phone|email|address|date of birth)\b)/iu;
 
-function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
+/** Several people give their own details in one sentence ("the tenant gives their name and the subtenant gives their name"). */
+const GIVES_THEIR = /\b(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her)\b/gi;
+
+function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
   const words = WORDS[language];
   let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim()).replace(FORM_WHERE, '')
-    .replace(PERSON_GIVES, (_, who: string) => (/^(?:they|he|she|you|we|person|signer|couple|parents?)$/i.test(who) ? '' : `${who} `))
+    .replace(PERSON_GIVES, (all: string, who: string) => (!severalGive || /^(?:they|he|she|you|we|person|signer|couple|parents?)$|\b(?:should|must|will|can|to|may)\b/i.test(who) ? all : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
   let rawFolded = fold(raw);
