@@ -53,6 +53,8 @@ export const unglue = (s: string): string => s.replaceAll(GLUE_SPACE, ' ');
 const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
+/** "For the parent:", "Para el menor:", "Für den Mieter:": whose fields follow, not a field. */
+const FOR_WHOM = /^(?:for|para|pour|f(?:ü|u)r|per)\s+(?:the|el|la|los|las|le|la|les|l['’]\s*|den|die|das|il|lo|o|a|os|as)?\s*[\p{L}-]+$/iu;
 export const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 
 export class Groups {
@@ -172,7 +174,7 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
   // The part before a colon or dash is a heading only when it says so ("Fields:", "Lease agreement -");
   // otherwise it holds fields too ("name, email - and phone").
   const left = head?.left.trim() ?? '';
-  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
+  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || FOR_WHOM.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
   const body = head && head.right ? (dropLeft ? head.right : `${head.left}, ${head.right}`) : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
