@@ -39,6 +39,8 @@ const GLUED = /(?<![a-z])(?:(?:first|given) and (?:last|family) names?|name and 
 
 /** Joins the words of the phrases in GLUED with no-break spaces (positions found on the folded text). */
 export function glue(text: string): string {
+  // Most descriptions glue nothing: one test on the folded whole before the per-character pass.
+  if (fold(text).search(GLUED) < 0) return text;
   const chars = [...text];
   let folded = '';
   const at: number[] = [];
