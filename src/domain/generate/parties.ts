@@ -59,6 +59,7 @@ const THEN_END = /(?:\b(?:at the end|in the end|finally|al final|finalmente|por 
 const PARTIES = /^(?:part(?:y|ies|ie|ies|es|eien|i|e)|seiten)$/i;
 export const BOTH_OF = /^(?:both|ambos|ambas|los dos|las dos|deux|beide|entrambi|entrambe|tutti e due|os dois|as duas)$/i;
 
+const EACH_WORD = /^(?:each|every|cada|chaque|tous|toutes|todas|todos|ogni|tutte|tutti|jede[nrs]?|alle)$/;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\u00a0-]*|[,;]/gu;
 
 /** The signing clauses of one sentence; undefined when it has none. */
@@ -253,7 +254,10 @@ function subjectAfter(after: string, lang: Language): Found {
     // "… e l'operatore mette la sigla": that person initials, they do not sign.
     if (INITIALS.test(fold(after.slice(t.index)).split(/[.;]/)[0]!.split(/\s+/).slice(0, 5).join(' '))) break;
     if (!isRoleWord(t[0], lang) || cur.filter((x) => x !== '|').length >= 3) break;
-    if (cur.length > 0 && cur[cur.length - 1] !== '|' && !OF.has(cur[cur.length - 1]!.toLowerCase()) && lang !== 'de' && !ROLE_NOUN.test(stem(t[0])) && /^\p{Ll}/u.test(t[0]) && roles.length > 1) break;
+    // A second lower-case word after a role ends it ("… y la madre con la fecha"), unless it qualifies the
+    // role's one noun: "responsable directo", "chefia direta", "recursos humanos", "ufficio amministrazione".
+    if (cur.length > 0 && cur[cur.length - 1] !== '|' && !OF.has(cur[cur.length - 1]!.toLowerCase()) && lang !== 'de' && !ROLE_NOUN.test(stem(t[0])) && /^\p{Ll}/u.test(t[0]) && roles.length > 1
+      && (cur.length !== 1 || EACH_WORD.test(w) || lang === 'en')) break;
     cur.push(t[0]);
     if (optionalNext) { optional[optional.length - 1] = true; optionalNext = false; }
     used = t.index + t[0].length;

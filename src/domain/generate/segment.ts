@@ -27,7 +27,7 @@ const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 // Spaces only: a glued phrase (below) joins its words with no-break spaces, which \s would split.
-const AND = /[ \t\n]+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)[ \t\n]+/;
+const AND = /[ \t\n]+(?:and|&|plus(?![ \t]+(?:de|d['’]|que|di|do|da)\b)|as well as|along with|together with|y|e|et|und|sowie)[ \t\n]+/;
 const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|conditions generales|allgemeinen geschaftsbedingungen/;
 
 /** A no-break space: joins the words of a phrase whose "and" is not a list's ("health and safety officer"). */
