@@ -57,6 +57,7 @@ const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|do
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
 /** "For the parent:", "Para el menor:", "Für den Mieter:": whose fields follow, not a field. */
 const FOR_WHOM = /^(?:for|para|pour|f(?:ü|u)r|per)\s+(?:the|el|la|los|las|le|la|les|l['’]\s*|den|die|das|il|lo|o|a|os|as)?\s*[\p{L}-]+$/iu;
+const POSTAL = /\b(?:address|adresse|direccion|domicilio|indirizzo|morada|endereco|anschrift|name|nom|nombre|nome)\b/;
 export const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 
 export class Groups {
@@ -126,7 +127,8 @@ export function looksLikeOptions(text: string): boolean {
   if (!OR.test(text)) return false;
   const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
   // Up to four words a choice: "retraso en la entrega", "falta justificada".
-  return items.length >= 2 && items.every((s) => wordCount(s) <= 4 && !namesAField(fold(s))) && !GROUP.test(text);
+  // "5 km or 10 km": a measure is a choice, though "km" alone would name a number field.
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 4 && (!namesAField(fold(s)) || /^\d+(?:[.,]\d+)?\s*\p{L}{0,5}$/u.test(s))) && !GROUP.test(text);
 }
 
 export function optionList(text: string): string[] {
@@ -167,7 +169,8 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
   }
   // "Equipment: laptop, projector, camera, tablet": choices without an "or" are still choices when
   // none of them names a field.
-  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && !namesAField(fold(head.left)) && !HEADING.test(head.left.trim())
+  // A long-answer heading may hold choices too ("Régime alimentaire : aucun, sans gluten, sans lactose"), an address never.
+  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && (!namesAField(fold(head.left)) || (typeOf(fold(head.left)) === 'text' && !POSTAL.test(fold(head.left)))) && !HEADING.test(head.left.trim())
     && rightParts.every((x) => wordCount(x) <= 2 && !namesAField(fold(x)) && !/[.;]/.test(x))) {
     const item = resolve(head.left, groups);
     item.options = rightParts.map((x) => x.trim().replace(/[.?!]+$/, ''));
@@ -255,7 +258,11 @@ function resolve(piece: string, groups: Groups): Item {
   const text = piece.replace(GROUP, (_, i: string) => {
     const inner = groups.all[Number(i)] ?? '';
     const list = optionList(inner);
-    if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) options = list;
+    if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) {
+      // "(entrada às 8h, 9h ou 10h)": the words before the first choice introduce the list.
+      if (list.length >= 3 && wordCount(list[0]!) > 1 && list.slice(1).every((s) => wordCount(s) === 1 && /\d/.test(s))) list[0] = list[0]!.split(/\s+/).pop()!;
+      options = list;
+    }
     else remarks.push(inner);
     return ' ';
   }).replace(/[^\S\u00a0]+/g, ' ').trim();
