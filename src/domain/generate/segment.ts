@@ -267,6 +267,11 @@ function resolve(piece: string, groups: Groups): Item {
     return ' ';
   }).replace(/[^\S\u00a0]+/g, ' ').trim();
   const question = /\?/.test(text);
+  // "Breakfast included? yes / no / not sure": the answers follow the question.
+  const answers = options ? null : /^(.+?)\?\s*(\S.*)$/.exec(text);
+  if (answers && /\//.test(answers[2]!) && optionList(answers[2]!).length >= 2 && optionList(answers[2]!).every((s) => wordCount(s) <= 3)) {
+    return { text: answers[1]!.replace(/[¿¡!]/g, '').trim(), remarks, question, options: optionList(answers[2]!) };
+  }
   const item: Item = { text: text.replace(/[?¿¡!]/g, '').trim(), remarks, question };
   if (options) item.options = options;
   return item;
