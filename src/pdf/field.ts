@@ -23,6 +23,8 @@ export interface FieldDef {
   options?: string[];
   multiline?: boolean;
   max_length?: number;
+  /** A note under the label: when the field applies ("If applicable"), how to fill it. */
+  description?: string;
 }
 
 /** A typed value for a field: strings for text-like fields and choices, boolean for checkbox. */

@@ -12,7 +12,7 @@ import { acroFieldNames, pdfText, qpdfCheck } from './support.js';
 
 interface FormBody {
   id: string; template_id: string | null; name: string; generator: string; status: string; signers: Array<{ slot: number; role: string }>;
-  fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; value: unknown; page: number; width: number }>;
+  fields: Array<{ name: string; type: string; label: string; required: boolean; signer: number; options?: string[]; description?: string; value: unknown; page: number; width: number }>;
 }
 
 for (const dialect of DIALECTS) {
@@ -186,6 +186,31 @@ for (const dialect of DIALECTS) {
       assert.equal(plain.status, 201, plain.body);
       assert.deepEqual(plain.json<FormBody>().fields.map((f) => f.type), ['text', 'date', 'phone', 'signature']);
       assert.deepEqual(plain.json<FormBody>().signers, [{ slot: 1, role: 'Signatário' }]);
+    });
+
+    it('gives a conditional field its condition as the Field\'s description, on the form and on a saved template', async () => {
+      const prompt = 'Tenancy application: applicant name, monthly income. If applicable, the co-signer\'s name and phone number. The applicant signs; the co-signer signs too if there is one.';
+      const res = await generate({ prompt, save_as_template: true });
+      assert.equal(res.status, 201, res.body);
+      const form = res.json<FormBody>();
+      const described = form.fields.filter((f) => f.description !== undefined).map((f) => [f.label, f.required, f.description]);
+      assert.deepEqual(described, [
+        ['Co-signer\'s name', false, 'If applicable'],
+        ['Co-signer phone number', false, 'If applicable'],
+        ['Co-signer signature', false, 'If there is one'],
+      ]);
+      assert.equal(form.fields.find((f) => f.label === 'Applicant name')?.description, undefined, 'an unconditional field has no description');
+      const t = await h.request({ url: `/api/v1/templates/${form.template_id}`, as: h.actors.aTest });
+      const fields = t.json<{ fields: Array<{ name: string; description?: string }> }>().fields;
+      assert.deepEqual(fields.filter((f) => f.description).map((f) => f.description), ['If applicable', 'If applicable', 'If there is one']);
+      // The description is the contract's optional Field property: a template update keeps it and checks it.
+      const edited = fields.map((f, i) => (i === 0 ? { ...f, description: 'As on your passport' } : f));
+      const put = await h.request({ method: 'PATCH', url: `/api/v1/templates/${form.template_id}`, as: h.actors.aTest, json: { fields: edited } });
+      assert.equal(put.status, 200, put.body);
+      assert.equal(put.json<{ fields: Array<{ description?: string }> }>().fields[0]!.description, 'As on your passport');
+      const bad = await h.request({ method: 'PATCH', url: `/api/v1/templates/${form.template_id}`, as: h.actors.aTest, json: { fields: fields.map((f, i) => (i === 0 ? { ...f, description: 'x'.repeat(501) } : f)) } });
+      assert.equal(bad.status, 400, bad.body);
+      assert.deepEqual([bad.json<{ error: { code: string; param: string } }>().error.code, bad.json<{ error: { code: string; param: string } }>().error.param], ['parameter_invalid', 'fields[0].description']);
     });
 
     it('refuses a language it does not read with 400 language_unsupported naming the supported ones', async () => {

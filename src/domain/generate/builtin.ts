@@ -9,7 +9,7 @@ import {
 } from './lexicon.js';
 import { namedOwners, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
-import { Groups, items, sentences, titleFromText, wordCount, type Item } from './segment.js';
+import { glue, Groups, items, sentences, TITLE_NOUN, titleFromText, unglue, wordCount, type Item } from './segment.js';
 import {
   MAX_FIELDS, MAX_LABEL, TooManyFieldsError, UnsupportedLanguageError, type GeneratedField, type GeneratedSpec, type Language, type Signer,
 } from './spec.js';
@@ -80,11 +80,24 @@ function cleanRole(raw: string, lang: Language): string {
 function expandCount(raw: string): string[] {
   const m = /^(?:the\s+|of\s+|by\s+)*(\w+)\s+([\p{L}-]+)$/iu.exec(raw.trim());
   if (!m || /^(?:first|second|third|\w+th|\d+(?:st|nd|rd|th))$/i.test(m[1]!)) return [raw];
-  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : nlp()(m[1]!).numbers().get();
+  const small = SMALL_NUMBER[fold(m[1]!).toLowerCase()];
+  const words: unknown = /^\d+$/.test(m[1]!) ? Number(m[1]) : small ?? nlp()(m[1]!).numbers().get();
   const n: unknown = Array.isArray(words) ? (words as unknown[])[0] : words;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 2 || n > 10) return [raw];
-  const single = nlp()(m[2]!).nouns().toSingular().text() || m[2]!;
+  const single = singular(m[2]!);
   return Array.from({ length: n }, (_, i) => `${single} ${i + 1}`);
+}
+
+const SMALL_NUMBER: Record<string, number> = { dos: 2, deux: 2, zwei: 2, due: 2, dois: 2, duas: 2, tres: 3, trois: 3, drei: 3, tre: 3 };
+/** The nouns that name parties in the plural, in the six languages: "genitori" → "genitore", "Eltern" → "Elternteil". */
+const SINGULAR: Record<string, string> = { eltern: 'Elternteil', zeugen: 'Zeuge', genitori: 'genitore', testimoni: 'testimone', pais: 'progenitor', padres: 'padre', coniugi: 'coniuge' };
+function singular(noun: string): string {
+  const known = SINGULAR[fold(noun)];
+  if (known) return /^\p{Lu}/u.test(noun) ? capitalise(known) : known;
+  const en = nlp()(noun).nouns().toSingular().text();
+  if (en && en !== noun) return en;
+  // Romance plurals: "cónyuges", "témoins", "testigos".
+  return noun.replace(/(?<=\p{L}{3})s$/u, '');
 }
 
 function capitalise(s: string): string {
@@ -110,7 +123,8 @@ function consentSlug(label: string): string {
 }
 
 function cleanPhrase(text: string): string {
-  let s = text.trim();
+  // "También un campo para observaciones", "aggiungi anche uno spazio per le note": the field is the remarks.
+  let s = text.trim().replace(/^(?:(?:also|and|plus|tambien|también|aussi|auch|anche|tambem|também|aggiungi(?: anche)?|add|e|y|et|und)\s+)*(?:a|an|un|una|uno|um|uma|une|ein|eine|einen)\s+(?:field|space|box|section|campo|spazio|espace|champ|feld|espaco|espaço|casilla|riquadro|zone)\s+(?:for|para|per|pour|fur|für)\s+/iu, '');
   // "I need a form where customers give me their name": every lead-in goes, not only the first.
   for (let i = 0; i < 3; i++) {
     const lead = LEAD_IN.exec(s);
@@ -119,7 +133,8 @@ function cleanPhrase(text: string): string {
   }
   for (let i = 0; i < 4; i++) s = s.replace(FILLER_START, '');
   s = s.replace(FILLER_END, '').replace(/^[-–—:;,.\s]+|[-–—:;,.\s]+$/g, '');
-  return s;
+  // German dative ("mit dem Namen des Kindes"): the label is the child's "Name".
+  return s.replace(/^(Vor|Nach|Familien)?(N|n)amen(?=\s+(?:des|der|von)\b|$)/u, (_, pre: string | undefined, n: string) => `${pre ?? ''}${n}ame`);
 }
 
 /** Builds the spec: fields in the order the description gives them, signature blocks last. */
@@ -129,7 +144,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const words = WORDS[language];
   const prepared = prepare(prompt, language);
   const groups = new Groups();
-  const seg = sentences(prepared.text, groups);
+  const seg = sentences(glue(prepared.text), groups);
   const roles = new Roles(language);
   const fields: Array<GeneratedField & { order: number }> = [];
   const seen = new Set<string>();
@@ -174,8 +189,9 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let condition: string | undefined;
     let owner: string | undefined;
     let last: GeneratedField | undefined;
+    const severalGive = (rest.match(GIVES_THEIR) ?? []).length >= 2;
     for (const item of items(rest, groups)) {
-      const made = fieldOf(item, language, roles, condition, owner);
+      const made = fieldOf(item, language, roles, condition, owner, severalGive);
       if (made.kind === 'conditional') {
         if (made.trailing && last && !last.description) {
           last.required = false;
@@ -257,13 +273,17 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     for (let i = 2; names.has(name); i++) name = `${base}_${i}`;
     names.add(name);
     // Statements the signer agrees to keep their words (up to 300 characters); other labels are short.
-    return { ...f, name, label: f.label.slice(0, f.type === 'checkbox' ? 300 : MAX_LABEL) };
+    const done: GeneratedField = { ...f, name, label: unglue(f.label).slice(0, f.type === 'checkbox' ? 300 : MAX_LABEL) };
+    if (f.options) done.options = f.options.map(unglue);
+    if (f.description) done.description = unglue(f.description);
+    if (f.section) done.section = unglue(f.section);
+    return done;
   });
   // One unknown word or phrase is not a form ("hello"): the caller answers with an example instead.
   if (out.length === 1 && out[0]!.type === 'text' && !out[0]!.multiline && !KNOWN_TEXT.test(fold(out[0]!.label))) out.length = 0;
   if (out.length > MAX_FIELDS) throw new TooManyFieldsError(out.length);
   const signers: Signer[] = roles.list.length > 0
-    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : r.label }))
+    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : unglue(r.label) }))
     : [{ slot: 1, role: words.signer }];
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
   const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)
@@ -271,7 +291,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     .replace(/^(?:(?:i|we)\s+)?(?:need|want)\s+(?:a|an)\s+/i, '')
     .replace(/^(?:necesitamos|necesito|queremos|nous avons besoin d['’]\s*|j['’]ai besoin d['’]\s*|nous voulons|wir brauchen|ich brauche|wir mochten|wir möchten|mi serve|ci serve|preciso de|precisamos de)\s*(?:una|uma|une|un['’]|un|um|eine|einen|ein)\s+/i, '');
   // "Bill of sale between buyer and seller" → "Bill of sale": the parties are in the signature blocks.
-  const title = capitalise(rawTitle.replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
+  const title = capitalise(unglue(rawTitle).replace(/\s+(?:between|entre|zwischen|tra)\s+.*$/i, '') || words.form).slice(0, 200);
   return withSignature({ title, language, fields: out, signers });
 }
 
@@ -301,9 +321,34 @@ const FORM_WHERE = /^.{0,60}?\b(?:form|agreement|application|waiver|sheet|slip|c
 const WHETHER = /^(?:whether(?:\s+or\s+not)?|si|s['’]il|s['’]ils|si elle|ob|se)\s+(.*)$/i;
 const WH_WORD = /^(?:what|which|how|when|where|who|why|que|cual|como|cuando|donde|quien|quel|quelle|quels|comment|quand|ou|qui|pourquoi|was|welche[rsn]?|wie|wann|wo|wer|warum|cosa|quale|quali|come|quando|dove|chi|perche|o que|qual|quais|quem|porque)\b/;
 
-function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined): Made {
+/**
+ * A run-on sentence that opens by asking for the form: "hazme una autorización … donde el padre pone el
+ * nombre del niño", "per il centro estivo abbiamo bisogno di un modulo … con nome del bambino". What
+ * comes after the first "where"/"with" is the first field (the request itself is no field).
+ */
+const REQUEST_OPENING = /^(?:(?:please|hi|hey|ok|so)\s+)?(?:(?:can|could|would) you|(?:can|could) we|make(?: me| us)?|create|build|set up|do|draft|hazme|haz|hacer|prepara(?:me)?|crea(?:me)?|fais|faites|prepare|erstelle|erstellt|mach|mi prepari|preparami|fammi|crea|faz-me|faca|cria|prepara)\b|^(?:[^,.]{0,50}?\s)?(?:i|we) (?:need|want|would like)|^(?:[^,.]{0,50}?\s)?(?:quiero|queremos|necesito|necesitamos|il me faudrait|il nous faut|je voudrais|nous voulons|on a besoin|j['’]ai besoin|nous avons besoin|wir brauchen|ich brauche|wir benotigen|bitte|vorrei|vogliamo|ci serve|mi serve|abbiamo bisogno|preciso|precisamos|queria|queremos)\b/;
+const FIRST_FIELD_AFTER = /\s(?:with|including|where|in which|con|donde|en (?:el|la) que|avec|où|dans lequel|mit|wo|in dem|in der|dove|in cui|com|onde|em que)\s+/iu;
+
+function dropRequest(raw: string): string {
+  // "eine Einverständniserklärung für den Schulausflug wo die Eltern den Namen …": the form named first.
+  const formFirst = TITLE_NOUN.test(fold(raw.split(/\s+/).slice(0, 4).join(' ')));
+  if (!formFirst && !REQUEST_OPENING.test(fold(raw))) return raw;
+  const m = FIRST_FIELD_AFTER.exec(raw);
+  if (!m || m.index >= 160) return raw;
+  // German puts the verb last: "wo die Eltern den Namen des Kindes (angeben)" → "den Namen des Kindes".
+  return raw.slice(m.index + m[0].length).replace(/^(?:die|der|das|ein|eine)\s+\p{Lu}\p{L}*\s+(?=(?:den|die|das|dem|ihren|ihre|seinen|seine)\s)/u, '');
+}
+
+/** "the original tenant gives their name" → "Original tenant name": the person's own field. */
+const PERSON_GIVES = /^(?:and\s+)?(?:the\s+)?((?:[\p{L}-]+\s+)?[\p{L}-]+)\s+(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her|its)\s+(?=(?:full\s+)?(?:name|phone|email|address|date of birth)\b)/iu;
+
+/** Several people give their own details in one sentence ("the tenant gives their name and the subtenant gives their name"). */
+const GIVES_THEIR = /\b(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her)\b/gi;
+
+function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
   const words = WORDS[language];
-  let raw = item.text.replace(/\s+/g, ' ').trim().replace(FORM_WHERE, '')
+  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim()).replace(FORM_WHERE, '')
+    .replace(PERSON_GIVES, (all: string, who: string) => (!severalGive || /^(?:they|he|she|you|we|person|signer|couple|parents?)$|\b(?:should|must|will|can|to|may)\b/i.test(who) ? all : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
   let rawFolded = fold(raw);
@@ -379,6 +424,14 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
     return withCondition({ name: '', label: cleanLabel, type: opts.length <= 4 ? 'radio' : 'select', required, signer: 1, options: opts });
   }
   // A question the signer answers: "Do you need a parking pass?", "¿Necesita plaza de aparcamiento?".
+  // "¿Tiene algún problema de salud que debamos conocer?": the answer names the problems (text).
+  const anyQuestion = item.question ? ANY_QUESTION.exec(raw) : null;
+  if (anyQuestion) {
+    const what = anyQuestion[1]!.replace(/\s+(?:que|that|we|qu['’]|di cui|das|den|die)\b.*$/iu, '').trim();
+    const f: GeneratedField = { name: '', label: capitalise(what), type: 'text', required, signer: 1 };
+    if (isMultiline(fold(what))) f.multiline = true;
+    return withCondition(f);
+  }
   if (item.question && !WH_WORD.test(fold(raw)) && typeOf(fold(raw)) === 'text' && !isMultiline(fold(raw))) {
     return withCondition({ name: '', label: capitalise(raw.replace(FILLER_END, '')), type: 'radio', required, signer: 1, options: [words.yes, words.no] });
   }
@@ -402,6 +455,8 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
   if (type === 'text' && isMultiline(folded)) field.multiline = true;
   return withCondition(field);
 }
+
+const ANY_QUESTION = /^(?:do you have|have you (?:got|had)|does (?:he|she|the \p{L}+) have|tiene(?: usted)?|tienes|tem|tens|avez-vous|as-tu|a-t-(?:il|elle)|haben sie|hast du|hat (?:er|sie|das kind)|ha|hai)\s+(?:any|algun[oa]?s?|algún|alguna?s?|alguma?s?|des|irgendwelche|qualche|delle|degli|dei)\s+(.+)$/iu;
 
 function shortLabel(label: string): string {
   return label.length <= 80 ? label : `${label.slice(0, 77).replace(/\s+\S*$/, '')}…`;

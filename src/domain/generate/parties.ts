@@ -28,15 +28,15 @@ export interface Clause {
 // Verbs of signing. Spanish and Italian "firma" is a verb only before its subject ("firma el padre"),
 // a noun otherwise ("firma del participante"); German "Firma" is a company.
 const VERB: Record<Language, RegExp> = {
-  en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|approved\s+by)\b/giu,
-  es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|aprobado\s+por)(?![\p{L}])/giu,
-  fr: /(?<![\p{L}])(?:valide\s+en\s+signant|signent|signe|signer|signant|signatures\s+(?:du|de|des)|approuvé\s+par|validé\s+par)(?![\p{L}])/giu,
-  de: /(?<![\p{L}])(?:genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
-  it: /(?<![\p{L}])(?:approva\s+firmando|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
-  pt: /(?<![\p{L}])(?:aprova\s+assinando|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
+  en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by)\b/giu,
+  es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|(?:lo |la )?(?:aprueba|valida|autoriza)\s+firmando|(?:lo |la )?refrendan?|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|(?:aprobado|autorizado|revisado|solicitado)\s+por)(?![\p{L}])/giu,
+  fr: /(?<![\p{L}])(?:valide\s+en\s+signant|contresignent|contresigne|signent|signe|signer|signant|signatures\s+(?:du|de|des)|(?:approuvé|validé|vérifié|autorisé|visé)\s+par)(?![\p{L}])/giu,
+  de: /(?<![\p{L}])(?:(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
+  it: /(?<![\p{L}])(?:approva\s+firmando|controfirmano|controfirma|(?:approvato|autorizzato|verificato|vistato)\s+da|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
+  pt: /(?<![\p{L}])(?:aprova\s+assinando|(?:aprovado|autorizado|verificado|visado)\s+por|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
 };
 /** Verbs whose subject follows them ("signed by the client", "Unterschriften von Mieter und Vermieter"). */
-const SUBJECT_AFTER = /^(?:signed\s+by|signatures|approved\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|approuvé|validé)/iu;
+const SUBJECT_AFTER = /^(?:signed\s+by|signatures|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|autorizado|revisado|solicitado|approuvé|validé|vérifié|autorisé|visé|approvato|autorizzato|verificato|vistato|aprovado|verificado|visado)/iu;
 
 const ARTICLE = new Set(['the', 'a', 'an', 'el', 'la', 'los', 'las', 'un', 'una', 'le', 'les', 'une', 'l', 'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen', 'einer', 'eines', 'il', 'lo', 'gli', 'i', 'o', 'os', 'as', 'um', 'uma', 'su', 'sus', 'son', 'sa', 'ses', 'their', 'his', 'her', 'its', 'any', 'every', 'each', 'seu', 'sua', 'suo']);
 const AND = new Set(['and', '&', 'y', 'e', 'et', 'und', 'ed']);
@@ -50,7 +50,17 @@ const DATED = /^\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|fechan|datent|date
 const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+|minorenni|minori|moins de \d+|menos de \d+)\b/;
 const CONDITION = new RegExp(`${OPTIONAL.source}|${UNDER_AGE.source}|\\b(?:if there is one|s'il y en a un|si lo hay|si hay|se houver|se c'e|falls es|if there is)\\b`);
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*|[,;]/gu;
+// A no-break space belongs to the word: it glues "health and safety" into one (segment.ts, glue).
+const ALSO = /^(?:also|auch|aussi|tambien|anche|tambem)\b|\b(?:too|also|as well|auch|ebenfalls|aussi|egalement|tambien|anche|pure|tambem)$/;
+/** "… and at the end the tenant signs": the adverb is not part of the subject. */
+const THEN_END = /(?:\b(?:at the end|in the end|finally|al final|finalmente|por ultimo|por último|a la fin|à la fin|enfin|pour finir|am ende|zum schluss|schließlich|schliesslich|alla fine|infine|no final|por fim|no fim)\s*,?\s*)$/iu;
+/** "both parents", "les deux parents", "entrambi i genitori": two signers of that role. */
+/** "Both parties" are the parties named elsewhere, not two signers called "party". */
+const PARTIES = /^(?:part(?:y|ies|ie|ies|es|eien|i|e)|seiten)$/i;
+export const BOTH_OF = /^(?:both|ambos|ambas|los dos|las dos|deux|beide|entrambi|entrambe|tutti e due|os dois|as duas)$/i;
+
+const EACH_WORD = /^(?:each|every|cada|chaque|tous|toutes|todas|todos|ogni|tutte|tutti|jede[nrs]?|alle)$/;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\u00a0-]*|[,;]/gu;
 
 /** The signing clauses of one sentence; undefined when it has none. */
 export function signingClause(sentence: string, lang: Language): Clause | undefined {
@@ -84,7 +94,10 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
     // "…, the co-signer too if there is one", "…, der Bürge gegebenenfalls auch".
     const tail = after.slice(afterUsed);
     const more = /^\s*,?\s*(?:(?:and|y|e|et|und|ainsi que|as well as|así como|sowie|così come|assim como)\s*)?,?\s*(.{0,50}?)\s*[.!]?\s*$/iu.exec(tail);
-    const extra = more && found.length > 0 && more[1] && CONDITION.test(fold(more[1])) ? subjectAfter(more[1], lang).roles : [];
+    const conditioned = !!more?.[1] && CONDITION.test(fold(more[1]));
+    // "the parents sign and the head teacher too": one more party, not a condition.
+    const also = i === hits.length - 1 && !!more?.[1] && ALSO.test(fold(more[1]).trim());
+    const extra = more && found.length > 0 && more[1] && (conditioned || also) ? subjectAfter(more[1], lang).roles : [];
     const optionalAll = extra.length === 0 && CONDITION.test(fold(tail));
     const dated = DATED.test(tail);
     const lead = sentence.slice(consumedTo, subjectStart);
@@ -98,8 +111,9 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
       }
     }
     for (const p of extra) {
-      p.optional = true;
       p.dated = dated;
+      if (!conditioned) continue;
+      p.optional = true;
       p.condition ??= conditionText(more![1]!);
     }
     for (const p of [...found, ...extra]) {
@@ -135,7 +149,8 @@ const PREP = new Set(['for', 'with', 'by', 'from', 'bei', 'für', 'fur', 'mit', 
 interface Role { words: string[]; start: number }
 
 /** Walks back from the verb over "the tenant, landlord and guarantor (all)". */
-function subjectBefore(before: string, lang: Language): Found {
+function subjectBefore(beforeText: string, lang: Language): Found {
+  const before = beforeText.replace(THEN_END, '');
   const tokens = [...before.matchAll(WORD)];
   let i = tokens.length - 1;
   while (i >= 0 && MODAL.has(tokens[i]![0].toLowerCase())) i--;
@@ -165,8 +180,8 @@ function subjectBefore(before: string, lang: Language): Found {
     }
     if (OF.has(w) && cur.words.length > 0 && cur.words.length < 4) { cur.words.unshift(t[0]); continue; }
     // "3 witnesses", "two witnesses": the count stays with the role (one signer each).
-    if (cur.words.length > 0 && /^(?:\d{1,2}|two|three|four|five|dos|tres|deux|trois|zwei|drei|due|tre|dois|duas|três)$/i.test(w)) {
-      cur.words.unshift(t[0]);
+    if (cur.words.length > 0 && (/^(?:\d{1,2}|two|three|four|five|dos|tres|deux|trois|zwei|drei|due|tre|dois|duas|três)$/i.test(w) || (BOTH_OF.test(w) && !PARTIES.test(cur.words[0]!)))) {
+      cur.words.unshift(BOTH_OF.test(w) && !PARTIES.test(cur.words[0]!) ? '2' : t[0]);
       cur.start = t.index;
       continue;
     }
@@ -176,11 +191,26 @@ function subjectBefore(before: string, lang: Language): Found {
   }
   // The role next to the verb may be any noun; those further out must name a party ("their emergency
   // contact and the member sign" is one signer).
+  // Walking out from the verb, each further role must be headed by a party noun: "mit dem Namen und der
+  // Anschrift des Käufers und Käufer und Verkäufer unterschreiben" stops before "Anschrift des Käufers".
   let kept = roles.filter((r) => r.words.length > 0);
-  while (kept.length > 1 && !kept[0]!.words.some((x) => ROLE_NOUN.test(stem(x)))) kept = kept.slice(1);
+  let from = kept.length - 1;
+  while (from > 0 && headedByParty(kept[from - 1]!.words, lang)) from--;
+  kept = kept.slice(from);
   kept = kept.map((r) => ({ ...r, words: dropModals(r.words) })).filter((r) => r.words.length > 0 && !OF.has(r.words[0]!.toLowerCase()) && r.words[r.words.length - 1] !== '|');
   if (kept.length === 0 || (kept.length === 1 && PREP.has(stopper) && roles.length === 1)) return { roles: [], start: end, used: 0 };
   return { roles: toParties(kept.map((r) => r.words), joinOr), start: kept[0]!.start, used: 0 };
+}
+
+const PERSON_ENDING = /(?:ant|ent|er|or|ee|ist|ian|eur|euse|aire|ario|aria|ore|ice|eiro|eira|ente|ante|erin|ler|ner)$/;
+/** The role's head (its last word in English, its first elsewhere; any of "a | b") names a party. */
+function headedByParty(words: string[], lang: Language): boolean {
+  return words.join(' ').split('|').some((alt) => {
+    const w = alt.trim().split(/\s+/).filter((x) => x && !/^(?:\d+|two|three)$/i.test(x));
+    const head = lang === 'en' ? w[w.length - 1] : w[0];
+    // "subtenant", "co-borrower", "Verkäuferin": a person's ending is enough.
+    return head !== undefined && (ROLE_NOUN.test(stem(head)) || (PERSON_ENDING.test(fold(head)) && typeOf(fold(alt)) === 'text'));
+  });
 }
 
 function dropModals(words: string[]): string[] {
@@ -204,7 +234,7 @@ function subjectAfter(after: string, lang: Language): Found {
     const w = t[0].toLowerCase();
     const cur = roles[roles.length - 1]!;
     // "si lo hay", "if applicable", "gegebenenfalls": the next party is optional.
-    const cond = /^(?:si lo hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel|(?:if|si|se|wenn|falls|when|quand|cuando)\s[^,.;]{1,30},|(?:bei|for|pour les|para|per i|fur|für)\s+(?:\S+\s+){0,2}?(?:minderjahrigen|minors?|mineurs|menores|minori|minorenni|under \d+|unter \d+|moins de \d+ ans)\b,?)/.exec(fold(after.slice(t.index)));
+    const cond = /^(?:s['’]il y en a (?:un|une)|s['’]il y a lieu|si lo hay|si los hay|si corresponde|en su caso|if applicable|if any|if there is one|gegebenenfalls|falls vorhanden|le cas echeant|se applicabile|se presente|se houver|se aplicavel|(?:if|si|se|wenn|falls|when|quand|cuando)\s[^,.;]{1,30},|(?:bei|for|pour les|para|per i|fur|für)\s+(?:\S+\s+){0,2}?(?:minderjahrigen|minors?|mineurs|menores|minori|minorenni|under \d+|unter \d+|moins de \d+ ans)\b,?)/.exec(fold(after.slice(t.index)));
     if (cond) {
       optionalNext = true;
       if (cur.length > 0) optional[optional.length - 1] = true;
@@ -214,12 +244,20 @@ function subjectAfter(after: string, lang: Language): Found {
     }
     if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } continue; }
     if (isOr(w, lang) && cur.length > 0) { joinOr = true; cur.push('|'); continue; }
+    // "firmano entrambi i genitori", "signent les deux parents": a count the role keeps.
+    if (cur.length === 0 && ((BOTH_OF.test(w) && !tokens.slice(i + 1, i + 3).some((x) => PARTIES.test(x[0]))) || /^(?:two|dos|deux|zwei|due|dois|duas|three|tres|trois|drei|tre|três)$/.test(w)) && tokens.slice(i + 1, i + 3).some((x) => !isArticle(x[0].toLowerCase(), lang) && isRoleWord(x[0], lang))) {
+      cur.push(BOTH_OF.test(w) ? '2' : t[0]);
+      continue;
+    }
     if (isArticle(w, lang) || (MODAL.has(w) && !NOT_ROLE.has(w))) continue;
     if (OF.has(w) && cur.length > 0 && i + 1 < tokens.length && isRoleWord(tokens[i + 1]![0], lang)) { cur.push(t[0]); continue; }
     // "… e l'operatore mette la sigla": that person initials, they do not sign.
     if (INITIALS.test(fold(after.slice(t.index)).split(/[.;]/)[0]!.split(/\s+/).slice(0, 5).join(' '))) break;
     if (!isRoleWord(t[0], lang) || cur.filter((x) => x !== '|').length >= 3) break;
-    if (cur.length > 0 && cur[cur.length - 1] !== '|' && lang !== 'de' && !ROLE_NOUN.test(stem(t[0])) && /^\p{Ll}/u.test(t[0]) && roles.length > 1) break;
+    // A second lower-case word after a role ends it ("… y la madre con la fecha"), unless it qualifies the
+    // role's one noun: "responsable directo", "chefia direta", "recursos humanos", "ufficio amministrazione".
+    if (cur.length > 0 && cur[cur.length - 1] !== '|' && !OF.has(cur[cur.length - 1]!.toLowerCase()) && lang !== 'de' && !ROLE_NOUN.test(stem(t[0])) && /^\p{Ll}/u.test(t[0]) && roles.length > 1
+      && (cur.length !== 1 || EACH_WORD.test(w) || lang === 'en')) break;
     cur.push(t[0]);
     if (optionalNext) { optional[optional.length - 1] = true; optionalNext = false; }
     used = t.index + t[0].length;
@@ -262,13 +300,13 @@ const NOT_ROLE = new Set(['name', 'email', 'e-mail', 'phone', 'date', 'address',
 /** A word that can be part of a role's name: a noun, not a verb, a field word or a preposition. */
 function isRoleWord(word: string, lang: Language): boolean {
   const w = word.toLowerCase();
-  if (NOT_ROLE.has(w) || MODAL.has(w) || /^\d/.test(w)) return false;
+  if (NOT_ROLE.has(w) || MODAL.has(w) || /^\d/.test(w) || OPTIONAL.test(fold(w))) return false;
   if (lang === 'en' && /(?:ed|ing|ly)$/.test(w) && !/^(?:insured|guaranteed)$/.test(w)) return false;
   if (lang === 'en' && /^(?:may|can|will|would|should|must|has|have|had|do|does|did|give|gives|write|writes|says|say|agree|agrees|want|wants)$/.test(w)) return false;
   // German nouns are capitalised; a lower-case word is a verb or a particle ("angeben", "dürfen").
   if (lang === 'de' && !/^\p{Lu}/u.test(word) && !/^(?:zweite[rnms]?|dritte[rnms]?|weitere[rnms]?|andere[rnms]?)$/.test(w)) return false;
   if (/^(?:email|phone)$/.test(typeOf(fold(w)))) return false;
-  return /^[\p{L}][\p{L}'’-]*$/u.test(word) && !/^(?:l|d)['’]$/i.test(w);
+  return /^[\p{L}][\p{L}'’\u00a0-]*$/u.test(word) && !/^(?:l|d)['’]$/i.test(w);
 }
 
 /** Possessive owners in the text that name parties: "the buyer's name", "nombre del comprador", "des Käufers". */

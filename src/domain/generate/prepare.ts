@@ -28,6 +28,7 @@ const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|woul
 const MAKE = /\b(?:set up|make|create|prepare|whip up|put together|build|draft|design|do|hacer|haces|preparar|crear|faire|creer|preparer|erstellen|anlegen|machen|preparare|creare|fare|criar|fazer)\b/;
 /** "We're running the spring 5k and need a registration form.": about the form, not in it. */
 const NEEDS_FORM = /\b(?:need|needs|want|would like|necesitamos|necesito|besoin d|brauchen|benotigen|serve|servono|bisogno di|precisamos|preciso)\b\s+(?:(?:a|an|un|una|une|ein|eine|einen|um|uma|un['’])\s+)?(?:[\p{L}'’-]+\s+){0,3}?(?:form|sign-up|registration|application|agreement|nda|waiver|formulario|solicitud|formulaire|fiche|formular|antrag|modulo|ficha|formulario)\b/u;
+const AS_DISCUSSED = /^\s*(?:as (?:discussed|agreed|mentioned|promised|requested)|following (?:our|the|your) (?:call|meeting|chat|conversation)|como (?:hablamos|acordamos|comentamos|falamos|combinado)|comme (?:convenu|discuté|prévu|promis)|wie (?:besprochen|vereinbart|versprochen)|come (?:d['’]accordo|concordato|discusso|promesso)|conforme (?:combinado|falamos))\s*,?\s*/iu;
 const INJECTION = /\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|above|previous|prior|rules|everything)\b|\bsystem prompt\b|\byou are now\b|\bact as\b|\bignora (?:las|le|todas las|tutte le) (?:instrucciones|istruzioni)\b|\bignore[sz]? (?:les|toutes les) instructions\b|\bignoriere\b|\bignore as instrucoes\b|\bdeveloper mode\b|\bjailbreak\b/;
 const EACH = /\b(?:each|every|per|for each|cada|chaque|je|jede[nrs]?|jeder|ogni|ciascun[ao]?)\b/;
 const TICK = /^\s*(?:[-*•]\s*)?(?:\[\s?[xX✓]?\s?\]|☐|☑|□)\s*/;
@@ -54,8 +55,12 @@ export function prepare(prompt: string, lang: Language): Prepared {
     .map((x) => `${x.trim()} (${AMOUNT_WORD[lang]})`).join(', '));
   // Sentences that ask for the form, or try to instruct the generator, are not fields.
   const kept: string[] = [];
-  for (const sentence of text.split(/(?<=[.!?])[ \t]+(?=[\p{Lu}¿¡])|(?<=\n)/u)) {
+  for (const whole of text.split(/(?<=[.!?])[ \t]+(?=[\p{Lu}¿¡])|(?<=\n)/u)) {
+    // "As discussed, we keep losing laptops.": the context of the request goes.
+    const sentence = whole.replace(AS_DISCUSSED, '');
+    if (!sentence.trim()) continue;
     const f = fold(sentence.trim()).replace(/^[¿¡]/, '');
+    if (/^(?:we|i|our|nous|wir|noi|nos|nosotros)\s+(?:keep|always|often|had|have had|kept|sometimes)\b/.test(f) && !/[:,]/.test(sentence)) continue;
     if (INJECTION.test(f)) continue;
     // "Regards, Lena" at the end of a one-line message: the rest is the sender.
     if (SIGN_OFF.test(f.split(',')[0]!.trim()) && f.split(/\s+/).length <= 5 && kept.length > 0) break;

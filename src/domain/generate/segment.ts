@@ -26,12 +26,39 @@ export interface Segmented {
 const GROUP = /\u2063(\d+)\u2063/g;
 const OR = /\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u)\s+|\s*\/\s*/;
-const AND = /\s+(?:and|&|plus|as well as|along with|together with|y|e|et|und|sowie)\s+/;
-const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|nome e cognome|nombre y apellidos?|nom et prenom|prenom et nom|vor- und nachname|first and last name|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|terms and conditions|rules and regulations|health and safety|terms & conditions|terminos y condiciones|conditions generales|date and time of|allgemeinen geschaftsbedingungen/;
+// Spaces only: a glued phrase (below) joins its words with no-break spaces, which \s would split.
+const AND = /[ \t\n]+(?:and|&|plus(?![ \t]+(?:de|d['’]|que|di|do|da)\b)|as well as|along with|together with|y|e|et|und|sowie)[ \t\n]+/;
+const KEEP_TOGETHER = /s'il y a|il y a|y a-t-il|conditions generales|allgemeinen geschaftsbedingungen/;
+
+/** A no-break space: joins the words of a phrase whose "and" is not a list's ("health and safety officer"). */
+export const GLUE_SPACE = '\u00a0';
+// One thing named with an "and": it is never split, wherever it stands in a run-on sentence (not only
+// when it is a whole item) — "the date and time of the incident and the location", "firma el técnico de
+// salud y seguridad", "mit Vor- und Nachname".
+const GLUED = /(?<![a-z])(?:(?:first|given) and (?:last|family) names?|name and surname|nome e cognome|nombre y apellidos?|(?:le )?nom et (?:le )?prenom|(?:le )?prenom et (?:le )?nom|vor- und nachname|vorname und nachname|compra e venda|achat et vente|kauf und verkauf|strasse und hausnummer|street and (?:house )?number|calle y numero|rue et numero|via e numero civico|rua e numero|terms (?:and|&) conditions|rules and regulations|health and safety|salud y seguridad|sante et securite|hygiene et securite|salute e sicurezza|saude e seguranca|arbeits- und gesundheitsschutz|terminos y condiciones|termini e condizioni|termos e condicoes|date and (?:the )?time|fecha y (?:la )?hora|date et (?:l['’] ?)?heure|datum und uhrzeit|data e (?:l['’] ?)?ora|data e (?:a )?hora|bed and breakfast|research and development|human resources and)(?![a-z])/g;
+
+/** Joins the words of the phrases in GLUED with no-break spaces (positions found on the folded text). */
+export function glue(text: string): string {
+  // Most descriptions glue nothing: one test on the folded whole before the per-character pass.
+  if (fold(text).search(GLUED) < 0) return text;
+  const chars = [...text];
+  let folded = '';
+  const at: number[] = [];
+  chars.forEach((c, i) => { const f = fold(c); for (let k = 0; k < f.length; k++) at.push(i); folded += f; });
+  for (const m of folded.matchAll(GLUED)) {
+    for (let k = m.index; k < m.index + m[0].length; k++) if (folded[k] === ' ') chars[at[k]!] = GLUE_SPACE;
+  }
+  return chars.join('');
+}
+
+export const unglue = (s: string): string => s.replaceAll(GLUE_SPACE, ' ');
 const TITLE_WORDS = 'certificat|certificado|certificato|atto|contratto|modulo|domanda|richiesta|ficha|termo|pedido|inscricao|inscripcion|inscription|iscrizione|autorisation|autorizzazione|autorizacao|autorizacion|dichiarazione|liberatoria|scheda|questionario|inquerito|encuesta|verbale|relatorio|declaracion|declaration|fiche|protokoll|vereinbarung|exencion|decharge|haftungsausschluss|form|waiver|agreement|application|contract|request|release|survey|questionnaire|checklist|registration|consent|authori[sz]ation|report|sheet|slip|lease|nda|rsvp|order|invoice|record|notification|pledge|enrolment|enrollment|renewal|intake|approval|formulario|solicitud|contrato|consentimiento|formulaire|demande|bail|autorisation|contrat|[a-z]*antrag|[a-z]*vertrag|[a-z]*formular|[a-z]*erklarung|[a-z]*anmeldung';
 /** "Fields: …", "It should ask for: …": an introduction, neither a title nor a field. */
 const HEADING = /^(?:(?:the )?fields?(?: needed| required| to include)?|(?:the form|it) (?:should |must |will )?(?:have|has|include|includes|ask for|asks for|collect|collects|contain|contains)|include|including|please include|campos|champs|felder|datos|angaben|informations?)$/i;
-const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
+/** "For the parent:", "Para el menor:", "Für den Mieter:": whose fields follow, not a field. */
+const FOR_WHOM = /^(?:for|para|pour|f(?:ü|u)r|per)\s+(?:the|el|la|los|las|le|la|les|l['’]\s*|den|die|das|il|lo|o|a|os|as)?\s*[\p{L}-]+$/iu;
+const POSTAL = /\b(?:address|adresse|direccion|domicilio|indirizzo|morada|endereco|anschrift|name|nom|nombre|nome)\b/;
+export const TITLE_NOUN = new RegExp(`\\b(?:${TITLE_WORDS})\\b`);
 
 export class Groups {
   readonly all: string[] = [];
@@ -99,7 +126,9 @@ export function splitHead(sentence: string): { left: string; right: string } | u
 export function looksLikeOptions(text: string): boolean {
   if (!OR.test(text)) return false;
   const items = text.split(LIST).map((s) => s.trim()).filter(Boolean);
-  return items.length >= 2 && items.every((s) => wordCount(s) <= 3 && !namesAField(fold(s))) && !GROUP.test(text);
+  // Up to four words a choice: "retraso en la entrega", "falta justificada".
+  // "5 km or 10 km": a measure is a choice, though "km" alone would name a number field.
+  return items.length >= 2 && items.every((s) => wordCount(s) <= 4 && (!namesAField(fold(s)) || /^\d+(?:[.,]\d+)?\s*\p{L}{0,5}$/u.test(s))) && !GROUP.test(text);
 }
 
 export function optionList(text: string): string[] {
@@ -116,7 +145,9 @@ export function items(sentence: string, groups: Groups): Item[] {
 
 // "the membership type which is monthly, quarterly or annual", "el tipo de cuota que puede ser mensual,
 // trimestral o anual", "dem Tarif, der monatlich, vierteljährlich oder jährlich sein kann".
-const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?\s*((?:[\p{L}-]+\s*,\s*)+[\p{L}-]+\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
+// "how the photos may be used which is portfolio, social media or advertising", "der Abteilung also Fußball,
+// Tennis oder Schwimmen": a choice may have two words, and "i.e." words introduce the list too.
+const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?|also|namely|i\.e\.|nämlich|d\.h\.|cioè|ossia|ovvero|o sea|es decir|c['’]est-à-dire|ou seja|isto é)\s*((?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*,\s*)+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
 
 function choicePhrases(sentence: string, groups: Groups): string {
   return sentence.replace(CHOICE_PHRASE, (_, label: string, list: string) => `${label} \u2063${groups.all.push(list) - 1}\u2063`);
@@ -138,7 +169,8 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
   }
   // "Equipment: laptop, projector, camera, tablet": choices without an "or" are still choices when
   // none of them names a field.
-  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && !namesAField(fold(head.left)) && !HEADING.test(head.left.trim())
+  // A long-answer heading may hold choices too ("Régime alimentaire : aucun, sans gluten, sans lactose"), an address never.
+  if (head && rightParts.length >= 3 && wordCount(head.left) <= 3 && (!namesAField(fold(head.left)) || (typeOf(fold(head.left)) === 'text' && !POSTAL.test(fold(head.left)))) && !HEADING.test(head.left.trim())
     && rightParts.every((x) => wordCount(x) <= 2 && !namesAField(fold(x)) && !/[.;]/.test(x))) {
     const item = resolve(head.left, groups);
     item.options = rightParts.map((x) => x.trim().replace(/[.?!]+$/, ''));
@@ -147,7 +179,7 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
   // The part before a colon or dash is a heading only when it says so ("Fields:", "Lease agreement -");
   // otherwise it holds fields too ("name, email - and phone").
   const left = head?.left.trim() ?? '';
-  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
+  const dropLeft = head !== undefined && head.right !== '' && (HEADING.test(left) || FOR_WHOM.test(left) || INTRO.test(fold(left)) || (TITLE_NOUN.test(fold(left)) && !left.includes(',') && wordCount(left) <= 8));
   const body = head && head.right ? (dropLeft ? head.right : `${head.left}, ${head.right}`) : sentence;
   const commaParts: string[] = [];
   for (const raw of body.split(/\s*,\s*/)) {
@@ -185,9 +217,9 @@ function itemsOf(sentence: string, groups: Groups): Item[] {
 }
 
 const HEADS = new Set(['name', 'phone', 'email', 'e-mail', 'address', 'number', 'date', 'title', 'id', 'telephone', 'mobile', 'signature', 'initials', 'age', 'company', 'relationship',
-  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname',
+  'income', 'nombre', 'apellidos', 'dni', 'nif', 'telefono', 'direccion', 'domicilio', 'correo', 'ingresos', 'nom', 'prenom', 'adresse', 'revenus', 'anschrift', 'telefonnummer', 'einkommen', 'vorname', 'nachname', 'namen',
   'nome', 'cognome', 'indirizzo', 'reddito', 'morada', 'telefone', 'rendimento', 'endereco']);
-const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
+const ARTICLE_START = /^(?:(?:the|el|la|los|las|le|les|der|die|das|den|dem|il|lo|o|a|os|as|mit|with|con|avec|com)\s+|l['’]\s*)/i;
 /** "DNI del comprador", "Anschrift des Käufers", "indirizzo dell'acquirente": a head and its owner. */
 const OWNED = /^(\S+)\s+((?:del|de la|de los|de las|de l['’]|du|des|de|dell['’]|della|dello|degli|do|da|dos|das|der|of the|of)\s*\S.*)$/i;
 /** "the buyer's name": the owner and the head. */
@@ -226,11 +258,20 @@ function resolve(piece: string, groups: Groups): Item {
   const text = piece.replace(GROUP, (_, i: string) => {
     const inner = groups.all[Number(i)] ?? '';
     const list = optionList(inner);
-    if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) options = list;
+    if (list.length >= 2 && list.every((s) => wordCount(s) <= 4)) {
+      // "(entrada às 8h, 9h ou 10h)": the words before the first choice introduce the list.
+      if (list.length >= 3 && wordCount(list[0]!) > 1 && list.slice(1).every((s) => wordCount(s) === 1 && /\d/.test(s))) list[0] = list[0]!.split(/\s+/).pop()!;
+      options = list;
+    }
     else remarks.push(inner);
     return ' ';
-  }).replace(/\s+/g, ' ').trim();
+  }).replace(/[^\S\u00a0]+/g, ' ').trim();
   const question = /\?/.test(text);
+  // "Breakfast included? yes / no / not sure": the answers follow the question.
+  const answers = options ? null : /^(.+?)\?\s*(\S.*)$/.exec(text);
+  if (answers && /\//.test(answers[2]!) && optionList(answers[2]!).length >= 2 && optionList(answers[2]!).every((s) => wordCount(s) <= 3)) {
+    return { text: answers[1]!.replace(/[¿¡!]/g, '').trim(), remarks, question, options: optionList(answers[2]!) };
+  }
   const item: Item = { text: text.replace(/[?¿¡!]/g, '').trim(), remarks, question };
   if (options) item.options = options;
   return item;

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 // Pure checks of field definitions given as JSON (flat PDFs, or edits of detected fields).
 
 const CHOICE_TYPES: readonly FieldType[] = ['radio', 'select'];
-const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length']);
+const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length', 'description']);
 
 function fail(i: number, key: string, message: string, prefix: string): never {
   throw new AppError('parameter_invalid', message, `${prefix}[${i}]${key ? `.${key}` : ''}`);
@@ -59,6 +59,10 @@ export function parseFieldDefs(input: unknown, pageCount: number, prefix = 'fiel
     }
     if (f['multiline'] !== undefined) def.multiline = bool(f['multiline'], i, 'multiline', prefix);
     if (f['max_length'] !== undefined) def.max_length = num('max_length', 1, true);
+    if (f['description'] !== undefined) {
+      if (typeof f['description'] !== 'string' || f['description'].length > 500) fail(i, 'description', 'description must be a string of at most 500 characters.', prefix);
+      if (f['description'].trim()) def.description = f['description'];
+    }
     return def;
   });
 }

@@ -157,6 +157,8 @@ export async function layoutForm(req: LayoutRequest): Promise<LaidOutForm> {
       page: pages.length, x: round(x), y: round(t), width: round(width), height: round(height),
       ...(field.options ? { options: field.options } : {}),
       ...(field.multiline ? { multiline: true } : {}),
+      // The condition drawn under the label reaches the API's Field too.
+      ...(field.description ? { description: field.description.slice(0, 500) } : {}),
     });
   };
   const hintLines = (field: LayoutField, width: number): string[] => {

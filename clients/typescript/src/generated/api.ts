@@ -1162,6 +1162,12 @@ export interface components {
             options?: string[];
             /** @description Whether a `text` field spans several lines. */
             multiline?: boolean;
+            /**
+             * @description A note shown under the field's label: when the field applies or how to fill it. A form generated
+             *     from a description keeps its conditions here ("If applicable", "Only for minors"), and such a
+             *     field is not required.
+             */
+            description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
         };
@@ -1201,6 +1207,12 @@ export interface components {
             options?: string[];
             /** @description Whether a `text` field spans several lines. */
             multiline?: boolean;
+            /**
+             * @description A note shown under the field's label: when the field applies or how to fill it. A form generated
+             *     from a description keeps its conditions here ("If applicable", "Only for minors"), and such a
+             *     field is not required.
+             */
+            description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
             /**
@@ -1276,6 +1288,8 @@ export interface components {
             /** @description Required on `radio` and `select` fields, refused on others. */
             options?: string[];
             multiline?: boolean;
+            /** @description A note shown under the field's label (when the field applies, how to fill it). */
+            description?: string;
             max_length?: number;
         };
         /** @description The answer to `deleteTemplate`. */
