@@ -62,11 +62,17 @@ export function whyNotResealable(form: FormRow, recipients: readonly RecipientRo
   if (recipients.length === 0 || recipients.some((r) => r.status !== 'signed')) return 'not every recipient has signed it yet';
   if (form.sealing_status === 'failed') return undefined;
   if (form.sealing_status === 'pending') {
-    const due = form.sealing_next_at ?? form.updated_at;
-    if (Date.parse(due) + RESEAL_STALE_MS <= Date.parse(now)) return undefined;
+    // Its next attempt, or (none failed yet) its first, which the last signature enqueued.
+    const due = form.sealing_next_at ?? lastSignedAt(recipients);
+    if (due !== undefined && Date.parse(due) + RESEAL_STALE_MS <= Date.parse(now)) return undefined;
     return `its seal is pending and still being retried (next attempt ${form.sealing_next_at ?? 'now'})`;
   }
   return `its sealing is ${form.sealing_status ?? 'not started'}`;
+}
+
+function lastSignedAt(recipients: readonly RecipientRow[]): string | undefined {
+  const times = recipients.flatMap((r) => (r.signed_at ? [r.signed_at] : [])).sort();
+  return times[times.length - 1];
 }
 
 /** The operator's reseal (`formsign forms reseal ID`): the form found by its id in whichever partition holds it. */
