@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency/idempotency-slot.js';
 import { sweepIdempotencyKeys } from '../../src/domain/idempotency/sweep-keys.js';
-import { monthOf } from '../../src/domain/limits/policy.js';
+import { dayOf, monthOf } from '../../src/domain/limits/policy.js';
 import { listOperations, loadOpenApiDocument } from '../../src/http/openapi.js';
 import { buildApp } from '../../src/app.js';
 import { ROUTES } from '../../src/http/routes/index.js';
@@ -176,20 +176,30 @@ for (const dialect of DIALECTS) {
       assertSameAnswer(created[0]!, await post('/api/v1/forms', body, 'concurrent-1', as));
     });
 
-    it('a replay is not counted again toward the monthly quota', async () => {
+    it('a replay is not counted again toward the monthly quota, nor in the dashboard\'s daily usage', async () => {
       const as = h.actors.aLive;
       const limits = h.deps.http.limits!;
       const calls = async () => {
         await limits.flush();
         const row = await h.deps.database.db.selectFrom('account_usage').select('calls').where('account_id', '=', as.partition.accountId).where('month', '=', monthOf(Date.now())).executeTakeFirst();
-        return row?.calls ?? 0;
+        return Number(row?.calls ?? 0);
       };
+      const today = async () => {
+        await limits.flush();
+        const row = await h.deps.database.db.selectFrom('account_usage_daily').select('calls').where('account_id', '=', as.partition.accountId).where('day', '=', dayOf(Date.now())).executeTakeFirst();
+        return Number(row?.calls ?? 0);
+      };
+      const startDay = await today();
       const webhook = { url: 'http://127.0.0.1:9/formsign', events: ['form.created'] };
       const start = await calls();
       const first = await post('/api/v1/webhooks', webhook, 'quota-1', as);
       assert.equal(first.status, 201, first.body);
       for (let i = 0; i < 4; i++) assertSameAnswer(first, await post('/api/v1/webhooks', webhook, 'quota-1', as));
       assert.equal(await calls(), start + 1, 'five calls with one key count once');
+      assert.equal(await today(), startDay + 1, 'and once in the day\'s usage, as in the month\'s');
+      // A replay after the first call was written (another flush between them) is taken back too.
+      assertSameAnswer(first, await post('/api/v1/webhooks', webhook, 'quota-1', as));
+      assert.deepEqual([await calls(), await today()], [start + 1, startDay + 1]);
       // The replay carries the signing secret shown once: it is the first answer, byte for byte.
       assert.match(first.json<{ signing_secret: string }>().signing_secret, /^whsec_/);
     });
