@@ -37,31 +37,21 @@ export function post(type, extra = {}) {
 }
 
 // A decline made in this frame is posted at once (with its reason), and the page it leads to shows the
-// declined state: that page must not tell the host a second time. The mark lives in this tab's
-// session storage, for this link only, until the declined page has read it.
-const DECLINE_POSTED = `formsign:declined-posted:${location.pathname}`;
+// declined state: that page must not tell the host a second time. decline.js marks the address it
+// goes to (`?declined=told`, in a frame only); not storage, which browsers often refuse a framed page.
+const TOLD = 'declined';
 
-function remember(key, value) {
-  try {
-    if (value) sessionStorage.setItem(key, '1');
-    else sessionStorage.removeItem(key);
-  } catch {
-    // Storage refused (a browser setting): the host may then hear the decline twice, never not at all.
-  }
-}
-
-function recalled(key) {
-  try {
-    return sessionStorage.getItem(key) === '1';
-  } catch {
-    return false;
-  }
+function toldAlready() {
+  const url = new URL(location.href);
+  if (url.searchParams.get(TOLD) !== 'told') return false;
+  url.searchParams.delete(TOLD);
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  return true;
 }
 
 /** For the decline flow: the recipient declined to sign. */
 export function postDeclined(reason) {
   post('formsign:declined', reason ? { reason: String(reason) } : {});
-  remember(DECLINE_POSTED, true);
 }
 
 /** The message a page showing a state (not the document) sends once it has loaded. */
@@ -69,8 +59,7 @@ function postState(state) {
   if (state === 'waiting') post('formsign:waiting');
   else if (state === 'voided') post('formsign:voided');
   else if (state === 'declined') {
-    if (!recalled(DECLINE_POSTED)) post('formsign:declined');
-    remember(DECLINE_POSTED, false);
+    if (!toldAlready()) post('formsign:declined');
   } else if (state === 'expired') {
     post('formsign:expired');
     post('formsign:error', { code: 'link_expired', message: 'This signing link has expired.' });
