@@ -18,6 +18,7 @@ import { acceptUploads, JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT } from './http/plugin
 import { DEFAULT_HTTP_LIMITS, installSlowClientLimits, serverLimitOptions, type HttpLimits } from './http/plugins/slow-clients.js';
 import { acceptedMediaTypes, installValidators, refuseBody, requireJsonBody, requireMediaType, schemasFor } from './http/plugins/validation.js';
 import { ROUTES } from './http/routes/index.js';
+import { assertPostIsWriteRoute } from './http/routes/route.js';
 import type { HttpServices } from './http/services.js';
 import { newRequestId } from './lib/ids.js';
 import { isStorageFull } from './lib/storage-health.js';
@@ -82,6 +83,7 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
     byId.delete(entry.operation.operationId);
     const isPublic = Array.isArray(entry.operation.security) && entry.operation.security.length === 0;
     if (def.public !== isPublic) throw new Error(`route ${def.operationId} is defined as ${def.public ? 'public' : 'authenticated'} but openapi.yaml says it ${isPublic ? 'needs no key' : 'needs a key'}`);
+    assertPostIsWriteRoute(def, entry.method, isPublic);
     const schemas = schemasFor(s.openapi, entry.operation, s.openapi.paths[entry.path]?.['parameters'] as OpenApiOperation['parameters']);
     const mediaTypes = acceptedMediaTypes(entry.operation);
     // Every authenticated POST takes an Idempotency-Key (issue 26): by method here, so no route can miss it.

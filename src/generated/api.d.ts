@@ -428,12 +428,15 @@ export interface paths {
         put?: never;
         /**
          * Retry a failed seal
-         * @description Starts sealing again for a form whose `sealing.status` is `failed` (every recipient signed, but
-         *     the seal job's last attempt failed: with `TSA_URLS` set, no time-stamping authority answered).
-         *     `sealing` becomes `pending` with `attempts` 0 and the seal job runs again with its full retry
-         *     schedule; once the seal is stored the form becomes `signed` and `form.signed` is emitted, once.
-         *     Any other form answers `409 form_not_resealable`. Takes no request body. Also
-         *     `formsign forms reseal ID`.
+         * @description Starts sealing again for a `sent` or `viewed` form whose every recipient signed and whose
+         *     `sealing.status` is `failed` (the seal job's last attempt failed: with `TSA_URLS` set, no
+         *     time-stamping authority answered), or `pending` but stuck (its `next_attempt_at`, or the last
+         *     signature when no attempt failed yet, more than 2 hours ago). `sealing` becomes `pending` with
+         *     `attempts` 0 and the seal job runs again with its full retry schedule; once the seal is stored
+         *     the form becomes `signed` and `form.signed` is emitted, once. Any other form answers
+         *     `409 form_not_resealable`: a `draft`, `declined`, `voided` or `expired` form, one not every
+         *     recipient has signed, a pending seal on schedule, and a `signed` form (its seal is stored; a
+         *     sealed document is not sealed again). Takes no request body. Also `formsign forms reseal ID`.
          */
         post: operations["resealForm"];
         delete?: never;
@@ -2004,7 +2007,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form whose sealing has not failed). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form that is not fully signed and waiting for a failed or stuck seal). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];

@@ -19,7 +19,7 @@ const SHOTS = path.resolve('test-results', 'embed');
 /** The frame's height on the host page (evaluated in the browser). */
 const FRAME_HEIGHT = "document.querySelector('formsign-signing').shadowRoot.querySelector('iframe').getBoundingClientRect().height";
 
-interface HostEvent { type: string; detail: { formId: string; recipientId: string; state?: string; complete?: boolean } }
+interface HostEvent { type: string; detail: { formId: string; recipientId: string; state?: string; complete?: boolean; reason?: string; code?: string } }
 
 /** A host page of an integrator's app, served on its own port. */
 function hostPage(appOrigin: string, signingUrl: string): string {
@@ -33,7 +33,7 @@ function hostPage(appOrigin: string, signingUrl: string): string {
 <p id="after">Questions? Call us.</p></main>
 <script>
 window.hostEvents = [];
-for (const type of ['formsign:loaded', 'formsign:completed', 'formsign:declined', 'formsign:error']) {
+for (const type of ['formsign:loaded', 'formsign:completed', 'formsign:declined', 'formsign:waiting', 'formsign:voided', 'formsign:expired', 'formsign:error']) {
   document.addEventListener(type, (e) => window.hostEvents.push({ type: e.type, detail: e.detail }));
 }
 </script></body></html>`;
@@ -138,6 +138,68 @@ describe('embedded signing in Chromium', () => {
       }
     });
   }
+
+  it('the waiting, voided and expired pages tell the host their state; a decline in the frame is told once', async () => {
+    const as = b.h.actors.aTest;
+    const templateId = await sampleTemplate(b.h, as.partition);
+    const send = async (body: Record<string, unknown>) => {
+      const form = (await b.h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: templateId } })).json<{ id: string }>();
+      const sent = await b.h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/send`, as, json: body });
+      assert.equal(sent.status, 200, sent.body);
+      return { formId: form.id, recipients: sent.json<{ recipients: Array<{ id: string; signing_url: string }> }>().recipients.map((r) => ({ id: r.id, url: `${b.origin}${new URL(r.signing_url).pathname}` })) };
+    };
+    const one = (email: string) => ({ recipients: [{ channel: 'email', email }] });
+    const waiting = await send({ signing_order: 'sequential', recipients: [{ channel: 'email', email: 'w1@example.com' }, { channel: 'email', email: 'w2@example.com' }] });
+    const voided = await send(one('voided@example.com'));
+    assert.equal((await b.h.request({ method: 'POST', url: `/api/v1/forms/${voided.formId}/void`, as, json: { reason: 'Wrong unit' } })).status, 200);
+    const expired = await send(one('expired@example.com'));
+    assert.equal((await b.h.request({ method: 'POST', url: `/api/v1/forms/${expired.formId}/expire`, as })).status, 200);
+    const declining = await send(one('decliner@example.com'));
+
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
+    const problems: string[] = [];
+    try {
+      const frameState = async (name: string, f: { formId: string }, r: { id: string; url: string }, expected: string[]) => {
+        pages.set(`/${name}`, hostPage(b.origin, r.url));
+        const page = await context.newPage();
+        page.on('pageerror', (e) => problems.push(`${name} pageerror: ${e.message}`));
+        await page.goto(`http://localhost:${hostPort}/${name}`, { waitUntil: 'load' });
+        await page.waitForFunction(`window.hostEvents.length >= ${expected.length}`, undefined, { timeout: 15_000 });
+        await page.waitForTimeout(300);
+        const all = await events(page);
+        assert.deepEqual(all.map((e) => e.type), expected, `${name}: ${JSON.stringify(all)}`);
+        for (const e of all) assert.deepEqual([e.detail.formId, e.detail.recipientId], [f.formId, r.id], `${name}: ${e.type} names the form and recipient`);
+        assert.equal(all[0]!.detail.state, name);
+        await page.screenshot({ path: path.join(SHOTS, `host-390-${name}.png`) });
+        return { page, all };
+      };
+      await frameState('waiting', waiting, waiting.recipients[1]!, ['formsign:loaded', 'formsign:waiting']);
+      await frameState('voided', voided, voided.recipients[0]!, ['formsign:loaded', 'formsign:voided']);
+      const exp = await frameState('expired', expired, expired.recipients[0]!, ['formsign:loaded', 'formsign:expired', 'formsign:error']);
+      assert.equal(exp.all[2]!.detail.code, 'link_expired');
+
+      // Declining inside the frame: told at once with the reason; the declined page it leads to does not repeat it.
+      pages.set('/declining', hostPage(b.origin, declining.recipients[0]!.url));
+      const page = await context.newPage();
+      page.on('pageerror', (e) => problems.push(`declining pageerror: ${e.message}`));
+      await page.goto(`http://localhost:${hostPort}/declining`, { waitUntil: 'load' });
+      const frame = page.frameLocator('formsign-signing iframe');
+      await frame.locator('#decline-open').click();
+      await frame.locator('#decline-reason').fill('The rent is wrong');
+      await frame.locator('#decline-confirm').click();
+      await page.waitForFunction('window.hostEvents.filter((e) => e.type === "formsign:loaded").length >= 2', undefined, { timeout: 30_000 }).catch(async (e: unknown) => {
+        throw new Error(`${String(e)}; heard ${JSON.stringify(await events(page))}; the dialog says: ${await frame.locator("#decline-error").innerText().catch(() => "?")}`);
+      });
+      await page.waitForTimeout(500);
+      const all = await events(page);
+      assert.deepEqual(all.map((e) => [e.type, e.detail.state ?? e.detail.reason ?? '']), [['formsign:loaded', 'open'], ['formsign:declined', 'The rent is wrong'], ['formsign:loaded', 'declined']], JSON.stringify(all));
+      // The same declined page framed afresh (another visit) tells the host the form is declined.
+      await frameState('declined', declining, declining.recipients[0]!, ['formsign:loaded', 'formsign:declined']);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('a host not on the allow-list cannot frame the page (CSP frame-ancestors) and hears nothing', async () => {
     const f = await signingUrl('not-allowed@example.com');

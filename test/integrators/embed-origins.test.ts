@@ -78,6 +78,52 @@ for (const dialect of DIALECTS) {
       assert.ok(!js.body.includes("'*'"), 'never posted to any origin');
     });
 
+    it('the waiting, declined, voided and expired pages carry the same embed head (frame-ancestors, the bridge, their state)', async () => {
+      const send = async (body: Record<string, unknown>) => {
+        const form = (await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: templateId } })).json<{ id: string }>();
+        const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/send`, as: h.actors.aTest, json: body });
+        assert.equal(sent.status, 200, sent.body);
+        return { formId: form.id, recipients: sent.json<{ recipients: Array<{ id: string; signing_url: string }> }>().recipients };
+      };
+      const one = { recipients: [{ channel: 'email', email: 'state@example.com' }] };
+      const waiting = await send({ signing_order: 'sequential', recipients: [{ channel: 'email', email: 'first@example.com' }, { channel: 'email', email: 'second@example.com' }] });
+      const declined = await send(one);
+      const declinedPath = new URL(declined.recipients[0]!.signing_url).pathname;
+      const decline = await h.app.inject({ method: 'POST', url: `${declinedPath}/decline`, headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' }, payload: '{}' });
+      assert.equal(decline.statusCode, 200, decline.body);
+      const voided = await send(one);
+      assert.equal((await h.request({ method: 'POST', url: `/api/v1/forms/${voided.formId}/void`, as: h.actors.aTest })).status, 200);
+      const expired = await send(one);
+      assert.equal((await h.request({ method: 'POST', url: `/api/v1/forms/${expired.formId}/expire`, as: h.actors.aTest })).status, 200);
+      for (const [state, f, r, status] of [['waiting', waiting, 1, 409], ['declined', declined, 0, 410], ['voided', voided, 0, 410], ['expired', expired, 0, 410]] as const) {
+        const recipient = f.recipients[r]!;
+        const page = await h.app.inject({ url: new URL(recipient.signing_url).pathname });
+        assert.equal(page.statusCode, status, `${state}: ${page.body.slice(0, 200)}`);
+        const ancestors = /frame-ancestors ([^;]+)/.exec(String(page.headers['content-security-policy']))?.[1]?.split(' ').sort();
+        assert.deepEqual(ancestors, ['http://127.0.0.1:8080', 'http://localhost:5173', 'https://app.example.com'], state);
+        assert.equal(page.headers['x-frame-options'], undefined, state);
+        const meta = /<meta name="formsign-embed" content="([^"]+)">/.exec(page.body)?.[1];
+        assert.ok(meta, `the ${state} page carries its embedding context`);
+        const context = JSON.parse(meta.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')) as { form_id: string; recipient_id: string; state: string };
+        assert.deepEqual([context.form_id, context.recipient_id, context.state], [f.formId, recipient.id, state]);
+        assert.match(page.body, /<script type="module" src="\/assets\/sign\/embed-bridge\.[0-9a-f]+\.js">/, state);
+      }
+      // The bridge tells the host each of these states by name.
+      const bridge = /src="(\/assets\/sign\/embed-bridge\.[0-9a-f]+\.js)"/.exec((await h.app.inject({ url: new URL(voided.recipients[0]!.signing_url).pathname })).body)![1]!;
+      const js = (await h.app.inject({ url: bridge })).body;
+      for (const type of ['formsign:waiting', 'formsign:declined', 'formsign:voided', 'formsign:expired']) assert.ok(js.includes(`'${type}'`), type);
+      // Another account's pages, with no allowed origin, still carry none of it.
+      const tB = await seedTemplate(h, h.actors.bTest.partition, 'B', '2026-01-01T00:00:00.000Z');
+      const formB = (await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.bTest, json: { template_id: tB } })).json<{ id: string }>();
+      const sentB = (await h.request({ method: 'POST', url: `/api/v1/forms/${formB.id}/send`, as: h.actors.bTest, json: one })).json<{ recipients: Array<{ signing_url: string }> }>();
+      assert.equal((await h.request({ method: 'POST', url: `/api/v1/forms/${formB.id}/void`, as: h.actors.bTest })).status, 200);
+      const pageB = await h.app.inject({ url: new URL(sentB.recipients[0]!.signing_url).pathname });
+      assert.equal(pageB.statusCode, 410);
+      assert.match(String(pageB.headers['content-security-policy']), /frame-ancestors 'none'/);
+      assert.equal(pageB.headers['x-frame-options'], 'DENY');
+      assert.ok(!pageB.body.includes('formsign-embed'));
+    });
+
     it('DELETE removes one (any spelling), a missing one is 404; a body on DELETE or an unknown field is refused', async () => {
       const res = await remove('https://APP.example.com');
       assert.equal(res.status, 200, res.body);

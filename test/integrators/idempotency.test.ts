@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/domain/idempotency/idempotency-slot.js';
 import { sweepIdempotencyKeys } from '../../src/domain/idempotency/sweep-keys.js';
-import { monthOf } from '../../src/domain/limits/policy.js';
+import { dayOf, monthOf } from '../../src/domain/limits/policy.js';
 import { listOperations, loadOpenApiDocument } from '../../src/http/openapi.js';
+import { buildApp } from '../../src/app.js';
 import { ROUTES } from '../../src/http/routes/index.js';
+import { assertPostIsWriteRoute, defineRoute, type RouteDef } from '../../src/http/routes/route.js';
 import { createHarness, DIALECTS, errorOf, type Actor, type Harness, type TestResponse } from '../harness.js';
 import { multipart } from '../shared/multipart.js';
 import { seedTemplate } from '../shared/seed.js';
@@ -23,15 +25,6 @@ function assertSameAnswer(first: TestResponse, again: TestResponse): void {
   assert.notEqual(again.headers['service-request-id'], first.headers['service-request-id'], 'every answer has its own request id');
 }
 
-/**
- * POST routes merged from other branches (issue 23, issue 25) before their use cases were split into a
- * prepared write: their Idempotency-Key answer is stored right after their commit instead of inside it.
- * Convert each to defineWriteRoute and take it off this list; the list must only shrink.
- */
-// Their Idempotency-Key answer is stored just after their commit, not in it (a crash between the two
-// leaves the key in use until its lease ends, then the request runs again): to convert next.
-const NOT_YET_WRITE_ROUTES = new Set(['remindForm', 'voidForm', 'resealForm', 'expireForm', 'addEmbedOrigin', 'sendWebhookTestEvent']);
-
 describe('every POST of the API is a write route and documents Idempotency-Key', () => {
   it('routes, parameters, the replay header and the 409s', async () => {
     const doc = loadOpenApiDocument();
@@ -39,12 +32,32 @@ describe('every POST of the API is a write route and documents Idempotency-Key',
     assert.ok(posts.length >= 7, `${posts.length} POST operations`);
     for (const { operation: op } of posts) {
       const def = ROUTES.find((r) => r.operationId === op.operationId);
-      assert.ok(def?.write === true || def?.writesNothing === true || NOT_YET_WRITE_ROUTES.has(op.operationId), `${op.operationId} is declared with defineWriteRoute, so its idempotent answer is stored in the transaction of its write (or says writesNothing)`);
+      assert.ok(def?.write === true || def?.writesNothing === true, `${op.operationId} is declared with defineWriteRoute, so its idempotent answer is stored in the transaction of its write (or says writesNothing)`);
+      assert.doesNotThrow(() => assertPostIsWriteRoute(def, 'POST', false));
       const params = JSON.stringify(op.parameters ?? []);
       assert.ok(params.includes('#/components/parameters/IdempotencyKey'), `${op.operationId} lists the Idempotency-Key parameter`);
       const ok = Object.entries(op.responses ?? {}).find(([code]) => code.startsWith('2'));
       assert.ok(JSON.stringify(ok?.[1]).includes('Idempotent-Replayed'), `${op.operationId}'s answer documents Idempotent-Replayed`);
       assert.ok(op.responses?.['409'], `${op.operationId} documents 409`);
+    }
+  });
+
+  it('the route registry refuses an authenticated POST defined with plain defineRoute (the app does not start)', async () => {
+    const plain = defineRoute({ operationId: 'voidForm', handler: () => async (_req, reply) => reply.send({}) });
+    assert.throws(() => assertPostIsWriteRoute(plain, 'POST', false), /POST operation voidForm must be defined with defineWriteRoute/);
+    // A read (GET) or a public route is not concerned; a POST that says it writes nothing is allowed.
+    assert.doesNotThrow(() => assertPostIsWriteRoute(plain, 'GET', false));
+    assert.doesNotThrow(() => assertPostIsWriteRoute(defineRoute({ operationId: 'voidForm', writesNothing: true, handler: () => async (_req, reply) => reply.send({}) }), 'POST', false));
+    // And the app itself will not start with one.
+    const h = await createHarness('sqlite');
+    const i = ROUTES.findIndex((r) => r.operationId === 'voidForm');
+    const saved = ROUTES[i]!;
+    (ROUTES as RouteDef[])[i] = plain;
+    try {
+      await assert.rejects(buildApp(h.deps.http, { logger: false }), /POST operation voidForm must be defined with defineWriteRoute/);
+    } finally {
+      (ROUTES as RouteDef[])[i] = saved;
+      await h.close();
     }
   });
 });
@@ -163,20 +176,30 @@ for (const dialect of DIALECTS) {
       assertSameAnswer(created[0]!, await post('/api/v1/forms', body, 'concurrent-1', as));
     });
 
-    it('a replay is not counted again toward the monthly quota', async () => {
+    it('a replay is not counted again toward the monthly quota, nor in the dashboard\'s daily usage', async () => {
       const as = h.actors.aLive;
       const limits = h.deps.http.limits!;
       const calls = async () => {
         await limits.flush();
         const row = await h.deps.database.db.selectFrom('account_usage').select('calls').where('account_id', '=', as.partition.accountId).where('month', '=', monthOf(Date.now())).executeTakeFirst();
-        return row?.calls ?? 0;
+        return Number(row?.calls ?? 0);
       };
+      const today = async () => {
+        await limits.flush();
+        const row = await h.deps.database.db.selectFrom('account_usage_daily').select('calls').where('account_id', '=', as.partition.accountId).where('day', '=', dayOf(Date.now())).executeTakeFirst();
+        return Number(row?.calls ?? 0);
+      };
+      const startDay = await today();
       const webhook = { url: 'http://127.0.0.1:9/formsign', events: ['form.created'] };
       const start = await calls();
       const first = await post('/api/v1/webhooks', webhook, 'quota-1', as);
       assert.equal(first.status, 201, first.body);
       for (let i = 0; i < 4; i++) assertSameAnswer(first, await post('/api/v1/webhooks', webhook, 'quota-1', as));
       assert.equal(await calls(), start + 1, 'five calls with one key count once');
+      assert.equal(await today(), startDay + 1, 'and once in the day\'s usage, as in the month\'s');
+      // A replay after the first call was written (another flush between them) is taken back too.
+      assertSameAnswer(first, await post('/api/v1/webhooks', webhook, 'quota-1', as));
+      assert.deepEqual([await calls(), await today()], [start + 1, startDay + 1]);
       // The replay carries the signing secret shown once: it is the first answer, byte for byte.
       assert.match(first.json<{ signing_secret: string }>().signing_secret, /^whsec_/);
     });

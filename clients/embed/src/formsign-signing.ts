@@ -1,21 +1,35 @@
 // <formsign-signing src="…signing_url">: shows a Formsign signing page in a frame on your own page.
 // No dependencies. The frame sizes itself to the page (the page posts its height), and the page's
 // messages come out as DOM events on the element (they bubble and cross shadow roots):
-//   formsign:loaded     the page is shown (detail.state: open | signed | expired)
+//   formsign:loaded     the page is shown (detail.state: open | signed | waiting | declined | voided | expired)
 //   formsign:completed  the recipient signed (detail.complete: every recipient has signed)
-//   formsign:declined   the recipient declined (detail.reason when given)
+//   formsign:declined   the recipient declined (detail.reason when given), or the page shows a form
+//                       another recipient declined
+//   formsign:waiting    a sequential form: this recipient's turn has not come yet
+//   formsign:voided     the sender voided the form
+//   formsign:expired    the link has expired (formsign:error with code link_expired follows it)
 //   formsign:error      the link has expired, or a signature was refused (detail.code, detail.message)
 // Each detail carries formId and recipientId. Messages are accepted only from the frame itself and
 // from the origin of its src; the signing page sends them only to origins its account allows
 // (POST /api/v1/embed/origins), and only such origins may frame it at all.
 
-export type FormsignEventType = 'formsign:loaded' | 'formsign:completed' | 'formsign:declined' | 'formsign:error';
+export type FormsignEventType =
+  | 'formsign:loaded'
+  | 'formsign:completed'
+  | 'formsign:declined'
+  | 'formsign:waiting'
+  | 'formsign:voided'
+  | 'formsign:expired'
+  | 'formsign:error';
+
+/** What the signing page shows: the document to sign, or one of the states that end or delay signing. */
+export type FormsignPageState = 'open' | 'signed' | 'waiting' | 'declined' | 'voided' | 'expired';
 
 export interface FormsignEventDetail {
   formId: string;
   recipientId: string;
   /** formsign:loaded */
-  state?: 'open' | 'signed' | 'expired';
+  state?: FormsignPageState;
   /** formsign:completed: every recipient has signed. */
   complete?: boolean;
   /** formsign:declined */
@@ -27,7 +41,7 @@ export interface FormsignEventDetail {
 
 export type FormsignEvent = CustomEvent<FormsignEventDetail>;
 
-const EVENTS: ReadonlySet<string> = new Set<FormsignEventType>(['formsign:loaded', 'formsign:completed', 'formsign:declined', 'formsign:error']);
+const EVENTS: ReadonlySet<string> = new Set<FormsignEventType>(['formsign:loaded', 'formsign:completed', 'formsign:declined', 'formsign:waiting', 'formsign:voided', 'formsign:expired', 'formsign:error']);
 const MIN_HEIGHT = 480;
 
 interface PageMessage {
@@ -122,6 +136,9 @@ declare global {
     'formsign:loaded': FormsignEvent;
     'formsign:completed': FormsignEvent;
     'formsign:declined': FormsignEvent;
+    'formsign:waiting': FormsignEvent;
+    'formsign:voided': FormsignEvent;
+    'formsign:expired': FormsignEvent;
     'formsign:error': FormsignEvent;
   }
 }

@@ -2,7 +2,7 @@
 import { createElement, useEffect, useRef, type CSSProperties, type ReactElement } from 'react';
 import { defineFormsignSigning, type FormsignEvent, type FormsignEventType } from './formsign-signing.js';
 
-export type { FormsignEvent, FormsignEventDetail } from './formsign-signing.js';
+export type { FormsignEvent, FormsignEventDetail, FormsignPageState } from './formsign-signing.js';
 
 export interface FormsignSigningProps {
   /** The recipient's signing_url. */
@@ -12,6 +12,9 @@ export interface FormsignSigningProps {
   onLoaded?: (e: FormsignEvent) => void;
   onCompleted?: (e: FormsignEvent) => void;
   onDeclined?: (e: FormsignEvent) => void;
+  onWaiting?: (e: FormsignEvent) => void;
+  onVoided?: (e: FormsignEvent) => void;
+  onExpired?: (e: FormsignEvent) => void;
   onError?: (e: FormsignEvent) => void;
 }
 
@@ -19,6 +22,9 @@ const HANDLERS: ReadonlyArray<[FormsignEventType, keyof FormsignSigningProps]> =
   ['formsign:loaded', 'onLoaded'],
   ['formsign:completed', 'onCompleted'],
   ['formsign:declined', 'onDeclined'],
+  ['formsign:waiting', 'onWaiting'],
+  ['formsign:voided', 'onVoided'],
+  ['formsign:expired', 'onExpired'],
   ['formsign:error', 'onError'],
 ];
 

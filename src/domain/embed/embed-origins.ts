@@ -4,6 +4,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { canonicalOrigin, MAX_EMBED_ORIGINS } from './origin-rule.js';
 
 // Embedded signing (issue 26): the origins a partition lets frame its signing pages. Free on every
@@ -23,15 +24,20 @@ export async function listOrigins(deps: Pick<DomainDeps, 'db'>, p: Partition): P
 }
 
 export async function addOrigin(deps: Pick<DomainDeps, 'transact' | 'clock'>, p: Partition, input: string): Promise<{ origin: EmbedOriginView; created: boolean }> {
+  return commit(deps, prepareAddOrigin(deps, p, input));
+}
+
+/** addOrigin's check of the origin; the write it prepares adds it (once) within the partition's bound. */
+export async function prepareAddOrigin(deps: Pick<DomainDeps, 'clock'>, p: Partition, input: string): Promise<PreparedWrite<{ origin: EmbedOriginView; created: boolean }>> {
   const origin = canonicalOrigin(input);
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  return async (trx) => {
     const added = await addEmbedOrigin(trx, p, origin, now);
     if (added.created && (await countEmbedOrigins(trx, p)) > MAX_EMBED_ORIGINS) {
       throw new AppError('parameter_invalid', `An account allows at most ${MAX_EMBED_ORIGINS} origins per mode; remove one first.`, 'origin');
     }
     return { origin: view(added.row), created: added.created };
-  });
+  };
 }
 
 export async function removeOrigin(deps: Pick<DomainDeps, 'transact'>, p: Partition, input: string): Promise<{ object: 'embed_origin'; origin: string; deleted: true }> {

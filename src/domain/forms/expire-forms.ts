@@ -8,7 +8,7 @@ import type { JobHandler } from '../../outbox/job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { DomainDeps } from '../context.js';
 import { recordFormEvent } from './record-event.js';
-import { formState } from './present-form.js';
+import { formState, type FormState } from './present-form.js';
 
 type SweepDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock'>;
 
@@ -31,7 +31,7 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
     // One unit per form, so one form's failure does not hold back the others (group commit still
     // shares the commit on SQLite). A few at a time: on PostgreSQL each holds a pooled connection, and
     // the API shares the pool.
-    const results: boolean[] = [];
+    const results: unknown[] = [];
     for (let i = 0; i < due.length; i += SWEEP_CONCURRENCY) {
       results.push(
         ...(await Promise.all(
@@ -49,12 +49,14 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
 /**
  * The one way a form's expiry is recorded, by the sweep and by an expiry asked for now
  * (expire-form-now.ts): the status written by `expire`, and with it one `form.expired` event carrying
- * the form as it now is, in the same transaction.
+ * the form as it now is, in the same transaction. Returns that state; undefined when `expire` expired nothing.
  */
-export async function recordExpiry(trx: Trx, partition: Partition, now: string, expire: () => Promise<FormRow | undefined>): Promise<boolean> {
+export async function recordExpiry(trx: Trx, partition: Partition, now: string, expire: () => Promise<FormRow | undefined>): Promise<FormState | undefined> {
   const form = await expire();
-  if (form) await recordFormEvent(trx, partition, 'form.expired', formState(form, await listRecipientsOfForm(trx, partition, form.id)), now);
-  return form !== undefined;
+  if (!form) return undefined;
+  const state = formState(form, await listRecipientsOfForm(trx, partition, form.id));
+  await recordFormEvent(trx, partition, 'form.expired', state, now);
+  return state;
 }
 
 export function formsExpiryHandler(deps: SweepDeps): JobHandler<PayloadOf<'forms.expire'>> {

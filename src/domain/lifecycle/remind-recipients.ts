@@ -16,6 +16,7 @@ import { formJson, formState, type FormView } from '../forms/present-form.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import type { Json } from '../json.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { composeReminder } from '../sending/compose-message.js';
 import { ACTIVE, MANUAL_REMINDER_GAP_MS, remindable } from './lifecycle-rules.js';
 import { addressOf, queueMessage } from './message-recipient.js';
@@ -90,9 +91,20 @@ export async function remindForm(
   formId: string,
   input: { recipients?: readonly string[] | undefined },
 ): Promise<Json<FormView>> {
+  return commit(deps, prepareRemindForm(deps, p, formId, input));
+}
+
+/** remindForm's reads; the write it prepares checks the form under its lock and sends the reminders. */
+export async function prepareRemindForm(
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  formId: string,
+  input: { recipients?: readonly string[] | undefined },
+): Promise<PreparedWrite<Json<FormView>>> {
+  // The field definitions never change: read before the transaction, so the answer is built inside it.
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  return async (trx) => {
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     if (ACTIVE.has(form.status) && !stillOut(form, now)) throw new AppError('form_expired', `This form expired at ${form.expires_at}; its recipients can no longer be reminded.`);
@@ -112,7 +124,7 @@ export async function remindForm(
       await recordFormEvent(trx, p, 'form.reminded', formState(form, recipients), now);
     }
     return formJson(formState(form, recipients), fields, deps.links);
-  });
+  };
 }
 
 function pickTargets(recipients: readonly RecipientRow[], ids: readonly string[] | undefined): Array<{ r: RecipientRow; param: string }> {

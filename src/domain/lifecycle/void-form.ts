@@ -11,6 +11,7 @@ import { formJson, formState, type FormView } from '../forms/present-form.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import type { Json } from '../json.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { composeVoidNotice } from '../sending/compose-message.js';
 import { ACTIVE, checkReason } from './lifecycle-rules.js';
 import { addressOf, queueMessage } from './message-recipient.js';
@@ -27,10 +28,21 @@ export async function voidForm(
   formId: string,
   input: { reason?: string | undefined },
 ): Promise<Json<FormView>> {
+  return commit(deps, prepareVoidForm(deps, p, formId, input));
+}
+
+/** voidForm's checks of its input and reads; the write it prepares is the whole void, returning the form's JSON. */
+export async function prepareVoidForm(
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  p: Partition,
+  formId: string,
+  input: { reason?: string | undefined },
+): Promise<PreparedWrite<Json<FormView>>> {
   const reason = checkReason(input.reason, 'reason');
+  // The field definitions never change: read before the transaction, so the answer is built inside it.
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  return async (trx) => {
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     const expired = form.expires_at !== null && form.expires_at <= now;
@@ -54,5 +66,5 @@ export async function voidForm(
     const state = formState(voided, recipients);
     await recordFormEvent(trx, p, 'form.voided', state, now);
     return formJson(state, fields, deps.links);
-  });
+  };
 }

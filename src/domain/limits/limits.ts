@@ -20,8 +20,9 @@ export interface Limits {
    */
   check(accountId: string, method: string, route: string): LimitVerdict | Promise<LimitVerdict>;
   /**
-   * Takes back the monthly-quota count of one request already checked (a replayed idempotent answer is
-   * not counted twice). The window keeps it: a replay still costs the server a request.
+   * Takes back the quota count of one request already checked, from the month and from the day (a
+   * replayed idempotent answer is not counted twice, in the quota nor on the dashboard's daily usage).
+   * The window keeps it: a replay still costs the server a request.
    */
   refund(accountId: string, method: string, route: string): void;
   /**
@@ -85,7 +86,10 @@ export function createLimits(opts: LimitsOptions): Limits {
       return account instanceof Promise ? account.then((a) => decide(accountId, a, method, route)) : decide(accountId, account, method, route);
     },
     refund(accountId, method, route) {
-      if (countsTowardQuota(endpointKey(method, route))) quota.uncount(accountId, monthSpan(clock.now().getTime()).month);
+      if (!countsTowardQuota(endpointKey(method, route))) return;
+      // The replay was counted moments ago by check(), at this same month and day.
+      const nowMs = clock.now().getTime();
+      quota.uncount(accountId, monthSpan(nowMs).month, dayOf(nowMs));
     },
     flush: () => quota.flush(),
     async snapshot(accountId, endpoints) {

@@ -156,12 +156,14 @@ export class QuotaCounter {
 
   /**
    * Takes back one call counted by `count` (a replayed idempotent answer: the call it repeats was
-   * counted once already). If the call was flushed meanwhile, the negative pending count subtracts it
-   * at the next flush.
+   * counted once already), from the month and from the day, so the dashboard's daily chart adds up to
+   * the month's total. If the call was flushed meanwhile, the negative pending count subtracts it at
+   * the next flush.
    */
-  uncount(accountId: string, month: string): void {
+  uncount(accountId: string, month: string, day: string): void {
     const key = `${accountId}\t${month}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) - 1);
+    this.dayEntry(accountId, day).calls--;
   }
 
   /** Writes the pending calls in one transaction, then refreshes the accounts seen since the last flush. */
@@ -187,7 +189,8 @@ export class QuotaCounter {
     });
     const dailyBatch = this.daily;
     this.daily = new Map();
-    const days: DailyIncrement[] = [...dailyBatch].map(([k, c]) => {
+    // A call and its refund in the same interval cancel out: nothing to write for that day.
+    const days: DailyIncrement[] = [...dailyBatch].filter(([, c]) => c.calls !== 0 || c.limited !== 0).map(([k, c]) => {
       const [accountId = '', day = ''] = k.split('\t');
       return { accountId, day, calls: c.calls, limited: c.limited };
     });

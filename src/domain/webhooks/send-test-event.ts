@@ -8,6 +8,7 @@ import { enqueue } from '../../outbox/enqueue.js';
 import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
+import { commit, type PreparedWrite } from '../prepared-write.js';
 import { presentDelivery, presentWebhook, type WebhookDeliveryView } from './present-webhook.js';
 
 type TestEvent = components['schemas']['TestEvent'];
@@ -19,8 +20,13 @@ type TestEvent = components['schemas']['TestEvent'];
  * the publisher fans events out to every subscribed webhook, and a test goes to this one only.
  */
 export async function sendTestEvent(deps: Pick<DomainDeps, 'transact' | 'clock'>, p: Partition, webhookId: string): Promise<WebhookDeliveryView> {
+  return commit(deps, prepareSendTestEvent(deps, p, webhookId));
+}
+
+/** sendTestEvent as a prepared write: the whole of it runs in the unit, which answers the delivery. */
+export async function prepareSendTestEvent(deps: Pick<DomainDeps, 'clock'>, p: Partition, webhookId: string): Promise<PreparedWrite<WebhookDeliveryView>> {
   const now = isoNow(deps.clock);
-  const row = await deps.transact(async (trx) => {
+  return async (trx) => {
     const hook = await findWebhook(trx, p, webhookId);
     if (!hook) throw notFound('webhook', webhookId);
     if (hook.status !== 'enabled') throw new AppError('parameter_invalid', 'This webhook is disabled, so it receives no events; enable it, then send the test event.', 'webhook_id');
@@ -28,7 +34,6 @@ export async function sendTestEvent(deps: Pick<DomainDeps, 'transact' | 'clock'>
     const id = newId('delivery');
     await insertDeliveries(trx, [{ p, d: { id, webhook_id: hook.id, event_id: event.id, event_type: event.type, created_at: now, body: JSON.stringify(event) } }]);
     await enqueue(trx, p, webhookDeliver, { delivery_id: id, attempt: 1 }, { now });
-    return (await findDelivery(trx, p, id))!;
-  });
-  return presentDelivery(row);
+    return presentDelivery((await findDelivery(trx, p, id))!);
+  };
 }

@@ -130,6 +130,17 @@ function routeDef<H>(spec: RouteSpec<OperationId, H>, isPublic: boolean, bind: (
   };
 }
 
+/**
+ * The registry's rule for an authenticated POST (every one takes an Idempotency-Key): it must be a
+ * write route, whose answer is stored in its write's own transaction, or say `writesNothing` (then its
+ * answer is stored on its own, with nothing to lose). A POST defined with plain defineRoute would store
+ * its answer after its commit, where a crash between the two loses it: app.ts refuses to start with one.
+ */
+export function assertPostIsWriteRoute(def: RouteDef, method: string, isPublic: boolean): void {
+  if (method !== 'POST' || isPublic || def.write === true || def.writesNothing === true) return;
+  throw new Error(`POST operation ${def.operationId} must be defined with defineWriteRoute (its Idempotency-Key answer is stored in the transaction of its write), or with writesNothing: true if it changes nothing`);
+}
+
 function partitionOf(req: FastifyRequest): Partition {
   if (!req.partition) throw new Error(`${req.method} ${req.routeOptions.url ?? ''} has no partition: its auth hook did not run`);
   return req.partition;

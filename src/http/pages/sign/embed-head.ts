@@ -7,9 +7,10 @@ import { SIGN_ASSETS } from './sign-assets.js';
  * hear its messages and which form and recipient they are about (read by assets/embed-bridge.js), and
  * the bridge itself. Nothing for other accounts: their pages cannot be framed.
  */
-export function embedHead(link: SigningLink, origins: readonly string[]): SafeHtml | undefined {
+export function embedHead(link: SigningLink, origins: readonly string[], state: SigningLink['state'] = link.state): SafeHtml | undefined {
   if (origins.length === 0) return undefined;
-  const context = JSON.stringify({ origins, form_id: link.form.id, recipient_id: link.recipient.id, state: link.state });
+  // `state` is the page's (open, signed, waiting, declined, voided, expired): the bridge tells the host it.
+  const context = JSON.stringify({ origins, form_id: link.form.id, recipient_id: link.recipient.id, state });
   return html`<meta name="formsign-embed" content="${context}">
 <script type="module" src="${SIGN_ASSETS.embedBridge.url}"></script>`;
 }

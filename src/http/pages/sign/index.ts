@@ -92,12 +92,13 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     reply.header('Vary', 'Accept-Language');
     // Embedded signing: the account's allowed origins may frame the page and hear its messages.
     const origins = await allowedFrameOrigins(deps, link.partition);
-    const embed = embedHead(link, origins);
+    // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
+    const embed = embedHead(link, origins, page.state);
     const policy = { csp: signCsp(origins), framable: origins.length > 0 };
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
-    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page), { status: 409, ...policy });
-    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page), { status: 410, ...policy });
-    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });

@@ -6,7 +6,8 @@ import type { Words } from './sign-words.js';
 
 // The signing page's parts for the life of a form after sending (issue #23): the page of a link whose
 // turn has not come, of a declined form and of a voided one (the Decline button: decline-controls.ts).
-// In the signer's language (sign-words.ts), like the rest of the signing pages.
+// In the signer's language (sign-words.ts), like the rest of the signing pages. Each carries the embed
+// head of an account with allowed origins (embed-head.ts), so a framing host hears the state too.
 
 /** A moment in UTC in the signer's language; the page's script rewrites it in the browser's time zone. */
 const when = (w: Words, iso: string): SafeHtml => html`<time datetime="${iso}" data-local="datetime">${formatUtc(w.locale, iso)}</time>`;
@@ -23,22 +24,22 @@ function notice(icon: 'waiting' | 'stopped', title: string, lead: SafeHtml): Saf
 }
 
 /** Sequential order: this recipient's turn has not come (answered 409). */
-export function waitingPage(w: Words, page: SigningPage): SafeHtml {
-  return shell(w, w.t('waiting.title', { form: page.formName }), notice('waiting', w.t('waiting.heading'), w.h('waiting.text', { form: page.formName })));
+export function waitingPage(w: Words, page: SigningPage, embed?: SafeHtml): SafeHtml {
+  return shell(w, w.t('waiting.title', { form: page.formName }), notice('waiting', w.t('waiting.heading'), w.h('waiting.text', { form: page.formName })), { head: embed });
 }
 
 /** A recipient declined: the form is over for everyone (answered 410). */
-export function declinedPage(w: Words, page: SigningPage): SafeHtml {
+export function declinedPage(w: Words, page: SigningPage, embed?: SafeHtml): SafeHtml {
   const lead = page.declined
     ? w.h('declined.textBy', { form: page.formName, name: page.declined.by, date: when(w, page.declined.at), sender: page.senderName })
     : w.h('declined.text', { form: page.formName, sender: page.senderName });
-  return shell(w, w.t('declined.title', { form: page.formName }), notice('stopped', w.t('declined.heading'), lead));
+  return shell(w, w.t('declined.title', { form: page.formName }), notice('stopped', w.t('declined.heading'), lead), { head: embed });
 }
 
 /** The sender voided the form (answered 410). */
-export function voidedPage(w: Words, page: SigningPage): SafeHtml {
+export function voidedPage(w: Words, page: SigningPage, embed?: SafeHtml): SafeHtml {
   const lead = page.voidedAt
     ? w.h('voided.textOn', { form: page.formName, sender: page.senderName, date: when(w, page.voidedAt) })
     : w.h('voided.text', { form: page.formName, sender: page.senderName });
-  return shell(w, w.t('voided.title', { form: page.formName }), notice('stopped', w.t('voided.heading'), lead));
+  return shell(w, w.t('voided.title', { form: page.formName }), notice('stopped', w.t('voided.heading'), lead), { head: embed });
 }

@@ -1,10 +1,10 @@
-import { addOrigin } from '../../../domain/embed/embed-origins.js';
-import { defineRoute } from '../route.js';
+import { prepareAddOrigin } from '../../../domain/embed/embed-origins.js';
+import { valueAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'addEmbedOrigin',
-  handler: (s) => async (req, reply, p) => {
-    const { origin, created } = await addOrigin(s.domain, p, req.body.origin);
-    return reply.code(created ? 201 : 200).send(origin);
-  },
+  prepare: (s) => async (req, p) => prepareAddOrigin(s.domain, p, req.body.origin),
+  // 201 when it was added, 200 when it was already allowed.
+  answer: ({ origin, created }) => valueAnswer(created ? 201 : 200, origin),
 });

@@ -1,9 +1,10 @@
-import { remindForm } from '../../../domain/lifecycle/remind-recipients.js';
-import { sendJson } from '../../reply-json.js';
-import { defineRoute } from '../route.js';
+import { prepareRemindForm } from '../../../domain/lifecycle/remind-recipients.js';
+import { jsonAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'remindForm',
   // The body is optional: none reminds every recipient who has not signed.
-  handler: (s) => async (req, reply, p) => sendJson(reply, await remindForm(s.domain, p, req.params.form_id, { recipients: req.body?.recipients })),
+  prepare: (s) => async (req, p) => prepareRemindForm(s.domain, p, req.params.form_id, { recipients: req.body?.recipients }),
+  answer: (form) => jsonAnswer(200, form),
 });

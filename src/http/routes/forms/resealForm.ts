@@ -1,8 +1,9 @@
-import { resealForm } from '../../../domain/signing/reseal-form.js';
-import { sendJson } from '../../reply-json.js';
-import { defineRoute } from '../route.js';
+import { prepareResealForm } from '../../../domain/signing/reseal-form.js';
+import { jsonAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'resealForm',
-  handler: (s) => async (req, reply, p) => sendJson(reply, await resealForm(s.domain, p, req.params.form_id)),
+  prepare: (s) => async (req, p) => prepareResealForm(s.domain, p, req.params.form_id),
+  answer: (form) => jsonAnswer(200, form),
 });

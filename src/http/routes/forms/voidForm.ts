@@ -1,9 +1,10 @@
-import { voidForm } from '../../../domain/lifecycle/void-form.js';
-import { sendJson } from '../../reply-json.js';
-import { defineRoute } from '../route.js';
+import { prepareVoidForm } from '../../../domain/lifecycle/void-form.js';
+import { jsonAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'voidForm',
   // The body is optional: a void without a reason.
-  handler: (s) => async (req, reply, p) => sendJson(reply, await voidForm(s.domain, p, req.params.form_id, { reason: req.body?.reason })),
+  prepare: (s) => async (req, p) => prepareVoidForm(s.domain, p, req.params.form_id, { reason: req.body?.reason }),
+  answer: (form) => jsonAnswer(200, form),
 });

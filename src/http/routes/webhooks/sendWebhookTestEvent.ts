@@ -1,7 +1,9 @@
-import { sendTestEvent } from '../../../domain/webhooks/send-test-event.js';
-import { defineRoute } from '../route.js';
+import { prepareSendTestEvent } from '../../../domain/webhooks/send-test-event.js';
+import { valueAnswer } from '../../answer.js';
+import { defineWriteRoute } from '../route.js';
 
-export default defineRoute({
+export default defineWriteRoute({
   operationId: 'sendWebhookTestEvent',
-  handler: (s) => async (req, _reply, p) => sendTestEvent(s.domain, p, req.params.webhook_id),
+  prepare: (s) => async (req, p) => prepareSendTestEvent(s.domain, p, req.params.webhook_id),
+  answer: (delivery) => valueAnswer(200, delivery),
 });

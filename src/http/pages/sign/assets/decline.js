@@ -39,11 +39,19 @@ confirm.addEventListener('click', async () => {
     });
     const body = await res.json().catch(() => null);
     if (!res.ok) throw new Error(body?.error?.message ?? t('decline.failed', { status: res.status }));
-    // What was typed on the signing page has no use left: the form is over.
-    sessionStorage.removeItem(`formsign:progress:${location.pathname}`);
-    // Inside an embedding frame the bridge tells the host page (embed-bridge.js) before the page leaves.
+    // What was typed on the signing page has no use left: the form is over. A framed page is often
+    // refused storage (third-party storage blocked): the decline has been made, so go on regardless.
+    try {
+      sessionStorage.removeItem(`formsign:progress:${location.pathname}`);
+    } catch {
+      // Nothing was kept, then.
+    }
+    // Inside an embedding frame the bridge tells the host page (embed-bridge.js) before the page leaves,
+    // and the declined page it leads to is told not to say it again.
     document.dispatchEvent(new CustomEvent('formsign:declined', { detail: { reason: text } }));
-    window.location.assign(body.next);
+    const next = new URL(body.next, location.href);
+    if (window.parent !== window) next.searchParams.set('declined', 'told');
+    window.location.assign(next.pathname + next.search);
   } catch (err) {
     confirm.disabled = false;
     confirm.textContent = t('decline.confirm');

@@ -1,7 +1,10 @@
 // Embedded signing (issue 26): when the signing page is shown in a frame by a site the account allows,
 // this tells the parent what happens — formsign:loaded, formsign:resize (the page's height, so the
 // frame can fit it), formsign:completed, formsign:declined, formsign:error — each with the form and
-// recipient ids. Loaded only on pages of accounts with allowed origins; messages go only to an allowed
+// recipient ids. A page that shows a state instead of the document says which, once, after
+// formsign:loaded: formsign:waiting (a sequential form, this recipient's turn has not come),
+// formsign:declined (a recipient declined the form), formsign:voided (the sender withdrew it) and
+// formsign:expired (also formsign:error link_expired, as before). Loaded only on pages of accounts with allowed origins; messages go only to an allowed
 // origin, named exactly (never the wildcard), so no other site can listen in. The page's own script (sign.js)
 // tells this one what happened through DOM events on `document`: formsign:submitted after a signature
 // was accepted, formsign:failed when it was not; a decline posts through `postDeclined` (or the
@@ -33,9 +36,34 @@ export function post(type, extra = {}) {
   for (const origin of targets()) window.parent.postMessage(message, origin);
 }
 
+// A decline made in this frame is posted at once (with its reason), and the page it leads to shows the
+// declined state: that page must not tell the host a second time. decline.js marks the address it
+// goes to (`?declined=told`, in a frame only); not storage, which browsers often refuse a framed page.
+const TOLD = 'declined';
+
+function toldAlready() {
+  const url = new URL(location.href);
+  if (url.searchParams.get(TOLD) !== 'told') return false;
+  url.searchParams.delete(TOLD);
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  return true;
+}
+
 /** For the decline flow: the recipient declined to sign. */
 export function postDeclined(reason) {
   post('formsign:declined', reason ? { reason: String(reason) } : {});
+}
+
+/** The message a page showing a state (not the document) sends once it has loaded. */
+function postState(state) {
+  if (state === 'waiting') post('formsign:waiting');
+  else if (state === 'voided') post('formsign:voided');
+  else if (state === 'declined') {
+    if (!toldAlready()) post('formsign:declined');
+  } else if (state === 'expired') {
+    post('formsign:expired');
+    post('formsign:error', { code: 'link_expired', message: 'This signing link has expired.' });
+  }
 }
 
 if (framed && origins.length > 0) {
@@ -56,7 +84,7 @@ if (framed && origins.length > 0) {
   new ResizeObserver(sendHeight).observe(document.body);
   post('formsign:loaded', { state: embed.state });
   sendHeight();
-  if (embed.state === 'expired') post('formsign:error', { code: 'link_expired', message: 'This signing link has expired.' });
+  postState(embed.state);
   document.addEventListener('formsign:submitted', (e) => post('formsign:completed', { complete: e.detail?.complete === true }));
   document.addEventListener('formsign:failed', (e) => post('formsign:error', { code: 'signing_failed', message: String(e.detail?.message ?? '') }));
   document.addEventListener('formsign:declined', (e) => postDeclined(e.detail?.reason));
