@@ -47,6 +47,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     // Issue 26's integrator-facing suites (probe's defects, embedded signing).
     'test/integrators/*.test.ts',
     'test/unit/route-definition.test.ts',
+    // Issue 27: the cluster under faults (child processes on PostgreSQL, Redis, S3).
+    'test/cluster/*.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],
   browser: [BROWSER],

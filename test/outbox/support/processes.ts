@@ -43,7 +43,7 @@ export async function processStore(dialect: DialectName, prefix: string, extra: 
  * process. So: wait for the sessions to end (the killed child processes' too), force only as a last
  * resort.
  */
-async function dropDatabase(name: string): Promise<void> {
+export async function dropDatabase(name: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
       await pgAdmin(`drop database ${name}`);
