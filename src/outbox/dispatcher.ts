@@ -356,11 +356,13 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       const inTime = await Promise.race([graceful.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), stopGraceMs)))]);
       clearTimeout(timer);
       if (!inTime) {
-        for (const r of inflight.values()) {
+        // Counted first: each handed-back job leaves `inflight` as its abort settles.
+        const handedBack = inflight.size;
+        for (const r of [...inflight.values()]) {
           r.abort.abort(new HandedBackError('The worker is stopping.'));
           await o.transact((trx) => releaseLease(trx, r.lease, isoNow(o.clock))).catch(() => undefined);
         }
-        log(`worker ${id}: handed back ${inflight.size} running job(s) on stop.`);
+        log(`worker ${id}: handed back ${handedBack} running job(s) on stop.`);
       }
       await unlisten?.();
       unlisten = undefined;

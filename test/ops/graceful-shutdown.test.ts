@@ -119,10 +119,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('`worker`: a job running at SIGTERM that ends within the grace is finished and marked done; exit 0', async () => {
+      for (const release of stalled.splice(0)) release();
       stall = true;
       const seeded = await seedSentMessage(store.deps.domain, p, templateId, { channel: 'email', to: 'finished@example.com' });
       const worker = startChild(['--import', 'tsx', 'src/main.ts', 'worker'], { ...store.env, WORKER: 'off' });
       children.push(worker);
+      // Its signal handler is in place once it says it runs.
+      await waitFor('the worker to start', () => worker.stdout().includes('is running'), 60_000);
       await waitFor('the worker to be mid-job', () => stalled.length >= 1, 60_000).catch((e: unknown) => {
         throw new Error(`${String(e)}; worker said: ${worker.stdout()} ${worker.stderr()}`);
       });

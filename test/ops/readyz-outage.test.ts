@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHarness, DIALECTS, PG_URL, type ApiError, type Harness } from '../harness.js';
+import { S3rver, S3RVER_CREDENTIALS, type S3rverServer } from '../shared/s3rver.js';
 import { startTcpProxy, type TcpProxy } from '../shared/tcp-proxy.js';
 
 // /readyz tells a load balancer whether this process can serve: 503 naming the part that is down
 // (the database, the S3 file store) while it is unreachable, 200 again once it is back; /healthz (the
 // process is up) answers 200 throughout, so an orchestrator does not restart a process that only
 // waits for its database.
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverConstructor = new (options: { address: string; port: number; directory: string; silent: boolean; vhostBuckets: boolean }) => S3rverServer;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
 
 async function probes(h: Harness) {
   const health = await h.request({ url: '/healthz' });
@@ -84,7 +76,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       await startS3();
       const endpoint = `http://127.0.0.1:${port}`;
-      const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+      const credentials = S3RVER_CREDENTIALS;
       const admin = new S3Client({ endpoint, region: 'us-east-1', credentials, forcePathStyle: true });
       await admin.send(new CreateBucketCommand({ Bucket: 'formsign-readyz' }));
       admin.destroy();
