@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
-import { fixture } from '../shared/fixtures.js';
-import { multipart } from '../shared/multipart.js';
-import { errorCode, signedUp, type Visitor } from './support.js';
+import { errorCode, signedUp, uploadedTemplate, type Visitor } from './support.js';
 
 // Dashboard settings (issue 24) on both dialects: the signers' default language and the origins
 // allowed to embed signing pages, and the builder's save of named signer slots. Each needs a session
@@ -24,10 +22,7 @@ for (const dialect of DIALECTS) {
       h = await createHarness(dialect);
       a = await signedUp(h);
       b = await signedUp(h);
-      const m = multipart([{ name: 'file', value: fixture('openoffice_form_example.pdf'), filename: 'openoffice_form_example.pdf' }]);
-      const t = await a.call('POST', '/dashboard/api/test/templates', { payload: m.payload, headers: m.headers });
-      assert.equal(t.status, 201, t.body);
-      templateId = t.json<{ id: string }>().id;
+      templateId = await uploadedTemplate(a);
     });
     after(() => h.close());
 
