@@ -40,6 +40,8 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     'test/lifecycle/*.test.ts',
     // Issue 26 (idempotency, events API).
     'test/integrators/*.test.ts',
+    // Issue 27: operations (readiness, migrations, shutdown, metrics).
+    'test/ops/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
     // Issue 26's integrator-facing suites (probe's defects, embedded signing).
