@@ -112,6 +112,7 @@ describe('signer roles and settings in the browser', () => {
       await page.getByRole('button', { name: 'Add origin' }).click();
       await page.locator('#embed-title').locator('..').locator('.field-error').waitFor();
       expectProblem(w, /^400 POST .*\/embed\/origins$/);
+      expectProblem(w, /^console: Failed to load resource: .*400/);
       await page.getByLabel('Add an origin').fill('https://App.Example.com');
       await page.getByRole('button', { name: 'Add origin' }).click();
       await page.getByRole('list', { name: 'Allowed origins' }).getByText('https://app.example.com').waitFor();
