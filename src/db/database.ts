@@ -19,6 +19,7 @@ import * as m0014 from './migrations/0014_completed_copy_and_notices.js';
 import * as m0019 from './migrations/0019_locales.js';
 // Dashboard (issue 24).
 import * as m0020 from './migrations/0020_daily_usage.js';
+import * as m0021 from './migrations/0021_signer_roles.js';
 import * as m0013 from './migrations/0013_lifecycle.js';
 import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
@@ -219,6 +220,7 @@ export const migrations: Record<string, Migration> = {
   '0016_signing_evidence': m0016,
   // Dashboard (issue 24).
   '0020_daily_usage': m0020,
+  '0021_signer_roles': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -53,6 +53,8 @@ export interface TemplatesTable {
   version: Generated<number>;
   /** Set when deleted: the row stays for the forms made from it, the API no longer finds it (0009). */
   deleted_at: string | null;
+  /** The named signer slots, JSON `[{slot, role}]` ordered by slot; '[]' when none is named (0021). */
+  signers: Generated<string>;
 }
 
 /** The fields of a version a template has moved past, kept for the forms made from it (0009). */

@@ -150,8 +150,8 @@ export interface paths {
         head?: never;
         /**
          * Update a template
-         * @description Renames a template (`name`) or replaces its fields (`fields`, the whole new list); what is left out
-         *     is kept. Fields follow the rules of `createTemplate`'s `fields` (a field's `page` within the
+         * @description Renames a template (`name`), replaces its fields (`fields`, the whole new list) or names its signer
+         *     slots (`signers`, the whole new list of `{slot, role}`); what is left out is kept. Fields follow the rules of `createTemplate`'s `fields` (a field's `page` within the
          *     document, names unique, `options` only and always on `radio` and `select`); a field that is not
          *     in the PDF's AcroForm, such as a signature box drawn on a page, is drawn into its rectangle.
          *     A bad field answers `400 parameter_invalid` (or `parameter_unknown`, `parameter_missing`) with
@@ -1239,6 +1239,13 @@ export interface components {
             fields: components["schemas"]["Field"][];
             /** @description The number of signer slots the fields use (the highest `signer`); 0 without fields. */
             signer_count: number;
+            /**
+             * @description The signer slots the sender has named ("Tenant", "Landlord"), ordered by slot; a slot without a
+             *     name is not listed (empty when none is). Shown to the sender when sending: a recipient's
+             *     `signer` picks the slot. A template saved by `generateForm` (`save_as_template`) keeps the
+             *     roles of the description. Set with `updateTemplate`; naming a slot does not change `fields`.
+             */
+            signers?: components["schemas"]["SignerRole"][];
             /** @description Notes from the import, for example "XFA data was ignored". Empty when there are none. */
             warnings: string[];
             /** Format: date-time */
@@ -1263,6 +1270,12 @@ export interface components {
              *     every field). Forms already made from the template keep theirs.
              */
             fields?: components["schemas"]["FieldInput"][];
+            /**
+             * @description The template's whole new list of named signer slots, replacing the current one (an empty list
+             *     removes every name). Each slot at most once; a slot may be named before a field uses it. Forms
+             *     and the template's version are not changed by it.
+             */
+            signers?: components["schemas"]["SignerRole"][];
         };
         /**
          * @description A field as given to `updateTemplate` (or as JSON in `createTemplate`'s `fields`): a `Field` whose
@@ -1481,7 +1494,7 @@ export interface components {
              * @description Only in the response of `generateForm`: each signer slot of the generated fields with the role
              *     the description names (a recipient's `signer` picks the slot when sending).
              */
-            signers?: components["schemas"]["GeneratedSigner"][];
+            signers?: components["schemas"]["SignerRole"][];
         };
         /** @description A page of forms, newest first. */
         FormList: {
@@ -1787,11 +1800,18 @@ export interface components {
             expires_in_days?: number;
             metadata?: components["schemas"]["Metadata"];
         };
-        /** @description A signer slot of a generated form and the role the description gives it. */
-        GeneratedSigner: {
-            /** @description The 1-based slot the signer's fields carry in `signer`. */
+        /**
+         * @description A named signer slot: a template's (`Template.signers`, named in the dashboard's builder or by
+         *     `updateTemplate`) or a generated form's (the role the description gives it). One shape for both:
+         *     a template saved from a generated form keeps the generated roles.
+         */
+        SignerRole: {
+            /** @description The 1-based slot the signer's fields carry in `signer` (a form has at most 100 recipients). */
             slot: number;
-            /** @description The role as the description names it ("Tenant", "Parent / guardian"), in its language. */
+            /**
+             * @description The role ("Tenant", "Parent / guardian"): for a generated form as the description names it, in
+             *     its language; for a template as the sender named it (surrounding spaces removed).
+             */
             role: string;
         };
         /** @description The body of `generateForm`. */

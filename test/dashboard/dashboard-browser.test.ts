@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import type { Browser, Page } from 'playwright-core';
+import type { Harness } from '../harness.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
 import { waitForInk } from '../signing/page-checks.js';
 import { getTemplate } from '../../src/domain/templates/read-templates.js';
 import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
+import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
 import { PASSWORD, uniqueEmail } from './support.js';
 
 // The dashboard in Debian's Chromium, end to end as a person uses it: sign up, upload a fillable PDF,
@@ -22,68 +20,24 @@ import { PASSWORD, uniqueEmail } from './support.js';
 // violation on each page; screenshots of each page at 1280 and 375 px go to test-results/dashboard/.
 
 const SHOTS = path.resolve('test-results', 'dashboard');
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PDF = path.join(FIXTURES_DIR, 'openoffice_form_example.pdf');
 const CONTRACT = fileURLToPath(new URL('../../examples/contract.pdf', import.meta.url));
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
-
 describe('dashboard in Chromium', () => {
+  let stage: BrowserStage;
   let h: Harness;
   let browser: Browser;
   let origin: string;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    // The page's origin is the server's BASE_URL (sign-in accepts that origin only): a free port first.
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    h = await createHarness('sqlite', { env: { BASE_URL: origin } });
-    await h.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    stage = await startBrowserStage();
+    ({ h, browser, origin } = stage);
   });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  after(() => stage?.close());
 
-  async function open(width: number): Promise<Watched> {
-    const context = await browser.newContext({ viewport: { width, height: width < 500 ? 800 : 900 }, deviceScaleFactor: 1, hasTouch: width < 500 });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-    });
-    page.on('request', (r) => {
-      const u = r.url();
-      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) problems.push(`request away: ${u}`);
-    });
-    return { context, page, problems };
-  }
-
-  async function check(w: Watched, name: string): Promise<void> {
-    const width = w.page.viewportSize()!.width;
-    await w.page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    await w.page.evaluate(`${AXE}\n;0`);
-    const violations = (await w.page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
-    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${name} at ${width}: axe-core serious/critical violations`);
-    if (width < 500 && name !== 'builder') {
-      const overflow = (await w.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-      assert.ok(overflow <= 0, `${name}: no horizontal scrolling at ${width} px (overflow ${overflow})`);
-    }
-    assert.deepEqual(w.problems, [], `${name} at ${width}: no page error, console error or failed request`);
-  }
+  const open = (width: number) => openWatched(browser, origin, width);
+  const check = (w: Watched, name: string) => checkPage(w, SHOTS, name);
 
   /** The first page's canvas carries ink: pdf.js drew it. */
   const waitForPdfInk = (page: Page) => waitForInk(page, '.pdf-canvas');
@@ -209,13 +163,9 @@ describe('dashboard in Chromium', () => {
       await page.getByRole('link', { name: 'Create an account' }).click();
       await page.getByRole('heading', { name: 'Create your account' }).waitFor();
       await check(w, 'signup');
-      await page.getByLabel('Company or project name').fill('Lovelace & Co');
-      await page.getByLabel('E-mail address').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Create account' }).click();
+      await signUpInPage(page, email);
 
       // The empty list says what to do.
-      await page.getByRole('heading', { name: 'No templates yet' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/dashboard/templates');
       await check(w, 'templates-empty');
 
@@ -438,14 +388,3 @@ describe('dashboard in Chromium', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

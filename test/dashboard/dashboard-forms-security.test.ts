@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { fixture } from '../shared/fixtures.js';
 import { multipart } from '../shared/multipart.js';
-import { errorCode, signedUp, type Visitor } from './support.js';
+import { errorCode, signedUp, uploadedTemplate, type Visitor } from './support.js';
 
 // Dashboard part 2 (issue 24) on both dialects: every new route needs a session (401) and, for a
 // change, the session's CSRF token (403); another account's form, webhook, delivery and message are
@@ -28,10 +28,7 @@ for (const dialect of DIALECTS) {
       h = await createHarness(dialect, { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
       a = await signedUp(h);
       b = await signedUp(h);
-      const m = multipart([{ name: 'file', value: fixture('openoffice_form_example.pdf'), filename: 'openoffice_form_example.pdf' }]);
-      const t = await a.call('POST', '/dashboard/api/test/templates', { payload: m.payload, headers: m.headers });
-      assert.equal(t.status, 201, t.body);
-      templateId = t.json<{ id: string }>().id;
+      templateId = await uploadedTemplate(a);
       const created = await a.call('POST', '/dashboard/api/test/forms', { json: { template_id: templateId, name: 'Lease for Ada', prefill: { firstName: 'Ada', lastName: 'Lovelace', nope: 'x' } } });
       assert.equal(created.status, 201, created.body);
       assert.equal(created.headers['x-service-prefill-unmatched'], 'nope');

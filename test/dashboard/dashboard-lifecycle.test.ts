@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
-import { fixture } from '../shared/fixtures.js';
-import { multipart } from '../shared/multipart.js';
-import { errorCode, signedUp, type Visitor } from './support.js';
+import { errorCode, signedUp, uploadedTemplate, type Visitor } from './support.js';
 
 // Remind, void and the send options from the dashboard (issue 24 item 1) on both dialects: the
 // session routes call the API's use cases, need a session (401) and the CSRF token (403), find only
@@ -31,10 +29,7 @@ for (const dialect of DIALECTS) {
       h = await createHarness(dialect);
       a = await signedUp(h);
       b = await signedUp(h);
-      const m = multipart([{ name: 'file', value: fixture('openoffice_form_example.pdf'), filename: 'openoffice_form_example.pdf' }]);
-      const t = await a.call('POST', '/dashboard/api/test/templates', { payload: m.payload, headers: m.headers });
-      assert.equal(t.status, 201, t.body);
-      templateId = t.json<{ id: string }>().id;
+      templateId = await uploadedTemplate(a);
     });
     after(() => h.close());
 

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
 import { pdfsig } from '../shared/pdf-tools.js';
 import { waitForInk } from '../signing/page-checks.js';
 import { startReceiver, waitFor } from '../webhooks/support/receiver.js';
 import { expectedSignature, signaturesOf } from '../webhooks/support/webhooks.js';
-import { PASSWORD, uniqueEmail } from './support.js';
-import { freePort } from '../shared/free-port.js';
+import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
+import { uniqueEmail } from './support.js';
 
 // The whole product from the browser (issue 24), in Debian's Chromium: sign up → upload a fillable PDF
 // → add a signature field → save → a form with prefill → send to an e-mail recipient → the dev outbox →
@@ -23,70 +20,23 @@ import { freePort } from '../shared/free-port.js';
 // console error, failed request or 4xx/5xx fails the test.
 
 const SHOTS = path.resolve('test-results', 'product');
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PDF = path.join(FIXTURES_DIR, 'openoffice_form_example.pdf');
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
-
 describe('the product from the browser', () => {
-  let h: Harness;
+  let stage: BrowserStage;
   let browser: Browser;
   let origin: string;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    h = await createHarness('sqlite', { env: { BASE_URL: origin, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCALE: '0.001' } });
-    await h.deps.worker.start();
-    await h.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    stage = await startBrowserStage({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCALE: '0.001' }, { worker: true });
+    ({ browser, origin } = stage);
   });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  after(() => stage?.close());
 
-  async function open(width: number, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Watched> {
-    const context = await browser.newContext({ viewport: { width, height: width < 500 ? 800 : 900 }, deviceScaleFactor: 1, hasTouch: width < 500, acceptDownloads: true, ...(storageState ? { storageState } : {}) });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => {
-      // A download is handed to the browser's download manager, which the page sees as aborted.
-      if (!r.url().endsWith('/signed-pdf')) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
-    });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-    });
-    page.on('request', (r) => {
-      const u = r.url();
-      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:') && u !== 'about:srcdoc') problems.push(`request away: ${u}`);
-    });
-    return { context, page, problems };
-  }
-
-  async function check(w: Watched, name: string): Promise<void> {
-    const width = w.page.viewportSize()!.width;
-    await w.page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    await w.page.evaluate(`${AXE}\n;0`);
-    const violations = (await w.page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
-    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${name} at ${width}: axe-core serious/critical violations`);
-    if (width < 500 && name !== 'builder') {
-      const overflow = (await w.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-      assert.ok(overflow <= 0, `${name}: no horizontal scrolling at ${width} px (overflow ${overflow})`);
-    }
-    assert.deepEqual(w.problems, [], `${name} at ${width}: no page error, console error or failed request`);
-  }
+  const open = (width: number, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>) =>
+    openWatched(browser, origin, width, { storageState, acceptDownloads: true, mayAbort: (url) => url.endsWith('/signed-pdf') });
+  const check = (w: Watched, name: string) => checkPage(w, SHOTS, name);
 
   async function go(w: Watched, link: string): Promise<void> {
     await w.page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: link, exact: true }).click();
@@ -99,11 +49,7 @@ describe('the product from the browser', () => {
     try {
       // Sign up.
       await page.goto(`${origin}/dashboard/signup`);
-      await page.getByLabel('Company or project name').fill('Lovelace & Co');
-      await page.getByLabel('E-mail address').fill(uniqueEmail('product'));
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      await signUpInPage(page, uniqueEmail('product'));
 
       // Upload the fillable PDF: the builder opens on its detected fields.
       await page.locator('input[type=file]').setInputFiles(PDF);

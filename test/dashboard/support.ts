@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Harness } from '../harness.js';
 import { REQUEST_ID } from '../contract-check.js';
+import { fixture } from '../shared/fixtures.js';
+import { multipart } from '../shared/multipart.js';
 
 // A dashboard client over app.inject: the session cookie and the CSRF token as the page keeps them.
 
@@ -71,4 +73,12 @@ export function errorCode(res: DashResponse): string {
   assert.match(e.request_id, REQUEST_ID);
   assert.ok(e.message.length > 10, 'a sentence for a person');
   return e.code;
+}
+
+/** Uploads the fillable fixture PDF as a test-mode template of the visitor's account; its id. */
+export async function uploadedTemplate(v: Visitor, file = 'openoffice_form_example.pdf'): Promise<string> {
+  const m = multipart([{ name: 'file', value: fixture(file), filename: file }]);
+  const t = await v.call('POST', '/dashboard/api/test/templates', { payload: m.payload, headers: m.headers });
+  assert.equal(t.status, 201, t.body);
+  return t.json<{ id: string }>().id;
 }

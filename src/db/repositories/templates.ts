@@ -45,7 +45,7 @@ export async function lockTemplate(trx: Trx, p: Partition, id: string, now: stri
     .executeTakeFirst();
 }
 
-export type TemplatePatch = Partial<Pick<TemplateRow, 'name' | 'fields' | 'signer_count' | 'warnings' | 'version' | 'deleted_at'>> & { updated_at: string };
+export type TemplatePatch = Partial<Pick<TemplateRow, 'name' | 'fields' | 'signer_count' | 'signers' | 'warnings' | 'version' | 'deleted_at'>> & { updated_at: string };
 
 export async function updateTemplateRow(trx: Trx, p: Partition, id: string, patch: TemplatePatch): Promise<TemplateRow | undefined> {
   return trx.updateTable('templates').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).returningAll().executeTakeFirst();

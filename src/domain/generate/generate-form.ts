@@ -129,7 +129,7 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
   }
 
   if (input.save_as_template) {
-    const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signal });
+    const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signers: spec.signers, signal });
     const write = await prepareCreateForm(deps, p, {
       template_id: template.id, prefill: input.prefill, name: title, expires_in_days: input.expires_in_days, metadata: input.metadata,
     });

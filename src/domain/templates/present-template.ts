@@ -12,7 +12,7 @@ export type TemplateView = components['schemas']['Template'];
 export function templateJson(t: TemplateRow): Json<TemplateView> {
   return json(
     `{"object":"template","id":${str(t.id)},"name":${str(t.name)},"mode":${str(t.mode)},"page_count":${t.page_count},` +
-      `"fields":${t.fields},"signer_count":${t.signer_count},"warnings":${t.warnings},` +
+      `"fields":${t.fields},"signer_count":${t.signer_count},"signers":${t.signers},"warnings":${t.warnings},` +
       `"created_at":${str(t.created_at)},"updated_at":${str(t.updated_at)}}`,
   );
 }

@@ -5,24 +5,26 @@ import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { parseFieldDefs, signerCount } from './field-rules.js';
 import { presentTemplate, type TemplateView } from './present-template.js';
+import { parseSignerRoles } from './signer-roles.js';
 import { rememberTemplate } from './template-cache.js';
 import { editedWarnings } from './template-warnings.js';
 import { checkTemplateName } from './upload-input.js';
 
 /**
- * What may change: `name`, and `fields` (the whole new list, as JSON values in the import's field
+ * What may change: `name`, `fields` (the whole new list, as JSON values in the import's field
  * model; checked here by the import's rules, so callers that skip the HTTP schema, such as the
- * dashboard, get the same answers).
+ * dashboard, get the same answers) and `signers` (the named slots, the whole new list).
  */
 export interface TemplateEdit {
   name?: string | undefined;
   fields?: unknown;
+  signers?: unknown;
 }
 
-const EDITABLE = new Set(['name', 'fields']);
+const EDITABLE = new Set(['name', 'fields', 'signers']);
 
 /**
- * Renames a template or replaces its fields. New fields make a new version: the outgoing fields are
+ * Renames a template, names its signer slots or replaces its fields. New fields make a new version: the outgoing fields are
  * kept in template_versions, in the same transaction, so a form made from any earlier version keeps
  * reading (rendering, sending, sealing) exactly the fields it was made with. The PDF never changes.
  */
@@ -42,7 +44,9 @@ export async function updateTemplate(
   if (!before || before.deleted_at !== null) throw notFound('template', templateId);
   // The page count never changes, so the fields are checked before the transaction, not inside it.
   const defs = patch.fields === undefined ? undefined : parseFieldDefs(patch.fields, before.page_count);
-  if (name === undefined && defs === undefined) return presentTemplate(before);
+  // Names are not part of a version: forms read their fields, never the template's role names.
+  const roles = patch.signers === undefined ? undefined : JSON.stringify(parseSignerRoles(patch.signers));
+  if (name === undefined && defs === undefined && roles === undefined) return presentTemplate(before);
   const fields = defs && JSON.stringify(defs);
   const now = isoNow(deps.clock);
   const row = await deps.transact(async (trx) => {
@@ -50,6 +54,7 @@ export async function updateTemplate(
     if (!current) return undefined;
     const change: TemplatePatch = { updated_at: now };
     if (name !== undefined) change.name = name;
+    if (roles !== undefined) change.signers = roles;
     if (defs !== undefined && fields !== current.fields) {
       await insertTemplateVersion(trx, p, { template_id: templateId, version: current.version, fields: current.fields, created_at: now });
       change.fields = fields;

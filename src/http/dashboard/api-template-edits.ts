@@ -12,7 +12,7 @@ type TemplateParams = { mode: string; template_id: string };
 
 export function registerTemplateEdits(api: FastifyInstance, deps: DomainDeps, limited: (method: string, apiRoute: string) => onRequestHookHandler[], partition: (req: FastifyRequest<{ Params: TemplateParams }>) => Partition): void {
   api.patch<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: limited('PATCH', '/api/v1/templates/:template_id') }, async (req) => {
-    const body = jsonObject(req, ['name', 'fields']);
+    const body = jsonObject(req, ['name', 'fields', 'signers']);
     return updateTemplate(deps, partition(req), req.params.template_id, body);
   });
   api.delete<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: limited('DELETE', '/api/v1/templates/:template_id') }, async (req) => deleteTemplate(deps, partition(req), req.params.template_id));

@@ -11,6 +11,7 @@ import { registerSpa } from './spa.js';
 // Dashboard part 2 (issue 24).
 import { registerFormsApi } from './api-forms.js';
 import { registerOutboxApi } from './api-outbox.js';
+import { registerAccountSettingsApi } from './api-account-settings.js';
 import { registerAccountApi } from './api-usage.js';
 import { registerWebhooksApi } from './api-webhooks.js';
 import { sessionGuard } from './guard.js';
@@ -40,6 +41,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerOutboxApi(api, s.domain, s.devOutbox ?? { email: false, sms: false });
     registerAccountApi(api, s.domain, s.openapi, s.limits);
     registerNotifySettingsApi(api, s.domain);
+    registerAccountSettingsApi(api, s.domain, s.openapi, limited);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

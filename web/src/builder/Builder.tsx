@@ -7,6 +7,8 @@ import { ErrorNote, Notice, Spinner } from '../ui/ui';
 import { clampRect, newField, signerColour, toFields, TYPE_LABEL, withKeys, type EditField } from './fields';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
+import { SignerNames } from './SignerNames';
+import { toSignerRoles } from '../roles';
 import { PageView, type PageSize } from './PageView';
 import { openPdf } from './pdf';
 
@@ -30,7 +32,9 @@ export default function Builder({ templateId }: { templateId: string }) {
   const [past, setPast] = useState<EditField[][]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState('');
-  const [saved, setSaved] = useState({ name: '', fields: '' });
+  const [saved, setSaved] = useState({ name: '', fields: '', roles: '[]' });
+  /** The signer slots' names as typed (slot → name); saved as the template's `signers`. */
+  const [roleNames, setRoleNames] = useState<Record<number, string>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [drawType, setDrawType] = useState<FieldType>('text');
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -78,7 +82,9 @@ export default function Builder({ templateId }: { templateId: string }) {
         setName(t.name);
         const initial = withKeys(t.fields);
         setFields(initial);
-        setSaved({ name: t.name, fields: JSON.stringify(toFields(initial)) });
+        const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
+        setRoleNames(names);
+        setSaved({ name: t.name, fields: JSON.stringify(toFields(initial)), roles: JSON.stringify(toSignerRoles(names)) });
         opened = await openPdf(`/dashboard/api${base}/pdf`);
         if (cancelled) return;
         const sizes: PageSize[] = [];
@@ -114,7 +120,7 @@ export default function Builder({ templateId }: { templateId: string }) {
     return () => observer.disconnect();
   }, [pages, load.state]);
 
-  const dirty = name !== saved.name || JSON.stringify(toFields(fields)) !== saved.fields;
+  const dirty = name !== saved.name || JSON.stringify(toFields(fields)) !== saved.fields || JSON.stringify(toSignerRoles(roleNames)) !== saved.roles;
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
@@ -266,7 +272,7 @@ export default function Builder({ templateId }: { templateId: string }) {
     setStatus({ kind: 'saving' });
     setInvalidKey(null);
     try {
-      const body: { name?: string; fields: unknown } = { fields: toFields(fieldsRef.current) };
+      const body: { name?: string; fields: unknown; signers: unknown } = { fields: toFields(fieldsRef.current), signers: toSignerRoles(roleNames) };
       if (name.trim() !== saved.name) body.name = name.trim();
       const t = await api<Template>('PATCH', base, body);
       const next = withKeys(t.fields);
@@ -275,7 +281,9 @@ export default function Builder({ templateId }: { templateId: string }) {
       setFields(next);
       setSelected(index >= 0 ? (next[index]?.key ?? null) : null);
       setName(t.name);
-      setSaved({ name: t.name, fields: JSON.stringify(toFields(next)) });
+      const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
+      setRoleNames(names);
+      setSaved({ name: t.name, fields: JSON.stringify(toFields(next)), roles: JSON.stringify(toSignerRoles(names)) });
       setStatus({ kind: 'saved' });
       setAnnounce('Template saved.');
     } catch (err) {
@@ -314,6 +322,9 @@ export default function Builder({ templateId }: { templateId: string }) {
 
   const current = fields.find((f) => f.key === selected) ?? null;
   const signers = fields.reduce((n, f) => Math.max(n, f.signer), 1);
+  // A slot named earlier whose fields are gone stays listed, so its name can be cleared.
+  const namedSlots = Math.max(signers, ...Object.keys(roleNames).filter((k) => roleNames[Number(k)]?.trim()).map(Number));
+  const roles = toSignerRoles(roleNames);
   return (
     <div className="builder">
       <div className="builder-bar">
@@ -339,6 +350,7 @@ export default function Builder({ templateId }: { templateId: string }) {
             <Notice tone="warning">This template has no signature field, so its signers can fill it in but not sign it. Choose <strong>Signature</strong> in the palette and draw a box where they sign.</Notice>
           ) : null}
           <Palette drawType={drawType} onChoose={setDrawType} onDrop={dropAt} onAdd={addToPageInView} />
+          <SignerNames slots={namedSlots} names={roleNames} onChange={(slot, value) => { setRoleNames((n) => ({ ...n, [slot]: value })); setStatus((s) => (s.kind === 'saved' || s.kind === 'error' ? { kind: 'idle' } : s)); }} />
           <div className="field-list">
             <h2 className="panel-title">Fields ({fields.length})</h2>
             {fields.length === 0 ? <p className="muted small">No fields yet. Drag one from above onto the page, or draw a box on the page.</p> : null}
@@ -394,7 +406,7 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
         <aside className="builder-side right" aria-label="Properties">
           {current ? (
-            <Inspector field={current} signers={signers} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} />
+            <Inspector field={current} signers={signers} roles={roles} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} />
           ) : (
             <div className="inspector empty-inspector">
               <h2 className="panel-title">Field properties</h2>

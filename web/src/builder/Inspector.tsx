@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FieldType } from '../api';
+import { roleName, type SignerRole } from '../roles';
 import { CHOICE_TYPES, FIELD_TYPES, signerColour, SIGNER_COLOURS, TEXT_TYPES, type EditField } from './fields';
 
 // The selected field's properties. Every change goes through `onChange` with a key naming the property,
@@ -8,12 +9,13 @@ import { CHOICE_TYPES, FIELD_TYPES, signerColour, SIGNER_COLOURS, TEXT_TYPES, ty
 interface Props {
   field: EditField;
   signers: number;
+  roles: readonly SignerRole[];
   error: string | null;
   onChange(patch: Partial<EditField>, coalesce: string): void;
   onDelete(): void;
 }
 
-export function Inspector({ field, signers, error, onChange, onDelete }: Props) {
+export function Inspector({ field, signers, roles, error, onChange, onDelete }: Props) {
   const id = (k: string) => `insp-${k}`;
   const [optionsText, setOptionsText] = useState<{ key: string; text: string } | null>(null);
   const options = optionsText?.key === field.key ? optionsText.text : (field.options ?? []).join('\n');
@@ -45,7 +47,7 @@ export function Inspector({ field, signers, error, onChange, onDelete }: Props) 
           <div className="signer-select">
             <span className="swatch" style={{ backgroundColor: signerColour(field.signer) }} aria-hidden="true" />
             <select id={id('signer')} value={field.signer} onChange={(e) => onChange({ signer: Number(e.target.value) }, `${field.key}:signer`)}>
-              {Array.from({ length: Math.min(slots, SIGNER_COLOURS.length * 2) }, (_, i) => i + 1).map((n) => <option key={n} value={n}>Signer {n}</option>)}
+              {Array.from({ length: Math.min(slots, SIGNER_COLOURS.length * 2) }, (_, i) => i + 1).map((n) => <option key={n} value={n}>{roleName(roles, n)}</option>)}
             </select>
           </div>
         </div>

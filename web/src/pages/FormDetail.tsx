@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, errorMessage, getIfChanged, type Form, type FormEvent as FormEventView, type List } from '../api';
+import { api, ApiError, errorMessage, getIfChanged, type Form, type FormEvent as FormEventView, type List, type Template } from '../api';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
+import { roleName, type SignerRole } from '../roles';
 import { Link } from '../router';
 import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 import { FormActions } from './FormActions';
@@ -37,6 +38,14 @@ export function FormDetail({ formId }: { formId: string }) {
     }
   }, [base]);
   usePoll(refresh, 2500, [refresh]);
+  // The template's named slots ("Tenant"), shown for each recipient and field; none for a generated
+  // form or a deleted template (its slots read "Signer N").
+  const [roles, setRoles] = useState<SignerRole[]>([]);
+  const templateId = form?.template_id;
+  useEffect(() => {
+    if (!templateId) return;
+    api<Template>('GET', `/${mode}/templates/${encodeURIComponent(templateId)}`).then((t) => setRoles(t.signers ?? []), () => setRoles([]));
+  }, [mode, templateId]);
   useEffect(() => {
     document.title = `${form?.name ?? 'Form'} · Formsign`;
   }, [form?.name]);
@@ -76,7 +85,7 @@ export function FormDetail({ formId }: { formId: string }) {
                     <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
                     <td><StatusTag status={r.status} />{recipientNote(r)}</td>
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
-                    <td className="hide-sm">{r.signer}</td>
+                    <td className="hide-sm">{roleName(roles, r.signer)}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
                   </tr>
                 ))}
@@ -84,7 +93,7 @@ export function FormDetail({ formId }: { formId: string }) {
             </table>
           </div>
         )}
-        {SENDABLE.has(form.status) ? <SendMore form={form} signers={signers} onSent={(f) => { setForm(f); void refresh(); }} /> : null}
+        {SENDABLE.has(form.status) ? <SendMore form={form} signers={signers} roles={roles} onSent={(f) => { setForm(f); void refresh(); }} /> : null}
       </section>
 
       <section className="section" aria-labelledby="fields-title">
@@ -98,7 +107,7 @@ export function FormDetail({ formId }: { formId: string }) {
                   <td>{f.label || f.name}{f.label ? <div className="muted small">{f.name}</div> : null}</td>
                   <td>{f.type}</td>
                   <td>{showValue(f.value, f.type)}</td>
-                  <td className="hide-sm">{f.signer}</td>
+                  <td className="hide-sm">{roleName(roles, f.signer)}</td>
                 </tr>
               ))}
             </tbody>
@@ -151,7 +160,7 @@ function CopyLink({ url, who }: { url: string; who: string }) {
   );
 }
 
-function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSent(f: Form): void }) {
+function SendMore({ form, signers, roles, onSent }: { form: Form; signers: number; roles: readonly SignerRole[]; onSent(f: Form): void }) {
   const { mode } = useApp();
   const [rows, setRows] = useState<RecipientDraft[]>([blankRecipient()]);
   const [options, setOptions] = useState(defaultSendOptions);
@@ -175,7 +184,7 @@ function SendMore({ form, signers, onSent }: { form: Form; signers: number; onSe
   return (
     <form className="card send-more" onSubmit={(e) => void submit(e)} aria-labelledby="send-more-title" noValidate>
       <h3 id="send-more-title">{form.recipients.length === 0 ? 'Send it' : 'Send to more recipients'}</h3>
-      <RecipientsEditor rows={rows} onChange={setRows} signerCount={signers} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+      <RecipientsEditor rows={rows} onChange={setRows} signerCount={signers} roles={roles} taken={form.recipients.map((r) => r.signer)} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
       {first ? <SendOptions value={options} onChange={setOptions} idPrefix="send-more" /> : null}
       {err && !(err instanceof ApiError && err.param?.startsWith('recipients[')) ? <div className="note error" role="alert">{err.message}</div> : null}
       {err instanceof ApiError && err.param?.startsWith('recipients[') ? <div className="visually-hidden" role="alert">{err.message}</div> : null}

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, errorMessage, type Field, type Form, type List, type Template } from '../api';
 import { useApp } from '../mode';
+import { roleName, type SignerRole } from '../roles';
 import { Link, navigate } from '../router';
 import { Empty, ErrorNote, PageTitle, Spinner } from '../ui/ui';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
@@ -96,20 +97,20 @@ export function NewForm() {
               <input id="nf-name" type="text" maxLength={200} value={name} placeholder={template?.name} onChange={(e) => setName(e.target.value)} />
             </div>
           </div>
-          {template ? <p className="muted small">{template.signer_count} signer{template.signer_count === 1 ? '' : 's'}: {Array.from({ length: template.signer_count }, (_, i) => `Signer ${i + 1} (${template.fields.filter((f) => f.signer === i + 1).length} fields)`).join(', ')}.</p> : null}
+          {template ? <p className="muted small">{template.signer_count} signer{template.signer_count === 1 ? '' : 's'}: {Array.from({ length: template.signer_count }, (_, i) => `${roleName(template.signers, i + 1)} (${template.fields.filter((f) => f.signer === i + 1).length} fields)`).join(', ')}.</p> : null}
         </section>
         <section className="card" aria-labelledby="nf-prefill">
           <h2 id="nf-prefill">2. What you already know <span className="muted">(optional)</span></h2>
           {prefillFields.length === 0 ? <p className="muted">This template has no fields to fill in advance.</p> : (
             <div className="prefill-grid">
-              {prefillFields.map((f) => <PrefillInput key={f.name} field={f} value={values[f.name]} error={fieldError(f)} onChange={(v) => setValues((o) => ({ ...o, [f.name]: v }))} />)}
+              {prefillFields.map((f) => <PrefillInput key={f.name} field={f} roles={template?.signers} value={values[f.name]} error={fieldError(f)} onChange={(v) => setValues((o) => ({ ...o, [f.name]: v }))} />)}
             </div>
           )}
         </section>
         <section className="card" aria-labelledby="nf-send">
           <h2 id="nf-send">3. Who signs</h2>
           <p className="muted small">Leave the address empty to keep the form as a draft and send it later.</p>
-          <RecipientsEditor rows={rows} onChange={setRows} signerCount={template?.signer_count ?? 1} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+          <RecipientsEditor rows={rows} onChange={setRows} signerCount={template?.signer_count ?? 1} roles={template?.signers} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
           <SendOptions value={options} onChange={setOptions} idPrefix="nf-send" />
         </section>
         {err ? <div className="note error" role="alert">{err.message}</div> : null}
@@ -119,7 +120,7 @@ export function NewForm() {
   );
 }
 
-function PrefillInput({ field, value, error, onChange }: { field: Field; value: string | boolean | undefined; error: string | undefined; onChange(v: string | boolean): void }) {
+function PrefillInput({ field, roles, value, error, onChange }: { field: Field; roles: readonly SignerRole[] | undefined; value: string | boolean | undefined; error: string | undefined; onChange(v: string | boolean): void }) {
   const id = `pf-${field.name}`;
   const label = field.label || field.name;
   const described = error ? `${id}-error` : undefined;
@@ -148,7 +149,7 @@ function PrefillInput({ field, value, error, onChange }: { field: Field; value: 
   }
   return (
     <div className="field">
-      <label htmlFor={id}>{label} <span className="muted small">({field.type}{field.signer > 1 ? `, signer ${field.signer}` : ''})</span></label>
+      <label htmlFor={id}>{label} <span className="muted small">({field.type}{field.signer > 1 || roles?.some((r) => r.slot === field.signer) ? `, ${roleName(roles, field.signer)}` : ''})</span></label>
       {input}
       {error ? <p className="field-error" id={described}>{error}</p> : null}
     </div>

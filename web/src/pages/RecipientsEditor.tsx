@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { SendRecipient } from '../api';
+import { roleName, type SignerRole } from '../roles';
 
 // Who a form goes to: e-mail or SMS, the address, a name, and the signer slot each one takes
-// (the template's signer roles: slot 1 signs the fields of signer 1, and so on).
+// (the template's signer roles: slot 1 signs the fields of signer 1, and so on). Each row is headed by
+// the role it signs as ("Tenant"; "Signer 2" when the slot has no name), as the server will assign it.
 
 export interface RecipientDraft {
   key: number;
@@ -24,8 +26,38 @@ export function toSendRecipients(rows: RecipientDraft[]): SendRecipient[] {
   });
 }
 
-export function RecipientsEditor({ rows, onChange, signerCount, errorParam, errorMessage }: { rows: RecipientDraft[]; onChange(rows: RecipientDraft[]): void; signerCount: number; errorParam?: string | undefined; errorMessage?: string | undefined }) {
+/**
+ * The slot each row will sign in, as the server assigns them (assignSigners in recipient-rules.ts): a
+ * chosen slot as chosen; the others, in order, the lowest slot neither taken by a recipient already
+ * sent nor chosen by another row.
+ */
+export function slotsOf(rows: readonly RecipientDraft[], taken: readonly number[] = []): number[] {
+  const used = new Set([...taken, ...rows.filter((r) => r.signer).map((r) => Number(r.signer))]);
+  let next = 1;
+  return rows.map((r) => {
+    if (r.signer) return Number(r.signer);
+    while (used.has(next)) next++;
+    used.add(next);
+    return next;
+  });
+}
+
+interface Props {
+  rows: RecipientDraft[];
+  onChange(rows: RecipientDraft[]): void;
+  signerCount: number;
+  /** The template's named slots. */
+  roles?: readonly SignerRole[] | undefined;
+  /** The slots of the recipients the form was already sent to. */
+  taken?: readonly number[] | undefined;
+  errorParam?: string | undefined;
+  errorMessage?: string | undefined;
+}
+
+export function RecipientsEditor({ rows, onChange, signerCount, roles, taken, errorParam, errorMessage }: Props) {
   const [announce, setAnnounce] = useState('');
+  const slots = slotsOf(rows, taken);
+  const choices = Math.max(1, signerCount, ...(roles ?? []).map((r) => r.slot));
   const patch = (key: number, p: Partial<RecipientDraft>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...p } : r)));
   return (
     <fieldset className="recipients">
@@ -34,7 +66,8 @@ export function RecipientsEditor({ rows, onChange, signerCount, errorParam, erro
         const bad = errorParam?.startsWith(`recipients[${i}]`) ? errorMessage : undefined;
         const id = (k: string) => `rcp-${r.key}-${k}`;
         return (
-          <div className="recipient-row" key={r.key} role="group" aria-label={`Recipient ${i + 1}`}>
+          <div className="recipient-row" key={r.key} role="group" aria-label={`Recipient ${i + 1}: ${roleName(roles, slots[i]!)}`}>
+            <p className="recipient-role" id={id('role')}>{roleName(roles, slots[i]!)}</p>
             <div className="field">
               <label htmlFor={id('channel')}>Send by</label>
               <select id={id('channel')} value={r.channel} onChange={(e) => patch(r.key, { channel: e.target.value as 'email' | 'sms' })}>
@@ -53,8 +86,8 @@ export function RecipientsEditor({ rows, onChange, signerCount, errorParam, erro
             <div className="field">
               <label htmlFor={id('signer')}>Signs as</label>
               <select id={id('signer')} value={r.signer} onChange={(e) => patch(r.key, { signer: e.target.value })}>
-                <option value="">Next signer</option>
-                {Array.from({ length: Math.max(1, signerCount) }, (_, n) => <option key={n} value={String(n + 1)}>Signer {n + 1}</option>)}
+                <option value="">Next in order</option>
+                {Array.from({ length: choices }, (_, n) => <option key={n} value={String(n + 1)}>{roleName(roles, n + 1)}</option>)}
               </select>
             </div>
             {rows.length > 1 ? <button type="button" className="btn ghost small" onClick={() => { onChange(rows.filter((x) => x.key !== r.key)); setAnnounce(`Recipient ${i + 1} removed.`); }} aria-label={`Remove recipient ${i + 1}`}>Remove</button> : null}

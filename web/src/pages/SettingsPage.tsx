@@ -3,6 +3,8 @@ import { api, ApiError, errorMessage, type SessionView } from '../api';
 import { useApp } from '../mode';
 import { Notice, PageTitle } from '../ui/ui';
 import { TextInput } from './AuthPage';
+import { EmbedOriginsForm } from './EmbedOrigins';
+import { LocaleSettingsForm } from './LocaleSettings';
 import { NotifySettingsForm } from './NotifySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
@@ -46,6 +48,8 @@ export function SettingsPage() {
         <AccountForm />
       </section>
       <NotifySettingsForm />
+      <LocaleSettingsForm />
+      <EmbedOriginsForm />
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
         <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>
         {!session.user.has_password ? <p className="muted">You signed in with a one-time link. Set a password to sign in with your e-mail address next time.</p> : null}
@@ -60,8 +64,8 @@ export function SettingsPage() {
 }
 
 /**
- * The account's own settings: its name. (Notifications have their own form below; the default
- * signing-page language joins as a field of its own when the server offers it.)
+ * The account's own settings: its name. (Notifications, the signers' default language and the
+ * embedding origins have their own forms below.)
  */
 function AccountForm() {
   const { session, refreshSession } = useApp();
