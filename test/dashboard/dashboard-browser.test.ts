@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { freePort } from '../shared/free-port.js';
 import { waitForInk } from '../signing/page-checks.js';
 import { getTemplate } from '../../src/domain/templates/read-templates.js';
 import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
@@ -438,14 +438,3 @@ describe('dashboard in Chromium', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

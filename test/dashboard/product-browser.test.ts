@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -8,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createHarness, type Harness } from '../harness.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { FIXTURES_DIR } from '../shared/fixtures.js';
+import { freePort } from '../shared/free-port.js';
 import { pdfsig } from '../shared/pdf-tools.js';
 import { waitForInk } from '../signing/page-checks.js';
 import { startReceiver, waitFor } from '../webhooks/support/receiver.js';
@@ -278,14 +278,3 @@ describe('the product from the browser', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
