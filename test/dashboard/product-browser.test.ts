@@ -13,7 +13,6 @@ import { waitForInk } from '../signing/page-checks.js';
 import { startReceiver, waitFor } from '../webhooks/support/receiver.js';
 import { expectedSignature, signaturesOf } from '../webhooks/support/webhooks.js';
 import { PASSWORD, uniqueEmail } from './support.js';
-import { freePort } from '../shared/free-port.js';
 
 // The whole product from the browser (issue 24), in Debian's Chromium: sign up → upload a fillable PDF
 // → add a signature field → save → a form with prefill → send to an e-mail recipient → the dev outbox →
