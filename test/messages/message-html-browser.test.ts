@@ -8,7 +8,8 @@ import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
 import { assertAxeClean } from '../signing/page-checks.js';
 
 // Every kind of e-mail's HTML part as a mail client shows it: rendered in Chromium at a desktop and a
-// phone width, and axe-core finds no serious or critical violation (colour contrast included).
+// phone width, and axe-core finds no serious or critical violation (colour contrast included; the footer
+// line's contrast is measured and at least 4.5:1).
 // Screenshots go to test-results/messages/.
 
 const SHOTS = path.resolve('test-results', 'messages');
@@ -44,6 +45,14 @@ describe('message HTML in Chromium', () => {
           await assertAxeClean(page, `${kind} at ${width}px`);
           const footer = message.text.trimEnd().split('\n').at(-1)!;
           assert.match(footer, /^You received this (e-mail|reminder) because /);
+          // The footer's contrast in axe-core's own measure: measured (not left "incomplete") and at least
+          // 4.5:1, WCAG AA for its 12 px text.
+          const measured = (await page.evaluate(`axe.run(document, { runOnly: ['color-contrast'] }).then((r) =>
+            r.passes.concat(r.violations, r.incomplete).flatMap((rule) => rule.nodes)
+              .filter((n) => document.querySelector(n.target[0]).textContent.trim() === ${JSON.stringify(footer.trim())})
+              .map((n) => (n.any[0] && n.any[0].data && n.any[0].data.contrastRatio) || 0))`)) as number[];
+          assert.equal(measured.length, 1, `${kind}: axe-core measured the footer`);
+          assert.ok(measured[0]! >= 4.5, `${kind}: the footer's contrast is ${measured[0]}:1 (at least 4.5:1)`);
           const shown = (await page.evaluate('document.body.innerText')) as string;
           assert.ok(shown.includes(footer), `${kind}: the text part's footer line is in the HTML as shown`);
           const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;

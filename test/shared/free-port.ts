@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-/** A port free on loopback a moment ago (for a server that must be started again on the same port). */
+/** A port free on loopback a moment ago (for a server that must be started again on the same port, or whose BASE_URL must name its port before it listens). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();

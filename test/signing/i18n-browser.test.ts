@@ -14,11 +14,10 @@ import { twoSignerTemplate } from './support.js';
 // (the panel and dialog mirror, the document does not), German chosen by the browser's
 // Accept-Language, the language menu switching with what was typed kept, axe-core clean in each; the
 // 13-page form shown as numbered placeholders that become pages as they scroll into view; the invite
-// e-mail in Japanese and Arabic as a mail client shows it. Screenshots: docs/signing-arabic*.png and
-// /tmp/formsign-i18n/.
+// e-mail in Japanese and Arabic as a mail client shows it. Screenshots go to test-results/i18n/ (a run
+// never writes into docs/: docs/signing-arabic*.png are copies of signing-arabic*.png made by hand).
 
-const SHOTS = '/tmp/formsign-i18n';
-const DOCS = path.resolve('docs');
+const SHOTS = path.resolve('test-results', 'i18n');
 const VIEWPORTS = [[1280, 800], [390, 844]] as const;
 // A catalogue key shown instead of its text, or a placeholder left unfilled.
 const UNTRANSLATED = /\b(?:page|sign|dialog|problem|signed|expired|invalid|email|sms)\.[a-z][A-Za-z]+\b|\{[a-z]+\}/;
@@ -86,7 +85,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
         }
         await assertAxeClean(s.page, `Arabic ${width}`);
         const shot = width > 900 ? 'signing-arabic.png' : 'signing-arabic-phone.png';
-        await s.page.screenshot({ path: path.join(DOCS, shot) });
+        await s.page.screenshot({ path: path.join(SHOTS, shot) });
 
         // The dialog mirrors too; a name typed in Arabic is drawn in a font that has Arabic letters.
         await s.page.locator('[data-field="tenant_signature"] [data-sign]').click();

@@ -1,6 +1,9 @@
 import { findTemplate, insertTemplateVersion, lockTemplate, updateTemplateRow, type TemplatePatch } from '../../db/repositories/templates.js';
+import type { Trx } from '../../db/handles.js';
+import type { TemplateRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
+import type { FieldDef } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { parseFieldDefs, signerCount } from './field-rules.js';
@@ -47,7 +50,6 @@ export async function updateTemplate(
   // Names are not part of a version: forms read their fields, never the template's role names.
   const roles = patch.signers === undefined ? undefined : JSON.stringify(parseSignerRoles(patch.signers));
   if (name === undefined && defs === undefined && roles === undefined) return presentTemplate(before);
-  const fields = defs && JSON.stringify(defs);
   const now = isoNow(deps.clock);
   const row = await deps.transact(async (trx) => {
     const current = await lockTemplate(trx, p, templateId, now);
@@ -55,17 +57,25 @@ export async function updateTemplate(
     const change: TemplatePatch = { updated_at: now };
     if (name !== undefined) change.name = name;
     if (roles !== undefined) change.signers = roles;
-    if (defs !== undefined && fields !== current.fields) {
-      await insertTemplateVersion(trx, p, { template_id: templateId, version: current.version, fields: current.fields, created_at: now });
-      change.fields = fields;
-      change.signer_count = signerCount(defs);
-      change.warnings = JSON.stringify(editedWarnings(JSON.parse(current.warnings) as string[], defs));
-      change.version = current.version + 1;
-    }
+    if (defs !== undefined) await replaceFields(trx, p, current, defs, change);
     return updateTemplateRow(trx, p, templateId, change);
   });
   if (!row) throw notFound('template', templateId);
   // This process sees its own edit at once; other processes within TEMPLATE_FRESH_MS (template-cache.ts).
   rememberTemplate(deps, row, deps.clock.now().getTime());
   return presentTemplate(row);
+}
+
+/**
+ * Adds to `change` a new version with `defs` as the fields, keeping the outgoing fields in
+ * template_versions (inside the caller's transaction, the row locked); identical fields change nothing.
+ */
+export async function replaceFields(trx: Trx, p: Partition, current: TemplateRow, defs: FieldDef[], change: TemplatePatch): Promise<void> {
+  const fields = JSON.stringify(defs);
+  if (fields === current.fields) return;
+  await insertTemplateVersion(trx, p, { template_id: current.id, version: current.version, fields: current.fields, created_at: change.updated_at });
+  change.fields = fields;
+  change.signer_count = signerCount(defs);
+  change.warnings = JSON.stringify(editedWarnings(JSON.parse(current.warnings) as string[], defs));
+  change.version = current.version + 1;
 }

@@ -20,6 +20,8 @@ import getTemplate from './templates/getTemplate.js';
 import getTemplatePreview from './templates/getTemplatePreview.js';
 import listTemplates from './templates/listTemplates.js';
 import updateTemplate from './templates/updateTemplate.js';
+// Issue 29: labels from the PDF for a stored template.
+import relabelTemplate from './templates/relabelTemplate.js';
 import createWebhook from './webhooks/createWebhook.js';
 import deleteWebhook from './webhooks/deleteWebhook.js';
 import getWebhook from './webhooks/getWebhook.js';
@@ -56,6 +58,7 @@ export const ROUTES: readonly RouteDef[] = [
   updateTemplate,
   deleteTemplate,
   getTemplatePreview,
+  relabelTemplate,
   createForm,
   generateForm,
   listForms,

@@ -10,6 +10,7 @@ import { Palette } from './Palette';
 import { SignerNames } from './SignerNames';
 import { toSignerRoles } from '../roles';
 import { PageView, type PageSize } from './PageView';
+import { RelabelButton } from './RelabelButton';
 import { openPdf } from './pdf';
 
 // The template builder: the PDF's pages with the template's fields over them, a palette of field
@@ -268,22 +269,31 @@ export default function Builder({ templateId }: { templateId: string }) {
     return () => window.removeEventListener('keydown', onKey);
   });
 
+  /** The template as the server saved it (a save, a relabel). */
+  const showSaved = (t: Template) => {
+    const next = withKeys(t.fields);
+    // Keep the selection on the same field (by position: the server keeps the order).
+    const index = fieldsRef.current.findIndex((f) => f.key === selected);
+    setFields(next);
+    setSelected(index >= 0 ? (next[index]?.key ?? null) : null);
+    setName(t.name);
+    const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
+    setRoleNames(names);
+    setSaved({ name: t.name, fields: JSON.stringify(toFields(next)), roles: JSON.stringify(toSignerRoles(names)) });
+  };
+
+  const relabelled = (t: Template, message: string) => {
+    showSaved(t);
+    setAnnounce(message);
+  };
+
   const save = async () => {
     setStatus({ kind: 'saving' });
     setInvalidKey(null);
     try {
       const body: { name?: string; fields: unknown; signers: unknown } = { fields: toFields(fieldsRef.current), signers: toSignerRoles(roleNames) };
       if (name.trim() !== saved.name) body.name = name.trim();
-      const t = await api<Template>('PATCH', base, body);
-      const next = withKeys(t.fields);
-      // Keep the selection on the same field (by position: the server keeps the order).
-      const index = fieldsRef.current.findIndex((f) => f.key === selected);
-      setFields(next);
-      setSelected(index >= 0 ? (next[index]?.key ?? null) : null);
-      setName(t.name);
-      const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
-      setRoleNames(names);
-      setSaved({ name: t.name, fields: JSON.stringify(toFields(next)), roles: JSON.stringify(toSignerRoles(names)) });
+      showSaved(await api<Template>('PATCH', base, body));
       setStatus({ kind: 'saved' });
       setAnnounce('Template saved.');
     } catch (err) {
@@ -297,6 +307,7 @@ export default function Builder({ templateId }: { templateId: string }) {
       }
     }
   };
+
 
   const deleteTemplate = async () => {
     try {
@@ -339,6 +350,7 @@ export default function Builder({ templateId }: { templateId: string }) {
           {status.kind === 'saving' ? 'Saving…' : status.kind === 'saved' && !dirty ? 'All changes saved' : dirty ? 'Unsaved changes' : ''}
         </span>
         <div className="bar-actions">
+          <RelabelButton path={base} fields={fields} dirty={dirty} onRelabelled={relabelled} />
           <button type="button" className="btn secondary" onClick={undo} disabled={past.length === 0} aria-keyshortcuts="Control+Z">Undo</button>
           <button type="button" className="btn primary" onClick={() => void save()} disabled={status.kind === 'saving' || !dirty} aria-keyshortcuts="Control+S">Save</button>
         </div>

@@ -309,6 +309,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/templates/{template_id}/relabel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id (`tmpl_` and 24 base62 characters). Deliberately not pattern-checked: an id of
+                 *     the wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                template_id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relabel a template's fields from its PDF
+         * @description Reads the template's stored PDF again with the import's label rules (the field's AcroForm tooltip
+         *     `/TU`, else the XFA template's `<toolTip>`/`<speak>` for the field of the same path, else the
+         *     nearest printed text to the left of or above the field) and gives each field whose `label` is
+         *     unset the PDF's label. A label is unset when it is missing, blank, or equal to the field's raw
+         *     `name`; any other label was written by someone and is kept. Fields the PDF does not name (boxes
+         *     drawn on a page) are left alone. Labels that change make a new version, as `updateTemplate`
+         *     does: forms already made keep the labels they were made with. Nothing to relabel changes
+         *     nothing. Takes no request body.
+         */
+        post: operations["relabelTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/events": {
         parameters: {
             query?: never;
@@ -2961,6 +2994,64 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    relabelTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The template's id (`tmpl_` and 24 base62 characters). Deliberately not pattern-checked: an id of
+                 *     the wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                template_id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template, with the PDF's labels on the fields that had none (unchanged when there were none to give). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -7,6 +7,18 @@
 
 const root = document.getElementById('signing');
 const config = JSON.parse(root.dataset.config);
+// The longest path to a drawn page is the document (megabytes for a long form) and pdf.js with its
+// worker (which parses it): all three start here, before anything else waits, and load while the rest
+// of the page is wired (the head's modulepreload links have already asked for the scripts).
+const documentBytes = fetch(config.document, { credentials: 'same-origin' }).then((res) => {
+  if (!res.ok) throw new Error(`the document answered ${res.status}`);
+  return res.arrayBuffer();
+});
+const pdfWorker = new Worker(config.pdfjsWorker, { type: 'module' });
+const pdfjsModule = import(config.pdfjs);
+// Until renderDocument takes them, a failure is its to report, not an unhandled rejection.
+documentBytes.catch(() => {});
+pdfjsModule.catch(() => {});
 // The server's own value rules (one definition): the page checks with them before sending.
 const rules = await import(config.valueRules);
 const TEXT = config.text;
@@ -26,9 +38,13 @@ const markers = new Map();
 // ---------- the document ----------
 
 async function renderDocument() {
-  const pdfjs = await import(config.pdfjs);
-  pdfjs.GlobalWorkerOptions.workerSrc = config.pdfjsWorker;
-  const doc = await pdfjs.getDocument({ url: config.document, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false }).promise;
+  const pdfjs = await pdfjsModule;
+  pdfjs.GlobalWorkerOptions.workerPort = pdfWorker;
+  // disableFontFace: pdf.js draws the glyphs itself instead of adding each embedded font to the page's
+  // font set; every font added made Chromium lay out the whole page again (about 100 ms each on a
+  // 13-page form with 300 fields: 1-2 s of layout before the first page showed).
+  const data = new Uint8Array(await documentBytes);
+  const doc = await pdfjs.getDocument({ data, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false, disableFontFace: true }).promise;
   const total = doc.numPages;
   docStatus.textContent = total === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: total });
   // Every page's size first (cheap: no drawing), so each gets its place, a placeholder with its
