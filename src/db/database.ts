@@ -24,6 +24,8 @@ import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
 import * as m0018 from './migrations/0018_embed_origins.js';
 import * as m0016 from './migrations/0016_signing_evidence.js';
+// Evidence: the consent's language (issues 25, 29).
+import * as m0023 from './migrations/0023_consent_locale.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -218,6 +220,7 @@ export const migrations: Record<string, Migration> = {
   '0016_signing_evidence': m0016,
   // Dashboard (issue 24).
   '0020_daily_usage': m0020,
+  '0023_consent_locale': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
