@@ -264,10 +264,11 @@ export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, a
   await section(w, w.t('audit.sectionRecipients', { count: audit.recipients.length }));
   for (const [i, r] of audit.recipients.entries()) await recipient(w, r, i + 1);
   await completed(w, audit, facts);
-  await w.need(60);
   const note = !sealed
     ? [w.t('audit.noteUnsealed'), w.t('audit.noteVerify')]
     : [w.t(audit.sealedFileSha256 === undefined ? 'audit.noteSealed' : 'audit.noteCopy'), w.t('audit.noteHash'), w.t('audit.noteVerify')];
-  w.draw(await w.block(note.join(' '), w.contentWidth, 8, 'regular'), w.margin, COLOURS.muted);
+  const noteBlock = await w.block(note.join(' '), w.contentWidth, 8, 'regular');
+  await w.need(w.blockHeight(noteBlock));
+  w.draw(noteBlock, w.margin, COLOURS.muted);
   for (const [i] of w.pages.entries()) await footer(w, audit, facts, i, w.pages.length);
 }

@@ -49,10 +49,13 @@ export class PageWriter {
     this.dir = directionOf(locale);
   }
 
-  /** Pages the size of the document's first (when it is an ordinary portrait page), else US Letter. */
+  /**
+   * Pages the size of the document's first when it is an ordinary portrait page (Letter, A4, Legal:
+   * at least 700 pt tall, so a recipient's record fits on one), else US Letter.
+   */
   static async create(doc: PDFDocument, fonts: DocumentFonts, locale: Locale, onNewPage: (w: PageWriter) => Promise<void>): Promise<PageWriter> {
     const first = doc.getPages()[0]?.getSize();
-    const size: [number, number] = first && first.width >= 480 && first.width <= 680 && first.height > first.width && first.height <= 1000 ? [first.width, first.height] : LETTER;
+    const size: [number, number] = first && first.width >= 480 && first.width <= 680 && first.height >= 700 && first.height <= 1000 ? [first.width, first.height] : LETTER;
     const w = new PageWriter(doc, fonts, locale, size, onNewPage);
     const [regular, bold, mono] = await Promise.all([StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.Courier].map((f) => doc.embedFont(f)));
     w.standard = { regular: regular!, bold: bold!, mono: mono! };
