@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { makeSampleTemplatePdf, type Verification } from '../../src/pdf/index.js
 import { sealPdfWithEvidence } from '../../src/pdf/seal/index.js';
 import { createHarness, DIALECTS, type Harness } from '../harness.js';
 import { makeTestTsaCa, startTsa, type LoopbackTsa, type TestTsaCa } from '../shared/tsa.js';
-import { flipSignedByte } from './support.js';
+import { flipSignedByte, formsignCli as cli } from './support.js';
 
 // The verifier on our OWN B-LTA output (issue 25): a seal made with the loopback TSA of
 // test/shared/tsa.ts, so its CMS carries a signature timestamp, a DSS follows in an incremental
@@ -116,16 +115,5 @@ for (const dialect of DIALECTS) {
         assert.equal((JSON.parse(bad.out) as Verification).intact, false);
       });
     }
-  });
-}
-
-function cli(args: string[], dataDir: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
