@@ -1,7 +1,8 @@
 // The runner behind `npm test` and `npm run test:<group>`: checks that every test file is in exactly
 // one group (scripts/test-groups.ts), runs each group's files in parallel, each file in its own process
 // under Node's own runner, prints a file's output whole when it ends, and ends with the failed files
-// and the slowest ten.
+// and the slowest ten. Each file's wall time and CPU time (user + system, its child processes included)
+// are printed and kept in test-results/test-times.json and test-cpu.json.
 //
 //   node --import tsx scripts/run-tests.ts unit|integration|browser|all|check [--jobs N] [file ...]
 //
@@ -23,9 +24,10 @@ import { classify, GROUPS, ROOT, testFiles, type GroupName } from './test-groups
 /**
  * Files at once per group, on `cores` cores. Unit files are CPU-bound. Integration files wait on
  * PostgreSQL, fsyncs, child processes and timers much of the time, so one more than the cores keeps
- * the CPU busy. A browser file drives a Chromium of several processes besides its server: one at a time.
+ * the CPU busy. A browser file drives a Chromium of several processes besides its server, and waits on
+ * it and on its server in turn much of the time: one per core (two on two cores) keeps both busy.
  */
-const JOBS: Record<GroupName, (cores: number) => number> = { unit: (c) => c, integration: (c) => c + 1, browser: () => 1 };
+const JOBS: Record<GroupName, (cores: number) => number> = { unit: (c) => c, integration: (c) => c + 1, browser: (c) => Math.max(1, c) };
 
 // test/cli/operator-cli.test.ts, healthy, ran past 10 minutes at a load of 27 on 2 cores (it starts the
 // CLI some thirty times); 20 minutes still ends a deadlock, which is what this limit is for.
@@ -33,31 +35,66 @@ const FILE_LIMIT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 1_200_000);
 
 /** The last run's time per file: the slowest files start first, so the run ends sooner. */
 const TIMES_FILE = path.join(ROOT, 'test-results', 'test-times.json');
+/** The last run's CPU seconds per file (user + system, with the children it reaped). */
+const CPU_TIMES_FILE = path.join(ROOT, 'test-results', 'test-cpu.json');
 
 interface FileResult {
   file: string;
   ok: boolean;
   exit: string;
   ms: number;
+  /** CPU seconds (user + system) of the file's process and the children it waited for; NaN if unknown. */
+  cpu: number;
   output: string;
+}
+
+// Wall time on a machine shared with others says little; CPU time is what a change to the tests cuts.
+// GNU time reports it for the file's process and every child process it reaped (servers, Chromium).
+const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const CPU_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-cpu-'));
+let cpuFiles = 0;
+
+function readCpu(file: string | undefined): number {
+  if (!file) return Number.NaN;
+  try {
+    const m = /^([\d.]+) ([\d.]+)$/m.exec(fs.readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) + Number(m[2]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+function killChildrenOf(pid: number): void {
+  try {
+    for (const c of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) process.kill(Number(c), 'SIGKILL');
+  } catch {
+    // Gone already, or no /proc: nothing to kill.
+  }
 }
 
 function runFile(file: string): Promise<FileResult> {
   const started = Date.now();
   const args = ['--enable-source-maps', '--import', 'tsx', '--test', `--test-timeout=${FILE_LIMIT_MS}`, '--test-force-exit', '--test-reporter=spec', file];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cpuFile = GNU_TIME ? path.join(CPU_DIR, `${cpuFiles++}.txt`) : undefined;
+  const child = cpuFile
+    ? spawn(GNU_TIME!, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => chunks.push(d));
   child.stderr.on('data', (d: Buffer) => chunks.push(d));
   // Node's runner ends a timed-out file itself; this is for a runner that cannot.
   const backstop = setTimeout(() => {
     chunks.push(Buffer.from(`\nrun-tests: ${file} still running a minute past its limit: killed\n`));
+    // Under GNU time the file's process is time's child: kill it too, else it outlives time.
+    if (cpuFile && child.pid !== undefined) killChildrenOf(child.pid);
     child.kill('SIGKILL');
   }, FILE_LIMIT_MS + 60_000);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(backstop);
-      resolve({ file, ok: code === 0, exit: String(code ?? signal), ms: Date.now() - started, output: Buffer.concat(chunks).toString() });
+      resolve({ file, ok: code === 0, exit: String(code ?? signal), ms: Date.now() - started, cpu: readCpu(cpuFile), output: Buffer.concat(chunks).toString() });
     });
   });
 }
@@ -81,16 +118,16 @@ async function runGroup(name: GroupName, files: string[], jobs: number, times: R
       const r = await runFile(file);
       results.push(r);
       const body = r.ok && !process.env.TEST_VERBOSE ? passedSummary(r.output) : r.output;
-      process.stdout.write(`\n── ${r.ok ? '✔' : '✖'} ${file} (${(r.ms / 1000).toFixed(1)} s)\n${body}`);
+      process.stdout.write(`\n── ${r.ok ? '✔' : '✖'} ${file} (${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s)\n${body}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
   return { name, results, ms: Date.now() - started };
 }
 
-function readTimes(): Record<string, number> {
+function readJson(file: string): Record<string, number> {
   try {
-    return JSON.parse(fs.readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number>;
   } catch {
     return {};
   }
@@ -141,7 +178,7 @@ async function dropRunSchemas(): Promise<void> {
 }
 
 const cores = Number(process.env.TEST_CORES ?? os.availableParallelism());
-const times = readTimes();
+const times = readJson(TIMES_FILE);
 const names: GroupName[] = which === 'all' ? ['unit', 'integration', 'browser'] : [which as GroupName];
 const runs = [];
 const started = Date.now();
@@ -155,17 +192,24 @@ if (all.length === 0) {
   process.exit(1);
 }
 if (names.some((n) => n !== 'unit')) await dropRunSchemas();
+// Files the test files share within this run (test/shared/service-certificate.ts) are named for it.
+for (const f of fs.readdirSync(os.tmpdir())) if (f.startsWith(`formsign-test-${RUN_ID}-`)) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true });
 for (const r of all) times[r.file] = r.ms;
 fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
 fs.writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
 
+const cpuTimes = readJson(CPU_TIMES_FILE);
+for (const r of all) if (Number.isFinite(r.cpu)) cpuTimes[r.file] = r.cpu;
+fs.writeFileSync(CPU_TIMES_FILE, `${JSON.stringify(cpuTimes, null, 2)}\n`);
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const failed = all.filter((r) => !r.ok);
-const out = ['', '── slowest files'];
-for (const r of [...all].sort((a, b) => b.ms - a.ms).slice(0, 10)) out.push(`  ${seconds(r.ms).padStart(8)}  ${r.file}`);
+const out = ['', '── slowest files (wall, CPU)'];
+for (const r of [...all].sort((a, b) => b.ms - a.ms).slice(0, 10)) out.push(`  ${seconds(r.ms).padStart(8)}  ${`${r.cpu.toFixed(1)} s`.padStart(8)}  ${r.file}`);
 out.push('', '── groups');
-for (const r of runs) out.push(`  ${r.name}: ${r.results.length} files in ${seconds(r.ms)}, ${r.results.filter((x) => !x.ok).length} failed`);
+for (const r of runs) out.push(`  ${r.name}: ${r.results.length} files in ${seconds(r.ms)} (CPU ${r.results.reduce((t, x) => t + x.cpu, 0).toFixed(1)} s), ${r.results.filter((x) => !x.ok).length} failed`);
 out.push(`  all: ${all.length} files in ${seconds(Date.now() - started)}`);
 if (failed.length > 0) out.push('', '── failed files', ...failed.map((r) => `  ✖ ${r.file} (exit ${r.exit})`));
 process.stdout.write(`${out.join('\n')}\n`);
+fs.rmSync(CPU_DIR, { recursive: true, force: true });
 process.exitCode = failed.length > 0 ? 1 : 0;

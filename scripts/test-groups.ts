@@ -40,11 +40,15 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     'test/lifecycle/*.test.ts',
     // Issue 26 (idempotency, events API).
     'test/integrators/*.test.ts',
+    // Issue 27: operations (readiness, migrations, shutdown, metrics).
+    'test/ops/*.test.ts',
     'test/*.test.ts',
     'test/messages/*.test.ts',
     // Issue 26's integrator-facing suites (probe's defects, embedded signing).
     'test/integrators/*.test.ts',
     'test/unit/route-definition.test.ts',
+    // Issue 27: the cluster under faults (child processes on PostgreSQL, Redis, S3).
+    'test/cluster/*.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],
   browser: [BROWSER],

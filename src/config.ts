@@ -94,6 +94,9 @@ const schema = z
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
     WORKER: z.enum(['inline', 'off']).default('inline'),
+    // Issue 27: off in production, where `formsign migrate` runs once per release before the processes start.
+    MIGRATE_ON_START: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
     PDF_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     PDF_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -151,6 +154,17 @@ export interface Config {
   readonly webhooks: { readonly allowPrivateNetworks: boolean; readonly retryScale: number };
   readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
   readonly worker: 'inline' | 'off';
+  /**
+   * MIGRATE_ON_START: on (the default) — every process applies pending migrations as it opens the
+   * store, one at a time (db/migration-lock.ts); off — only `formsign migrate` does, and a process
+   * whose database is behind refuses to start, naming the command.
+   */
+  readonly migrateOnStart: boolean;
+  /**
+   * SHUTDOWN_GRACE_MS: on SIGTERM, how long in-flight requests and running jobs get to finish before
+   * connections are closed and jobs handed back (default 10 s).
+   */
+  readonly shutdownGraceMs: number;
   /** PDF worker threads (default: CPU count − 1, at least 1) and how many PDF jobs may wait for one. */
   readonly pdf: { readonly workers: number; readonly queueLimit: number };
   readonly logLevel: string;
@@ -200,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: { allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, retryScale: c.WEBHOOK_RETRY_SCALE },
     llm: c.LLM_BASE_URL ? { baseUrl: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY, model: c.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,
     worker: c.WORKER,
+    migrateOnStart: c.MIGRATE_ON_START === 'on',
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     pdf: { workers: c.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1), queueLimit: c.PDF_QUEUE_LIMIT },
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (stdoutIsTty ? 'pretty' : 'json'),

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import { randomBytes } from 'node:crypto';
-import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './db/database.js';
+import { migrateToLatest, openDatabase, pendingMigrations, ping, type DatabaseHandle } from './db/database.js';
+import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
@@ -35,7 +36,7 @@ import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
-import { countOpenJobs } from './db/repositories/outbox-depth.js';
+import { countOpenJobs, oldestDueJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { createStorageHealth } from './lib/storage-health.js';
 import { MemoryWindowStore } from './domain/limits/memory-window.js';
@@ -43,7 +44,8 @@ import { WINDOW_MS } from './domain/limits/policy.js';
 import { QuotaCounter } from './domain/limits/quota.js';
 import { RedisWindowStore } from './domain/limits/redis-window.js';
 import type { WindowStore } from './domain/limits/sliding-window.js';
-import { createMetrics, type Metrics } from './lib/metrics.js';
+import { createMetrics, type Metrics, type OldestDue } from './lib/metrics.js';
+import type { Db } from './db/handles.js';
 import { throttledWarning } from './lib/throttled-warning.js';
 import type { WebhookResponse, WebhookSender } from './providers/webhook-http/index.js';
 
@@ -86,6 +88,8 @@ export interface DepsOptions {
   llmTimeoutMs?: number;
   /** Limits tuning for tests: quota flush interval, Redis key prefix, how often a Redis outage is logged. */
   limits?: LimitsOptions;
+  /** `formsign migrate`: apply pending migrations even with MIGRATE_ON_START=off. */
+  migrate?: boolean;
   /**
    * Tests: a unit of work that holds SQLite's group commit past its limit rejects instead of only being
    * logged and counted (db/group-commit.ts), so the test that wrote it fails.
@@ -116,7 +120,8 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const signingCertificate = loadServiceCertificate(config);
   // Before the database: its connections report their losses here, and the group commit its slow units.
   // The outbox depth is read at scrape time only.
-  const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db) });
+  const clock = opts.clock ?? systemClock;
+  const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db), oldestDue: () => oldestDue(database.db, clock) });
   // During an outage every request fails to connect, under load many units are slow: a line per kind at most every 5 s.
   const warn = throttledWarning(5000);
   const onConnectionError = connectionErrorReporter(metrics, warn);
@@ -136,7 +141,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       },
     },
   });
-  const migrated = await migrateToLatest(database);
+  const migrated = await migrateOrCheck(config, database, opts.migrate === true);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
   const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
@@ -147,7 +152,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock: opts.clock ?? systemClock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
@@ -168,7 +173,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     get sdkSource() {
       return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     },
-    ready: async () => (await ping(database.db)) && (await blobs.ping()),
+    unreachable: () => unreachableParts(config, database, blobs),
     storage: createStorageHealth(config.dataDir),
     limits,
     metrics,
@@ -197,6 +202,26 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       await database.close();
     },
   };
+}
+
+/** Thrown when MIGRATE_ON_START=off and this version has migrations the database lacks. */
+export class MigrationsPendingError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(`The database lacks ${pending.length} migration(s) this version needs (${pending.join(', ')}) and MIGRATE_ON_START=off: run \`formsign migrate\` first.`);
+    this.name = 'MigrationsPendingError';
+  }
+}
+
+/** Applies pending migrations one process at a time, or (MIGRATE_ON_START=off) refuses to start behind. */
+async function migrateOrCheck(config: Config, database: DatabaseHandle, forced: boolean): Promise<string[]> {
+  if (!config.migrateOnStart && !forced) {
+    const pending = await pendingMigrations(database);
+    if (pending.length > 0) throw new MigrationsPendingError(pending);
+    return [];
+  }
+  const onWait = (line: string) => console.error(line);
+  const lock = database.dialect === 'postgres' ? pgMigrationLock(database.db, onWait) : sqliteMigrationLock(path.join(config.dataDir, 'migrate.lock'), onWait);
+  return migrateToLatest(database, lock);
 }
 
 /** SIGNING_CERT_P12/SIGNING_CERT_PASSWORD, else the self-signed certificate kept in DATA_DIR. */
@@ -238,8 +263,11 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     clock: domain.clock,
     handlers,
     log: (line) => console.error(`formsign worker: ${line}`),
+    onFailure: (kind, final) => countJobFailure(metrics, kind, final),
     // Pending events become webhook deliveries before each claim (the events table is their outbox).
     feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
+    // On SIGTERM, how long running jobs get before their leases are handed back.
+    stopGraceMs: config.shutdownGraceMs,
     ...opts.worker,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal, (line) => console.error(`formsign worker: ${line}`), onConnectionError) }
@@ -258,6 +286,37 @@ function connectionErrorReporter(metrics: Metrics, warn: (kind: string, line: st
     metrics.databaseConnectionError(connection);
     warn(`connection:${connection}`, `formsign: PostgreSQL connection (${connection}) failed or was ended by the server: ${err.message}`);
   };
+}
+
+// A readiness probe must answer within its caller's timeout even when a dependency blackholes packets.
+const READINESS_TIMEOUT_MS = 3000;
+
+/** /readyz: the database and the file store (S3 when configured) asked at once, each within a bound. */
+async function unreachableParts(config: Config, database: DatabaseHandle, blobs: BlobStore): Promise<string[]> {
+  const within = (check: Promise<boolean>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS)));
+    return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
+  };
+  const [db, files] = await Promise.all([within(ping(database.db)), within(blobs.ping())]);
+  const down: string[] = [];
+  if (!db) down.push(`the database (${database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'})`);
+  // Named, never located: /readyz is public, so no bucket name or path.
+  if (!files) down.push(config.s3 ? 'the file store (S3)' : 'the file store (DATA_DIR)');
+  return down;
+}
+
+/** Seal and message failures in /metrics (webhook failures are counted per attempt in countAttempts). */
+function countJobFailure(metrics: Metrics, kind: string, final: boolean): void {
+  if (kind === 'form.seal') metrics.sealFailed(final);
+  else if (kind === 'message.deliver') metrics.deliveryFailed('message');
+}
+
+/** Per job kind, seconds since its oldest waiting job became due (/metrics, at scrape time). */
+async function oldestDue(db: Db, clock: Clock): Promise<OldestDue[]> {
+  const now = clock.now();
+  const rows = await oldestDueJobs(db, now.toISOString());
+  return rows.map((r) => ({ kind: r.kind, ageSeconds: (now.getTime() - Date.parse(r.runAt)) / 1000 }));
 }
 
 function withAfterSeal(seal: SealDeps['seal'], afterSeal: DepsOptions['afterSeal']): SealDeps['seal'] {
@@ -334,11 +393,14 @@ function countAttempts(sender: WebhookSender, metrics: Metrics): WebhookSender {
     post: (req) =>
       sender.post(req).then(
         (res) => {
-          metrics.webhookAttempt(webhookOutcome(res));
+          const outcome = webhookOutcome(res);
+          metrics.webhookAttempt(outcome);
+          if (outcome !== '2xx') metrics.deliveryFailed('webhook');
           return res;
         },
         (err: unknown) => {
           metrics.webhookAttempt('error');
+          metrics.deliveryFailed('webhook');
           throw err;
         },
       ),

@@ -14,6 +14,7 @@ import type { Clock } from '../src/lib/clock.js';
 import type { Partition } from '../src/lib/partition.js';
 import type { Resolver } from '../src/providers/webhook-http/index.js';
 import { assertConformsToContract } from './contract-check.js';
+import { seedServiceCertificate } from './shared/service-certificate.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export const DIALECTS: DialectName[] = ['sqlite', 'postgres'];
@@ -73,6 +74,7 @@ export async function createHarness(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
+  seedServiceCertificate(dataDir, opts.env);
   const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}) });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 

@@ -47,7 +47,7 @@ function limit(value: string | boolean | undefined, flag: string): number | null
 
 const HANDLERS: Record<string, Handler> = {
   async migrate(deps, _args, json) {
-    // Opening the store applies pending migrations (every command does); report what this run applied.
+    // Opening the store applied pending migrations, after any other migrator (db/migration-lock.ts); report what this run applied.
     const applied = deps.migrated;
     print(json, { dialect: deps.database.dialect, applied }, () =>
       applied.length === 0 ? `Database (${deps.database.dialect}) is up to date; nothing to apply.` : `Applied ${applied.join(', ')} to the ${deps.database.dialect} database; it is up to date.`,
@@ -142,7 +142,7 @@ function parseJsonFile(file: string): unknown {
 
 export const USAGE = `Usage: formsign <command> [--json]
   serve                                   run the HTTP server (npm start)
-  migrate                                 apply database migrations
+  migrate                                 apply database migrations, one process at a time, and exit
   accounts list
   accounts create --name N [--plan trial|paid] [--email E]
   accounts set-plan ACCOUNT_ID trial|paid
@@ -178,7 +178,8 @@ export async function runCommand(config: Config, argv: string[]): Promise<void> 
   const json = argv.includes('--json');
   // Loaded on use: the store and everything on it cost seconds to load, the usage text should not.
   const { openDeps } = await import('./open-deps.js');
-  const deps = await openDeps(config);
+  // `migrate` applies what is pending even where processes do not (MIGRATE_ON_START=off).
+  const deps = await openDeps(config, found.name === 'migrate' ? { migrate: true } : {});
   try {
     await found.handler(deps, found.rest, json);
   } finally {

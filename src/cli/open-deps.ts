@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import { createDeps, type Deps, type DepsOptions } from '../deps.js';
+import { createDeps, MigrationsPendingError, type Deps, type DepsOptions } from '../deps.js';
+import { MigrationLockTimeoutError } from '../db/migration-lock.js';
 import { checkDataDir } from './data-dir.js';
 import { OperatorError } from './output.js';
 import { checkPostgres, withoutPassword } from './postgres-check.js';
@@ -22,6 +23,7 @@ export async function openDeps(config: Config, opts: DepsOptions = {}): Promise<
   try {
     return await createDeps(config, opts);
   } catch (error) {
+    if (error instanceof MigrationsPendingError || error instanceof MigrationLockTimeoutError) throw new OperatorError(error.message);
     const code = (error as { code?: unknown }).code;
     if (!config.databaseUrl && typeof code === 'string' && UNWRITABLE.has(code)) {
       throw new OperatorError(`Cannot open the SQLite database in ${config.dataDir} (${(error as Error).message}); set DATA_DIR to a folder this user can write.`);

@@ -42,7 +42,16 @@ export async function serve(config: Config): Promise<void> {
   else lines.push(...laterStart(await listAccounts(deps.database.db, { limit: 2 })));
   lines.push(`API reference: ${config.baseUrl}/docs   Health: ${config.baseUrl}/healthz`);
   const stop = async () => {
-    await app.close();
+    // Graceful and bounded (SHUTDOWN_GRACE_MS): the listener closes at once (a load balancer's next
+    // connection goes elsewhere, a request on a kept-alive one answers 503), in-flight requests and
+    // running jobs get the grace to finish, then the connections still open are cut and the jobs still
+    // running are handed back (their leases released, so another worker takes them at once).
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+    try {
+      await Promise.all([app.close(), deps.worker.stop()]);
+    } finally {
+      clearTimeout(cut);
+    }
     await deps.close();
     flushLog();
     process.exit(0);

@@ -35,6 +35,7 @@ import { startCheckpointer } from './sqlite-checkpointer.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
 import { guardDialect, transactEach, transactEachReplayable } from './transact.js';
+import type { MigrationLock } from './migration-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -225,14 +226,30 @@ export const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Runs every pending migration; the same list on both dialects. Returns the names applied. */
-export async function migrateToLatest(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Promise<string[]> {
-  // Kysely finds its bookkeeping tables by introspecting every schema, so a non-default schema must be
-  // named or another schema's tables would be mistaken for this one's.
-  const migrator = new Migrator({ db: handle.db, provider, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+/**
+ * Runs every pending migration; the same list on both dialects. Returns the names applied. With a
+ * lock (migration-lock.ts), waits its turn behind another process migrating the same database.
+ */
+export async function migrateToLatest(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>, lock?: MigrationLock): Promise<string[]> {
+  const migrator = migratorOf(handle);
+  const run = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  };
+  return lock ? lock.hold(run) : run();
+}
+
+/** The migrations this version has that the database has not applied yet (MIGRATE_ON_START=off checks them). */
+export async function pendingMigrations(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Promise<string[]> {
+  const all = await migratorOf(handle).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+// Kysely finds its bookkeeping tables by introspecting every schema, so a non-default schema must be
+// named or another schema's tables would be mistaken for this one's.
+function migratorOf(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Migrator {
+  return new Migrator({ db: handle.db, provider, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
 }
 
 export async function ping(db: Db): Promise<boolean> {

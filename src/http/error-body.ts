@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
-import { isStorageFull } from '../lib/storage-health.js';
+import { isFileStoreUnavailable, isStorageFull } from '../lib/storage-health.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from './database-busy.js';
 import { NUL_MESSAGE, isUnstorableText, type ErrorObject } from './validation.js';
 
@@ -34,6 +34,8 @@ export function sendJsonError(err: Error, req: FastifyRequest, reply: FastifyRep
 
 /** A full disk lasts until an operator frees space: longer than a busy lock. */
 const STORAGE_RETRY_AFTER_S = 30;
+/** An unreachable S3 endpoint is usually a restart or a network blip: seconds, not an operator's fix. */
+const FILE_STORE_RETRY_AFTER_S = 5;
 
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
@@ -41,6 +43,9 @@ export function toAppError(err: FastifyError | Error): AppError {
   if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
   if (isStorageFull(err)) {
     return new AppError('storage_unavailable', `The server's storage is full (no space left on its disk), so nothing was saved and nothing changed. Try again in ${STORAGE_RETRY_AFTER_S} seconds; the operator has been told.`, undefined, { 'Retry-After': String(STORAGE_RETRY_AFTER_S) });
+  }
+  if (isFileStoreUnavailable(err)) {
+    return new AppError('storage_unavailable', `The file store cannot be reached right now. Try again in ${FILE_STORE_RETRY_AFTER_S} seconds.`, undefined, { 'Retry-After': String(FILE_STORE_RETRY_AFTER_S) });
   }
   if (isDatabaseBusy(err)) {
     const what = isDatabaseUnavailable(err) ? 'The database is unavailable right now' : 'The database is busy';

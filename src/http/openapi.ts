@@ -50,9 +50,21 @@ export interface OperationEntry {
 const JSON_COPY = fileURLToPath(new URL('./openapi.json', import.meta.url));
 const yaml = loadOnFirstUse<typeof YAML>('yaml');
 
+// A process that builds the app more than once (the tests build one per case, ~150 files' worth)
+// parses each version of the file once: the key is its path, size and modification time.
+const parsed = new Map<string, { key: string; doc: OpenApiDocument }>();
+
 export function loadOpenApiDocument(file = OPENAPI_PATH): OpenApiDocument {
   if (file === OPENAPI_PATH && fs.existsSync(JSON_COPY)) return JSON.parse(fs.readFileSync(JSON_COPY, 'utf8')) as OpenApiDocument;
-  return yaml().parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
+  const stat = fs.statSync(file);
+  const key = `${stat.size}:${stat.mtimeMs}`;
+  let entry = parsed.get(file);
+  if (entry?.key !== key) {
+    entry = { key, doc: yaml().parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument };
+    parsed.set(file, entry);
+  }
+  // A copy, as a fresh parse was: a caller may change what it got.
+  return structuredClone(entry.doc);
 }
 
 export function listOperations(doc: OpenApiDocument): OperationEntry[] {

@@ -13,7 +13,8 @@ export interface HttpServices {
   readonly openapi: OpenApiDocument;
   /** The generated TypeScript declarations served at /api/v1/sdk/typescript. */
   readonly sdkSource: string;
-  readonly ready: () => Promise<boolean>;
+  /** /readyz: the parts that cannot be reached now, named for a person ("the database", "S3 …"); empty when ready. */
+  readonly unreachable: () => Promise<string[]>;
   /** The disk holding the data is full (issue 26): noted on a failed write, asked again by /readyz. */
   readonly storage?: StorageHealth;
   /** Per-endpoint windows and the monthly quota (issue 14); absent: no limits, no limit headers. */

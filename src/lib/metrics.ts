@@ -11,10 +11,21 @@ export interface OutboxDepth {
   count: number;
 }
 
+export interface OldestDue {
+  kind: string;
+  /** Seconds since the kind's oldest waiting job became due. */
+  ageSeconds: number;
+}
+
 export interface MetricsSources {
   /** Read at scrape time (one grouped query): jobs per kind and open status. */
   outboxDepth?: () => Promise<OutboxDepth[]>;
+  /** Read at scrape time: per kind, how long its oldest due job has waited for a worker. */
+  oldestDue?: () => Promise<OldestDue[]>;
 }
+
+/** What a delivery failure was a delivery of: a webhook attempt, or an e-mail/SMS message attempt. */
+export type DeliveryChannel = 'webhook' | 'message';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -24,6 +35,10 @@ export interface Metrics {
   redisFailOpen(): void;
   webhookAttempt(outcome: string): void;
   observeSeal(seconds: number, ok: boolean): void;
+  /** A seal attempt failed (the seal job retries; `final`: it was the last attempt). */
+  sealFailed(final: boolean): void;
+  /** A delivery attempt failed: a webhook answered other than 2xx or not at all, or a message job's attempt failed. */
+  deliveryFailed(channel: DeliveryChannel): void;
   /** A PostgreSQL connection failed or was ended by the server, by pool ('main', 'replayable', 'listener'). */
   databaseConnectionError(connection: string): void;
   /** A unit of work held SQLite's group commit past its limit (db/group-commit.ts). */
@@ -57,6 +72,26 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   const slowUnits = new Counter({ name: 'formsign_db_slow_units_total', help: 'Units of work that held the SQLite group commit longer than 50 ms (every other write waited meanwhile).', registers: [registry] });
   const tsaFailures = new Counter({ name: 'formsign_tsa_failures_total', help: 'Time-stamp requests a TSA (one of TSA_URLS) answered with an error, a bad token or not in time; the next TSA is asked.', labelNames: ['tsa'] as const, registers: [registry] });
   const untimestamped = new Counter({ name: 'formsign_seal_timestamp_unavailable_total', help: 'Seal attempts for which no TSA gave a timestamp: nothing was sealed and the seal job retries.', registers: [registry] });
+  const sealFailures = new Counter({ name: 'formsign_seal_failures_total', help: 'Seal attempts that failed (the seal job retries with backoff), by final (true: the last attempt, the form shows sealing failed).', labelNames: ['final'] as const, registers: [registry] });
+  const deliveryFailures = new Counter({ name: 'formsign_delivery_failures_total', help: 'Delivery attempts that failed, by channel (webhook: the receiver answered other than 2xx or not at all; message: an e-mail or SMS attempt); each is retried with backoff.', labelNames: ['channel'] as const, registers: [registry] });
+  const oldestDue = sources.oldestDue;
+  const seenKinds = new Set<string>();
+  new Gauge({
+    name: 'formsign_outbox_oldest_due_seconds',
+    help: 'By job kind: how long the oldest job that is due and not yet claimed has waited for a worker (0 when none waits); read at scrape time. Growing: the workers do not keep up, or none runs.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      if (!oldestDue) return;
+      const rows = await oldestDue();
+      // A kind seen before shows 0 once drained, so its graph drops to 0 instead of ending.
+      for (const kind of seenKinds) this.set({ kind }, 0);
+      for (const row of rows) {
+        seenKinds.add(row.kind);
+        this.set({ kind: row.kind }, Math.max(0, row.ageSeconds));
+      }
+    },
+  });
   const outboxDepth = sources.outboxDepth;
   new Gauge({
     name: 'formsign_outbox_jobs',
@@ -88,6 +123,8 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     redisFailOpen: () => failOpen.inc(),
     webhookAttempt: (outcome) => webhooks.inc({ outcome }),
     observeSeal: (seconds, ok) => seal.observe({ result: ok ? 'ok' : 'error' }, seconds),
+    sealFailed: (final) => sealFailures.inc({ final: String(final) }),
+    deliveryFailed: (channel) => deliveryFailures.inc({ channel }),
     databaseConnectionError: (connection) => connectionErrors.inc({ pool: connection }),
     slowUnit: () => slowUnits.inc(),
     tsaFailure: (url) => tsaFailures.inc({ tsa: url }),

@@ -18,6 +18,16 @@ export interface StorageHealth {
 
 const PROBE_BYTES = 64 * 1024;
 
+/** The code of providers/blob's BlobStoreUnavailableError: the file store (S3) could not be reached. */
+export const FILE_STORE_UNAVAILABLE = 'FORMSIGN_BLOB_UNAVAILABLE';
+
+export function isFileStoreUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === FILE_STORE_UNAVAILABLE) return true;
+  }
+  return false;
+}
+
 export function isStorageFull(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;

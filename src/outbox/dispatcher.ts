@@ -34,6 +34,8 @@ export interface DispatcherOptions {
   /** Cross-process wake-ups (PostgreSQL LISTEN); returns the function that stops listening. */
   readonly listen?: (onSignal: () => void) => Promise<() => Promise<void>>;
   readonly log?: (line: string) => void;
+  /** A job's attempt failed and that was recorded (`final`: no attempt follows); for metrics. */
+  readonly onFailure?: (kind: string, final: boolean) => void;
   /**
    * Moves work from another source into the outbox before each claim (the webhook publisher turns
    * pending events into delivery jobs), so what it enqueues is claimed in the same turn of the loop.
@@ -170,6 +172,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       if (!held) throw new LeaseLostError();
       if (handler?.failed && ctx) await handler.failed(trx, payload, ctx, { error, dead: everyMs === undefined && dead, retryAt });
     });
+    o.onFailure?.(row.kind, dead && everyMs === undefined);
     log(`job ${row.id} (${row.kind}) attempt ${row.attempts} failed${dead ? ' for good' : ''}: ${error}`);
   }
 

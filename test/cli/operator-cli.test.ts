@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DIALECTS, PG_URL } from '../harness.js';
+import { seedServiceCertificate } from '../shared/service-certificate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/pdfs/', import.meta.url));
@@ -23,6 +24,7 @@ function cli(env: Record<string, string>, ...args: string[]) {
 async function freshStore(dialect: string, prefix: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${prefix}-`));
   const env: Record<string, string> = { DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  seedServiceCertificate(dir);
   let dbName: string | undefined;
   if (dialect === 'postgres') {
     dbName = `formsign_${prefix}_${process.pid}_${Date.now()}`;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import { waitForInk } from '../signing/page-checks.js';
 import { startReceiver, waitFor } from '../webhooks/support/receiver.js';
 import { expectedSignature, signaturesOf } from '../webhooks/support/webhooks.js';
 import { PASSWORD, uniqueEmail } from './support.js';
+import { freePort } from '../shared/free-port.js';
 
 // The whole product from the browser (issue 24), in Debian's Chromium: sign up → upload a fillable PDF
 // → add a signature field → save → a form with prefill → send to an e-mail recipient → the dev outbox →
@@ -278,14 +278,3 @@ describe('the product from the browser', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}

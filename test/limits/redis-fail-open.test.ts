@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, it } from 'node:test';
 import { RedisWindowStore } from '../../src/domain/limits/redis-window.js';
+import { closedPort } from '../shared/tcp-proxy.js';
 
 // Redis that is not there: every check passes at once (fail open) and is counted, and the warning is
 // logged once per interval, not once per request.
-
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('Redis window store without Redis', () => {
   it('fails open at once, counts each request, warns once per interval', async () => {

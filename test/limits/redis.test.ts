@@ -1,48 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { setAccountLimits } from '../../src/domain/accounts/manage-accounts.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { freePort } from '../shared/free-port.js';
+import { startRedis, stopRedis } from '../shared/redis-server.js';
 
 // REDIS_URL: two server instances share one window through Redis; Redis going away fails open and
 // is counted; Redis coming back is picked up without a restart (issue 14). Each run starts its own
 // redis-server (nothing on disk) on a free port, so stopping it disturbs no one else.
-
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const until = Date.now() + 15_000;
-  while (!/Ready to accept connections/i.test(out)) {
-    if (child.exitCode !== null || Date.now() > until) throw new Error(`redis-server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 for (const dialect of DIALECTS) {
   describe(`rate limits through Redis (${dialect})`, () => {

@@ -135,7 +135,12 @@ export const storeUnwrittenAnswer: onSendHookHandler = (req, reply, payload, don
 };
 
 async function settle(slot: IdempotencySlot, reply: FastifyReply, payload: unknown): Promise<void> {
-  if (reply.statusCode >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return slot.release();
+  // Releasing the key after a 5xx may itself fail (the 503 was the database going away): the claim
+  // then ends with its lease, and the answer already chosen (the contract's 503) still goes out.
+  // Failing the hook instead would send Fastify's own error body (found by the cluster fault test).
+  if (reply.statusCode >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    return slot.release().catch((err: unknown) => reply.request.log.warn({ err }, 'idempotency key not released; it is free again when its lease ends'));
+  }
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = reply.getHeader(name);

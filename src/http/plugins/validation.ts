@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { resolveRef, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '../openapi.js';
-import { absolutize, createValidators, refusingNul } from '../validation.js';
+import { absolutize, createValidators, refusingNul, type Validators, type ValidateFunction } from '../validation.js';
 
 export interface RouteSchemas {
   body?: Record<string, unknown>;
@@ -14,11 +14,30 @@ export interface RouteSchemas {
  * and a NUL character in any string of them is refused first (see `refusingNul`).
  */
 export function installValidators(app: FastifyInstance, doc: OpenApiDocument): void {
-  const v = createValidators(doc);
+  const { validators: v, compiled } = compilerFor(doc);
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? v.body : v.query;
-    return refusingNul(ajv.compile(schema)) as ReturnType<typeof ajv.compile>;
+    const kind = httpPart === 'body' ? 'body' : 'query';
+    const key = `${kind} ${JSON.stringify(schema)}`;
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = v[kind].compile(schema)));
+    return refusingNul(validate) as ReturnType<typeof v.body.compile>;
   });
+}
+
+// Compiling the contract's schemas costs about a second of CPU. A process that builds the app more than
+// once (the tests build one per case) compiles each schema once per version of the contract's
+// components; Ajv itself caches only by schema object, and every build makes new ones.
+const compilers = new Map<string, { validators: Validators; compiled: Map<string, ValidateFunction> }>();
+
+function compilerFor(doc: OpenApiDocument): { validators: Validators; compiled: Map<string, ValidateFunction> } {
+  const key = JSON.stringify(doc.components);
+  let entry = compilers.get(key);
+  if (!entry) {
+    // One version at a time: a process that reloads a changed contract does not keep the old one.
+    compilers.clear();
+    compilers.set(key, (entry = { validators: createValidators(doc), compiled: new Map() }));
+  }
+  return entry;
 }
 
 function parametersIn(doc: OpenApiDocument, op: OpenApiOperation, pathParameters: OpenApiOperation['parameters'], where: 'query' | 'path'): OpenApiParameter[] {

@@ -1,5 +1,6 @@
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
+import { FILE_STORE_UNAVAILABLE } from '../../lib/storage-health.js';
 import { assertValidBlobKey } from './blob-key.js';
 import type { BlobInfo, BlobStore } from './blob-store.js';
 
@@ -29,6 +30,43 @@ function isAbsent(err: unknown): boolean {
   return typeof metadata === 'object' && metadata !== null && 'httpStatusCode' in metadata && metadata.httpStatusCode === 404;
 }
 
+/**
+ * The S3 endpoint could not be reached or failed on its side (a reset or refused connection, a
+ * timeout, a 5xx after the SDK's own retries): retrying later may succeed, so the HTTP layer answers
+ * 503 `storage_unavailable` with Retry-After rather than a 500, and a job retries on its schedule.
+ * Found by the cluster fault test (issue 27): a signature submitted while S3 refused answered 500.
+ */
+export class BlobStoreUnavailableError extends Error {
+  /** What lib/storage-health.ts recognises (the HTTP layer does not import providers). */
+  readonly code = FILE_STORE_UNAVAILABLE;
+  constructor(override readonly cause: unknown) {
+    super(`The file store is unavailable (${cause instanceof Error ? cause.message : String(cause)}).`);
+    this.name = 'BlobStoreUnavailableError';
+  }
+}
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'EAI_AGAIN', 'ENOTFOUND']);
+
+function unreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (name === 'TimeoutError' || (typeof message === 'string' && /socket hang up/i.test(message))) return true;
+    const status = (e as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+    if (typeof status === 'number' && status >= 500) return true;
+  }
+  return false;
+}
+
+/** Runs one store operation, turning "S3 cannot be reached" into BlobStoreUnavailableError. */
+async function reachable<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    throw unreachable(err) ? new BlobStoreUnavailableError(err) : err;
+  }
+}
+
 const s3Sdk = loadOnFirstUse<typeof S3Sdk>('@aws-sdk/client-s3');
 
 export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
@@ -52,7 +90,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
 
   return {
     async put(key, data, contentType) {
-      await client.send(
+      await reachable(() => client.send(
         new PutObjectCommand({
           Bucket,
           Key: keyOf(key),
@@ -60,15 +98,17 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
           ContentLength: data.byteLength,
           ContentType: contentType ?? 'application/octet-stream',
         }),
-      );
+      ));
     },
 
     async get(key) {
       const Key = keyOf(key);
       try {
-        const res = await client.send(new GetObjectCommand({ Bucket, Key }));
-        if (res.Body === undefined) return new Uint8Array(0);
-        return await res.Body.transformToByteArray();
+        return await reachable(async () => {
+          const res = await client.send(new GetObjectCommand({ Bucket, Key }));
+          if (res.Body === undefined) return new Uint8Array(0);
+          return res.Body.transformToByteArray();
+        });
       } catch (err) {
         if (isAbsent(err)) return null;
         throw err;
@@ -78,7 +118,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
     async exists(key) {
       const Key = keyOf(key);
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key }));
+        await reachable(() => client.send(new HeadObjectCommand({ Bucket, Key })));
         return true;
       } catch (err) {
         if (isAbsent(err)) return false;
@@ -89,7 +129,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
     async delete(key) {
       const Key = keyOf(key);
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key }));
+        await reachable(() => client.send(new DeleteObjectCommand({ Bucket, Key })));
       } catch (err) {
         // S3 itself answers 204 for absent keys, but some compatible servers send 404.
         if (!isAbsent(err)) throw err;
@@ -100,7 +140,7 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
       const found: BlobInfo[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+        const page = await reachable(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) })));
         for (const o of page.Contents ?? []) {
           if (o.Key !== undefined) found.push({ key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified?.getTime() ?? 0 });
         }

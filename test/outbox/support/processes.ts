@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../../../src/config.js';
 import { createDeps, type Deps, type DepsOptions } from '../../../src/deps.js';
 import { PG_URL, type DialectName, type Harness } from '../../harness.js';
+import { seedServiceCertificate } from '../../shared/service-certificate.js';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -22,6 +23,7 @@ export async function processStore(dialect: DialectName, prefix: string, extra: 
     u.pathname = `/${dbName}`;
     env['DATABASE_URL'] = u.toString();
   }
+  seedServiceCertificate(dir, env);
   const deps = await createDeps(loadConfig(env), depsOptions);
   return {
     env,
@@ -43,7 +45,7 @@ export async function processStore(dialect: DialectName, prefix: string, extra: 
  * process. So: wait for the sessions to end (the killed child processes' too), force only as a last
  * resort.
  */
-async function dropDatabase(name: string): Promise<void> {
+export async function dropDatabase(name: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
       await pgAdmin(`drop database ${name}`);

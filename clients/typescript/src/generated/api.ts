@@ -34,9 +34,10 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers `200` when the database is reachable and `503 service_unavailable` when it is not; while
-         *     the disk that holds the data is full (a write failed for lack of space and a test write still
-         *     fails), `503 storage_unavailable` with `Retry-After`. No authentication.
+         * @description Answers `200` when the database and the file store (S3, when configured) are reachable, and
+         *     `503 service_unavailable` with `Retry-After` while either is not, the message naming which (each
+         *     is asked within 3 seconds); while the disk that holds the data is full (a write failed for lack
+         *     of space and a test write still fails), `503 storage_unavailable` with `Retry-After`. No authentication.
          */
         get: operations["getReadiness"];
         put?: never;

@@ -5,7 +5,9 @@ export default definePublicRoute({
   operationId: 'getReadiness',
   handler: (s) => async () => {
     if (await s.storage?.isFull()) throw new AppError('storage_unavailable', 'The disk that holds the data is full: writes are refused until space is freed.', undefined, { 'Retry-After': '30' });
-    if (!(await s.ready())) throw new AppError('service_unavailable', 'The database or file store is not reachable.');
+    const down = await s.unreachable();
+    // The message names each part that is down, so an operator reading the probe knows where to look.
+    if (down.length > 0) throw new AppError('service_unavailable', `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} not reachable.`, undefined, { 'Retry-After': '5' });
     return { status: 'ok' };
   },
 });
