@@ -25,6 +25,8 @@ import * as m0015 from './migrations/0015_form_sealing.js';
 import * as m0017 from './migrations/0017_idempotency_and_events_api.js';
 import * as m0018 from './migrations/0018_embed_origins.js';
 import * as m0016 from './migrations/0016_signing_evidence.js';
+// Evidence: the consent's language (issues 25, 29).
+import * as m0023 from './migrations/0023_consent_locale.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -199,6 +201,7 @@ function withStatementCache(file: SQLite.Database, batch: BatchState, max = 2000
 }
 
 export const migrations: Record<string, Migration> = {
+  // In name order, which is the order Kysely applies them in.
   '0001_initial': m0001,
   '0002_lean_form_writes': m0002,
   '0003_sending': m0003,
@@ -211,16 +214,16 @@ export const migrations: Record<string, Migration> = {
   '0010_dashboard': m0010,
   '0011_claimable_jobs': m0011,
   '0012_current_field_warnings': m0012,
-  '0014_completed_copy_and_notices': m0014,
-  '0019_locales': m0019,
   '0013_lifecycle': m0013,
+  '0014_completed_copy_and_notices': m0014,
   '0015_form_sealing': m0015,
+  '0016_signing_evidence': m0016,
   '0017_idempotency_and_events_api': m0017,
   '0018_embed_origins': m0018,
-  '0016_signing_evidence': m0016,
-  // Dashboard (issue 24).
+  '0019_locales': m0019,
   '0020_daily_usage': m0020,
   '0021_signer_roles': m0021,
+  '0023_consent_locale': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

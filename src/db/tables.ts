@@ -223,6 +223,8 @@ export interface SigningEvidenceTable {
   mode: Mode;
   form_id: string;
   consent_text: string;
+  /** The language the consent was shown in (a catalogue code); null before 0023, when it was English. */
+  consent_locale: string | null;
   utc_offset_minutes: number | null;
   created_at: string;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import type { Harness } from '../harness.js';
 import { SIGN_HEADERS, sendTo, strokePng, twoSignerTemplate } from '../signing/support.js';
 
@@ -83,4 +84,16 @@ export async function sealedWithServiceCertificate(h: Harness, formId = 'form_Ve
     audit: { formId, formName: 'Sample agreement', documentId: `${formId}-signed`, templateSha256: null, filledSha256, recipients: [] },
   }, h.deps.domain.signingCertificate);
   return Buffer.from(pdf);
+}
+
+/** `formsign ARGS` run from the sources (tsx) against `dataDir`, as an operator runs it offline. */
+export function formsignCli(args: string[], dataDir: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
 }

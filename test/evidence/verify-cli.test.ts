@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Verification } from '../../src/pdf/index.js';
 import { createHarness, type Harness } from '../harness.js';
-import { flipSignedByte, sealedWithServiceCertificate } from './support.js';
+import { flipSignedByte, formsignCli as run, sealedWithServiceCertificate } from './support.js';
 
 // `formsign verify FILE.pdf [--json]` offline, against the DATA_DIR whose certificate sealed the file:
 // exit 0 and "VERIFIED" for our seal, exit 3 and intact:false for a copy with one byte changed.
-
-function run(args: string[], dataDir: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('formsign verify (CLI)', () => {
   let h: Harness;

@@ -32,12 +32,12 @@ export async function auditTrailPdf(deps: Deps, p: Partition, formId: string, jo
   ]);
   const audit = auditTrailOf({
     form, recipients, images: record.images, templateSha256: template?.pdf_sha256 ?? null,
-    filledSha256: sealed?.filled_sha256 ?? 'not recorded (sealed before this was kept)',
+    filledSha256: sealed?.filled_sha256 ?? null,
     completedAt: form.completed_at ?? sealed?.created_at ?? form.updated_at, outcome: form.status,
   }, context);
   const facts = {
     signingTime: new Date(sealed?.created_at ?? form.completed_at ?? form.updated_at),
-    sealedBy: sealed ? deps.signingCertificate.subject : 'not sealed',
+    sealedBy: sealed ? deps.signingCertificate.subject : null,
   };
   try {
     const pdf = await deps.auditTrailPdf({ ...audit, sealedFileSha256: sealed?.sha256 ?? null }, facts, job);

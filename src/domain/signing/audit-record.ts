@@ -1,6 +1,7 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
 import type { FormRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
+import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { AuditRecipient, AuditTrail } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
@@ -16,20 +17,34 @@ export interface AuditFacts {
   recipients: readonly RecipientRow[];
   images: readonly SignedImage[];
   templateSha256: string | null;
-  filledSha256: string;
+  /** Null when none was recorded (a form that ended unsealed, or sealed before 0016). */
+  filledSha256: string | null;
   completedAt: string | null;
   outcome: string;
   /** When each recipient was reminded (issue #23), oldest first. */
   remindedAt?: (recipientId: string) => string[];
 }
 
-/** The stored facts beside the form: each signer's consent and time zone, and the sending account's name. */
-export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<{ evidence: SigningEvidenceRow[]; accountName: string | null }> {
-  const [evidence, account] = await Promise.all([listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId)]);
-  return { evidence, accountName: account?.name ?? null };
+export interface AuditContext {
+  evidence: readonly SigningEvidenceRow[];
+  accountName: string | null;
+  /** The language of the audit trail: the account's default (accounts set-locale), else English. */
+  locale: Locale;
 }
 
-export function auditTrailOf(facts: AuditFacts, context: { evidence: readonly SigningEvidenceRow[]; accountName: string | null }): AuditTrail {
+/** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
+export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
+  const [evidence, account] = await Promise.all([listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId)]);
+  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE };
+}
+
+/**
+ * The audit trail is one record of the whole form, kept by the sender; its language is the account's
+ * default, the language the operator chose for its signers (not the first signer's: signers may each
+ * read another language, and the record should not depend on who came first). What each signer read
+ * is kept in their own language beside it: the consent is quoted as shown, its language named.
+ */
+export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTrail {
   const byRecipient = new Map(context.evidence.map((e) => [e.recipient_id, e]));
   const { form } = facts;
   return {
@@ -42,11 +57,12 @@ export function auditTrailOf(facts: AuditFacts, context: { evidence: readonly Si
     sentBy: context.accountName,
     completedAt: facts.completedAt,
     outcome: facts.outcome,
+    voidReason: form.void_reason,
+    locale: context.locale,
   };
 }
 
 function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidence: SigningEvidenceRow | undefined): AuditRecipient {
-  const address = r.channel === 'sms' ? r.phone : r.email;
   return {
     name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
     sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
@@ -54,7 +70,8 @@ function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidenc
     // One image per distinct picture: a signature repeated in several fields is shown once.
     marks: [...new Map(images.map((i) => [i.sha256, { kind: i.kind, method: i.method, png: i.png }])).values()],
     consentText: evidence?.consent_text ?? null,
-    authentication: `Signing link sent by ${r.channel === 'sms' ? 'SMS' : 'e-mail'} to ${address ?? 'the recipient'}; whoever opened it could sign`,
+    consentLocale: evidence?.consent_locale ?? null,
+    declinedAt: r.declined_at, declineReason: r.decline_reason,
     utcOffset: evidence?.utc_offset_minutes === null || evidence?.utc_offset_minutes === undefined ? null : formatUtcOffset(evidence.utc_offset_minutes),
   };
 }

@@ -14,7 +14,7 @@ import { formFields } from '../forms/read-forms.js';
 import { advanceTurn } from '../lifecycle/advance-turn.js';
 import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
-import { CONSENT_TEXT, parseUtcOffset } from './consent.js';
+import { parseUtcOffset, shownConsent } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
 import { markViewed, type Client } from './view-form.js';
 
@@ -25,6 +25,10 @@ export interface SignInput {
   consent: unknown;
   /** The signer's UTC offset in minutes east, as the page's browser reports it; anything else is not recorded. */
   utcOffsetMinutes?: unknown;
+  /** The language the page was shown in, as the page says (its consent is recorded in it). */
+  locale?: unknown;
+  /** Without `locale`: what the request says of the language (the menu's `?lang`, Accept-Language). */
+  languageChoices?: { picked: string | null; accepted: readonly string[] };
 }
 
 export interface SignResult {
@@ -44,6 +48,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
   const { partition: p, form, recipient } = link;
   refuseClosedLink(link);
   if (input.consent !== true) throw new AppError('parameter_invalid', 'Tick the box to agree to sign electronically before you finish.', 'consent');
+  const consent = await shownConsent(deps, p, recipient, input.locale, input.languageChoices ?? { picked: null, accepted: [] });
   const fields = await formFields(deps, p, form);
   const at = isoNow(deps.clock);
   const current = JSON.parse(form.values) as Record<string, FieldValue>;
@@ -65,7 +70,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     await markViewed(trx, p, form.id, recipient.id, seen);
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
-    await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: CONSENT_TEXT, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
+    await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: consent.text, consent_locale: consent.locale, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
     const merged = { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values };
     await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
     for (const { image, key } of keyed) {

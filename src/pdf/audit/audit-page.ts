@@ -1,10 +1,14 @@
 // The audit-trail page(s) appended to a sealed document: what was signed (form, document id, the
 // SHA-256 of the original template and of the filled document before sealing), by whom, and each
-// recipient's trail (sent, viewed, signed: time, IP address, user agent), with the signature they
-// made, the consent they agreed to, how they were reached and their time zone; who sent the form and
-// when it was completed.
+// recipient's trail (sent, viewed, signed or declined: time, IP address, user agent), with the
+// signature they made, the consent they agreed to (as shown, in its language), how they were reached
+// and their time zone; who sent the form and how it ended (completed, declined, withdrawn, expired).
+// The same pages make the audit trail served alone (audit-document.ts), also for forms that ended
+// without a seal. In the audit trail's language (`locale`); times in UTC, each signer's offset stated.
 import type { PDFDocument } from '@cantoo/pdf-lib';
-import type { DocumentFonts } from '../fill/index.js';
+import { isLocale, type Locale } from '../../lib/i18n/index.js';
+import type { DocumentFonts, HanStyle } from '../fill/index.js';
+import { isolate, ltr } from './bidi-line.js';
 import { fitCentred } from './fit.js';
 import { COLOURS, PageWriter } from './page-writer.js';
 
@@ -27,10 +31,13 @@ export interface AuditRecipient {
   marks?: ReadonlyArray<{ kind: 'signature' | 'initials'; method: 'drawn' | 'typed'; png: Uint8Array }>;
   /** The consent text agreed to before signing, as it was shown (agreed at `signedAt`). */
   consentText?: string | null;
-  /** How the signer was reached and identified, e.g. "Signing link sent to ada@example.com". */
-  authentication?: string;
+  /** The language the consent was shown in (a catalogue code); English when not given. */
+  consentLocale?: string | null;
   /** The signer's UTC offset as their browser reported it at signing, e.g. "UTC+01:00". */
   utcOffset?: string | null;
+  /** The recipient declined to sign (issue #23): when, and the reason they gave, if any. */
+  declinedAt?: string | null;
+  declineReason?: string | null;
 }
 
 export interface AuditTrail {
@@ -39,105 +46,151 @@ export interface AuditTrail {
   documentId: string;
   /** SHA-256 (hex) of the template file as uploaded; null for templates made without one. */
   templateSha256: string | null;
-  /** SHA-256 (hex) of the filled document before sealing (the bytes sealing starts from). */
-  filledSha256: string;
+  /** SHA-256 (hex) of the filled document before sealing (the bytes sealing starts from); null when none was recorded. */
+  filledSha256: string | null;
   recipients: readonly AuditRecipient[];
   /** The account that sent the form. */
   sentBy?: string | null;
   /** When the form reached its end (every recipient signed, or declined, or voided). */
   completedAt?: string | null;
-  /** How it ended: `signed`, or a terminal status such as `declined` or `voided`. */
+  /** How it ended: `signed`, or a terminal status: `declined`, `voided` or `expired`. */
   outcome?: string;
+  /** The sender withdrew the form (issue #23): the reason they gave, if any. */
+  voidReason?: string | null;
   /** The audit trail alone (GET …/audit-trail): the SHA-256 of the sealed file it belongs to, if sealed. */
   sealedFileSha256?: string | null;
+  /** The language of the pages (a catalogue code); English when not given. */
+  locale?: string | null;
 }
 
 export interface SealFacts {
+  /** When the document was sealed; for a form that ended without a seal, when it ended. */
   signingTime: Date;
-  /** The certificate the document is sealed with. */
-  sealedBy: string;
+  /** The certificate the document is sealed with; null when it was not sealed. */
+  sealedBy: string | null;
 }
 
-/** "2026-11-24 09:30:05 UTC" from an ISO timestamp; anything unparseable as given. */
+/** The audit trail's language: its `locale` when a catalogue exists for it, else English. */
+export function auditLocale(audit: Pick<AuditTrail, 'locale'>): Locale {
+  return audit.locale && isLocale(audit.locale) ? audit.locale : 'en';
+}
+
+/** How the audit pages draw Han characters: as the language of the pages writes them. */
+export function hanStyleOf(locale: Locale): HanStyle {
+  return locale === 'zh' || locale === 'ko' ? locale : 'ja';
+}
+
+/**
+ * "2026-11-24 09:30:05 UTC" from an ISO timestamp (anything unparseable as given): the same in every
+ * language, and kept left to right inside a right-to-left sentence (a bidi isolate, not drawn).
+ */
 export function formatTime(value: string | Date): string {
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return ltr(Number.isNaN(date.getTime()) ? String(value) : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
 }
 
 const LABEL_WIDTH = 150;
 
-export function header(w: PageWriter, title: string, subtitle: string): void {
+export async function header(w: PageWriter, title: string, subtitle: string): Promise<void> {
   const top = w.size[1];
-  w.page.drawRectangle({ x: 0, y: top - 78, width: w.width, height: 78, color: COLOURS.accent });
-  w.label(title, w.margin, top - 44, 20, 'bold', COLOURS.white);
-  w.label(subtitle, w.margin, top - 62, 9, 'regular', COLOURS.rule);
+  w.rect(0, top - 78, w.width, 78, { color: COLOURS.accent });
+  await w.text(title, w.margin, 20, 'bold', COLOURS.white, top - 44);
+  await w.text(subtitle, w.margin, 9, 'regular', COLOURS.rule, top - 62);
   w.y = top - 78 - 32;
 }
 
 async function section(w: PageWriter, title: string): Promise<void> {
-  w.need(40);
-  await w.text(title.toUpperCase(), w.margin, 9, 'bold', COLOURS.accent);
+  await w.need(40);
+  // Capitals where the script has them (toLocaleUpperCase leaves Arabic, Hebrew and CJK as they are).
+  await w.text(title.toLocaleUpperCase(w.locale), w.margin, 9, 'bold', COLOURS.accent);
   w.y -= 7;
   w.rule();
   w.y -= 16;
 }
 
-/** A label in the left column and a wrapped value beside it. */
+/** A label in the label column and a wrapped value beside it. */
 async function row(w: PageWriter, label: string, value: string, style: 'value' | 'mono' | 'regular' = 'value', size = 10): Promise<void> {
   const b = await w.block(value, w.contentWidth - LABEL_WIDTH, size, style);
-  w.need(w.blockHeight(b));
-  await w.text(label, w.margin, 8.5, 'regular', COLOURS.muted);
+  const l = await w.block(label, LABEL_WIDTH - 8, 8.5, 'regular');
+  await w.need(Math.max(w.blockHeight(b), w.blockHeight(l)));
+  w.draw(l, w.margin, COLOURS.muted);
   w.draw(b, w.margin + LABEL_WIDTH);
-  w.y -= Math.max(w.blockHeight(b), 13) + 4;
+  w.y -= Math.max(w.blockHeight(b), w.blockHeight(l), 13) + 4;
 }
 
-const EVENT_COLUMNS = [{ title: 'Event', width: 52 }, { title: 'Time', width: 122 }, { title: 'IP address', width: 92 }, { title: 'User agent', width: 0 }] as const;
+const EVENT_COLUMNS = [
+  { title: 'audit.colEvent', width: 58 }, { title: 'audit.colTime', width: 122 }, { title: 'audit.colIp', width: 92 }, { title: 'audit.colAgent', width: 0 },
+] as const;
+
+type EventLine = { event: 'sent' | 'reminded' | 'viewed' | 'signed' | 'declined'; at: string | null; ip: string | null; agent: string | null };
+const EVENT_WORDS = { sent: 'audit.eventSent', reminded: 'audit.eventReminded', viewed: 'audit.eventViewed', signed: 'audit.eventSigned', declined: 'audit.eventDeclined' } as const;
 
 async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
   const widths = EVENT_COLUMNS.map((c) => c.width || w.contentWidth - 12 - EVENT_COLUMNS.reduce((n, x) => n + x.width, 0));
   const xs = widths.map((_, i) => w.margin + 12 + widths.slice(0, i).reduce((n, x) => n + x, 0));
-  w.need(14);
-  for (const [i, c] of EVENT_COLUMNS.entries()) await w.text(c.title, xs[i]!, 7.5, 'bold', COLOURS.muted);
+  await w.need(14);
+  for (const [i, c] of EVENT_COLUMNS.entries()) w.draw(await w.block(w.t(c.title), widths[i]! - 4, 7.5, 'bold'), xs[i]!, COLOURS.muted);
   w.y -= 12;
-  const events: Array<[string, string | null, string | null, string | null]> = [
-    ['Sent', r.sentAt, null, null],
+  const events: EventLine[] = [
+    { event: 'sent', at: r.sentAt, ip: null, agent: null },
     // Reminders were sent after the invite, whether or not the recipient had opened it.
-    ...(r.remindedAt ?? []).map((at): [string, string | null, string | null, string | null] => ['Reminded', at, null, null]),
-    ['Viewed', r.viewedAt, r.viewedIp, r.viewedUserAgent],
-    ['Signed', r.signedAt, r.signedIp, r.signedUserAgent],
+    ...(r.remindedAt ?? []).map((at): EventLine => ({ event: 'reminded', at, ip: null, agent: null })),
+    { event: 'viewed', at: r.viewedAt, ip: r.viewedIp, agent: r.viewedUserAgent },
+    // A recipient who declined is shown declining (the decline is recorded with its time only).
+    r.declinedAt && !r.signedAt
+      ? { event: 'declined', at: r.declinedAt, ip: null, agent: null }
+      : { event: 'signed', at: r.signedAt, ip: r.signedIp, agent: r.signedUserAgent },
   ];
-  for (const [event, at, ip, agent] of events) {
+  for (const { event, at, ip, agent } of events) {
+    const recordsClient = event === 'viewed' || event === 'signed';
     const cells = await Promise.all([
-      w.block(event, widths[0]!, 9, 'regular'),
+      w.block(w.t(EVENT_WORDS[event]), widths[0]! - 4, 9, 'regular'),
       w.block(at ? formatTime(at) : '—', widths[1]!, 9, 'regular'),
-      w.block(ip ?? (at && event !== 'Sent' && event !== 'Reminded' ? 'not recorded' : ''), widths[2]!, 9, 'value'),
+      w.block(ip ?? (at && recordsClient ? w.t('audit.notRecorded') : ''), widths[2]!, 9, 'value'),
       w.block(agent ?? '', widths[3]!, 7.5, 'value', 9.5),
     ]);
     const height = Math.max(...cells.map((c) => w.blockHeight(c)));
-    w.need(height + 4);
+    await w.need(height + 4);
     w.rule(w.y + 9, COLOURS.band, w.margin + 12);
     cells.forEach((c, i) => w.draw(c, xs[i]!, i === 0 ? COLOURS.muted : COLOURS.ink));
     w.y -= height + 4;
   }
 }
 
+/** The consent's language, named in the audit trail's language ("German", "Deutsch" in German). */
+function languageName(w: PageWriter, code: string): string {
+  try {
+    return new Intl.DisplayNames([w.locale], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promise<void> {
-  w.need(120);
+  await w.need(120);
   // A band with the recipient's name and role.
-  w.page.drawRectangle({ x: w.margin, y: w.y - 7, width: w.contentWidth, height: 22, color: COLOURS.band });
+  w.rect(w.margin, w.y - 7, w.contentWidth, 22, { color: COLOURS.band });
   const number = `${index}.`;
-  w.label(number, w.margin + 8, w.y, 10.5, 'bold', COLOURS.accent);
-  await w.text(r.name || '(no name given)', w.margin + 14 + Math.max(12, w.widthOf(number, 10.5, 'bold')), 10.5, 'value');
-  const role = `Signer ${r.signer}  ·  ${r.channel === 'sms' ? 'SMS' : 'Email'}`;
-  await w.text(role, w.width - w.margin - 8 - w.widthOf(role, 8.5, 'regular'), 8.5, 'regular', COLOURS.muted);
+  await w.text(number, w.margin + 8, 10.5, 'bold', COLOURS.accent);
+  const role = `${w.t('audit.signer', { number: r.signer })}  ·  ${w.t(r.channel === 'sms' ? 'audit.channelSms' : 'audit.channelEmail')}`;
+  const roleWidth = await w.widthOf(role, 8.5, 'regular');
+  const nameX = w.margin + 14 + Math.max(12, await w.widthOf(number, 10.5, 'bold'));
+  const name = await w.block(r.name || w.t('audit.noName'), w.contentWidth - (nameX - w.margin) - roleWidth - 20, 10.5, 'value');
+  w.draw({ ...name, lines: name.lines.slice(0, 1) }, nameX);
+  await w.text(role, w.margin + 8, 8.5, 'regular', COLOURS.muted, w.y, { align: 'end' });
   w.y -= 28;
   const address = r.channel === 'sms' ? r.phone : r.email;
   const other = r.channel === 'sms' ? r.email : r.phone;
-  await row(w, r.channel === 'sms' ? 'Phone (delivered to)' : 'Email (delivered to)', address ?? '—');
-  if (other) await row(w, r.channel === 'sms' ? 'Email' : 'Phone', other);
-  if (r.authentication) await row(w, 'Authentication', r.authentication, 'regular');
-  if (r.signedAt) await row(w, 'Time zone at signing', r.utcOffset ?? 'not reported by the browser', 'regular');
-  if (r.consentText) await row(w, 'Consent agreed', `"${r.consentText}"\nAgreed ${formatTime(r.signedAt ?? '')}`, 'regular', 8.5);
+  await row(w, w.t(r.channel === 'sms' ? 'audit.deliveredPhone' : 'audit.deliveredEmail'), address ?? '—');
+  if (other) await row(w, w.t(r.channel === 'sms' ? 'audit.channelEmail' : 'audit.phone'), other);
+  await row(w, w.t('audit.authentication'), w.t(r.channel === 'sms' ? 'audit.authSms' : 'audit.authEmail', { address: address ?? '—' }), 'regular');
+  if (r.signedAt) await row(w, w.t('audit.timeZone'), r.utcOffset ?? w.t('audit.timeZoneUnknown'), 'regular');
+  if (r.consentText) {
+    const agreed = w.t('audit.consentAgreed', { time: formatTime(r.signedAt ?? ''), language: languageName(w, r.consentLocale ?? 'en') });
+    // Quoted in its own language and direction, whatever the page's.
+    await row(w, w.t('audit.consent'), `"${isolate(r.consentText)}"\n${agreed}`, 'value', 8.5);
+  }
+  if (r.declinedAt) await row(w, w.t('audit.declineReason'), r.declineReason || w.t('audit.noReason'), 'value');
   for (const mark of r.marks ?? []) await markRow(w, mark);
   w.y -= 2;
   await eventTable(w, r);
@@ -145,69 +198,77 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
 }
 
 const MARK_BOX = { width: 190, height: 56 };
+const MARK_WORDS = { signature: { drawn: 'audit.signatureDrawn', typed: 'audit.signatureTyped' }, initials: { drawn: 'audit.initialsDrawn', typed: 'audit.initialsTyped' } } as const;
 
 /** A signature or initials image in a framed box beside its label. */
 async function markRow(w: PageWriter, mark: NonNullable<AuditRecipient['marks']>[number]): Promise<void> {
-  w.need(MARK_BOX.height + 8);
-  await w.text(`${mark.kind === 'initials' ? 'Initials' : 'Signature'} (${mark.method})`, w.margin, 8.5, 'regular', COLOURS.muted);
+  await w.need(MARK_BOX.height + 8);
+  w.draw(await w.block(w.t(MARK_WORDS[mark.kind][mark.method]), LABEL_WIDTH - 8, 8.5, 'regular'), w.margin, COLOURS.muted);
   const image = await w.page.doc.embedPng(mark.png);
   const x = w.margin + LABEL_WIDTH;
   const top = w.y + 9;
-  w.page.drawRectangle({ x, y: top - MARK_BOX.height, width: MARK_BOX.width, height: MARK_BOX.height, borderColor: COLOURS.rule, borderWidth: 0.6 });
-  const fit = fitCentred(image, { x, y: top - MARK_BOX.height, ...MARK_BOX }, 4);
-  w.page.drawImage(image, fit);
+  w.rect(x, top - MARK_BOX.height, MARK_BOX.width, MARK_BOX.height, { borderColor: COLOURS.rule, borderWidth: 0.6 });
+  w.image(image, fitCentred(image, { x, y: top - MARK_BOX.height, ...MARK_BOX }, 4));
   w.y -= MARK_BOX.height + 6;
 }
 
 /** The line that says how and when the form ended. */
 async function completed(w: PageWriter, audit: AuditTrail, facts: SealFacts): Promise<void> {
   const outcome = audit.outcome ?? 'signed';
-  const when = audit.completedAt ? formatTime(audit.completedAt) : formatTime(facts.signingTime);
+  const time = audit.completedAt ? formatTime(audit.completedAt) : formatTime(facts.signingTime);
+  const count = audit.recipients.length;
+  const decliner = audit.recipients.find((r) => r.declinedAt);
   const text = outcome === 'signed'
-    ? `${when}: all ${audit.recipients.length} recipient${audit.recipients.length === 1 ? '' : 's'} signed; the document was sealed ${formatTime(facts.signingTime)}.`
-    : `${when}: the form was ${outcome}; it was not completed.`;
-  await section(w, 'Completed');
-  await row(w, outcome === 'signed' ? 'Completed' : 'Ended', text, 'regular');
+    ? w.t(count === 1 ? 'audit.completedOne' : 'audit.completedMany', { time, count, sealed: formatTime(facts.signingTime) })
+    : outcome === 'declined' ? w.t('audit.endedDeclined', { time, name: decliner?.name || decliner?.email || decliner?.phone || w.t('audit.noName') })
+      : outcome === 'voided' ? w.t('audit.endedVoided', { time, sender: audit.sentBy ?? '—' })
+        : w.t('audit.endedExpired', { time });
+  await section(w, w.t('audit.sectionCompleted'));
+  await row(w, w.t(outcome === 'signed' ? 'audit.completed' : 'audit.ended'), text, 'value');
+  if (outcome === 'voided') await row(w, w.t('audit.voidReason'), audit.voidReason || w.t('audit.noReason'), 'value');
   w.y -= 6;
 }
 
-function footer(w: PageWriter, audit: AuditTrail, facts: SealFacts, pageIndex: number, pageCount: number): void {
+async function footer(w: PageWriter, audit: AuditTrail, facts: SealFacts, pageIndex: number, pageCount: number): Promise<void> {
   const page = w.pages[pageIndex]!;
   const y = w.margin - 10;
-  page.drawLine({ start: { x: w.margin, y: y + 14 }, end: { x: w.width - w.margin, y: y + 14 }, thickness: 0.6, color: COLOURS.rule });
-  const left = `Document ${audit.documentId}  ·  sealed ${formatTime(facts.signingTime)}`;
-  w.label(left, w.margin, y, 7.5, 'regular', COLOURS.muted, page);
-  const right = `Audit trail ${pageIndex + 1} of ${pageCount}`;
-  w.label(right, w.width - w.margin - w.widthOf(right, 7.5, 'regular'), y, 7.5, 'regular', COLOURS.muted, page);
+  w.rule(y + 14, COLOURS.rule, w.margin, w.width - w.margin, page);
+  const left = facts.sealedBy === null
+    ? w.t('audit.footerEnded', { id: audit.formId, time: formatTime(facts.signingTime) })
+    : w.t('audit.footerSealed', { id: audit.documentId, time: formatTime(facts.signingTime) });
+  await w.text(left, w.margin, 7.5, 'regular', COLOURS.muted, y, { page });
+  await w.text(w.t('audit.pageOf', { page: pageIndex + 1, count: pageCount }), w.margin, 7.5, 'regular', COLOURS.muted, y, { page, align: 'end' });
 }
 
-/** Appends the audit trail as one or more pages at the end of `doc`. */
+/** Appends the audit trail as one or more pages at the end of `doc`, in the audit trail's language. */
 export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, audit: AuditTrail, facts: SealFacts): Promise<void> {
-  const w = await PageWriter.create(doc, fonts, (pw) => header(pw, 'Audit trail', `Signature record for ${audit.formId}`));
-  await section(w, 'Document');
-  await row(w, 'Form', audit.formName ?? '(untitled)');
-  await row(w, 'Form ID', audit.formId, 'mono', 9);
-  await row(w, 'Document ID', audit.documentId, 'mono', 9);
-  if (audit.sentBy) await row(w, 'Sent by', audit.sentBy);
-  await row(w, 'Sealed at', formatTime(facts.signingTime), 'regular');
-  await row(w, 'Sealed by', facts.sealedBy);
-  await row(w, 'Original template SHA-256', audit.templateSha256 ?? 'none (template made without a file)', audit.templateSha256 ? 'mono' : 'regular', 8);
-  await row(w, 'Final document SHA-256', audit.filledSha256, 'mono', 8);
-  await row(w, '', 'the completed document before the seal signature: what the seal covers, as shown', 'regular', 8);
-  if (audit.sealedFileSha256) await row(w, 'Signed PDF SHA-256', audit.sealedFileSha256, 'mono', 8);
+  const locale = auditLocale(audit);
+  const w = await PageWriter.create(doc, fonts, locale, (pw) => header(pw, pw.t('audit.title'), pw.t('audit.subtitle', { form: audit.formId })));
+  const sealed = facts.sealedBy !== null;
+  await section(w, w.t('audit.sectionDocument'));
+  await row(w, w.t('audit.form'), audit.formName ?? w.t('audit.untitled'));
+  await row(w, w.t('audit.formId'), audit.formId, 'mono', 9);
+  if (sealed) await row(w, w.t('audit.documentId'), audit.documentId, 'mono', 9);
+  if (audit.sentBy) await row(w, w.t('audit.sentBy'), audit.sentBy);
+  if (sealed) await row(w, w.t('audit.sealedAt'), formatTime(facts.signingTime), 'regular');
+  await row(w, w.t('audit.sealedBy'), facts.sealedBy ?? w.t('audit.notSealed'), facts.sealedBy ? 'value' : 'regular');
+  await row(w, w.t('audit.templateSha'), audit.templateSha256 ?? w.t('audit.noTemplate'), audit.templateSha256 ? 'mono' : 'regular', 8);
+  if (audit.filledSha256) {
+    await row(w, w.t('audit.finalSha'), audit.filledSha256, 'mono', 8);
+    await row(w, '', w.t('audit.finalShaNote'), 'regular', 8);
+  } else {
+    await row(w, w.t('audit.finalSha'), w.t(sealed ? 'audit.notRecorded' : 'audit.finalShaNone'), 'regular', 8);
+  }
+  if (audit.sealedFileSha256) await row(w, w.t('audit.signedPdfSha'), audit.sealedFileSha256, 'mono', 8);
   w.y -= 10;
-  await section(w, `Recipients (${audit.recipients.length})`);
+  await section(w, w.t('audit.sectionRecipients', { count: audit.recipients.length }));
   for (const [i, r] of audit.recipients.entries()) await recipient(w, r, i + 1);
   await completed(w, audit, facts);
-  w.need(60);
-  const note = await w.block(
-    (audit.sealedFileSha256 === undefined
-      ? 'This page is part of the sealed document. The document, this page included, carries a PAdES digital signature by the certificate named above; any change made after sealing invalidates it. '
-      : 'This is a copy of the audit trail for filing; it is not signed itself. The signed PDF, whose SHA-256 is given above, carries the same pages under its seal. ')
-      + 'The final document SHA-256 is that of the document as the signers completed it (every value filled), before the seal: sealing then flattened it, '
-      + 'drew the signatures, appended these pages and signed the result, so the seal covers that document as shown, and nothing can be changed after it without breaking the seal. '
-      + 'Anyone can check a signed PDF at /verify on this service.',
-    w.contentWidth, 8, 'regular');
-  w.draw(note, w.margin, COLOURS.muted);
-  w.pages.forEach((_, i) => footer(w, audit, facts, i, w.pages.length));
+  const note = !sealed
+    ? [w.t('audit.noteUnsealed'), w.t('audit.noteVerify')]
+    : [w.t(audit.sealedFileSha256 === undefined ? 'audit.noteSealed' : 'audit.noteCopy'), w.t('audit.noteHash'), w.t('audit.noteVerify')];
+  const noteBlock = await w.block(note.join(' '), w.contentWidth, 8, 'regular');
+  await w.need(w.blockHeight(noteBlock));
+  w.draw(noteBlock, w.margin, COLOURS.muted);
+  for (const [i] of w.pages.entries()) await footer(w, audit, facts, i, w.pages.length);
 }

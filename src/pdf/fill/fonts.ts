@@ -71,6 +71,11 @@ const WIN_ANSI_EXTRA = new Set([...'€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“�
 const isLayoutChar = (cp: number): boolean => cp === 0x0a || cp === 0x0d || cp === 0x09;
 const inWinAnsi = (cp: number): boolean => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRA.has(cp);
 
+/** True when the standard (WinAnsi) Helvetica can show all of `text`: nothing need be embedded. */
+export function isWinAnsi(text: string): boolean {
+  return codePoints(text).every(inWinAnsi);
+}
+
 function codePoints(text: string): number[] {
   return [...text].map((c) => c.codePointAt(0) ?? 0).filter((cp) => !isLayoutChar(cp));
 }

@@ -4,7 +4,7 @@
 // the TSAs it asks when there are any: then the signature carries an RFC 3161 timestamp (B-T), and
 // the DSS and a document timestamp follow (B-LTA, ltv.ts); if no TSA answers, nothing is sealed.
 import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
-import { appendAuditTrail, appendSignaturePage, type AuditTrail, type ExtraSigner } from '../audit/index.js';
+import { appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -41,7 +41,7 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
 /** The sealed document: B-B without TSAs; with them B-LTA, or TimestampUnavailableError when none answers. */
 export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertificate, tsa?: TsaSettings): Promise<SealResult> {
   // The audit page states this hash; it must be the one of the bytes actually sealed.
-  if (sha256Hex(req.document) !== req.audit.filledSha256.toLowerCase()) {
+  if (sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
     throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
   }
   // Parsed (and saved, pades.ts) in one go: pdf-lib's default yields to the event loop every 50-100
@@ -54,8 +54,9 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   doc.catalog.delete(PDFName.of('NeedsRendering'));
   await drawMarks(doc, req.fields, req.marks);
   await drawDates(doc, req.fields, req.dates);
-  const fonts = new DocumentFonts(doc);
-  await appendSignaturePage(doc, fonts, req.extraSigners);
+  const locale = auditLocale(req.audit);
+  const fonts = new DocumentFonts(doc, hanStyleOf(locale));
+  await appendSignaturePage(doc, fonts, req.extraSigners, locale);
   await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);
   // The form's name (not the template's) as the title viewers show; the form id for the verifier.

@@ -16,6 +16,7 @@ import { expiredPage, invalidLinkPage, openPage, signedPage } from './sign-html.
 import { registerSignatureFonts, registerStandardFonts, SIGN_ASSETS } from './sign-assets.js';
 import { SIGN_CSP, SIGN_SUBMIT_HEADER, signCsp } from './sign-policy.js';
 import { LANG_PARAM, pickedLocale, signerLocale, wordsFor } from './sign-words.js';
+import { acceptedTags } from '../../../lib/i18n/index.js';
 import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
@@ -138,12 +139,13 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     assertSameSite(req);
     const body = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {values, consent}.');
-    const { values, consent, utc_offset_minutes: utcOffsetMinutes, ...rest } = body as Record<string, unknown>;
+    const { values, consent, utc_offset_minutes: utcOffsetMinutes, locale, ...rest } = body as Record<string, unknown>;
     const extra = Object.keys(rest)[0];
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
     const link = await linkOf(deps, req.params.token);
-    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes }, clientOf(req));
+    const languageChoices = { picked: pickedLocale(req), accepted: acceptedTags(req.headers['accept-language']) };
+    const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes, locale, languageChoices }, clientOf(req));
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'signed', complete: result.complete, next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });

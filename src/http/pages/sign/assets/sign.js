@@ -413,7 +413,7 @@ form.addEventListener('submit', async (e) => {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
       // The signer's UTC offset (minutes east) for the audit trail.
-      body: JSON.stringify({ values, consent: true, utc_offset_minutes: -new Date().getTimezoneOffset() }),
+      body: JSON.stringify({ values, consent: true, utc_offset_minutes: -new Date().getTimezoneOffset(), locale: config.locale }),
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
     });
