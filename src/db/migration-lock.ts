@@ -19,13 +19,15 @@ export class MigrationLockTimeoutError extends Error {
   }
 }
 
-/** Kysely's migrator holds this PostgreSQL advisory lock (session level) while it migrates. */
+/** Kysely's migrator holds this PostgreSQL advisory lock (transaction level) while it migrates. */
 const KYSELY_PG_LOCK_ID = '3853314791062309107';
 
 /**
- * PostgreSQL: Kysely's migrator already serialises migrators with a session advisory lock (dropped by
- * the server when the session ends, even on SIGKILL) and waits up to an hour for it. This only asks
- * first whether the lock is free, on a connection of its own, so a waiting process can say why it waits.
+ * PostgreSQL: Kysely's migrator already serialises migrators with a transaction-level advisory lock
+ * (`pg_advisory_xact_lock` inside its migration transaction; the server drops it when that transaction
+ * or its session ends, even on SIGKILL) and waits for it. This only asks first whether the lock is free,
+ * on a connection of its own (a session-level try on the same key conflicts with it), so a waiting
+ * process can say why it waits.
  */
 export function pgMigrationLock(db: Db, onWait: (line: string) => void): MigrationLock {
   return {

@@ -1278,7 +1278,7 @@ export interface components {
              *     `signer` picks the slot. A template saved by `generateForm` (`save_as_template`) keeps the
              *     roles of the description. Set with `updateTemplate`; naming a slot does not change `fields`.
              */
-            signers?: components["schemas"]["SignerRole"][];
+            signers: components["schemas"]["SignerRole"][];
             /** @description Notes from the import, for example "XFA data was ignored". Empty when there are none. */
             warnings: string[];
             /** Format: date-time */
@@ -1833,6 +1833,11 @@ export interface components {
             expires_in_days?: number;
             metadata?: components["schemas"]["Metadata"];
         };
+        /**
+         * @deprecated
+         * @description The earlier name of `SignerRole` (a generated form's signer), kept so clients built against it still compile.
+         */
+        GeneratedSigner: components["schemas"]["SignerRole"];
         /**
          * @description A named signer slot: a template's (`Template.signers`, named in the dashboard's builder or by
          *     `updateTemplate`) or a generated form's (the role the description gives it). One shape for both:

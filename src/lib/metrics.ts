@@ -83,7 +83,10 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     registers: [registry],
     async collect() {
       if (!oldestDue) return;
-      const rows = await oldestDue();
+      // The database being down must not fail the whole scrape (it would hide the connection-error
+      // counters exactly when they matter): the gauge keeps its last values until a read succeeds.
+      const rows = await oldestDue().catch(() => undefined);
+      if (!rows) return;
       // A kind seen before shows 0 once drained, so its graph drops to 0 instead of ending.
       for (const kind of seenKinds) this.set({ kind }, 0);
       for (const row of rows) {
@@ -100,8 +103,10 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     registers: [registry],
     async collect() {
       if (!outboxDepth) return;
+      const rows = await outboxDepth().catch(() => undefined); // as above: last values while the database is away
+      if (!rows) return;
       this.reset();
-      for (const row of await outboxDepth()) this.set({ kind: row.kind, status: row.status }, row.count);
+      for (const row of rows) this.set({ kind: row.kind, status: row.status }, row.count);
     },
   });
   // Label lookups hash their values on every call; the children are kept per label set instead.

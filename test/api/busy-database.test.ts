@@ -7,7 +7,7 @@ import { PG_LOCK_TIMEOUT_MS } from '../../src/db/database.js';
 import { toAppError } from '../../src/http/error-body.js';
 import { createSampleTemplate } from '../../src/domain/templates/import-template.js';
 import { REQUEST_ID } from '../contract-check.js';
-import { PG_URL, createHarness, type ApiError, type Harness } from '../harness.js';
+import { PG_URL, createHarness, createPgSchema, dropPgSchema, type ApiError, type Harness } from '../harness.js';
 
 // A database that is busy (a lock held elsewhere) is a moment to retry, not a bug: 503
 // service_unavailable with Retry-After, answered quickly, while the rest of the server keeps going.
@@ -83,7 +83,9 @@ describe('busy database (postgres): lock and serialization failures map to 503',
   });
 
   it('a real lock_not_available (55P03) error from pg answers 503 with Retry-After', async () => {
-    const table = `busy_${process.pid}_${Date.now()}`;
+    // In a schema of its own, dropped with the run's (harness.ts): a table dropped here while another
+    // file's migrator introspects the database would fail that file's migration.
+    const table = `${await createPgSchema('busy_')}.locked`;
     await a.query(`create table ${table} (x int)`);
     try {
       await a.query('begin');
@@ -101,7 +103,7 @@ describe('busy database (postgres): lock and serialization failures map to 503',
       assert.deepEqual(app.headers, { 'Retry-After': '1' });
     } finally {
       await a.query('rollback');
-      await a.query(`drop table ${table}`);
+      await dropPgSchema(table.split('.')[0]!);
     }
   });
 

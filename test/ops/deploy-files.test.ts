@@ -22,7 +22,9 @@ function envFile(text: string): Record<string, string> {
   for (const line of text.split('\n')) {
     if (line.trim() === '' || line.startsWith('#')) continue;
     const at = line.indexOf('=');
-    env[line.slice(0, at)] = line.slice(at + 1);
+    const value = line.slice(at + 1);
+    // As systemd's EnvironmentFile= and a shell's `set -a; . file` both read it: quotes are not part of the value.
+    env[line.slice(0, at)] = /^".*"$/.test(value) ? value.slice(1, -1) : value;
   }
   return env;
 }

@@ -18,7 +18,8 @@ export interface TcpProxy {
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
-  const open = new Set<net.Socket>();
+  // Each open connection: its client socket and the upstream one.
+  const open = new Map<net.Socket, net.Socket>();
   let cutUntil = 0;
   let passed = 0;
   let refused = 0;
@@ -34,10 +35,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
     client.pipe(upstream).pipe(client);
-    open.add(client).add(upstream);
+    open.set(client, upstream);
     const forget = () => {
       open.delete(client);
-      open.delete(upstream);
       client.destroy();
       upstream.destroy();
     };
@@ -55,9 +55,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     async cut(ms) {
       cutUntil = ms === undefined ? Infinity : Date.now() + ms;
-      for (const s of open) {
+      for (const [client, upstream] of open) {
         refused++;
-        s.resetAndDestroy();
+        client.resetAndDestroy();
+        upstream.resetAndDestroy();
       }
       open.clear();
       if (ms !== undefined) await new Promise((r) => setTimeout(r, ms));
@@ -67,7 +68,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of open) s.destroy();
+        for (const [client, upstream] of open) {
+          client.destroy();
+          upstream.destroy();
+        }
         server.close(() => resolve());
       }),
   };

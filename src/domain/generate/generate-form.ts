@@ -20,6 +20,7 @@ import { json, type Json } from '../json.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import { parseFieldDefs } from '../templates/field-rules.js';
 import { fieldSet } from '../templates/field-set.js';
+import { fitSignerRoles } from '../templates/signer-roles.js';
 import { importTemplate } from '../templates/import-template.js';
 import { generateBuiltin } from './builtin.js';
 import { fromModel, MODEL_SCHEMA, modelInstructions } from './model-spec.js';
@@ -114,6 +115,8 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
   }
   const language = languageOf(input.language, deps.generate.model !== undefined);
   const { spec, generator } = await generateSpec(deps.generate, prompt, language, signal);
+  // The roles as a template keeps them and the answer names them (the layout draws spec.signers as made).
+  const roles = fitSignerRoles(spec.signers);
   if (spec.fields.length === 0) {
     throw new AppError('parameter_invalid', `No form fields could be found in this description. Name the fields the form needs, for example: "${EXAMPLE}"`, 'prompt');
   }
@@ -129,13 +132,13 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
   }
 
   if (input.save_as_template) {
-    const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signers: spec.signers, signal });
+    const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signers: roles, signal });
     const write = await prepareCreateForm(deps, p, {
       template_id: template.id, prefill: input.prefill, name: title, expires_in_days: input.expires_in_days, metadata: input.metadata,
     });
     return async (trx) => {
       const made = await write(trx);
-      return { form: withGenerator(made.form, generator, spec.signers), unmatched: made.unmatched, generator };
+      return { form: withGenerator(made.form, generator, roles), unmatched: made.unmatched, generator };
     };
   }
 
@@ -166,7 +169,7 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
     metadata: input.metadata,
     expires_in_days: input.expires_in_days,
   });
-  return async (trx) => ({ form: withGenerator(await write(trx), generator, spec.signers), unmatched, generator });
+  return async (trx) => ({ form: withGenerator(await write(trx), generator, roles), unmatched, generator });
 }
 
 /** The form as stored, plus which generator answered and who signs in which slot (for sending). */

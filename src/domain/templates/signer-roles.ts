@@ -38,3 +38,19 @@ export function parseSignerRoles(input: unknown, prefix = 'signers'): SignerRole
   });
   return roles.sort((a, b) => a.slot - b.slot);
 }
+
+/**
+ * Roles that did not come from a person (a generator's or a model's): made to fit the rules
+ * `parseSignerRoles` enforces, never refused — the caller did not write them, so a 400 naming
+ * `signers[i]` would point at nothing it sent. One role per slot (the first), slots a form can have,
+ * names trimmed and cut to the limit.
+ */
+export function fitSignerRoles(roles: readonly { slot: number; role: string }[]): SignerRole[] {
+  const bySlot = new Map<number, string>();
+  for (const { slot, role } of roles) {
+    const name = [...role.trim()].slice(0, MAX_ROLE_LENGTH).join('').trim();
+    if (!Number.isInteger(slot) || slot < 1 || slot > MAX_RECIPIENTS_PER_FORM || name.length === 0 || bySlot.has(slot)) continue;
+    bySlot.set(slot, name);
+  }
+  return [...bySlot].map(([slot, role]) => ({ slot, role })).sort((a, b) => a.slot - b.slot);
+}
