@@ -273,6 +273,8 @@ export interface SealedFilesTable {
   created_at: string;
   /** SHA-256 of the filled document the seal started from, as its audit page states it (0016; null before). */
   filled_sha256?: string | null;
+  /** The language the seal drew the audit pages in (0024; null before). */
+  audit_locale?: string | null;
 }
 
 /**

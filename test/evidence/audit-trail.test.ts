@@ -8,6 +8,8 @@ import { before, describe, it } from 'node:test';
 import { DIALECTS, errorOf, type Harness } from '../harness.js';
 import { harnessWithWorker } from '../shared/worker-harness.js';
 import { CONSENT_TEXT } from '../../src/domain/signing/consent.js';
+import { setAccountLocale } from '../../src/domain/accounts/set-account-locale.js';
+import { t } from '../../src/lib/i18n/index.js';
 import { sealedTwoSignerForm, type SealedForm } from './support.js';
 
 // The fuller audit page of a two-signer form, in the sealed PDF and alone (GET …/audit-trail), read
@@ -81,6 +83,20 @@ for (const dialect of DIALECTS) {
       if (process.env.AUDIT_PNG_DIR) {
         withFile(res.rawPayload, (file) => tool('pdftoppm', ['-png', '-r', '60', file, path.join(process.env.AUDIT_PNG_DIR!, `audit-${dialect}`)]));
         withFile(sealed.pdf, (file) => tool('pdftoppm', ['-png', '-r', '60', file, path.join(process.env.AUDIT_PNG_DIR!, `sealed-${dialect}`)]));
+      }
+    });
+
+    it('GET …/audit-trail keeps the language the seal drew its pages in, after the account\'s default changes', async () => {
+      const accountId = h.actors.aTest.partition.accountId;
+      await setAccountLocale(h.deps.domain, accountId, 'de');
+      try {
+        const res = await h.request({ url: `/api/v1/forms/${sealed.formId}/audit-trail`, as: h.actors.aTest });
+        assert.equal(res.status, 200, res.body);
+        const alone = flat(withFile(res.rawPayload, (file) => tool('pdftotext', ['-layout', file, '-'])));
+        assert.match(alone, /Final document SHA-256 [0-9a-f]{64}/, 'drawn in English, as the sealed pages were');
+        assert.ok(!alone.includes(t('de', 'audit.title')), 'not in the account\'s new default');
+      } finally {
+        await setAccountLocale(h.deps.domain, accountId, 'default');
       }
     });
 

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { loadForm } from '../forms/read-forms.js';
 import { isTerminal, TERMINAL_STATUSES } from '../forms/terminal-statuses.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
+import { supportedLocale } from '../../lib/i18n/index.js';
 import { auditTrailOf, loadAuditContext } from '../signing/audit-record.js';
 import { loadSigningRecord } from '../signing/signing-record.js';
 
@@ -34,7 +35,7 @@ export async function auditTrailPdf(deps: Deps, p: Partition, formId: string, jo
     form, recipients, images: record.images, templateSha256: template?.pdf_sha256 ?? null,
     filledSha256: sealed?.filled_sha256 ?? null,
     completedAt: form.completed_at ?? sealed?.created_at ?? form.updated_at, outcome: form.status,
-  }, context);
+  }, { ...context, locale: supportedLocale(sealed?.audit_locale) ?? context.locale });
   const facts = {
     signingTime: new Date(sealed?.created_at ?? form.completed_at ?? form.updated_at),
     sealedBy: sealed ? deps.signingCertificate.subject : null,

@@ -40,6 +40,8 @@ export async function recordSealedForm(
   attempt = 1,
   /** The SHA-256 the audit page states (the filled document before the seal), kept for the audit trail served alone. */
   filledSha256: string | null = null,
+  /** The language the audit pages were drawn in, so the audit trail served alone is drawn in it too. */
+  auditLocale: string | null = null,
 ): Promise<boolean> {
   const sha256 = sha256Hex(pdf);
   const key = sealedFileKey(p, formId, sha256);
@@ -52,7 +54,7 @@ export async function recordSealedForm(
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
     if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
-    const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now, filled_sha256: filledSha256 };
+    const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now, filled_sha256: filledSha256, audit_locale: auditLocale };
     await insertSealedFile(trx, p, file);
     const sealing = { sealing_status: 'sealed', sealing_attempts: attempt, sealing_error: null, sealing_next_at: null } as const;
     const signed: FormRow = { ...form, ...sealing, status: 'signed', completed_at: now, updated_at: now };

@@ -38,7 +38,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, sealed.filledSha256);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, sealed.filledSha256, sealed.auditLocale);
     },
     async failed(trx, payload, ctx, failure) {
       await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
@@ -55,7 +55,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  * The sealed document of a fully signed form and the recipients it seals; undefined when there is
  * nothing (more) to seal.
  */
-export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; filledSha256: string } | undefined> {
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; filledSha256: string; auditLocale: string } | undefined> {
   const form = await findForm(deps.db, p, formId);
   // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
   if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
@@ -93,7 +93,7 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     }, context),
     signingTime,
   };
-  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256 };
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256, auditLocale: context.locale };
 }
 
 function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {
