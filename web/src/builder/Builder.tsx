@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { api, ApiError, errorMessage, type FieldType, type Template } from '../api';
 import { useApp } from '../mode';
@@ -189,14 +189,18 @@ export default function Builder({ templateId }: { templateId: string }) {
     askLabel();
   };
 
-  /** Signers see a field's label: after adding one, the cursor goes to it (the name is prefilled). */
-  const askLabel = () => {
-    window.setTimeout(() => {
-      const input = document.querySelector<HTMLInputElement>('#insp-label');
-      // Without scrolling: the field just placed stays where the pointer left it.
-      input?.focus({ preventScroll: true });
-    }, 50);
-  };
+  /**
+   * Signers see a field's label: after adding one, the cursor goes to it (the name is prefilled). In a
+   * layout effect, in the same commit that shows the new field, not on a timer: a key pressed right
+   * after adding (Delete on the new box) must never go to the label because a timer fired late.
+   */
+  const [labelAsked, setLabelAsked] = useState(0);
+  const askLabel = () => setLabelAsked((n) => n + 1);
+  useLayoutEffect(() => {
+    if (labelAsked === 0) return;
+    // Without scrolling: the field just placed stays where the pointer left it.
+    document.querySelector<HTMLInputElement>('#insp-label')?.focus({ preventScroll: true });
+  }, [labelAsked]);
 
   const dropAt = (type: FieldType, clientX: number, clientY: number): boolean => {
     for (const el of document.querySelectorAll<HTMLElement>('.pdf-page')) {
