@@ -12,8 +12,8 @@ import { DIALECTS, createHarness, type Harness } from '../harness.js';
 // through /events, verifies a real webhook delivery and checks typed errors. The server's worker runs
 // in-process, as `npm start` runs it.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SUITE = path.join(ROOT, 'clients/python');
+// The runner's working directory is the repository's root.
+const SUITE = path.resolve('clients/python');
 
 /** A Python with pytest, setuptools and wheel: Debian's (.ci/run installs python3-pytest), else the one on PATH. */
 function pythonWithPytest(): string {
