@@ -107,6 +107,11 @@ const schema = z
     TSA_USERNAME: z.string().min(1).optional(),
     TSA_PASSWORD: z.string().optional(),
     TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // Plans (issue 37): what a dashboard sign-up gets, and each plan's monthly API calls. Accounts the
+    // operator makes (and the first-start one) have no monthly quota unless told otherwise.
+    DEFAULT_PLAN: z.enum(['trial', 'paid'], { error: 'must be trial or paid' }).default('trial'),
+    PLAN_TRIAL_MONTHLY_CALLS: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000),
+    PLAN_PAID_MONTHLY_CALLS: z.coerce.number().int().min(1).max(1_000_000_000).default(10_000),
   })
   .superRefine((c, ctx) => {
     // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
@@ -149,6 +154,8 @@ export interface Config {
   readonly smtp: { readonly url: string | undefined; readonly from: string };
   /** MAIL_ATTACH_MAX_BYTES: the largest sealed PDF a completed copy attaches (default 10 MiB). */
   readonly mailAttachMaxBytes: number;
+  /** The plans' terms (domain/plans PlanSettings). */
+  readonly plans: { readonly signUpPlan: 'trial' | 'paid'; readonly monthlyCalls: { readonly trial: number; readonly paid: number } };
   readonly sms: { readonly url: string; readonly accountSid: string | undefined; readonly authToken: string | undefined; readonly from: string | undefined } | undefined;
   readonly signingCert: { readonly p12Path: string; readonly password: string } | undefined;
   readonly webhooks: { readonly allowPrivateNetworks: boolean; readonly retryScale: number };
@@ -209,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     smtp: { url: c.SMTP_URL, from: c.MAIL_FROM },
     mailAttachMaxBytes: c.MAIL_ATTACH_MAX_BYTES,
+    plans: { signUpPlan: c.DEFAULT_PLAN, monthlyCalls: { trial: c.PLAN_TRIAL_MONTHLY_CALLS, paid: c.PLAN_PAID_MONTHLY_CALLS } },
     sms: c.SMS_PROVIDER_URL ? { url: c.SMS_PROVIDER_URL, accountSid: c.SMS_ACCOUNT_SID, authToken: c.SMS_AUTH_TOKEN, from: c.SMS_FROM } : undefined,
     signingCert: c.SIGNING_CERT_P12 ? { p12Path: path.resolve(c.SIGNING_CERT_P12), password: c.SIGNING_CERT_PASSWORD ?? '' } : undefined,
     webhooks: { allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, retryScale: c.WEBHOOK_RETRY_SCALE },

@@ -152,7 +152,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
+  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
@@ -350,7 +350,7 @@ function createLimitsService(config: Config, database: DatabaseHandle, clock: Cl
   const window: WindowStore = config.redisUrl
     ? new RedisWindowStore({ url: config.redisUrl, windowMs: WINDOW_MS, onFailOpen: () => metrics.redisFailOpen(), log, ...(opts.redisKeyPrefix ? { keyPrefix: opts.redisKeyPrefix } : {}), ...(opts.redisWarnEveryMs !== undefined ? { warnEveryMs: opts.redisWarnEveryMs } : {}) })
     : new MemoryWindowStore(WINDOW_MS);
-  const quota = new QuotaCounter({ db: database.db, transact: database.transact, clock }, { flushEveryMs: opts.flushEveryMs ?? 1000, log });
+  const quota = new QuotaCounter({ db: database.db, transact: database.transact, clock }, { flushEveryMs: opts.flushEveryMs ?? 1000, monthlyCalls: config.plans.monthlyCalls, log });
   quota.start();
   return createLimits({ clock, window, quota });
 }

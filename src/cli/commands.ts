@@ -45,6 +45,18 @@ function limit(value: string | boolean | undefined, flag: string): number | null
   return n;
 }
 
+/** `--monthly`: a number, `default` (the plan's quota) or `none` (no monthly quota). */
+function monthlyLimit(value: string | boolean | undefined): number | null | 'none' | undefined {
+  if (value === 'none') return 'none';
+  try {
+    return limit(value, '--monthly');
+  } catch {
+    throw new UsageError('--monthly must be a positive whole number, "default" (the plan\'s quota) or "none" (no monthly quota)');
+  }
+}
+
+const describeMonthly = (a: { unmetered: boolean; monthly_limit: number | null }) => (a.unmetered ? 'no monthly quota' : `monthly ${a.monthly_limit ?? 'plan default'}`);
+
 const HANDLERS: Record<string, Handler> = {
   async migrate(deps, _args, json) {
     // Opening the store applied pending migrations, after any other migrator (db/migration-lock.ts); report what this run applied.
@@ -61,11 +73,15 @@ const HANDLERS: Record<string, Handler> = {
     );
   },
   async 'accounts create'(deps, args, json) {
-    const { values } = opts(args, { name: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' } });
-    const plan = values.plan ?? 'trial';
+    const { values } = opts(args, { name: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' }, monthly: { type: 'string' } });
+    // The operator's own accounts: paid (live mode) with no monthly quota, unless told otherwise.
+    const plan = values.plan ?? 'paid';
     if (plan !== 'trial' && plan !== 'paid') throw new UsageError('--plan must be trial or paid');
-    const account = await createAccount(deps.domain, { name: need(values.name, '--name'), plan, email: values.email });
-    print(json, account, () => `Created account ${account.id} (${account.name}, ${account.plan})`);
+    const given = monthlyLimit(values.monthly);
+    const monthly = given === undefined ? 'none' : given;
+    let account = await createAccount(deps.domain, { name: need(values.name, '--name'), plan, email: values.email, unmetered: monthly === 'none' });
+    if (typeof monthly === 'number') account = await setAccountLimits(deps.domain, account.id, { monthly });
+    print(json, account, () => `Created account ${account.id} (${account.name}, ${account.plan}, ${describeMonthly(account)})`);
   },
   async 'accounts set-plan'(deps, args, json) {
     const { positionals } = opts(args, {});
@@ -77,12 +93,12 @@ const HANDLERS: Record<string, Handler> = {
   async 'accounts set-limits'(deps, args, json) {
     const { values, positionals } = opts(args, { monthly: { type: 'string' }, 'per-minute': { type: 'string' } });
     const id = positionals[0];
-    if (!id) throw new UsageError('usage: accounts set-limits ACCOUNT_ID [--monthly N|default] [--per-minute N|default]');
-    const monthly = limit(values.monthly, '--monthly');
+    if (!id) throw new UsageError('usage: accounts set-limits ACCOUNT_ID [--monthly N|default|none] [--per-minute N|default]');
+    const monthly = monthlyLimit(values.monthly);
     const perMinute = limit(values['per-minute'], '--per-minute');
     const account = await setAccountLimits(deps.domain, id, { ...(monthly !== undefined ? { monthly } : {}), ...(perMinute !== undefined ? { perMinute } : {}) });
     // The servers read limits back with each quota flush: no restart needed.
-    print(json, account, () => `Account ${account.id}: monthly ${account.monthly_limit ?? 'plan default'}, per minute ${account.per_minute_limit ?? 'endpoint defaults'}. Running servers apply it within a few seconds.`);
+    print(json, account, () => `Account ${account.id}: ${describeMonthly(account)}, per minute ${account.per_minute_limit ?? 'endpoint defaults'}. Running servers apply it within a few seconds.`);
   },
   async 'keys create'(deps, args, json) {
     const { values } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, label: { type: 'string' } });
@@ -144,9 +160,10 @@ export const USAGE = `Usage: formsign <command> [--json]
   serve                                   run the HTTP server (npm start)
   migrate                                 apply database migrations, one process at a time, and exit
   accounts list
-  accounts create --name N [--plan trial|paid] [--email E]
+  accounts create --name N [--plan trial|paid] [--email E] [--monthly N|default|none]
+                                          (default: paid, no monthly quota)
   accounts set-plan ACCOUNT_ID trial|paid
-  accounts set-limits ACCOUNT_ID [--monthly N|default] [--per-minute N|default]
+  accounts set-limits ACCOUNT_ID [--monthly N|default|none] [--per-minute N|default]
   keys create --account ID --mode test|live [--label L]
   keys list --account ID
   keys revoke KEY_ID

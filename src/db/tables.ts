@@ -18,6 +18,8 @@ export interface AccountsTable {
    * 0019). Optional: absent on insert is null, the default, so creating an account need not name it.
    */
   locale?: string | null;
+  /** 1: no monthly quota (migration 0045: the first-start account and operator-made ones); absent on insert is 0. */
+  unmetered?: number;
   created_at: string;
   updated_at: string;
 }

@@ -10,6 +10,7 @@ import type { AuditTrail, JobOptions, LaidOutForm, SealFacts, LayoutRequest, Pdf
 import type { BlobStore } from '../providers/blob/index.js';
 import type { ChatModel } from '../providers/llm/index.js';
 import type { WebhookSender } from '../providers/webhook-http/index.js';
+import type { PlanSettings } from './plans/plan-rules.js';
 import type { FieldSet } from './templates/field-set.js';
 
 /** What use cases receive from the composition root; they construct nothing themselves. */
@@ -45,6 +46,8 @@ export interface DomainDeps {
   readonly generate: GenerateServices;
   /** The completed copy: the largest sealed PDF attached to an e-mail (MAIL_ATTACH_MAX_BYTES); larger ones go as a link. */
   readonly copies: { readonly attachMaxBytes: number };
+  /** The plans' terms: what a sign-up gets and each plan's monthly quota (config DEFAULT_PLAN, PLAN_*). */
+  readonly plans: PlanSettings;
   /** What a PDF's signatures prove, analysed in the PDF pool (verify/verify-document.ts). */
   readonly verifyPdf: (source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions) => Promise<Verification>;
   /** The audit trail of a form as a PDF of its own, drawn in the PDF pool. */

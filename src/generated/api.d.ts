@@ -2322,15 +2322,20 @@ export interface components {
          */
         "X-RateLimit-Window": number;
         /**
-         * @description Calls allowed per UTC calendar month for the account (trial 1,000; paid 10,000; the operator can
-         *     raise it). Sent on every authenticated `/api/v1` response, 429s included.
+         * @description Calls allowed per UTC calendar month for the account (by default trial 1,000 and paid 10,000; the
+         *     operator configures the plans and can change an account's). Sent on every authenticated `/api/v1`
+         *     response, 429s included — except for an account with no monthly quota (the instance owner's, by
+         *     default), which gets none of the three `X-RateLimit-Monthly-*` headers.
          */
         "X-RateLimit-Monthly-Limit": number;
-        /** @description Calls left this month. Sent on every authenticated `/api/v1` response, 429s included. */
+        /**
+         * @description Calls left this month. Sent on every authenticated `/api/v1` response, 429s included (not for an
+         *     account with no monthly quota).
+         */
         "X-RateLimit-Monthly-Remaining": number;
         /**
          * @description Unix time in seconds of the start of the next month (UTC), when the quota resets. Sent on every
-         *     authenticated `/api/v1` response, 429s included.
+         *     authenticated `/api/v1` response, 429s included (not for an account with no monthly quota).
          */
         "X-RateLimit-Monthly-Reset": number;
         /**

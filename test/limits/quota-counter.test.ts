@@ -7,6 +7,8 @@ import { createAccount } from '../../src/domain/accounts/manage-accounts.js';
 import { QuotaCounter } from '../../src/domain/limits/quota.js';
 import { DIALECTS, openStore } from '../harness.js';
 
+const DEFAULT_MONTHLY_CALLS = { trial: 1_000, paid: 10_000 };
+
 // The quota counter on its own: batched writes on a timer, what a crash loses, what a restart reads.
 
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
@@ -25,7 +27,7 @@ for (const dialect of DIALECTS) {
     let store: Awaited<ReturnType<typeof openStore>>;
     const clock = { now: () => new Date(NOW) };
     const logged: string[] = [];
-    const counter = () => new QuotaCounter({ db: store.handle.db, transact: store.handle.transact, clock }, { flushEveryMs: 50, log: (l) => void logged.push(l) });
+    const counter = () => new QuotaCounter({ db: store.handle.db, transact: store.handle.transact, clock }, { flushEveryMs: 50, monthlyCalls: DEFAULT_MONTHLY_CALLS, log: (l) => void logged.push(l) });
     before(async () => {
       store = await openStore(dialect, 'quota');
       await migrateToLatest(store.handle);
@@ -89,7 +91,7 @@ for (const dialect of DIALECTS) {
         return out;
       });
       // staleAfterMs -1: every limits() call reads again unless something holds it back.
-      const q = new QuotaCounter({ db: store.handle.db, transact, clock }, { flushEveryMs: 60_000, staleAfterMs: -1, maxAccounts: 1, log: (l) => void logged.push(l) });
+      const q = new QuotaCounter({ db: store.handle.db, transact, clock }, { flushEveryMs: 60_000, monthlyCalls: DEFAULT_MONTHLY_CALLS, staleAfterMs: -1, maxAccounts: 1, log: (l) => void logged.push(l) });
       const a = await createAccount({ transact: store.handle.transact, clock }, { name: 'Boundary A', plan: 'paid' });
       const b = await createAccount({ transact: store.handle.transact, clock }, { name: 'Boundary B', plan: 'paid' });
       await q.limits(a.id);

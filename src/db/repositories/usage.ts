@@ -37,6 +37,8 @@ export interface AccountLimitsRow {
   plan: Plan;
   monthly_limit: number | null;
   per_minute_limit: number | null;
+  /** No monthly quota at all (migration 0045). */
+  unmetered: boolean;
   /** Calls recorded for the month asked about (0 when no row yet). */
   calls: number;
 }
@@ -47,10 +49,10 @@ export async function findAccountLimits(db: Db, accountIds: readonly string[], m
   const rows = await db
     .selectFrom('accounts')
     .leftJoin('account_usage', (j) => j.onRef('account_usage.account_id', '=', 'accounts.id').on('account_usage.month', '=', month))
-    .select(['accounts.id', 'accounts.plan', 'accounts.monthly_limit', 'accounts.per_minute_limit', 'account_usage.calls'])
+    .select(['accounts.id', 'accounts.plan', 'accounts.monthly_limit', 'accounts.per_minute_limit', 'accounts.unmetered', 'account_usage.calls'])
     .where('accounts.id', 'in', accountIds)
     .execute();
-  return rows.map((r) => ({ id: r.id, plan: r.plan, monthly_limit: r.monthly_limit, per_minute_limit: r.per_minute_limit, calls: Number(r.calls ?? 0) }));
+  return rows.map((r) => ({ id: r.id, plan: r.plan, monthly_limit: r.monthly_limit, per_minute_limit: r.per_minute_limit, unmetered: Number(r.unmetered ?? 0) === 1, calls: Number(r.calls ?? 0) }));
 }
 
 /** The month total of one account (tests and the operator). */

@@ -13,19 +13,22 @@ export interface AccountView {
   plan: Plan;
   monthly_limit: number | null;
   per_minute_limit: number | null;
+  /** No monthly quota at all (the first-start account and operator-made ones unless told otherwise). */
+  unmetered: boolean;
   /** The signers' default language (BCP 47); null: English. */
   locale: string | null;
   created_at: string;
 }
 
 export function presentAccount(a: AccountRow): AccountView {
-  return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, locale: a.locale ?? null, created_at: a.created_at };
+  return { object: 'account', id: a.id, name: a.name, email: a.email, plan: a.plan, monthly_limit: a.monthly_limit, per_minute_limit: a.per_minute_limit, unmetered: a.unmetered === 1, locale: a.locale ?? null, created_at: a.created_at };
 }
 
-export async function createAccount(deps: Pick<DomainDeps, 'transact' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined }): Promise<AccountView> {
+/** `unmetered`: no monthly quota (what the operator's own accounts get unless told otherwise). */
+export async function createAccount(deps: Pick<DomainDeps, 'transact' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined; unmetered?: boolean }): Promise<AccountView> {
   if (!input.name.trim()) throw new AppError('parameter_invalid', 'An account needs a name.', 'name');
   const now = isoNow(deps.clock);
-  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, locale: null, created_at: now, updated_at: now };
+  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, unmetered: input.unmetered ? 1 : 0, locale: null, created_at: now, updated_at: now };
   await deps.transact((trx) => insertAccount(trx, row));
   return presentAccount(row);
 }
@@ -39,13 +42,15 @@ export async function setAccountPlan(deps: Pick<DomainDeps, 'db' | 'transact' | 
 export async function setAccountLimits(
   deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>,
   id: string,
-  limits: { monthly?: number | null; perMinute?: number | null },
+  limits: { monthly?: number | null | 'none'; perMinute?: number | null },
 ): Promise<AccountView> {
   for (const [k, v] of Object.entries(limits)) {
-    if (v !== null && v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError('parameter_invalid', `${k} must be a positive whole number.`, k);
+    if (k === 'monthly' && v === 'none') continue;
+    if (v !== null && v !== undefined && (!Number.isInteger(v) || (v as number) < 1)) throw new AppError('parameter_invalid', `${k} must be a positive whole number.`, k);
   }
   const patch = {
-    ...(limits.monthly !== undefined ? { monthly_limit: limits.monthly } : {}),
+    // 'none': no monthly quota; a number or null (the plan's) makes the account metered again.
+    ...(limits.monthly === 'none' ? { monthly_limit: null, unmetered: 1 } : limits.monthly !== undefined ? { monthly_limit: limits.monthly, unmetered: 0 } : {}),
     ...(limits.perMinute !== undefined ? { per_minute_limit: limits.perMinute } : {}),
     updated_at: isoNow(deps.clock),
   };

@@ -43,7 +43,8 @@ export interface Limits {
 }
 
 export interface UsageSnapshot {
-  readonly monthly: { readonly limit: number; readonly used: number; readonly reset: number };
+  /** Absent for an account with no monthly quota. */
+  readonly monthly?: { readonly limit: number; readonly used: number; readonly reset: number };
   readonly window_seconds: number;
   readonly windows: ReadonlyArray<{ readonly endpoint: string; readonly limit: number; readonly remaining: number; readonly reset: number }>;
 }
@@ -70,7 +71,7 @@ export function createLimits(opts: LimitsOptions): Limits {
     const counted = countsTowardQuota(endpoint);
     const monthly = account.monthlyLimit;
     const used = quota.used(accountId, month.month);
-    const q: Decision = { accountId, endpoint, nowMs, month, counted, monthly, used, overQuota: counted && used >= monthly, perWindow: account.perMinuteLimit ?? defaultPerWindow(method, route) };
+    const q: Decision = { accountId, endpoint, nowMs, month, counted, monthly, used, overQuota: counted && monthly !== null && used >= monthly, perWindow: account.perMinuteLimit ?? defaultPerWindow(method, route) };
     const counts = window.hit(`${accountId} ${endpoint}`, q.perWindow, q.overQuota ? 0 : 1, nowMs);
     return counts instanceof Promise ? counts.then((c) => verdict(quota, q, c)) : verdict(quota, q, counts);
   }
@@ -103,7 +104,8 @@ export function createLimits(opts: LimitsOptions): Limits {
         const w = windowState(await window.hit(`${accountId} ${endpoint}`, limit, 0, nowMs), limit, nowMs, WINDOW_MS);
         windows.push({ endpoint, limit, remaining: w.remaining, reset: w.reset });
       }
-      return { monthly: { limit: account.monthlyLimit, used: quota.used(accountId, month.month), reset: month.resetS }, window_seconds: WINDOW_SECONDS, windows };
+      const monthly = account.monthlyLimit === null ? {} : { monthly: { limit: account.monthlyLimit, used: quota.used(accountId, month.month), reset: month.resetS } };
+      return { ...monthly, window_seconds: WINDOW_SECONDS, windows };
     },
     async close() {
       await quota.stop();
@@ -119,7 +121,8 @@ interface Decision {
   readonly nowMs: number;
   readonly month: MonthSpan;
   readonly counted: boolean;
-  readonly monthly: number;
+  /** null: the account has no monthly quota (no X-RateLimit-Monthly-* headers). */
+  readonly monthly: number | null;
   readonly used: number;
   readonly overQuota: boolean;
   readonly perWindow: number;
@@ -138,10 +141,12 @@ function verdict(quota: QuotaCounter, q: Decision, c: WindowCounts): LimitVerdic
     'X-RateLimit-Remaining': String(w.remaining),
     'X-RateLimit-Reset': String(w.reset),
     'X-RateLimit-Window': WINDOW_HEADER,
-    'X-RateLimit-Monthly-Limit': String(q.monthly),
-    'X-RateLimit-Monthly-Remaining': String(Math.max(0, q.monthly - monthlyUsed)),
-    'X-RateLimit-Monthly-Reset': String(monthReset),
   };
+  if (q.monthly !== null) {
+    headers['X-RateLimit-Monthly-Limit'] = String(q.monthly);
+    headers['X-RateLimit-Monthly-Remaining'] = String(Math.max(0, q.monthly - monthlyUsed));
+    headers['X-RateLimit-Monthly-Reset'] = String(monthReset);
+  }
   if (q.overQuota) {
     const wait = Math.max(1, monthReset - Math.floor(q.nowMs / 1000));
     return {

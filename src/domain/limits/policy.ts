@@ -1,4 +1,3 @@
-import type { Plan } from '../../db/tables.js';
 
 // The contract's limits (Part B, "Rate-limit headers"): one sliding window of 60 s per account and
 // endpoint (method + route template), and a quota of calls per account per UTC calendar month.
@@ -46,9 +45,6 @@ export function countsTowardQuota(endpoint: string): boolean {
   return !UNCOUNTED.has(endpoint);
 }
 
-export function defaultMonthly(plan: Plan): number {
-  return plan === 'paid' ? 10_000 : 1_000;
-}
 
 /** A UTC calendar month: its 'YYYY-MM' and its bounds. */
 export interface MonthSpan {

@@ -3,12 +3,13 @@ import type { Plan } from '../../db/tables.js';
 import { addUsage, findAccountLimits, type AccountLimitsRow, type UsageIncrement } from '../../db/repositories/usage.js';
 import { addDailyUsage, type DailyIncrement } from '../../db/repositories/daily-usage.js';
 import type { Clock } from '../../lib/clock.js';
-import { defaultMonthly, monthOf } from './policy.js';
+import { monthOf } from './policy.js';
 
 /** What the limiter knows of an account: plan, overrides and the month's total as last read. */
 export interface AccountLimits {
   readonly plan: Plan;
-  readonly monthlyLimit: number;
+  /** Calls allowed this month; null: no monthly quota (an unmetered account). */
+  readonly monthlyLimit: number | null;
   /** null: each endpoint's default. */
   readonly perMinuteLimit: number | null;
 }
@@ -24,6 +25,8 @@ interface Entry extends AccountLimits {
 
 export interface QuotaOptions {
   flushEveryMs: number;
+  /** Each plan's monthly quota (the operator's configuration). */
+  monthlyCalls: Readonly<Record<Plan, number>>;
   /** Bound of the accounts remembered (the least recently used are read again when they return). */
   maxAccounts?: number;
   /** An entry older than this is read again before use (default: 10 flush intervals). */
@@ -240,7 +243,7 @@ export class QuotaCounter {
   private store(row: AccountLimitsRow, month: string): Entry {
     const entry: Entry = {
       plan: row.plan,
-      monthlyLimit: row.monthly_limit ?? defaultMonthly(row.plan),
+      monthlyLimit: row.unmetered ? null : (row.monthly_limit ?? this.opts.monthlyCalls[row.plan]),
       perMinuteLimit: row.per_minute_limit,
       month,
       dbCalls: row.calls,

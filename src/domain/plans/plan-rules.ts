@@ -13,3 +13,13 @@ const LIVE_NEEDS_PAID = 'Live mode needs a paid plan. Use test mode (and test ke
 export function assertModeAllowed(plan: Plan | undefined, mode: Mode, param?: string): void {
   if (mode === 'live' && plan !== 'paid') throw new AppError('plan_required', LIVE_NEEDS_PAID, param);
 }
+
+/**
+ * The plans' terms as the operator configured them (config: DEFAULT_PLAN, PLAN_TRIAL_MONTHLY_CALLS,
+ * PLAN_PAID_MONTHLY_CALLS): what a dashboard sign-up gets, and each plan's monthly quota of API calls.
+ * An account the operator makes (and the first-start one) has no monthly quota unless told otherwise.
+ */
+export interface PlanSettings {
+  readonly signUpPlan: Plan;
+  readonly monthlyCalls: Readonly<Record<Plan, number>>;
+}

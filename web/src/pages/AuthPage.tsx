@@ -42,7 +42,7 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
       <div className="auth-card">
         <div className="auth-brand"><Logo /><span>Formsign</span></div>
         <h1 ref={heading} tabIndex={-1}>{kind === 'login' ? 'Sign in to your dashboard' : 'Create your account'}</h1>
-        <p className="muted">{kind === 'login' ? 'Templates, API keys and the documents you send for signature.' : 'Start on the free trial: test API keys and 1,000 API calls a month, no card needed.'}</p>
+        <p className="muted">{kind === 'login' ? 'Templates, API keys and the documents you send for signature.' : 'Start with test API keys, no card needed.'}</p>
         {notice ? <Notice>{notice}</Notice> : null}
         <form onSubmit={(e) => void submit(e)} noValidate>
           {kind === 'signup' ? (

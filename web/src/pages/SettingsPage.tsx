@@ -42,7 +42,7 @@ export function SettingsPage() {
         <h2 id="account-title">Account</h2>
         <dl className="facts">
           <dt>Account ID</dt><dd><code>{session.account.id}</code></dd>
-          <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys, 10,000 API calls a month.' : <>Trial: test keys only, 1,000 API calls a month. To upgrade (live mode, 10,000 calls), ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.</>}</dd>
+          <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys.' : <>Trial: test keys only. To upgrade to live mode, ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.</>} The calls of this month, and the monthly quota if the account has one, are under Usage.</dd>
           <dt>Signed in as</dt><dd>{session.user.email}</dd>
         </dl>
         <AccountForm />
