@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forLayout, ltr, visualRuns } from '../../src/pdf/audit/bidi-line.js';
+import { forLayout, ltr, visualRuns } from '../../src/pdf/shared/bidi-layout.js';
 
 // The audit page's lines in visual order (UAX #9 through bidi-js): runs drawn left to right, each
 // right-to-left run kept in logical order for the font's layout (which shapes and reverses it).
