@@ -9,7 +9,7 @@
 import { rgb, StandardFonts, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, type RGB } from '@cantoo/pdf-lib';
 import { directionOf, t, type Locale, type MessageKey, type Params } from '../../lib/i18n/index.js';
 import { isWinAnsi, type DocumentFonts } from '../fill/index.js';
-import { visualPieces, withoutControls } from '../shared/bidi-layout.js';
+import { isolate, visualPieces, withoutControls } from '../shared/bidi-layout.js';
 
 export const COLOURS = {
   ink: rgb(0.12, 0.15, 0.2),
@@ -97,7 +97,10 @@ export class PageWriter {
     const font = await this.fontFor(text, style);
     const fits = (s: string) => font.widthOfTextAtSize(withoutControls(s), size) <= width;
     const lines: string[] = [];
-    for (const paragraph of text.split(/\r?\n/)) {
+    for (const written of text.split(/\r?\n/)) {
+      // Text from people is laid out in its own direction, as the signing page shows it (<bdi>): an
+      // Arabic name with a Latin part reads the same on an English page as on the screen.
+      const paragraph = style === 'value' ? isolate(written) : written;
       let line = '';
       for (const word of paragraph.split(/\s+/).filter(Boolean)) {
         const candidate = line ? `${line} ${word}` : word;
