@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export type GroupName = 'unit' | 'integration' | 'browser';
 
 // The PDF tests that need no external tool (qpdf, poppler) and no worker pool.
-const PURE_PDF = 'test/pdf/{areas,option-text,page-geometry,wrap-lines-words,bidi-line}.test.ts';
+const PURE_PDF = 'test/pdf/{areas,option-text,page-geometry,wrap-lines-words,bidi-layout}.test.ts';
 // Files in the integration folders that are in-process and quick.
 const UNIT_ELSEWHERE = [
   'test/cli/pretty-log.test.ts',

@@ -27,15 +27,21 @@ export async function sealedTwoSignerForm(h: Harness, client: { ip?: string; tzO
     });
     assert.equal(res.statusCode, 200, res.body);
   }
+  return { formId: f.formId, pdf: await sealedPdfOf(h, f.formId) };
+}
+
+/** The signed PDF of a form once the worker has sealed it (within 90 s). */
+async function sealedPdfOf(h: Harness, formId: string): Promise<Buffer> {
+  const as = h.actors.aTest;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    const form = (await h.request({ url: `/api/v1/forms/${f.formId}`, as })).json<{ status: string }>();
+    const form = (await h.request({ url: `/api/v1/forms/${formId}`, as })).json<{ status: string }>();
     if (form.status === 'signed') break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const res = await h.request({ url: `/api/v1/forms/${f.formId}/signed-pdf?format=base64`, as });
+  const res = await h.request({ url: `/api/v1/forms/${formId}/signed-pdf?format=base64`, as });
   assert.equal(res.status, 200, `sealed within 90 s: ${res.body}`);
-  return { formId: f.formId, pdf: Buffer.from(res.json<{ data: string }>().data, 'base64') };
+  return Buffer.from(res.json<{ data: string }>().data, 'base64');
 }
 
 /** One byte changed inside the signed range: the information dictionary's /Producer key renamed. */
@@ -96,4 +102,50 @@ export function formsignCli(args: string[], dataDir: string): Promise<{ code: nu
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code, out, err }));
   });
+}
+
+/** Where the mixed-direction table's values are, in PDF points from the page's top left. */
+export interface MixedDirectionBox { name: string; text: string; drawn: 'appearance' | 'flat'; x: number; y: number; width: number; height: number }
+
+/**
+ * A form whose one signer typed every string of the mixed-direction table twice, into an AcroForm
+ * text field (an appearance stream, flattened by the seal) and into a field drawn on a flat page, and
+ * signed it; the worker sealed it. The signer's name is Arabic with a Latin part (the audit page's caption).
+ */
+export async function sealedMixedDirectionForm(h: Harness): Promise<SealedForm & { boxes: MixedDirectionBox[] }> {
+  const { PDFDocument } = await import('@cantoo/pdf-lib');
+  const { MIXED_DIRECTION } = await import('../shared/mixed-direction.js');
+  const { multipart } = await import('../shared/multipart.js');
+  const as = h.actors.aTest;
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const form = doc.getForm();
+  const boxes: MixedDirectionBox[] = [];
+  MIXED_DIRECTION.forEach((c, i) => {
+    const y = 40 + i * 34;
+    boxes.push({ name: `acro_${i}`, text: c.text, drawn: 'appearance', x: 30, y, width: 270, height: 24 });
+    boxes.push({ name: `flat_${i}`, text: c.text, drawn: 'flat', x: 320, y, width: 270, height: 24 });
+    form.createTextField(`acro_${i}`).addToPage(page, { x: 30, y: 792 - y - 24, width: 270, height: 24, borderWidth: 0 });
+  });
+  const fields = [
+    ...boxes.map((b) => ({ name: b.name, type: 'text', page: 1, x: b.x, y: b.y, width: b.width, height: b.height, signer: 1 })),
+    { name: 'signature', type: 'signature', page: 1, x: 30, y: 700, width: 200, height: 50, signer: 1, required: true },
+  ];
+  const m = multipart([{ name: 'name', value: 'عقد (Contract) 2026' }, { name: 'fields', value: JSON.stringify(fields) }, { name: 'file', value: Buffer.from(await doc.save()), filename: 'rtl.pdf' }]);
+  const uploaded = await h.request({ method: 'POST', url: '/api/v1/templates', as, payload: m.payload, headers: m.headers });
+  assert.equal(uploaded.status, 201, uploaded.body);
+  const created = await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: uploaded.json<{ id: string }>().id } });
+  assert.equal(created.status, 201, created.body);
+  const formId = created.json<{ id: string }>().id;
+  const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as, json: { recipients: [{ email: 'sara@example.com', channel: 'email', name: 'سارة العلي (Sara Ali) 2' }] } });
+  assert.equal(sent.status, 200, sent.body);
+  const token = /\/sign\/([A-Za-z0-9_-]{43})$/.exec(sent.json<{ recipients: Array<{ signing_url: string }> }>().recipients[0]!.signing_url)?.[1];
+  assert.ok(token);
+  const values: Record<string, unknown> = Object.fromEntries(boxes.map((b) => [b.name, b.text]));
+  values.signature = { image: strokePng(), method: 'drawn' };
+  const signed = await h.app.inject({
+    method: 'POST', url: `/sign/${token}`, headers: { ...SIGN_HEADERS, 'content-type': 'application/json' }, payload: JSON.stringify({ values, consent: true }),
+  });
+  assert.equal(signed.statusCode, 200, signed.body);
+  return { formId, pdf: await sealedPdfOf(h, formId), boxes };
 }

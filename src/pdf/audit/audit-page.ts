@@ -8,7 +8,7 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { isLocale, type Locale } from '../../lib/i18n/index.js';
 import type { DocumentFonts, HanStyle } from '../fill/index.js';
-import { isolate, ltr } from './bidi-line.js';
+import { isolate, ltr } from '../shared/bidi-layout.js';
 import { fitCentred } from './fit.js';
 import { COLOURS, PageWriter } from './page-writer.js';
 

@@ -5,11 +5,11 @@
 // user agents) — goes through the fill area's fonts, chosen by glyph coverage, so every script shows.
 // In a right-to-left language the page mirrors: positions are given from the start edge (the left in
 // English, the right in Arabic and Hebrew) and turned into page coordinates here, and each line is
-// drawn in visual order (bidi-line.ts) with Arabic shaped by the font's layout.
+// drawn in visual order (shared/bidi-layout.ts) with Arabic shaped by the font's layout.
 import { rgb, StandardFonts, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, type RGB } from '@cantoo/pdf-lib';
 import { directionOf, t, type Locale, type MessageKey, type Params } from '../../lib/i18n/index.js';
 import { isWinAnsi, type DocumentFonts } from '../fill/index.js';
-import { forLayout, visualRuns, withoutControls } from './bidi-line.js';
+import { isolate, visualPieces, withoutControls } from '../shared/bidi-layout.js';
 
 export const COLOURS = {
   ink: rgb(0.12, 0.15, 0.2),
@@ -97,7 +97,10 @@ export class PageWriter {
     const font = await this.fontFor(text, style);
     const fits = (s: string) => font.widthOfTextAtSize(withoutControls(s), size) <= width;
     const lines: string[] = [];
-    for (const paragraph of text.split(/\r?\n/)) {
+    for (const written of text.split(/\r?\n/)) {
+      // Text from people is laid out in its own direction, as the signing page shows it (<bdi>): an
+      // Arabic name with a Latin part reads the same on an English page as on the screen.
+      const paragraph = style === 'value' ? isolate(written) : written;
       let line = '';
       for (const word of paragraph.split(/\s+/).filter(Boolean)) {
         const candidate = line ? `${line} ${word}` : word;
@@ -137,10 +140,7 @@ export class PageWriter {
     const left = this.boxX(x, b.width);
     const atEnd = (options.align === 'end') !== (this.dir === 'rtl');
     b.lines.forEach((line, i) => {
-      const pieces = visualRuns(line, this.dir).flatMap(({ text, rtl }) => {
-        const runs = b.font.runs(text).map((r) => ({ font: r.font, text: forLayout(r.text, rtl) }));
-        return rtl ? runs.reverse() : runs;
-      });
+      const pieces = visualPieces(line, this.dir, (text) => b.font.runs(text));
       const lineWidth = pieces.reduce((n, r) => n + r.font.widthOfTextAtSize(r.text, b.size), 0);
       let cx = atEnd ? left + b.width - lineWidth : left;
       for (const run of pieces) {

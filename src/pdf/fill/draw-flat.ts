@@ -5,6 +5,7 @@ import type { FieldDef, FieldValue } from '../field.js';
 import { isChecked } from './checkbox-value.js';
 import type { DocumentFonts } from './fonts.js';
 import { pointFromTopLeft } from '../shared/page-geometry.js';
+import { textDirection, visualPieces, type Direction } from '../shared/bidi-layout.js';
 import { fitLines, MIN_SIZE, type BlockHeight } from './multiline-layout.js';
 import type { TextMetrics, ValueFont } from './value-font.js';
 
@@ -48,9 +49,11 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
     const at = pointFromTopLeft(page, def.x + PADDING, def.y + PADDING + font.heightAtSize(size, { descender: false }));
     // Each next line one pitch further "down" the (possibly turned) page.
     const turn = (at.rotation * Math.PI) / 180;
+    // Every line in the value's direction (a Hebrew address broken after its house number stays Hebrew).
+    const base = textDirection(text);
     lines.forEach((line, i) => {
       const drop = i * size * LINE_HEIGHT;
-      drawLine(page, font, line, { x: at.x + drop * Math.sin(turn), y: at.y - drop * Math.cos(turn), rotation: at.rotation }, size);
+      drawLine(page, font, line, { x: at.x + drop * Math.sin(turn), y: at.y - drop * Math.cos(turn), rotation: at.rotation }, size, INK, base);
     });
     return;
   }
@@ -61,11 +64,18 @@ export async function drawFlatField(doc: PDFDocument, def: FieldDef, value: Fiel
   drawLine(page, font, line, pointFromTopLeft(page, def.x + PADDING, baseline), size);
 }
 
-/** One line from its baseline origin, run by run when the value needs several fonts. */
-export function drawLine(page: PDFPage, font: ValueFont, line: string, at: { x: number; y: number; rotation: number }, size: number, color: Color = INK): void {
+/**
+ * One line from its baseline origin, in visual order (bidi-layout.ts: right-to-left text with its
+ * numbers left to right), run by run when the value needs several fonts. `base` is the direction of
+ * the paragraph the line belongs to (by default the line's own).
+ */
+export function drawLine(
+  page: PDFPage, font: ValueFont, line: string, at: { x: number; y: number; rotation: number }, size: number, color: Color = INK,
+  base: Direction = textDirection(line),
+): void {
   const turn = (at.rotation * Math.PI) / 180;
   let { x, y } = at;
-  for (const run of font.runs(line)) {
+  for (const run of visualPieces(line, base, (text) => font.runs(text))) {
     page.drawText(run.text, { x, y, size, font: run.font, color, rotate: degrees(at.rotation) });
     const advance = run.font.widthOfTextAtSize(run.text, size);
     x += advance * Math.cos(turn);

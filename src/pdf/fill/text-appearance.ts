@@ -8,6 +8,7 @@ import {
   type AppearanceMapping, type AppearanceProviderFor, type PDFFont, type PDFOperator, type PDFOptionList,
   type PDFTextField, type PDFWidgetAnnotation,
 } from '@cantoo/pdf-lib';
+import { needsBidi, textDirection, visualPieces, type Direction } from '../shared/bidi-layout.js';
 import { linesAt, textArea } from './multiline-layout.js';
 import type { ValueFont } from './value-font.js';
 
@@ -33,13 +34,18 @@ function measuredAs(value: ValueFont, shown: Map<string, string>): PDFFont {
   });
 }
 
-/** Each single-font "show text" swapped for its text's runs, each shown in its own font. */
-function inRuns(operators: PDFOperator[], shown: ReadonlyMap<string, string>, value: ValueFont, size: number): PDFOperator[] {
+/**
+ * Each single-font "show text" swapped for its text's pieces in visual order (bidi-layout.ts), each
+ * shown in its own font. `base` is the paragraph direction (a text field's whole value); without it,
+ * each shown string's own (a list box's options).
+ */
+function inRuns(operators: PDFOperator[], shown: ReadonlyMap<string, string>, value: ValueFont, size: number, base?: Direction): PDFOperator[] {
   const back = setFontAndSize(value.primary.name, size);
   return operators.flatMap((op) => {
     const text = shown.get(op.toString());
     if (text === undefined) return [op];
-    return [...value.runs(text).flatMap((run) => [setFontAndSize(run.font.name, size), showText(run.font.encodeText(run.text))]), back];
+    const pieces = visualPieces(text, base ?? textDirection(text), (t) => value.runs(t));
+    return [...pieces.flatMap((run) => [setFontAndSize(run.font.name, size), showText(run.font.encodeText(run.text))]), back];
   });
 }
 
@@ -59,13 +65,14 @@ export function textAppearance(value: ValueFont, daSize: DaSize): AppearanceProv
   const sizeOf = (field: PDFTextField, widget: PDFWidgetAnnotation) => sizeIn(daSize, field, widget);
   return (field, widget, font) => {
     const size = sizeOf(field, widget);
+    const text = field.getText() ?? '';
     let view = field;
     if (field.isMultiline() && !field.isCombed() && size) {
-      const broken = linesAt(value, cleanText(field.getText() ?? ''), size, textArea(widget).width).join('\n');
+      const broken = linesAt(value, cleanText(text), size, textArea(widget).width).join('\n');
       view = new Proxy(field, { get: (target, key) => (key === 'getText' ? () => broken : Reflect.get(target, key, target) as unknown) });
     }
-    if (!value.mixed) return defaultTextFieldAppearanceProvider(view, widget, font);
-    return drawnInRuns(value, (stand) => defaultTextFieldAppearanceProvider(view, widget, stand), () => sizeOf(field, widget) ?? size ?? 0);
+    if (!value.mixed && !needsBidi(text)) return defaultTextFieldAppearanceProvider(view, widget, font);
+    return drawnInRuns(value, (stand) => defaultTextFieldAppearanceProvider(view, widget, stand), () => sizeOf(field, widget) ?? size ?? 0, textDirection(text));
   };
 }
 
@@ -73,10 +80,12 @@ export function textAppearance(value: ValueFont, daSize: DaSize): AppearanceProv
  * pdf-lib's drawing (`draw`) with the measuring, recording stand-in for the primary font, then each
  * shown string redrawn in runs at the size pdf-lib drew at (`drawnSize`, read once it has drawn).
  */
-function drawnInRuns(value: ValueFont, draw: (stand: PDFFont) => AppearanceMapping<PDFOperator[]> | PDFOperator[], drawnSize: () => number): PDFOperator[] {
+function drawnInRuns(
+  value: ValueFont, draw: (stand: PDFFont) => AppearanceMapping<PDFOperator[]> | PDFOperator[], drawnSize: () => number, base?: Direction,
+): PDFOperator[] {
   const shown = new Map<string, string>();
   const drawn = draw(measuredAs(value, shown));
-  return inRuns(Array.isArray(drawn) ? drawn : drawn.normal, shown, value, drawnSize());
+  return inRuns(Array.isArray(drawn) ? drawn : drawn.normal, shown, value, drawnSize(), base);
 }
 
 /** The same for dropdowns and list boxes: the selection, or every option, in runs when mixed. */
@@ -87,7 +96,8 @@ export function choiceAppearance(
   return (field, widget, font) => {
     const draw = (stand: PDFFont) =>
       field instanceof PDFDropdown ? defaultDropdownAppearanceProvider(field, widget, stand) : defaultOptionListAppearanceProvider(field, widget, stand);
-    if (!value.mixed) return draw(font);
+    const shown = field instanceof PDFDropdown ? field.getSelected() : field.getOptions();
+    if (!value.mixed && !shown.some(needsBidi)) return draw(font);
     return drawnInRuns(value, draw, () => sizeIn(daSize, field, widget) ?? 0);
   };
 }

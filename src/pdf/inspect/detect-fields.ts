@@ -7,6 +7,7 @@ import {
 import type { FieldDef } from '../field.js';
 import { radioChoices, selectChoices } from '../shared/field-options.js';
 import { displaySize, rectToTopLeft, type Rect } from '../shared/page-geometry.js';
+import { labelFromTooltip } from './label-rules.js';
 import { xfaLabels } from './xfa-labels.js';
 
 interface Placement { pageNumber: number; rect: Rect }
@@ -106,7 +107,7 @@ export function detectFields(doc: PDFDocument, form: PDFForm): { fields: FieldDe
     const placement = placementOf(field, pages, byWidget);
     if (!placement) { skipped.unplaced.push(name); continue; }
     names.add(name);
-    const label = tooltip(field) ?? xfa.get(name);
+    const label = labelFromTooltip(name, tooltip(field)) ?? xfa.get(name);
     fields.push({
       name,
       type: typed.type,

@@ -5,6 +5,7 @@ import { DecodedStreamTooLargeError, decodeGuardTrips } from '../shared/decode-g
 import { textFitsBudget } from './text-budget.js';
 import { detectFields } from './detect-fields.js';
 import { labelFromNearbyText } from './nearby-text.js';
+import { refineLabels } from './label-rules.js';
 import { PdfRejectedError, type FieldDef } from '../field.js';
 import { danglingReferences } from './pdf-integrity.js';
 import { describeRemoved, removeActiveContent } from '../shared/active-content.js';
@@ -82,6 +83,7 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
     // pdf.js reads the pages' text only when what it would decode fits a budget (text-budget.ts).
     const unlabelledPages = new Set(fields.filter((f) => f.label === undefined).map((f) => f.page));
     if (unlabelledPages.size > 0 && textFitsBudget(doc, unlabelledPages)) await labelFromNearbyText(pdf, fields);
+    refineLabels(fields);
     return { pageCount, fields, warnings, pdf };
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;

@@ -4,4 +4,5 @@
 // 2: Korean and Chinese faces, shrink-to-fit, CJK line breaking, ToUnicode kept across documents.
 // 3: values mixing scripts no one face covers are drawn in runs of several fonts (a word keeps one).
 // 4: multiline text leaves room for the last line's descenders inside the padding.
-export const RENDERER_VERSION = '4';
+// 5: right-to-left values in visual order (the Unicode Bidirectional Algorithm, bidi-layout.ts).
+export const RENDERER_VERSION = '5';

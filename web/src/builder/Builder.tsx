@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { api, ApiError, errorMessage, type FieldType, type Template } from '../api';
 import { useApp } from '../mode';
 import { guardLeaving, Link, navigate } from '../router';
 import { ErrorNote, Notice, Spinner } from '../ui/ui';
-import { clampRect, newField, signerColour, toFields, TYPE_LABEL, withKeys, type EditField } from './fields';
+import { clampRect, duplicateLabelKeys, newField, signerColour, toFields, TYPE_LABEL, withKeys, type EditField } from './fields';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
 import { SignerNames } from './SignerNames';
@@ -30,6 +30,7 @@ export default function Builder({ templateId }: { templateId: string }) {
   const [pages, setPages] = useState<PageSize[]>([]);
   const [scale, setScale] = useState(1);
   const [fields, setFieldsState] = useState<EditField[]>([]);
+  const duplicates = useMemo(() => duplicateLabelKeys(fields), [fields]);
   const [past, setPast] = useState<EditField[][]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -377,6 +378,7 @@ export default function Builder({ templateId }: { templateId: string }) {
                     <span className="swatch" style={{ backgroundColor: signerColour(f.signer) }} aria-hidden="true" />
                     <span className="fl-name">{f.name}</span>
                     <span className="fl-meta">{TYPE_LABEL[f.type]} · p{f.page}</span>
+                    {duplicates.has(f.key) ? <span className="fl-flag" title="Another field on this page has the same label">Same label</span> : null}
                   </button>
                 </li>
               ))}
@@ -422,7 +424,7 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
         <aside className="builder-side right" aria-label="Properties">
           {current ? (
-            <Inspector field={current} signers={signers} roles={roles} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} />
+            <Inspector field={current} signers={signers} roles={roles} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} duplicateLabel={duplicates.has(current.key)} />
           ) : (
             <div className="inspector empty-inspector">
               <h2 className="panel-title">Field properties</h2>

@@ -13,9 +13,11 @@ interface Props {
   error: string | null;
   onChange(patch: Partial<EditField>, coalesce: string): void;
   onDelete(): void;
+  /** Another field on the page shows the same label. */
+  duplicateLabel?: boolean;
 }
 
-export function Inspector({ field, signers, roles, error, onChange, onDelete }: Props) {
+export function Inspector({ field, signers, roles, error, onChange, onDelete, duplicateLabel = false }: Props) {
   const id = (k: string) => `insp-${k}`;
   const [optionsText, setOptionsText] = useState<{ key: string; text: string } | null>(null);
   const options = optionsText?.key === field.key ? optionsText.text : (field.options ?? []).join('\n');
@@ -30,7 +32,8 @@ export function Inspector({ field, signers, roles, error, onChange, onDelete }: 
       </div>
       <div className="field">
         <label htmlFor={id('label')}>Label <span className="muted">(shown to the signer)</span></label>
-        <input id={id('label')} type="text" value={field.label ?? ''} maxLength={500} onChange={(e) => onChange({ label: e.target.value }, `${field.key}:label`)} />
+        <input id={id('label')} type="text" value={field.label ?? ''} maxLength={500} onChange={(e) => onChange({ label: e.target.value }, `${field.key}:label`)} aria-describedby={duplicateLabel ? id('label-dup') : undefined} />
+        {duplicateLabel ? <p id={id('label-dup')} className="small field-flag">Another field on this page has the same label: add the words that tell them apart.</p> : null}
       </div>
       <div className="two">
         <div className="field">

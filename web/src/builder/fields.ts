@@ -87,3 +87,17 @@ export function clampRect(r: { x: number; y: number; width: number; height: numb
   const round = (v: number) => Math.round(v * 100) / 100;
   return { x: round(x), y: round(y), width: round(width), height: round(height) };
 }
+
+/**
+ * Keys of the fields whose label (the name when there is none) another field on the same page also
+ * shows: a signer cannot tell such fields apart ("Last name" twice), so the builder flags them.
+ */
+export function duplicateLabelKeys(fields: readonly EditField[]): Set<string> {
+  const byLabel = new Map<string, string[]>();
+  for (const f of fields) {
+    const shown = (f.label?.trim() || f.name).toLocaleLowerCase().replace(/[\s.:]+/g, ' ').trim();
+    const k = `${f.page}\u0000${shown}`;
+    byLabel.set(k, [...(byLabel.get(k) ?? []), f.key]);
+  }
+  return new Set([...byLabel.values()].filter((keys) => keys.length > 1).flat());
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forLayout, ltr, visualRuns } from '../../src/pdf/audit/bidi-line.js';
+import { forLayout, ltr, textDirection, visualPieces, visualRuns } from '../../src/pdf/shared/bidi-layout.js';
 
 // The audit page's lines in visual order (UAX #9 through bidi-js): runs drawn left to right, each
 // right-to-left run kept in logical order for the font's layout (which shapes and reverses it).
@@ -27,5 +27,27 @@ describe('visualRuns', () => {
     assert.equal(forLayout(': ·', true), '· :');
     assert.equal(forLayout('سجل', true), 'سجل');
     assert.equal(forLayout(': ·', false), ': ·');
+  });
+});
+
+describe('values: the paragraph direction and the pieces handed to the font', () => {
+  it('a value takes the direction of its first strong letter (as dir="auto" does)', () => {
+    assert.equal(textDirection('12 شارع النخيل'), 'rtl');
+    assert.equal(textDirection('רחוב הרצל 10'), 'rtl');
+    assert.equal(textDirection('Acme שלום'), 'ltr');
+    assert.equal(textDirection('2024'), 'ltr');
+  });
+
+  it('digits inside right-to-left text stay left to right, drawn left of the street name', () => {
+    const pieces = visualPieces('12 شارع النخيل', 'rtl', (text) => [{ font: 'f', text }]);
+    assert.equal(pieces[pieces.length - 1]!.text.trim(), '12', 'the number, first in reading order, is drawn rightmost');
+    assert.ok(pieces.every((p) => !p.text.includes('21')));
+    const hebrew = visualPieces('רחוב הרצל 10', 'rtl', (text) => [{ font: 'f', text }]);
+    assert.equal(hebrew[0]!.text, '10', 'the number, last in reading order, is drawn leftmost');
+  });
+
+  it('Arabic-Indic digits, which the font would reverse as Arabic script, are handed over reversed', () => {
+    assert.equal(forLayout('١٢', false), '٢١');
+    assert.equal(forLayout('12', false), '12');
   });
 });
