@@ -150,5 +150,6 @@ export async function verifyCheck(deps: Deps, pass: GatePass, rawCode: unknown, 
     const seconds = Math.ceil(LOCK_MS / 1000);
     throw new AppError('auth_locked', `Too many wrong codes: this link is locked until ${outcome.lockedUntil}. Try again in ${LOCK_MS / 60_000} minutes.`, undefined, { 'Retry-After': String(seconds) });
   }
-  throw new AppError('auth_code_invalid', `That code is not right (or has expired). ${outcome.left} ${outcome.left === 1 ? 'try' : 'tries'} left.`, 'code');
+  // The tries left also as a header, for the page to say in the signer's language.
+  throw new AppError('auth_code_invalid', `That code is not right (or has expired). ${outcome.left} ${outcome.left === 1 ? 'try' : 'tries'} left.`, 'code', { 'Auth-Tries-Left': String(outcome.left) });
 }

@@ -28,7 +28,9 @@ export function checkPage(w: Words, pass: GatePass, urls: { start: string; verif
   const check = pass.check!;
   const access = check.method === 'access_code';
   const to = access ? '' : destination(pass);
-  const lead = access ? c.leadAccess : (check.method === 'sms_code' ? c.leadSms : c.leadEmail).replace('{to}', to);
+  // The address is left to right inside any language's sentence (an Arabic one included).
+  const [before, after] = (access ? c.leadAccess : check.method === 'sms_code' ? c.leadSms : c.leadEmail).split('{to}');
+  const lead = access ? html`${before}` : html`${before}<bdi dir="ltr">${to}</bdi>${after ?? ''}`;
   const minutes = lockedMinutes(pass, nowMs);
   const config = JSON.stringify({ start: urls.start, verify: urls.verify, method: check.method, to, text: c });
   const body = html`<main class="sign-main narrow"><section class="notice card check" id="check" data-config="${config}">

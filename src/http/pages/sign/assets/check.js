@@ -42,7 +42,7 @@ if (send) {
       if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
       else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
       else {
-        say(T.sent.replace('{to}', json.destination ?? config.to));
+        say(T.sent.replace('{to}', `\u2068${json.destination ?? config.to}\u2069`));
         input.focus();
       }
     } catch {
@@ -66,8 +66,11 @@ form.addEventListener('submit', async (e) => {
       window.location.reload();
       return;
     }
-    if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
-    say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+    if (res.status === 429 && json?.error?.code === 'auth_locked') {
+      showLock(res);
+      say('');
+    } else if (json?.error?.code === 'auth_code_invalid') say(T.wrong.replace('{left}', res.headers.get('auth-tries-left') ?? '?'), true);
+    else say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
     input.select();
   } catch {
     say(T.network, true);
