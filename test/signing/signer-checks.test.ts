@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
       const { token, formId } = await send({ channel: 'email', email: 'eve.signer@example.com', name: 'Eve', auth: { method: 'email_code' } });
       const page = await h.app.inject({ url: `/sign/${token}` });
       assert.equal(page.statusCode, 401);
-      assert.match(page.body, /the 6-digit code we send to e•••@example\.com/);
+      assert.match(page.body, /the 6-digit code we send to <bdi dir="ltr">e•••@example\.com<\/bdi>/);
       const start = await post(token, 'auth/start', {});
       assert.equal(start.statusCode, 200, start.body);
       assert.deepEqual(start.json(), { status: 'started', method: 'email_code', purpose: 'open', destination: 'e•••@example.com', expires_at: '2026-05-04T09:10:00.000Z', resend_at: '2026-05-04T09:01:00.000Z' });
@@ -107,7 +107,7 @@ for (const dialect of DIALECTS) {
     it('sms_code: the code goes to auth.phone over the gateway, the page names the masked number', async () => {
       const { token } = await send({ channel: 'email', email: 'sam@example.com', auth: { method: 'sms_code', phone: '+1 415 555 0123' } });
       const page = await h.app.inject({ url: `/sign/${token}` });
-      assert.match(page.body, /by text message to \+1•••••0123/);
+      assert.match(page.body, /by text message to <bdi dir="ltr">\+1•••••0123<\/bdi>/);
       const start = await post(token, 'auth/start', {});
       assert.equal(start.json().destination, '+1•••••0123');
       await h.deps.worker.runDue();
