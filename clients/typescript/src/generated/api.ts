@@ -1947,8 +1947,7 @@ export interface components {
          *     link for 15 minutes (`429 auth_locked` with `Retry-After`). Until the check passes, the page shows
          *     the code screen and every other request of the link (the document, the signature, the decline)
          *     answers `401 auth_required`. Once passed, the link is bound to that browser (an HttpOnly,
-         *     SameSite=Strict cookie; 1 hour idle); another browser must pass the check again. `when: sign`
-         *     asks for the check again when the signer presses Finish.
+         *     SameSite=Strict cookie; 1 hour idle); another browser must pass the check again.
          */
         RecipientAuth: {
             /** @enum {string} */
@@ -1958,7 +1957,8 @@ export interface components {
             /** @description For `sms_code` (E.164, as a recipient's `phone`); without it, the recipient's own number. */
             phone?: string;
             /**
-             * @description `open`: before the document is shown; `sign`: then again at Finish.
+             * @description `open`: before the document is shown. `sign` (then again at Finish) is reserved: the signing
+             *     page does not ask at Finish yet, so a send naming it answers `400 parameter_invalid`.
              * @default open
              * @enum {string}
              */
