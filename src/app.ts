@@ -4,7 +4,7 @@ import { registerDashboard } from './http/dashboard/index.js';
 import { toAppError } from './http/error-body.js';
 import { errorHandler, sendError } from './http/error-handler.js';
 import { listOperations, type OpenApiOperation } from './http/openapi.js';
-import { registerPages, withRedactedRequests } from './http/pages/index.js';
+import { guardSigningRoutes, registerPages, withRedactedRequests } from './http/pages/index.js';
 import { AccessLog } from './http/plugins/access-log.js';
 import { authHook } from './http/plugins/auth.js';
 import { answerConnect, clientErrorHandler } from './http/plugins/client-error.js';
@@ -50,6 +50,8 @@ export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOpt
       return errorHandler(err, req, reply);
     },
   });
+  // First: every signing-link route registered after this must pass the signer gate (issue 38).
+  guardSigningRoutes(app);
   registerRequestId(app);
   answerConnect(app);
   installDraining(app);

@@ -235,7 +235,7 @@ export interface SigningEvidenceTable {
  * What a message is for (0014): the signing invitation, a reminder, the notice that a form was voided,
  * the sealed copy a recipient gets, and the notices the account's notify_email gets.
  */
-export type MessageKind = 'invite' | 'reminder' | 'void_notice' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+export type MessageKind = 'auth_code' | 'invite' | 'reminder' | 'void_notice' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
 
 export interface MessagesTable {
   id: string;
@@ -444,6 +444,72 @@ export interface EmbedOriginsTable {
 }
 export type EmbedOriginRow = Selectable<EmbedOriginsTable>;
 
+/** How a signer proves who they are before the document opens (issue 38). */
+export type CheckMethod = 'email_code' | 'sms_code' | 'access_code';
+/** `open`: before the document is shown; `sign`: then again when the signer presses Finish. */
+export type CheckWhen = 'open' | 'sign';
+export type CheckPurpose = 'open' | 'sign';
+export type CheckLogKind = 'code_sent' | 'verified' | 'failed' | 'locked';
+
+/** The check a recipient must pass, and its state (0030). */
+export interface RecipientChecksTable {
+  recipient_id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  method: CheckMethod;
+  check_when: CheckWhen;
+  /** E.164; the number an `sms_code` goes to (personal data). */
+  phone: string | null;
+  /** `scrypt$<salt>$<hash>` of the sender's access code; the code itself is never stored. */
+  access_code_hash: string | null;
+  /** HMAC of the current one-time code; null once used or never sent. */
+  code_hash: string | null;
+  code_purpose: CheckPurpose | null;
+  code_expires_at: string | null;
+  /** Wrong tries since the last success or lock. */
+  failures: Generated<number>;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type RecipientCheckRow = Selectable<RecipientChecksTable>;
+
+/** What happened in a recipient's checks: the audit trail's evidence and the resend limits' count (0030). */
+export interface RecipientCheckLogTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  kind: CheckLogKind;
+  purpose: CheckPurpose;
+  method: CheckMethod;
+  /** Masked (`a•••@example.com`, `+1•••••0123`), for `code_sent` (personal data). */
+  destination: string | null;
+  ip: string | null;
+  at: string;
+}
+export type RecipientCheckLogRow = Selectable<RecipientCheckLogTable>;
+
+/** A browser's session on one signing link (0030); the cookie's value is never stored, its SHA-256 is. */
+export interface SignerSessionsTable {
+  id_hash: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  /** When this browser passed the recipient's check (null: not yet). */
+  verified_at: string | null;
+  /** When it passed the check again at Finish (`when: sign`). */
+  sign_verified_at: string | null;
+}
+export type SignerSessionRow = Selectable<SignerSessionsTable>;
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -470,6 +536,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
   embed_origins: EmbedOriginsTable;
+  recipient_checks: RecipientChecksTable;
+  recipient_check_log: RecipientCheckLogTable;
+  signer_sessions: SignerSessionsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

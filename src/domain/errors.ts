@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   language_unsupported: [400, 'invalid_request_error'],
   api_key_missing: [401, 'authentication_error'],
   api_key_invalid: [401, 'authentication_error'],
+  // Issue 38, signer checks: the link asks for a code first; a wrong code; too many wrong codes.
+  auth_required: [401, 'authentication_error'],
+  auth_code_invalid: [400, 'invalid_request_error'],
+  auth_locked: [429, 'rate_limit_error'],
   plan_required: [402, 'permission_error'],
   resource_not_found: [404, 'not_found_error'],
   route_not_found: [404, 'not_found_error'],

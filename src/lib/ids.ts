@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   message: 'msg',
   user: 'usr',
   reminder: 'rmd',
+  /** An entry of a recipient's check log (issue 38). */
+  check: 'chk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

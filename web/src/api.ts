@@ -111,7 +111,7 @@ export interface DevMessage {
   id: string;
   form_id: string;
   recipient_id: string | null;
-  kind: 'invite' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+  kind: 'invite' | 'auth_code' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
   channel: 'email' | 'sms';
   to: string;
   subject: string | null;

@@ -4,6 +4,7 @@ import { canonicalLocaleTag } from '../../lib/i18n/index.js';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { AppError } from '../errors.js';
 import { isEmailAddress, isPhoneNumberText } from '../forms/value-rules.js';
+import { normaliseCheck, type CheckInput, type NormalisedCheck } from '../signing/gate/check-rules.js';
 
 // Its metadata takes tens of milliseconds to load; needed only when a form is sent to a phone.
 const phoneNumbers = loadOnFirstUse<typeof LibPhoneNumber>('libphonenumber-js');
@@ -21,6 +22,8 @@ export interface RecipientInput {
   signer?: number | undefined;
   /** BCP 47: the language of their signing page and messages (CONTRACT.md Part D). */
   locale?: string | undefined;
+  /** The check they must pass before the document opens (issue 38). */
+  auth?: CheckInput | undefined;
 }
 
 export interface NormalisedRecipient {
@@ -35,6 +38,8 @@ export interface NormalisedRecipient {
   signer: number | undefined;
   /** Canonical BCP 47 ("pt-br" → "pt-BR"); null when none was given. */
   locale: string | null;
+  /** The check asked of them; null when none. */
+  check: NormalisedCheck | null;
 }
 
 /** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
@@ -68,7 +73,8 @@ export function normaliseRecipients(input: readonly RecipientInput[]): Normalise
     const first = seen.get(key);
     if (first !== undefined) throw invalid(i, '', `recipients[${i}] is the same recipient as recipients[${first}] (${r.channel} ${addressKey}).`);
     seen.set(key, i);
-    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i) };
+    const check = r.auth === undefined ? null : normaliseCheck(r.auth, { email, phone: r.channel === 'sms' ? phone : null }, `recipients[${i}]`, (raw) => normalisePhone(raw, i, 'auth.phone'));
+    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i), check };
   });
 }
 
@@ -83,16 +89,16 @@ function normaliseLocale(raw: string | undefined, i: number): string | null {
   return tag;
 }
 
-function normalisePhone(raw: string, i: number): string {
+function normalisePhone(raw: string, i: number, field = 'phone'): string {
   // The one phone rule (value-rules.js) first: a CR/LF or any other character a number never has is
   // refused, never cut away by the parser below (which reads '+1…\r\nX-Injected: yes' as the number).
-  if (!isPhoneNumberText(raw)) throw invalid(i, 'phone', `recipients[${i}].phone must be a phone number of digits, spaces and + ( ) . -, e.g. +14155550123.`);
+  if (!isPhoneNumberText(raw)) throw invalid(i, field, `recipients[${i}].${field} must be a phone number of digits, spaces and + ( ) . -, e.g. +14155550123.`);
   const trimmed = raw.trim();
   if (!trimmed.startsWith('+')) {
-    throw invalid(i, 'phone', `recipients[${i}].phone must be an international number starting with + and the country code, e.g. +14155550123.`);
+    throw invalid(i, field, `recipients[${i}].${field} must be an international number starting with + and the country code, e.g. +14155550123.`);
   }
   const parsed = phoneNumbers().parsePhoneNumberFromString(trimmed);
-  if (!parsed || !parsed.isPossible()) throw invalid(i, 'phone', `recipients[${i}].phone is not a possible phone number: '${trimmed}'.`);
+  if (!parsed || !parsed.isPossible()) throw invalid(i, field, `recipients[${i}].${field} is not a possible phone number: '${trimmed}'.`);
   return parsed.number;
 }
 

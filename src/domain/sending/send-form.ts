@@ -2,6 +2,7 @@ import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { setFormCompletedCopy } from '../../db/repositories/notify-settings.js';
 import { insertRecipient, listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { insertRecipientCheck } from '../../db/repositories/signer-checks.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -15,6 +16,7 @@ import { formJson, formState, type FormView } from '../forms/present-form.js';
 import type { Json } from '../json.js';
 import { advanceTurn, inviteRecipient } from '../lifecycle/advance-turn.js';
 import { fixLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rules.js';
+import { hashPassword } from '../users/passwords.js';
 import { assignSigners, findAlreadySent, MAX_RECIPIENTS_PER_FORM, normaliseRecipients, type RecipientInput } from './recipient-rules.js';
 
 const DAY_MS = 86_400_000;
@@ -44,6 +46,8 @@ export async function prepareSendForm(
   input: { recipients: readonly RecipientInput[]; notify?: { completed_copy?: boolean | undefined } | undefined } & LifecycleInput,
 ): Promise<PreparedWrite<Json<FormView>>> {
   const incoming = normaliseRecipients(input.recipients);
+  // Access codes are hashed (scrypt, slow on purpose) before the transaction; only the hash is kept.
+  const accessHashes = await Promise.all(incoming.map((r) => (r.check?.accessCode ? hashPassword(r.check.accessCode) : null)));
   // The field definitions never change, so they are read before the transaction (which may not touch
   // deps.db), and the response is built inside it: nothing that can fail runs after the commit.
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
@@ -82,6 +86,13 @@ export async function prepareSendForm(
         declined_at: null, decline_reason: null, last_reminded_at: null,
       };
       await insertRecipient(trx, p, row);
+      const check = r.check;
+      if (check) {
+        await insertRecipientCheck(trx, {
+          recipient_id: id, account_id: p.accountId, mode: p.mode, form_id: form.id, method: check.method, check_when: check.when, phone: check.phone,
+          access_code_hash: accessHashes[i] ?? null, code_hash: null, code_purpose: null, code_expires_at: null, locked_until: null, created_at: now, updated_at: now,
+        });
+      }
       if (!sequential) await inviteRecipient(trx, deps, p, ctx, row, now);
       added.push(row);
     }

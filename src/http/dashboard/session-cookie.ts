@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie } from '../cookies.js';
 
 // The session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site posts),
 // Secure when the public address is https, and scoped to /dashboard, the only place that reads it.
@@ -7,14 +8,7 @@ export const SESSION_COOKIE = 'formsign_session';
 const PATH = '/dashboard';
 
 export function readSessionCookie(req: FastifyRequest): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return readCookie(req, SESSION_COOKIE);
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: string, secure: boolean): void {

@@ -12,6 +12,7 @@ import { registerVerifyPage } from './verify/index.js';
 export { answersWithHtml } from './negotiate.js';
 export { sendErrorPage } from './error-page.js';
 export { withRedactedRequests } from './sign/redact-url.js';
+export { guardSigningRoutes } from './sign/signer-gate.js';
 
 /**
  * The routes beside the contract-driven API: pages for people (`/`, `/docs`, `/sign`, `/verify`) and their

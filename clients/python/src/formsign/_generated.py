@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "link_expired", "payload_too_large", "unsupported_media_type", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "link_expired", "payload_too_large", "unsupported_media_type", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -415,6 +415,7 @@ SendFormRequestRecipientsItem = TypedDict("SendFormRequestRecipientsItem", {
     "name": "NotRequired[str]",
     "signer": "NotRequired[int]",
     "locale": "NotRequired[str]",
+    "auth": "NotRequired[RecipientAuth]",
 })
 
 # The body of `sendForm`.
@@ -423,6 +424,14 @@ SendFormRequest = TypedDict("SendFormRequest", {
     "reminders": "NotRequired[ReminderSchedule]",
     "recipients": "List[SendFormRequestRecipientsItem]",
     "notify": "NotRequired[SendNotify]",
+})
+
+# A check the recipient must pass before the signing page shows the document (signer
+RecipientAuth = TypedDict("RecipientAuth", {
+    "method": 'Literal["email_code", "sms_code", "access_code"]',
+    "access_code": "NotRequired[str]",
+    "phone": "NotRequired[str]",
+    "when": 'NotRequired[Literal["open", "sign"]]',
 })
 
 # Who is sent what when the form is completed. By default every recipient gets the completed copy:

@@ -4,7 +4,11 @@ import { allowedFrameOrigins } from '../../../domain/embed/embed-origins.js';
 import { AppError } from '../../../domain/errors.js';
 import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
 import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
-import { resolveSigningLink, type SigningLink } from '../../../domain/signing/resolve-link.js';
+import { startCheck, verifyCheck } from '../../../domain/signing/gate/check-codes.js';
+import type { GatePass } from '../../../domain/signing/gate/signer-gate.js';
+import { readCookie } from '../../cookies.js';
+import { checkPage, reloadPage } from './check-html.js';
+import { gatedPage, gatedRoute, setSignerCookie, SIGNER_COOKIE } from './signer-gate.js';
 import { signForm } from '../../../domain/signing/sign-form.js';
 import { openSigningPage } from '../../../domain/signing/signing-page.js';
 import type { Client } from '../../../domain/signing/view-form.js';
@@ -22,23 +26,16 @@ import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
 
-// The signing page (no account, no key: the link's token is the credential). GET shows the document
-// and this recipient's fields (and records the first view), GET …/document.pdf is the filled document
-// the page renders, POST takes the signature as JSON.
+// The signing page (no account, no key: the link's token is the credential, and the recipient's check,
+// when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
+// fields (and records the first view), GET …/document.pdf is the filled document the page renders,
+// POST takes the signature as JSON; …/auth/start and …/auth/verify pass the check.
 
-type Params = { token: string };
-const INVALID = 'This signing link is not valid. Ask the sender for a new one.';
 const MAX_USER_AGENT = 512;
 
 function clientOf(req: FastifyRequest): Client {
   const ua = req.headers['user-agent'];
   return { ip: req.ip || null, userAgent: typeof ua === 'string' ? ua.slice(0, MAX_USER_AGENT) : null };
-}
-
-async function linkOf(deps: DomainDeps, token: string): Promise<SigningLink> {
-  const link = await resolveSigningLink(deps, token);
-  if (!link) throw new AppError('resource_not_found', INVALID);
-  return link;
 }
 
 /**
@@ -77,25 +74,35 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   registerAssets(app, Object.values(SIGN_ASSETS));
   registerStandardFonts(app);
   registerSignatureFonts(app);
+  const secure = deps.baseUrl.startsWith('https:');
 
-  app.get<{ Params: Params }>('/sign/:token', async (req, reply) => {
+  // Every route below is a signing link's and passes the signer gate (signer-gate.ts) first.
+  gatedPage(app, deps, { url: '/sign/:token', purpose: 'view' }, async (req, reply, pass) => {
     const { token } = req.params;
-    const link = await resolveSigningLink(deps, token);
-    if (!link) return sendInvalidLink(req, reply);
+    if (!pass) return sendInvalidLink(req, reply);
+    const link = pass.link;
     // HEAD (a link checker, a mail scanner's probe) shows nothing, so it records no view either.
-    if (req.method === 'HEAD') return sendPage(reply, html``, { csp: SIGN_CSP });
+    if (req.method === 'HEAD') return sendPage(reply, html``, { csp: SIGN_CSP, ...(pass.stop ? { status: 401 } : {}) });
+    const origins = await allowedFrameOrigins(deps, link.partition);
+    const policy = { csp: signCsp(origins), framable: origins.length > 0 };
+    reply.header('Vary', 'Accept-Language');
+    if (pass.stop) {
+      // SameSite=Strict: a click from a mail (another site) arrives without the session's cookie. The
+      // page reloads itself once, a same-site navigation that carries it; a browser without one then
+      // gets the code screen.
+      if (req.headers['sec-fetch-site'] === 'cross-site' && readCookie(req, SIGNER_COOKIE) === undefined) return sendPage(reply, reloadPage(), { status: 401, csp: SIGN_CSP });
+      const w = wordsFor(signerLocale(req, { recipient: link.recipient.locale }));
+      return sendPage(reply, checkPage(w, pass, { start: `/sign/${token}/auth/start`, verify: `/sign/${token}/auth/verify` }, deps.clock.now().getTime()), { status: 401, ...policy });
+    }
     const page = await openSigningPage(deps, link, clientOf(req));
     const w = wordsFor(signerLocale(req, { recipient: page.recipientLocale, account: page.accountLocale }));
     // The language picked in the menu stays with the pages the signer goes on to (after signing).
     const picked = pickedLocale(req);
     const base = `/sign/${token}`;
     const stay = picked ? `?${LANG_PARAM}=${picked}` : '';
-    reply.header('Vary', 'Accept-Language');
     // Embedded signing: the account's allowed origins may frame the page and hear its messages.
-    const origins = await allowedFrameOrigins(deps, link.partition);
     // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
     const embed = embedHead(link, origins, page.state);
-    const policy = { csp: signCsp(origins), framable: origins.length > 0 };
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed), { status: 409, ...policy });
     if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
@@ -104,8 +111,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
 
-  app.get<{ Params: Params }>('/sign/:token/document.pdf', async (req, reply) => {
-    const link = await linkOf(deps, req.params.token);
+  gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
     if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
     if (link.state !== 'signed') refuseClosedLink(link);
     const controller = new AbortController();
@@ -123,8 +129,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   });
 
   // The signer's copy, once sealed; before that the confirmation page says it is being sealed.
-  app.get<{ Params: Params }>('/sign/:token/signed.pdf', async (req, reply) => {
-    const link = await linkOf(deps, req.params.token);
+  gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/signed.pdf', purpose: 'signed_pdf' }, async (_req, reply, { link }) => {
     const { pdf, filename } = await readSignedPdf(deps, link.partition, link.form.id);
     return reply
       .header('Cache-Control', 'private, no-store')
@@ -135,7 +140,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
       .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
-  app.post<{ Params: Params; Body: unknown }>('/sign/:token', { errorHandler: jsonError }, async (req, reply) => {
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
     assertSameSite(req);
     const body = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {values, consent}.');
@@ -143,7 +148,6 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const extra = Object.keys(rest)[0];
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new AppError('parameter_invalid', 'values must be an object of field names to values.', 'values');
-    const link = await linkOf(deps, req.params.token);
     const languageChoices = { picked: pickedLocale(req), accepted: acceptedTags(req.headers['accept-language']) };
     const result = await signForm(deps, link, { values: values as Record<string, unknown>, consent, utcOffsetMinutes, locale, languageChoices }, clientOf(req));
     const picked = pickedLocale(req);
@@ -151,19 +155,49 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   });
 
   // Decline to sign (issue #23): posted by the page's dialog (assets/decline.js) as a signature is.
-  app.post<{ Params: Params; Body: unknown }>('/sign/:token/decline', { errorHandler: jsonError }, async (req, reply) => {
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/decline', purpose: 'decline', errorHandler: jsonError }, async (req, reply, { link }) => {
     assertSameSite(req);
     const body = req.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('parameter_invalid', 'The request body must be a JSON object {reason?}.');
     const { reason, ...rest } = body as Record<string, unknown>;
     const extra = Object.keys(rest)[0];
     if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
-    const link = await linkOf(deps, req.params.token);
     await declineForm(deps, link, { reason });
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
+  // Signer checks (issue 38): ask for a code, give it. The code travels in the JSON body only.
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/auth/start', purpose: 'check', errorHandler: jsonError }, async (req, reply, pass) => {
+    assertSameSite(req);
+    noFields(req.body, []);
+    const started = await startCheck(deps, openLinkOnly(pass), clientOf(req));
+    return reply.header('Cache-Control', 'no-store').send({ status: 'started', ...started });
+  });
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/auth/verify', purpose: 'check', errorHandler: jsonError }, async (req, reply, pass) => {
+    assertSameSite(req);
+    const { code } = noFields(req.body, ['code']);
+    const passed = await verifyCheck(deps, openLinkOnly(pass), code, clientOf(req));
+    if (passed.cookie) setSignerCookie(reply, req.params.token, passed.cookie, secure);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'verified', purpose: passed.purpose, next: `/sign/${req.params.token}` });
+  });
+
   app.get('/sign', async (req, reply) => sendInvalidLink(req, reply));
   app.get('/sign/*', async (req, reply) => sendInvalidLink(req, reply));
+}
+
+/** The body's named fields, refusing any other (a missing body is an empty one). */
+function noFields(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const b = body ?? {};
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new AppError('parameter_invalid', 'The request body must be a JSON object.');
+  const extra = Object.keys(b).find((k) => !allowed.includes(k));
+  if (extra !== undefined) throw new AppError('parameter_unknown', `Received unknown parameter '${extra}'.`, extra);
+  return b as Record<string, unknown>;
+}
+
+/** A check is passed only on a link that can still be signed (a closed link has nothing to open). */
+function openLinkOnly(pass: GatePass): GatePass {
+  if (pass.link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
+  if (pass.link.state !== 'open' && pass.link.state !== 'signed') refuseClosedLink(pass.link);
+  return pass;
 }

@@ -43,6 +43,8 @@ export const SIGN_ASSETS = {
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
   // After sending (issue #23): the "Decline to sign" dialog.
   declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
+  // Signer checks (issue 38): the code screen.
+  checkScript: moduleFile(here('check.js'), 'check', 'js', JS),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;

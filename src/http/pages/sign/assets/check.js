@@ -1,0 +1,81 @@
+// The code screen (check-html.ts): asks for a code (auth/start) and gives it (auth/verify) as JSON,
+// with the page's header, same origin. On success the page loads again and the gate lets it through.
+const root = document.getElementById('check');
+const config = JSON.parse(root.dataset.config);
+const T = config.text;
+const send = document.getElementById('check-send');
+const form = document.getElementById('check-form');
+const input = document.getElementById('check-code');
+const status = document.getElementById('check-status');
+const locked = document.getElementById('check-locked');
+const confirm = document.getElementById('check-confirm');
+
+async function post(url, body) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    referrerPolicy: 'no-referrer',
+  });
+  const json = await res.json().catch(() => null);
+  return { res, json };
+}
+
+function say(message, error = false) {
+  status.textContent = message;
+  status.classList.toggle('error', error);
+}
+
+function showLock(res) {
+  const seconds = Number(res.headers.get('retry-after') ?? '900');
+  locked.textContent = T.locked.replace('{minutes}', String(Math.max(1, Math.ceil(seconds / 60))));
+  locked.hidden = false;
+}
+
+if (send) {
+  send.addEventListener('click', async () => {
+    send.disabled = true;
+    send.textContent = T.sending;
+    try {
+      const { res, json } = await post(config.start, {});
+      if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
+      else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+      else {
+        say(T.sent.replace('{to}', `\u2068${json.destination ?? config.to}\u2069`));
+        input.focus();
+      }
+    } catch {
+      say(T.network, true);
+    } finally {
+      send.disabled = false;
+      send.textContent = T.resend;
+    }
+  });
+}
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const code = input.value.trim();
+  if (!code) return input.focus();
+  confirm.disabled = true;
+  confirm.textContent = T.checking;
+  try {
+    const { res, json } = await post(config.verify, { code });
+    if (res.ok) {
+      window.location.reload();
+      return;
+    }
+    if (res.status === 429 && json?.error?.code === 'auth_locked') {
+      showLock(res);
+      say('');
+    } else if (json?.error?.code === 'auth_code_invalid') say(T.wrong.replace('{left}', res.headers.get('auth-tries-left') ?? '?'), true);
+    else say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+    input.select();
+  } catch {
+    say(T.network, true);
+  } finally {
+    confirm.disabled = false;
+    confirm.textContent = T.confirm;
+  }
+});
