@@ -14,7 +14,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, StandardFonts, rgb } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFRawStream, PDFRef, PDFString, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { loadSigningCertificate, type SigningCertificate } from '../src/pdf/index.js';
 import { sealPdfWithEvidence } from '../src/pdf/seal/index.js';
 import { FORM_ID_KEY } from '../src/pdf/shared/document-info.js';

@@ -46,3 +46,7 @@ function formsignVerdict(v) {
   if (v.issued_by_this_service) return ['Valid: sealed by this service', `Intact since it was sealed for form ${v.form_id}.${note}`, true];
   return ['Valid signatures', `Intact since it was signed. It was not sealed by this service.${note}`, true];
 }
+
+// What verify.js (a module) reads.
+globalThis.formsignVerdict = formsignVerdict;
+globalThis.formsignDescribeChange = formsignDescribeChange;
