@@ -20,6 +20,7 @@ import { sealPdfWithEvidence } from '../src/pdf/seal/index.js';
 import { FORM_ID_KEY } from '../src/pdf/shared/document-info.js';
 import { lastStartXref, PdfFile, Revision } from '../src/pdf/verify/xref-reader.js';
 import { makeTestTsaCa, startTsa } from '../test/shared/tsa.js';
+import type { CorpusEntry, CorpusManifest, ExpectedSignature } from './attack-corpus/manifest.js';
 import { appendSignature, appendUpdate, lastTrailer, load, N, nextNumber, stream } from './attack-corpus/incremental.js';
 
 const OUT = path.resolve('test/fixtures/pdfs/attacks');
@@ -27,28 +28,7 @@ const P12 = path.join(OUT, 'service-seal.p12');
 const P12_PASSWORD = 'attack-corpus';
 const FORM_ID = 'form_AttackCorpus000000000001';
 
-interface ExpectedSignature {
-  field: string;
-  kind: 'signature' | 'document_timestamp';
-  valid: boolean;
-  modification_level: 'none' | 'ltv_updates' | 'form_filling' | 'annotations' | 'other';
-  /** Changes that must be listed (kind, and page when given). */
-  changes_include?: { kind: string; page?: number }[];
-  /** When true, `changes` must be empty. */
-  no_changes?: boolean;
-  reason_matches?: string;
-}
-
-interface Entry {
-  file: string;
-  attack: string;
-  /** `formsign verify` exits 0 and the /verify page says "Valid". */
-  verified: boolean;
-  issued_by_this_service: boolean;
-  intact: boolean;
-  modified_after_signing: boolean;
-  signatures: ExpectedSignature[];
-}
+type Entry = CorpusEntry;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-corpus-'));
 const ssl = (...args: string[]): void => {
@@ -401,7 +381,7 @@ async function main(): Promise<void> {
       });
     }
 
-    const manifest = {
+    const manifest: CorpusManifest = {
       description: 'Attack corpus for the verifier (issue 34). Made by scripts/make-attack-corpus.ts; checked by test/evidence/verify-attacks.test.ts. The service certificate is service-seal.p12 (a test key, nothing else).',
       service_certificate: { p12: 'service-seal.p12', password: P12_PASSWORD },
       form_id: FORM_ID,

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { after, before, describe, it } from 'node:test';
+import type { CorpusEntry, CorpusManifest } from '../../scripts/attack-corpus/manifest.js';
 import type { Verification } from '../../src/pdf/index.js';
 import { createHarness, type Harness } from '../harness.js';
 
@@ -16,27 +17,9 @@ import { createHarness, type Harness } from '../harness.js';
 
 const DIR = 'test/fixtures/pdfs/attacks';
 
-interface ExpectedSignature {
-  field: string;
-  kind: 'signature' | 'document_timestamp';
-  valid: boolean;
-  modification_level: string;
-  changes_include?: { kind: string; page?: number }[];
-  no_changes?: boolean;
-  reason_matches?: string;
-}
-interface Entry {
-  file: string;
-  attack: string;
-  verified: boolean;
-  issued_by_this_service: boolean;
-  intact: boolean;
-  modified_after_signing: boolean;
-  signatures: ExpectedSignature[];
-}
-interface Manifest { service_certificate: { p12: string; password: string }; form_id: string; files: Entry[] }
+type Entry = CorpusEntry;
 
-const manifest = JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as Manifest;
+const manifest = JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as CorpusManifest;
 
 function assertVerdict(v: Verification, e: Entry, via: string): void {
   const at = `${via} on ${e.file} (${e.attack})`;
