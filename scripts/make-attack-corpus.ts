@@ -18,7 +18,6 @@ import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFRawStream, PDFRef, PDF
 import { loadSigningCertificate, type SigningCertificate } from '../src/pdf/index.js';
 import { sealPdfWithEvidence } from '../src/pdf/seal/index.js';
 import { FORM_ID_KEY } from '../src/pdf/shared/document-info.js';
-import { lastStartXref, PdfFile, Revision } from '../src/pdf/verify/xref-reader.js';
 import { makeTestTsaCa, startTsa } from '../test/shared/tsa.js';
 import type { CorpusEntry, CorpusManifest, ExpectedSignature } from './attack-corpus/manifest.js';
 import { appendSignature, appendUpdate, lastTrailer, load, N, nextNumber, stream } from './attack-corpus/incremental.js';
@@ -85,10 +84,10 @@ function goodOcsp(caCertFile: string, caKeyFile: string, certFile: string): Buff
 
 interface Source {
   pdf: Uint8Array;
-  /** Objects the source holds but does not show (shadow attacks switch to them). */
-  emptyCover: number;
-  shadowContent: number;
 }
+
+const SHADOW_HIDE = '%shadow-hide\n';
+const SHADOW_REPLACE = '%shadow-replace\n';
 
 /**
  * The document to seal: a payment order whose payee line is covered by a form XObject ("Cover")
@@ -104,7 +103,6 @@ async function source(): Promise<Source> {
   const cover = ctx.register(stream(ctx, 'q 1 1 1 rg 0 0 400 30 re f Q BT /F1 14 Tf 2 10 Td (Payee: Alice Example, IBAN DE00 1234 5678) Tj ET', {
     Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 400, 30], Resources: { Font: { F1: font.ref } },
   }) as PDFRawStream);
-  const emptyCover = ctx.register(stream(ctx, '', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 400, 30] }) as PDFRawStream);
   const text = (amount: string): string => [
     'BT /F1 20 Tf 72 760 Td (Payment order) Tj ET',
     'BT /F1 14 Tf 74 710 Td (Payee: Mallory Attacker, IBAN XX66 6666 6666) Tj ET',
@@ -113,11 +111,23 @@ async function source(): Promise<Source> {
     'BT /F1 11 Tf 74 620 Td (Signed and sealed by Formsign.) Tj ET',
   ].join('\n');
   const contents = ctx.register(stream(ctx, text('100')) as PDFRawStream);
-  const shadowContent = ctx.register(stream(ctx, text('100000')) as PDFRawStream);
+  // The shadow objects, carried as the data of a stream nothing refers to, each written as a whole
+  // object definition with the number it will take over ("N 0 obj … endobj"): an update that only
+  // points N's cross-reference entry at it gives readers a well-formed object N.
+  const shadow = text('100000');
+  ctx.register(stream(ctx, `${SHADOW_HIDE}${cover.objectNumber} 0 obj\n<< /Type /XObject /Subtype /Form /BBox [0 0 400 30] /Length 0 >>\nstream\n\nendstream\nendobj\n`
+    + `${SHADOW_REPLACE}${contents.objectNumber} 0 obj\n<< /Length ${shadow.length} >>\nstream\n${shadow}\nendstream\nendobj\n`) as PDFRawStream);
   page.node.set(N('Contents'), contents);
   page.node.set(N('Resources'), ctx.obj({ Font: { F1: font.ref }, XObject: { Cover: cover } }));
   const pdf = await doc.save({ useObjectStreams: false });
-  return { pdf, emptyCover: emptyCover.objectNumber, shadowContent: shadowContent.objectNumber };
+  return { pdf };
+}
+
+/** Where a shadow object's definition starts in the sealed bytes (after its marker). */
+function shadowAt(pdf: Uint8Array, marker: string): number {
+  const at = Buffer.from(pdf).indexOf(marker, 0, 'latin1');
+  if (at < 0) throw new Error(`the sealed file lost its shadow object ${marker.trim()}`);
+  return at + marker.length;
 }
 
 async function seal(pdf: Uint8Array, cert: SigningCertificate, tsaUrl?: string): Promise<Buffer> {
@@ -138,15 +148,6 @@ async function facts(pdf: Uint8Array) {
   const contents = page.node.get(N('Contents')) as PDFRef;
   const trailer = lastTrailer(pdf);
   return { doc, ctx: doc.context, page, pageRef: page.ref, font, cover, contents, root: trailer.get(N('Root')) as PDFRef, info: trailer.get(N('Info')) as PDFRef };
-}
-
-/** Where the last revision's cross-reference says object `n` is defined. */
-function offsetOf(pdf: Uint8Array, n: number): number {
-  const file = new PdfFile(pdf);
-  const rev = new Revision(file, file.chain(lastStartXref(pdf)));
-  const e = rev.entries.get(n);
-  if (e?.kind !== 'offset') throw new Error(`object ${n} is not at an offset`);
-  return e.offset;
 }
 
 const changedContent = (s: string): Uint8Array => Buffer.from(s.replace('Amount: 100 EUR', 'Amount: 100000 EUR'), 'latin1');
@@ -299,14 +300,14 @@ async function main(): Promise<void> {
     }
 
     // Shadow attack "hide": an update of cross-reference entries only, pointing the cover's number at
-    // the empty cover already in the signed bytes: the hidden payee shows.
-    write('shadow-hide.pdf', appendUpdate(bb, { objects: new Map(), pointAt: new Map([[f.cover.objectNumber, offsetOf(bb, src.emptyCover)]]) }), {
-      attack: 'shadow attack, hide: an xref-only update points the cover XObject at an empty one in the signed bytes', verified: false, issued_by_this_service: true, intact: true, modified_after_signing: true,
+    // an empty cover hidden in the signed bytes: the hidden payee shows.
+    write('shadow-hide.pdf', appendUpdate(bb, { objects: new Map(), pointAt: new Map([[f.cover.objectNumber, shadowAt(bb, SHADOW_HIDE)]]) }), {
+      attack: 'shadow attack, hide: an xref-only update points the cover XObject at an empty one hidden in the signed bytes', verified: false, issued_by_this_service: true, intact: true, modified_after_signing: true,
       signatures: [seal1('other', { changes_include: [{ kind: 'page_resources', page: 1 }] })],
     });
     // Shadow attack "hide-and-replace": an xref-only update points page 1's content at the shadow content in the signed bytes.
-    write('shadow-hide-and-replace.pdf', appendUpdate(bb, { objects: new Map(), pointAt: new Map([[f.contents.objectNumber, offsetOf(bb, src.shadowContent)]]) }), {
-      attack: "shadow attack, hide-and-replace: an xref-only update points page 1's content at a shadow content stream in the signed bytes", verified: false, issued_by_this_service: true, intact: true, modified_after_signing: true,
+    write('shadow-hide-and-replace.pdf', appendUpdate(bb, { objects: new Map(), pointAt: new Map([[f.contents.objectNumber, shadowAt(bb, SHADOW_REPLACE)]]) }), {
+      attack: "shadow attack, hide-and-replace: an xref-only update points page 1's content at a shadow content stream hidden in the signed bytes", verified: false, issued_by_this_service: true, intact: true, modified_after_signing: true,
       signatures: [seal1('other', { changes_include: [{ kind: 'page_content', page: 1 }] })],
     });
 

@@ -105,7 +105,10 @@ export function analyseAfter(file: PdfFile, finalChain: readonly XrefSection[], 
 
 function result(changes: Change[]): DiffResult {
   const unique = [...new Map(changes.map((c) => [`${c.object} ${c.kind}`, c])).values()];
-  return { level: levelOf(unique), changes: unique };
+  // The worst first (a reader looks at the top of the list), then in the order found.
+  const rank = (c: Change): number => LEVELS.indexOf(LEVEL_OF[c.kind]);
+  const sorted = unique.map((c, i) => ({ c, i })).sort((a, b) => rank(b.c) - rank(a.c) || a.i - b.i).map((x) => x.c);
+  return { level: levelOf(sorted), changes: sorted };
 }
 
 function sameEntry(a: XrefEntry | undefined, b: XrefEntry | undefined): boolean {
