@@ -16,7 +16,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -227,7 +227,11 @@ async function migrateOrCheck(config: Config, database: DatabaseHandle, forced: 
 /** SIGNING_CERT_P12/SIGNING_CERT_PASSWORD, else the self-signed certificate kept in DATA_DIR. */
 function loadServiceCertificate(config: Config): SigningCertificate {
   try {
-    return loadSigningCertificate({ p12Path: config.signingCert?.p12Path, password: config.signingCert?.password, dataDir: config.dataDir, serviceName: 'Formsign' });
+    const cert = loadSigningCertificate({ p12Path: config.signingCert?.p12Path, password: config.signingCert?.password, dataDir: config.dataDir, serviceName: 'Formsign' });
+    // For `formsign verify` offline: the data directory names the certificate even when it came from
+    // SIGNING_CERT_P12. A read-only DATA_DIR (S3 deployments) only loses that convenience.
+    recordServiceCertificate(config.dataDir, cert);
+    return cert;
   } catch (err) {
     if (err instanceof SigningCertificateError) throw new ConfigError(err.variable, err.detail);
     throw err;

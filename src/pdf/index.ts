@@ -19,7 +19,9 @@ export {
   type SigningCertificate, type SigningCertificateOptions,
 } from './seal/certificate.js';
 export type { AuditRecipient, AuditTrail, ExtraSigner, SealFacts } from './audit/index.js';
-export type { CertificateSummary, ServiceCertificates, SignatureSummary, TimestampSummary, Verification } from './verify/index.js';
+export type { Change, ChangeKind, CertificateSummary, ModificationLevel, ServiceCertificates, SignatureSummary, TimestampSummary, Verification } from './verify/index.js';
+// node:fs and node:crypto only (the CLI reads it before loading the verifier).
+export { readServiceCertificate, recordServiceCertificate, SEAL_CERTIFICATE_RECORD } from './verify/service-record.js';
 
 // The main thread loads this file at every start and CLI call, and runs all PDF work in the pool's
 // threads (pool/worker-job.ts imports the areas itself). So the areas that load pdf-lib, fontkit,

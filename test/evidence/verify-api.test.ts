@@ -53,6 +53,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(seal!.certificate, { subject: 'CN=Formsign document signing, O=Formsign', issuer: 'CN=Formsign document signing, O=Formsign', self_signed: true, trusted_by_service: true });
       assert.equal(seal!.timestamp, undefined, 'no TSA configured: no timestamp');
       assert.deepEqual(v.ltv, { dss: false, ocsp: false, crl: false });
+      assert.equal(seal!.modification_level, 'none', 'nothing follows the seal');
+      assert.deepEqual(seal!.changes, []);
     });
 
     it('the same PDF as a multipart `file` part answers the same; a live key works too', async () => {
@@ -71,12 +73,15 @@ for (const dialect of DIALECTS) {
       assert.equal(v.form_id, undefined);
     });
 
-    it('an incremental update appended → modified_after_signing, the seal itself still intact but no longer covering the file', async () => {
+    it('an incremental update rewriting /Info → reported as a metadata change (not content), the seal intact but no longer covering the file', async () => {
       const v = await ok(appendTitleUpdate(sealed.pdf));
-      assert.equal(v.modified_after_signing, true);
+      // /Info is metadata: reported in the seal's changes, not counted as a change of the document.
+      assert.equal(v.modified_after_signing, false);
       assert.equal(v.intact, true);
       assert.equal(v.signatures[0]!.valid, true);
       assert.equal(v.signatures[0]!.covers_whole_document, false);
+      assert.equal(v.signatures[0]!.modification_level, 'none');
+      assert.deepEqual(v.signatures[0]!.changes.map((c) => c.kind), ['metadata']);
       // The form id is read from the revision the seal covers.
       assert.equal(v.form_id, sealed.formId);
     });

@@ -60,6 +60,11 @@ function assertBlta(v: Verification, started: number): void {
   assert.equal(stamp.timestamp?.valid, true);
   assert.match(stamp.timestamp?.tsa ?? '', /Formsign Test TSA/);
   assert.ok(Date.parse(stamp.timestamp?.time ?? '') >= stampedAt, 'the document timestamp is not older than the signature timestamp');
+  // Difference analysis: after the seal only validation data and the document timestamp; nothing after the stamp.
+  assert.equal(seal.modification_level, 'ltv_updates', JSON.stringify(seal.changes));
+  assert.deepEqual([...new Set(seal.changes.map((c) => c.kind))].sort(), ['document_timestamp', 'validation_data']);
+  assert.equal(stamp.modification_level, 'none');
+  assert.deepEqual(stamp.changes, []);
 }
 
 let ca: TestTsaCa;

@@ -7,8 +7,9 @@ import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/
 import { flipSignedByte, sealedWithServiceCertificate } from './support.js';
 
 // The /verify page in Chromium at 1280 and 390 px: a PDF chosen in the file input is checked and the
-// verdict shown; one byte flipped shows "Not valid"; no console error, no request leaves the server,
-// nothing wider than the phone. Screenshots go to PAGE_SHOTS_DIR when set (to look at them).
+// verdict shown; one byte flipped shows "Not valid"; content smuggled under the DSS shows "Changed
+// after signing" and where; no console error, no request leaves the server, nothing wider than the
+// phone. Screenshots go to PAGE_SHOTS_DIR when set (to look at them).
 
 describe('/verify in Chromium', () => {
   let b: BrowserHarness;
@@ -61,6 +62,16 @@ describe('/verify in Chromium', () => {
         await page.locator('#verdict', { hasText: 'Not valid' }).waitFor({ timeout: 30_000 });
         assert.match(await page.locator('#facts').innerText(), /Intact\s+No/);
         await page.screenshot({ path: path.join(shots, `verify-changed-${width}.png`), fullPage: true });
+
+        // The reported attack (issue 34): page content rewritten and listed under the DSS. Intact
+        // signatures, but the page must say what changed and where, never "Valid".
+        await page.setInputFiles('#file', 'test/fixtures/pdfs/attacks/dss-smuggled-content.pdf');
+        await page.locator('#verdict', { hasText: 'Changed after signing' }).waitFor({ timeout: 30_000 });
+        assert.match(await page.locator('#verdict-detail').innerText(), /page content on page 1/);
+        assert.match(await page.locator('#signatures').innerText(), /Changed after it\s+other: .*page content on page 1/);
+        await page.screenshot({ path: path.join(shots, `verify-attack-${width}.png`), fullPage: true });
+        const attackScroll = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+        assert.ok(attackScroll <= width, `no sideways scroll at ${width} px with the changes listed (scrollWidth ${attackScroll})`);
         assert.deepEqual(problems, []);
         assert.deepEqual(requestsAway(b.origin, requests), [], 'no request leaves the server');
       } finally {

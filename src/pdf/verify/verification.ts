@@ -1,6 +1,9 @@
 // What the verifier answers about a PDF (POST /api/v1/verify, the /verify page, `formsign verify`):
 // the shape of openapi.yaml's Verification, kept here as plain types so the PDF layer needs nothing
 // from the HTTP layer and the CLI can print it without a server.
+import type { Change, ModificationLevel } from './diff-analysis.js';
+
+export type { Change, ChangeKind, ModificationLevel } from './diff-analysis.js';
 
 export interface CertificateSummary {
   /** One-line subject, e.g. "CN=Formsign document signing, O=Formsign". */
@@ -31,8 +34,18 @@ export interface SignatureSummary {
   signed_at: string | null;
   /** The ByteRange reaches from the first byte to the last byte of the file, leaving out only the signature itself. */
   covers_whole_document: boolean;
-  /** The digest of the ByteRange matches the CMS messageDigest and the CMS signature verifies with its certificate's key. */
+  /**
+   * The digest of the ByteRange matches the CMS messageDigest, the CMS signature verifies with its
+   * certificate's key, and that certificate was neither expired nor (by the revocation data the file
+   * carries) revoked when it signed.
+   */
   valid: boolean;
+  /** Why `valid` is false, in a sentence. */
+  reason?: string;
+  /** What the revisions after this signature change, at worst (`none` when nothing follows it). */
+  modification_level: ModificationLevel;
+  /** Each change after this signature: validation data, metadata and content alike. */
+  changes: Change[];
   certificate: CertificateSummary | null;
   timestamp?: TimestampSummary;
 }
@@ -43,7 +56,7 @@ export interface Verification {
   form_id?: string;
   /** There is at least one signature and every signed byte range is unchanged (each digest matches). */
   intact: boolean;
-  /** Bytes follow the last signature that are more than a validation-data (DSS) or document-timestamp update. */
+  /** A revision after some signature changes more than validation data (a DSS, document timestamps) or metadata: some `modification_level` is beyond `ltv_updates`. */
   modified_after_signing: boolean;
   signatures: SignatureSummary[];
   ltv: { dss: boolean; ocsp: boolean; crl: boolean };

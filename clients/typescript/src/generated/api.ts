@@ -1771,7 +1771,12 @@ export interface components {
             form_id?: string;
             /** @description The PDF has at least one signature and every signed byte range is unchanged. */
             intact: boolean;
-            /** @description Bytes follow the last signature that are more than a DSS (validation data) or document-timestamp update. */
+            /**
+             * @description Some revision after some signature changes more than validation data (a DSS, document
+             *     timestamps) or metadata: a signature's `modification_level` is `form_filling`,
+             *     `annotations` or `other`. Every revision after each signature is judged, not only those
+             *     after the last.
+             */
             modified_after_signing: boolean;
             signatures: components["schemas"]["VerifiedSignature"][];
             /** @description Long-term validation data in the document's DSS. */
@@ -1803,8 +1808,25 @@ export interface components {
             signed_at: string | null;
             /** @description The byte range runs from the first to the last byte of the file, leaving out only the signature itself. */
             covers_whole_document: boolean;
-            /** @description The byte range's digest matches the CMS messageDigest and the CMS signature verifies with the certificate's key. */
+            /**
+             * @description The byte range's digest matches the CMS messageDigest, the CMS signature verifies with the
+             *     certificate's key, and (for a signature) the certificate was within its validity when it
+             *     signed and is not revoked by the OCSP responses or CRLs the file carries.
+             */
             valid: boolean;
+            /** @description Why `valid` is false (a changed byte range, a signature that does not verify, an expired or revoked certificate). */
+            reason?: string;
+            /**
+             * @description The worst change the revisions after this signature make, each revision compared by value
+             *     with the one it signed: `none` (nothing follows, or only `/Info` or XMP metadata changed),
+             *     `ltv_updates` (a DSS with certificates, OCSP responses and CRLs, document timestamps),
+             *     `form_filling` (a field value, a new signature), `annotations` (an annotation added),
+             *     `other` (anything else: page content, pages, fonts, the catalog, rewritten history).
+             * @enum {string}
+             */
+            modification_level: "none" | "ltv_updates" | "form_filling" | "annotations" | "other";
+            /** @description Each change after this signature, validation updates and metadata included. */
+            changes: components["schemas"]["VerifiedChange"][];
             certificate: null | {
                 subject: string;
                 issuer: string;
@@ -1821,6 +1843,21 @@ export interface components {
                 /** @description The token's signature verifies and its imprint is the hash of what it stamps. */
                 valid: boolean;
             };
+        };
+        /** @description One object a revision after a signature adds or changes. */
+        VerifiedChange: {
+            /** @description The object, as `12 0 R`, or `trailer` for the trailer's own entries. */
+            object: string;
+            /** @description The page the object is, or belongs to (its content, resources or annotations). */
+            page?: number;
+            /**
+             * @description What the change is. `validation_data` and `document_timestamp` are validation updates;
+             *     `metadata` (`/Info`, XMP) is reported but is not content; `signature_added` and
+             *     `field_value` are form filling; `annotation_added` is an annotation; the rest change the
+             *     document (`cross_reference`: the update rewrites which objects earlier revisions hold).
+             * @enum {string}
+             */
+            kind: "validation_data" | "document_timestamp" | "metadata" | "signature_added" | "field_value" | "annotation_added" | "annotation_changed" | "field_added" | "page_content" | "page_resources" | "page" | "pages" | "catalog" | "form" | "cross_reference" | "object";
         };
         /** @description The body of `createForm`. */
         CreateFormRequest: {

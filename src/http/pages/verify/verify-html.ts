@@ -12,6 +12,7 @@ function asset(file: string, type: string): StaticAsset {
 }
 
 export const VERIFY_ASSETS = {
+  verdict: asset('verdict.js', 'text/javascript; charset=utf-8'),
   js: asset('verify.js', 'text/javascript; charset=utf-8'),
   css: asset('verify.css', 'text/css; charset=utf-8'),
 } as const;
@@ -44,6 +45,7 @@ export function verifyPage(): SafeHtml {
     title: 'Verify a signed PDF — Formsign',
     main,
     head: html`<link rel="stylesheet" href="${VERIFY_ASSETS.css.url}">
+<script src="${VERIFY_ASSETS.verdict.url}"></script>
 <script type="module" src="${VERIFY_ASSETS.js.url}"></script>`,
   });
 }

@@ -31,17 +31,9 @@ function facts(list, pairs) {
 const yesNo = (b, good = true) => el('span', b ? 'Yes' : 'No', `tag ${b === good ? 'good' : 'bad'}`);
 const time = (iso) => (iso ? new Date(iso).toUTCString() : 'not stated');
 
-function verdictOf(v) {
-  const allValid = v.signatures.length > 0 && v.signatures.every((s) => s.valid);
-  if (v.signatures.length === 0) return ['No digital signature', 'This PDF carries no signature, so nothing vouches for its content.', false];
-  if (!v.intact || !allValid) return ['Not valid', 'A signature does not match the document: it was changed after signing, or the signature is broken.', false];
-  if (v.modified_after_signing) return ['Changed after signing', 'The signed part is intact, but content was added after the last signature.', false];
-  if (v.issued_by_this_service) return ['Valid: sealed by this service', `Intact since it was sealed for form ${v.form_id}.`, true];
-  return ['Valid signatures', 'Intact since it was signed. It was not sealed by this service.', true];
-}
-
 function show(v, name) {
-  const [title, detail, good] = verdictOf(v);
+  // verdict.js, loaded before this script.
+  const [title, detail, good] = globalThis.formsignVerdict(v);
   const verdict = document.getElementById('verdict');
   verdict.textContent = title;
   verdict.className = `verdict ${good ? 'good' : 'bad'}`;
@@ -71,6 +63,8 @@ function show(v, name) {
       rows.push(['This service’s certificate', yesNo(s.certificate.trusted_by_service)]);
     }
     if (s.timestamp) rows.push(['Timestamp', `${time(s.timestamp.time)} by ${s.timestamp.tsa}: ${s.timestamp.valid ? 'valid' : 'not valid'}`]);
+    if (s.reason) rows.push(['Why not valid', s.reason]);
+    rows.push(['Changed after it', s.changes.length === 0 ? 'Nothing' : `${s.modification_level}: ${[...new Set(s.changes.map(globalThis.formsignDescribeChange))].join('; ')}`]);
     facts(dl, rows);
     li.append(dl);
     list.append(li);
