@@ -19,6 +19,8 @@ const BENCHES: Record<string, () => Promise<Row[]>> = {
   'seal-latency': async () => (await import('./seal-latency.bench.js')).run(),
   // Issue 25: the same with TSA_URLS set (B-LTA: two RFC 3161 requests per seal) against a loopback TSA.
   'seal-latency-tsa': async () => (await import('./seal-tsa-latency.bench.js')).run(),
+  // Issue 35: the same idle and with ten hostile PDFs in flight to the public /verify page.
+  'seal-verify-load': async () => (await import('./seal-verify-load.bench.js')).run(),
   send: async () => (await import('./send.bench.js')).run(),
   worker: async () => {
     const { rows, latency } = await (await import('./worker.bench.js')).run();

@@ -59,7 +59,12 @@ const percentile = (xs: number[], p: number): number => {
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 /** A configuration measured beside the default: its environment and how the report names it (seal-tsa-latency.bench.ts). */
-export interface SealVariant { env: Record<string, string>; label: string }
+export interface SealVariant {
+  env: Record<string, string>;
+  label: string;
+  /** Load kept up while the counted forms are signed (seal-verify-load.bench.ts); returns its stop. */
+  background?: (base: string) => () => Promise<void>;
+}
 
 export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite', variant?: SealVariant): Promise<BenchRow[]> {
   const sources = { one: new Uint8Array(readFileSync(join(FIXTURES, ONE_PAGE))), ten: mergedTenPages() };
@@ -105,7 +110,12 @@ export async function run(dialect = process.env['BENCH_DIALECT'] ?? 'sqlite', va
   async function measure(label: string, templateId: string, fields: readonly FieldDef[], source: Uint8Array, target: number): Promise<BenchRow[]> {
     for (let i = 0; i < WARMUP; i++) await once(templateId, fields, seq++);
     const ms: number[] = [];
-    for (let i = 0; i < FORMS; i++) ms.push(await once(templateId, fields, seq++));
+    const stopLoad = variant?.background?.(base);
+    try {
+      for (let i = 0; i < FORMS; i++) ms.push(await once(templateId, fields, seq++));
+    } finally {
+      await stopLoad?.();
+    }
     // The floor, in this process while the server idles: pdf-lib load + fill + save, median of 10.
     const values = prefillFor(fields);
     for (let i = 0; i < 3; i++) await floorFill(source, values);

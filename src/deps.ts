@@ -16,7 +16,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -64,6 +64,8 @@ export interface Deps {
   /** Rate-limit windows and the monthly quota (also in `http`). */
   readonly limits: Limits;
   readonly metrics: Metrics;
+  /** The PDF pool (its lanes' load, for tests and benchmarks). */
+  readonly pdf: PdfWork;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,8 @@ export interface DepsOptions {
    * logged and counted (db/group-commit.ts), so the test that wrote it fails.
    */
   strictUnits?: boolean;
+  /** Tests: the PDF pool's bounds (a short deadline, a tight public CPU limit). */
+  pdf?: Partial<Pick<PdfPoolOptions, 'deadlineMs' | 'verifyCpuMs' | 'publicQueued' | 'publicPerOwner' | 'publicWorkers'>>;
 }
 
 export interface LimitsOptions {
@@ -111,6 +115,9 @@ const PDF_JOB_HEAP_MB = 256;
 // MiB at most (images are not inflated to read fields); a bomb is refused at this size, in well under
 // a second of a worker (issue 26, defect 3).
 const PDF_DECODED_STREAM_MB = 16;
+// Every PDF job is answered within this of its submission, queue included (a busy 503 past it): well
+// under the HTTP idle-socket timeout (120 s), which would otherwise close a waiting request unanswered.
+const PDF_JOB_DEADLINE_MS = 90_000;
 const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
 // Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
 const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
@@ -144,7 +151,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const migrated = await migrateOrCheck(config, database, opts.migrate === true);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
-  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
+  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB, deadlineMs: PDF_JOB_DEADLINE_MS, ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
@@ -192,6 +199,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     worker,
     limits,
     metrics,
+    pdf,
     async close() {
       await worker.stop();
       // The calls counted since the last flush are written before the database closes.

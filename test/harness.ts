@@ -6,7 +6,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { createDeps, type Deps, type WorkerOptions } from '../src/deps.js';
+import { createDeps, type Deps, type DepsOptions, type WorkerOptions } from '../src/deps.js';
 import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
 import type { HttpLimits } from '../src/http/plugins/slow-clients.js';
@@ -69,13 +69,15 @@ export async function createHarness(
     contractLimits?: boolean;
     /** Job worker settings (the evidence tests shorten the seal job's retry schedule). */
     worker?: WorkerOptions;
+    /** The PDF pool's bounds (a short deadline, a tight public CPU limit). */
+    pdf?: DepsOptions['pdf'];
   } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   seedServiceCertificate(dataDir, opts.env);
-  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}) });
+  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}) });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });

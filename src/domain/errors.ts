@@ -31,9 +31,13 @@ export const ERROR_CODES = {
   form_not_voidable: [409, 'conflict_error'],
   // Issue 25: POST /forms/{id}/reseal of a form whose sealing has not failed.
   form_not_resealable: [409, 'conflict_error'],
+  // Issue 35: a template's or form's stored source PDF is gone from the file store (nothing to read).
+  source_pdf_missing: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],
+  // Issue 35 (CONTRACT Part E): a PDF whose inspection exceeds its CPU or memory bound.
+  pdf_too_complex: [422, 'invalid_request_error'],
   rate_limited: [429, 'rate_limit_error'],
   monthly_quota_exceeded: [429, 'rate_limit_error'],
   reminder_too_soon: [429, 'rate_limit_error'],
@@ -68,4 +72,9 @@ export class AppError extends Error {
 
 export function notFound(kind: string, id: string, param?: string): AppError {
   return new AppError('resource_not_found', `No ${kind} with id '${id}' exists.`, param);
+}
+
+/** The stored source PDF of a template or form is gone from the file store: the caller's request cannot be served, and retrying will not help. */
+export function sourcePdfMissing(kind: 'template' | 'form', id: string): AppError {
+  return new AppError('source_pdf_missing', `The source PDF of ${kind} '${id}' is missing from the file store, so there is nothing to read. Restore the file${kind === 'template' ? ' or upload the template again' : ''}.`);
 }

@@ -694,8 +694,12 @@ export interface paths {
          *     signature is by this service's seal certificate and the form id is found in the signed
          *     document. A PDF signed elsewhere is analysed the same way. The file is analysed in the PDF
          *     worker pool with time and memory limits and is not stored. A file that is not a PDF, or that
-         *     cannot be read within those limits, answers `400 pdf_invalid`. Also available without a key
-         *     as the page `/verify`, and offline as `formsign verify FILE.pdf`.
+         *     pdf-lib cannot read at all, answers `400 pdf_invalid`; one whose checking exceeds the CPU-time or
+         *     memory bound of one job (a file built to be costly: huge or deeply nested objects, many
+         *     revisions, compressed bombs) answers `422 pdf_too_complex` instead of being worked on. Also
+         *     available without a key as the page `/verify` (its own queue and threads at the lowest CPU
+         *     priority and a 3 s CPU bound, so it never delays an account's work; a full queue answers `503
+         *     service_unavailable` with `Retry-After`), and offline as `formsign verify FILE.pdf`.
          */
         post: operations["verifyPdf"];
         delete?: never;
@@ -1144,7 +1148,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -2129,7 +2133,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form that is not fully signed and waiting for a failed or stuck seal). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form that is not fully signed and waiting for a failed or stuck seal); `source_pdf_missing` when the template's or form's stored source PDF is gone from the file store (a preview or a relabel has nothing to read; restore the file or upload the template again). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -2175,6 +2179,23 @@ export interface components {
         };
         /** @description The request's `Content-Type` is not one the endpoint accepts (`unsupported_media_type`): `application/json`, or `multipart/form-data` for PDF uploads. Type `invalid_request_error`. */
         UnsupportedMediaType: {
+            headers: {
+                "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Checking the PDF exceeds the CPU-time or memory bound of one job (`pdf_too_complex`): it is built to be costly to read (huge or deeply nested objects, many revisions, compressed bombs). Sending it again gives the same answer. Type `invalid_request_error`. */
+        TooComplex: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3027,6 +3048,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3068,6 +3090,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3831,6 +3854,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["TooComplex"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

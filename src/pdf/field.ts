@@ -31,7 +31,7 @@ export interface FieldDef {
 export type FieldValue = string | number | boolean | null;
 
 /** Why an uploaded PDF is refused; the domain maps each code to the contract's 400 error. */
-export type PdfRejectionCode = 'pdf_invalid' | 'pdf_encrypted' | 'pdf_already_signed';
+export type PdfRejectionCode = 'pdf_invalid' | 'pdf_encrypted' | 'pdf_already_signed' | 'pdf_too_complex';
 
 export class PdfRejectedError extends Error {
   constructor(readonly code: PdfRejectionCode, message: string) {

@@ -32,7 +32,16 @@ export interface JobOptions {
   owner?: string;
   /** Aborting removes a queued job, or stops a running one (its worker is replaced). */
   signal?: AbortSignal | undefined;
+  /**
+   * `public`: work for someone without an account (the /verify page). It has its own queue, its own
+   * worker threads at the lowest CPU priority and its own CPU limit, so it never delays an account's
+   * seal, render or upload. Default: account work.
+   */
+  lane?: JobLane | undefined;
 }
+
+/** Which of the pool's queues a job waits in: account work, or the key-less public verifier's. */
+export type JobLane = 'account' | 'public';
 
 /**
  * A PDF handed to the pool: its bytes, or a file the worker reads itself (an upload streamed to disk),

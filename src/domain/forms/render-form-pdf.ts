@@ -3,6 +3,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
+import { sourcePdfMissing } from '../errors.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import type { FieldSet } from '../templates/field-set.js';
 import { formFields, loadForm } from './read-forms.js';
@@ -86,7 +87,7 @@ async function renderOnce(deps: DomainDeps, p: Partition, form: FormRow, fields:
   const cached = await deps.renderCache.get(cacheKey);
   if (cached) return cached;
   const source = await deps.blobs.get(form.pdf_key);
-  if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
+  if (!source) throw sourcePdfMissing('form', form.id);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   const pdf = await deps.pdfRenderer.render(source, fields.defs, values, { owner: p.accountId, signal });
   await deps.renderCache.put(cacheKey, pdf);

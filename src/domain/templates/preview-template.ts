@@ -1,6 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, sourcePdfMissing } from '../errors.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import { loadTemplate } from './template-cache.js';
 
@@ -12,7 +12,7 @@ export async function previewTemplate(deps: DomainDeps, p: Partition, id: string
   const t = await loadTemplate(deps, p, id);
   if (!t) throw notFound('template', id);
   const source = await deps.blobs.get(t.pdfKey);
-  if (!source) throw new Error(`source PDF ${t.pdfKey} of ${id} is missing from the blob store`);
+  if (!source) throw sourcePdfMissing('template', id);
   try {
     return { pdf: await deps.pdfRenderer.preview(source, t.fields.defs, { owner: p.accountId, signal }), filename: `${id}-preview.pdf` };
   } catch (err) {

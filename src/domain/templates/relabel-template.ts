@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import type { FieldDef } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, sourcePdfMissing } from '../errors.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import type { PreparedWrite } from '../prepared-write.js';
 import { presentTemplate, type TemplateView } from './present-template.js';
@@ -45,7 +45,7 @@ export async function prepareRelabelTemplate(deps: DomainDeps, p: Partition, tem
   const before = await findTemplate(deps.db, p, templateId);
   if (!before || before.deleted_at !== null) throw notFound('template', templateId);
   const pdf = await deps.blobs.get(before.pdf_key);
-  if (!pdf) throw new Error(`source PDF ${before.pdf_key} of ${templateId} is missing from the blob store`);
+  if (!pdf) throw sourcePdfMissing('template', templateId);
   let detected;
   try {
     detected = await deps.pdfInspector.inspect(pdf, { owner: p.accountId });

@@ -1,6 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, sourcePdfMissing } from '../errors.js';
 import { loadTemplate } from './template-cache.js';
 
 /** A template's source PDF, for the dashboard's builder to draw its pages (partition checked). */
@@ -8,6 +8,6 @@ export async function readTemplatePdf(deps: DomainDeps, p: Partition, id: string
   const t = await loadTemplate(deps, p, id);
   if (!t) throw notFound('template', id);
   const pdf = await deps.blobs.get(t.pdfKey);
-  if (!pdf) throw new Error(`source PDF ${t.pdfKey} of ${id} is missing from the blob store`);
+  if (!pdf) throw sourcePdfMissing('template', id);
   return pdf;
 }

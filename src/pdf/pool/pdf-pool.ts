@@ -3,9 +3,15 @@
 // is stopped by terminating its worker, which is replaced. The queue is bounded (callers get a
 // PdfBusyError to answer 503 with), served round-robin between owners with a cap on each owner's
 // running and waiting jobs, and a job whose caller gave up (AbortSignal) leaves the queue or is stopped.
+// Two lanes: account work, and the key-less public verifier's, which has its own bounded queue, its own
+// threads at the lowest CPU priority, so no public upload delays an account's
+// seal, render or upload (issue 35: three 400-byte PDFs sent to /verify held every seal for 15 s).
+// Every job is answered within `deadlineMs` of its submission, queue included: a busy answer, never a
+// request left waiting until the idle-socket timeout closes it without one.
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
-import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobOptions } from '../work.js';
+import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobLane, type JobOptions } from '../work.js';
 import { FairQueue } from './fair-queue.js';
 import type { JobKind, JobReply, JobRequest, JobResults, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { threadCpuMs } from './thread-cpu.js';
@@ -31,11 +37,34 @@ export interface PdfPoolOptions {
   perOwnerQueued?: number;
   /** CPU time the trial fill at import may take (default: a quarter of `jobCpuMs`, for headroom). */
   trialFillCpuMs?: number;
+  /**
+   * From submission to answer, queue included, at most this (default 90 s, under the HTTP idle-socket
+   * timeout of 120 s): a job still waiting, or running starved of CPU, is then answered PdfBusyError.
+   */
+  deadlineMs?: number;
+  /** Threads of the public lane, besides `workers` (default 1); they run at the lowest CPU priority. */
+  publicWorkers?: number;
+  /** Jobs waiting in the public lane, all addresses together (default 8); past it, PdfBusyError. */
+  publicQueued?: number;
+  /** Jobs of one owner (one address) in the public lane, running and waiting (default 2). */
+  publicPerOwner?: number;
+  /**
+   * CPU time one verification may use, in either lane (default 3 s, at most `jobCpuMs`: checking this
+   * service's own seal takes a few hundred ms); past it the PDF is `pdf_too_complex`, not worked on.
+   */
+  verifyCpuMs?: number;
+}
+
+/** What each lane is doing now (tests, metrics). */
+export interface PoolLoad {
+  running: number;
+  queued: number;
 }
 
 export interface PdfPool {
   run<K extends JobKind>(job: Extract<PdfJob, { kind: K }>, opts?: JobOptions): Promise<JobResults[K]>;
   readonly limits: Readonly<Required<PdfPoolOptions>>;
+  load(lane: JobLane): PoolLoad;
   close(): Promise<void>;
 }
 
@@ -45,13 +74,31 @@ interface Pending {
   readonly id: number;
   readonly job: PdfJob;
   readonly owner: string;
+  readonly lane: Lane;
   readonly resolve: (value: never) => void;
   readonly reject: (err: Error) => void;
   readonly signal: AbortSignal | undefined;
   onAbort?: () => void;
+  /** Fires at the job's deadline. */
+  deadline?: NodeJS.Timeout;
+}
+
+/** One queue with its own threads and limits. */
+interface Lane {
+  readonly name: JobLane;
+  readonly queue: FairQueue<Pending>;
+  readonly runningByOwner: Map<string, number>;
+  readonly workers: number;
+  readonly maxQueued: number;
+  /** Running and waiting jobs one owner may have: a fixed sum, so admission does not depend on whether a job has started yet. */
+  readonly perOwnerAdmitted: number;
+  readonly perOwnerRunning: number;
+  /** Recent job durations, for the Retry-After estimate. */
+  averageJobMs: number;
 }
 
 interface Slot {
+  lane: Lane;
   worker: Worker;
   tid: number | undefined;
   ready: boolean;
@@ -67,8 +114,8 @@ interface Slot {
 // the job runner is plain JavaScript and is the thread's entry itself, so no tsx loads there.
 const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker.mjs', import.meta.url) : new URL('./worker-job.js', import.meta.url);
 // Loading tsx and pdf-lib in a fresh thread takes well under a second; this catches a worker that
-// cannot start at all (a broken install).
-const STARTUP_TIMEOUT_MS = 30_000;
+// cannot start at all (a broken install). Generous: on a host at load 40 (shared CI) a start took over 30 s.
+const STARTUP_TIMEOUT_MS = 120_000;
 // A job that used little CPU but ran this long on the wall clock (ten times its limit, at least a
 // minute) is starved of CPU by the machine, not at fault: it is stopped and answered "busy", never
 // "this PDF is too costly". Shared hosts stretch wall time three- to fivefold under load (measured).
@@ -76,6 +123,9 @@ const starvedAfterMs = (cpuMs: number): number => Math.max(10 * cpuMs, 60_000);
 const TOO_SLOW = 'This PDF takes too long to read. It may be malformed; please upload a simpler copy.';
 const TOO_BIG = 'This PDF needs more memory to read than Formsign allows. It may be malformed; please upload a simpler copy.';
 const UNREADABLE = 'This PDF could not be read.';
+const TOO_COMPLEX = (seconds: number): string => `Checking this PDF's signatures takes more than the ${seconds} s of processing Formsign allows for one document: it is built to be costly to read (huge or deeply nested objects, many revisions, compressed bombs).`;
+// Nice 19: the public lane's threads get a core only when account work leaves one free.
+const LOWEST_PRIORITY = 19;
 
 export function createPdfPool(options: PdfPoolOptions): PdfPool {
   const limits: Required<PdfPoolOptions> = {
@@ -84,24 +134,38 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     // A real fill may carry longer values and other scripts than the trial: keep 4× headroom.
     trialFillCpuMs: options.jobCpuMs / 4,
     maxDecodedStreamMb: options.maxOldGenerationSizeMb,
+    deadlineMs: 90_000,
+    publicWorkers: 1,
+    publicQueued: 8,
+    publicPerOwner: 2,
+    verifyCpuMs: Math.min(3_000, options.jobCpuMs),
     ...options,
   };
   const data: PoolWorkerData = {
     maxDecodedStreamBytes: limits.maxDecodedStreamMb * 1024 * 1024,
     trialFillCpuMs: limits.trialFillCpuMs,
   };
-  const pollMs = Math.min(100, Math.max(10, limits.jobCpuMs / 20));
-  const queue = new FairQueue<Pending>();
-  const runningByOwner = new Map<string, number>();
+  const pollMs = Math.min(100, Math.max(10, Math.min(limits.jobCpuMs, limits.verifyCpuMs) / 20));
+  const cpuLimitOf = (kind: JobKind): number => (kind === 'verify' ? limits.verifyCpuMs : limits.jobCpuMs);
+  const lane = (name: JobLane, l: Omit<Lane, 'name' | 'queue' | 'runningByOwner' | 'averageJobMs'>): Lane =>
+    ({ name, queue: new FairQueue<Pending>(), runningByOwner: new Map(), averageJobMs: 1000, ...l });
+  const lanes: Record<JobLane, Lane> = {
+    account: lane('account', {
+      workers: limits.workers, maxQueued: limits.maxQueued, perOwnerRunning: limits.perOwnerRunning,
+      perOwnerAdmitted: limits.perOwnerRunning + limits.perOwnerQueued,
+    }),
+    public: lane('public', {
+      workers: limits.publicWorkers, maxQueued: limits.publicQueued, perOwnerRunning: 1,
+      perOwnerAdmitted: limits.publicPerOwner,
+    }),
+  };
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
-  // Recent job durations, for the Retry-After estimate.
-  let averageJobMs = 1000;
 
-  function addSlot(): void {
+  function addSlot(lane: Lane): void {
     const worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb } });
-    const slot: Slot = { worker, tid: undefined, ready: false };
+    const slot: Slot = { lane, worker, tid: undefined, ready: false };
     slots.push(slot);
     const startup = setTimeout(() => void worker.terminate(), STARTUP_TIMEOUT_MS);
     worker.on('message', (msg: WorkerReady | JobReply) => {
@@ -109,6 +173,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
         clearTimeout(startup);
         slot.ready = true;
         slot.tid = msg.tid;
+        if (lane.name === 'public' && msg.tid !== undefined) lowerPriority(msg.tid);
         // An idle pool must not keep the process alive; a job refs its worker while it runs.
         worker.unref();
         pump();
@@ -125,8 +190,8 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       removeSlot(slot);
       if (slot.job) fail(slot, slot.failure ?? (closed ? 'closed' : 'crash'));
       // A worker that never started means none will: do not spin, tell the waiting callers.
-      if (!wasReady && !closed && !slots.some((s) => s.ready)) {
-        for (const p of queue.drain()) settle(p, () => p.reject(new Error('The PDF worker thread could not start')));
+      if (!wasReady && !closed && !slots.some((s) => s.ready && s.lane === lane)) {
+        for (const p of lane.queue.drain()) settle(p, () => p.reject(new Error('The PDF worker thread could not start')));
       }
       pump();
     });
@@ -137,17 +202,21 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (at >= 0) slots.splice(at, 1);
   }
 
-  const canRun = (owner: string): boolean => (runningByOwner.get(owner) ?? 0) < limits.perOwnerRunning;
+  const runningOf = (lane: Lane, owner: string): number => lane.runningByOwner.get(owner) ?? 0;
 
   function pump(): void {
     if (closed) return;
-    while (queue.size > 0) {
-      const idle = slots.find((s) => s.ready && !s.job);
+    for (const lane of Object.values(lanes)) pumpLane(lane);
+  }
+
+  function pumpLane(lane: Lane): void {
+    while (lane.queue.size > 0) {
+      const idle = slots.find((s) => s.lane === lane && s.ready && !s.job);
       if (!idle) {
-        while (slots.length < limits.workers) addSlot();
+        while (slots.filter((s) => s.lane === lane).length < lane.workers) addSlot(lane);
         return;
       }
-      const next = queue.take(canRun);
+      const next = lane.queue.take((owner) => runningOf(lane, owner) < lane.perOwnerRunning);
       if (!next) return;
       start(idle, next);
     }
@@ -156,7 +225,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
   function start(slot: Slot, p: Pending): void {
     slot.job = p;
     slot.failure = undefined;
-    runningByOwner.set(p.owner, (runningByOwner.get(p.owner) ?? 0) + 1);
+    slot.lane.runningByOwner.set(p.owner, runningOf(slot.lane, p.owner) + 1);
     const { message, transfer } = requestFor(p);
     slot.worker.ref();
     // The clocks start now, never while queued.
@@ -171,8 +240,9 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     const wall = performance.now() - slot.startedAt;
     const cpuNow = slot.tid === undefined ? undefined : threadCpuMs(slot.tid);
     const cpu = cpuNow !== undefined && slot.cpuAtStart !== undefined ? cpuNow - slot.cpuAtStart : wall;
-    if (cpu > limits.jobCpuMs) stop(slot, 'time');
-    else if (wall > starvedAfterMs(limits.jobCpuMs)) stop(slot, 'starved');
+    const limit = cpuLimitOf(slot.job.job.kind);
+    if (cpu > limit) stop(slot, 'time');
+    else if (wall > starvedAfterMs(limit)) stop(slot, 'starved');
   }
 
   /** Ends the running job with `failure`; its worker is terminated and replaced. */
@@ -189,10 +259,11 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     if (!p) return undefined;
     clearInterval(slot.timer);
     slot.job = undefined;
-    const running = (runningByOwner.get(p.owner) ?? 1) - 1;
-    if (running > 0) runningByOwner.set(p.owner, running);
-    else runningByOwner.delete(p.owner);
-    if (slot.startedAt !== undefined) averageJobMs = averageJobMs * 0.8 + (performance.now() - slot.startedAt) * 0.2;
+    const { lane } = slot;
+    const running = (lane.runningByOwner.get(p.owner) ?? 1) - 1;
+    if (running > 0) lane.runningByOwner.set(p.owner, running);
+    else lane.runningByOwner.delete(p.owner);
+    if (slot.startedAt !== undefined) lane.averageJobMs = lane.averageJobMs * 0.8 + (performance.now() - slot.startedAt) * 0.2;
     slot.worker.unref();
     return p;
   }
@@ -223,14 +294,16 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
 
   function fail(slot: Slot, failure: Failure): void {
     const p = release(slot);
-    if (p) settle(p, () => p.reject(errorFor(p.job.kind, failure)));
+    if (p) settle(p, () => p.reject(errorFor(p, failure)));
   }
 
-  function errorFor(kind: JobKind, failure: Failure): Error {
+  function errorFor({ job: { kind }, lane }: Pending, failure: Failure): Error {
     if (failure === 'cancelled') return new PdfJobCancelledError();
     if (failure === 'closed') return new Error('The PDF pool was closed');
-    if (failure === 'starved') return new PdfBusyError(retryAfter());
-    const seconds = Math.round(limits.jobCpuMs / 100) / 10;
+    if (failure === 'starved') return new PdfBusyError(retryAfter(lane));
+    const seconds = Math.round(cpuLimitOf(kind) / 100) / 10;
+    // A verification's whole answer is about the file: one too costly to read is the file's doing.
+    if (kind === 'verify' && failure !== 'crash') return new PdfRejectedError('pdf_too_complex', failure === 'time' ? TOO_COMPLEX(seconds) : TOO_BIG);
     if (kind === 'inspect' || kind === 'verify') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
     const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
@@ -240,37 +313,52 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
 
   function settle(p: Pending, outcome: () => void): void {
     if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
+    clearTimeout(p.deadline);
     outcome();
   }
 
-  function retryAfter(): number {
-    const waves = Math.ceil((queue.size + 1) / limits.workers);
-    return Math.min(60, Math.max(1, Math.ceil((waves * averageJobMs) / 1000)));
+  function retryAfter(lane: Lane): number {
+    const waves = Math.ceil((lane.queue.size + 1) / lane.workers);
+    return Math.min(60, Math.max(1, Math.ceil((waves * lane.averageJobMs) / 1000)));
   }
 
   function cancel(p: Pending): void {
-    if (queue.remove(p.owner, p)) return settle(p, () => p.reject(new PdfJobCancelledError()));
+    if (p.lane.queue.remove(p.owner, p)) return settle(p, () => p.reject(new PdfJobCancelledError()));
     const slot = slots.find((s) => s.job === p);
     if (slot) stop(slot, 'cancelled');
   }
 
+  /** The job's bound is up: out of the queue, or stopped if it runs, and answered busy either way. */
+  function expire(p: Pending): void {
+    if (p.lane.queue.remove(p.owner, p)) return settle(p, () => p.reject(new PdfBusyError(retryAfter(p.lane))));
+    const slot = slots.find((s) => s.job === p);
+    if (slot) stop(slot, 'starved');
+  }
+
   return {
     limits,
+    load(name: JobLane): PoolLoad {
+      const lane = lanes[name];
+      return { running: slots.filter((s) => s.lane === lane && s.job).length, queued: lane.queue.size };
+    },
     run<K extends JobKind>(job: Extract<PdfJob, { kind: K }>, opts: JobOptions = {}): Promise<JobResults[K]> {
       if (closed) return Promise.reject(new Error('The PDF pool was closed'));
       const { signal } = opts;
       if (signal?.aborted) return Promise.reject(new PdfJobCancelledError());
       const owner = opts.owner ?? '';
-      if (queue.size >= limits.maxQueued || queue.sizeOf(owner) >= limits.perOwnerQueued) {
-        return Promise.reject(new PdfBusyError(retryAfter()));
+      const lane = lanes[opts.lane ?? 'account'];
+      if (lane.queue.size >= lane.maxQueued || lane.queue.sizeOf(owner) + runningOf(lane, owner) >= lane.perOwnerAdmitted) {
+        return Promise.reject(new PdfBusyError(retryAfter(lane)));
       }
       return new Promise<JobResults[K]>((resolve, reject) => {
-        const p: Pending = { id: nextId++, job, owner, resolve: resolve as (v: never) => void, reject, signal };
+        const p: Pending = { id: nextId++, job, owner, lane, resolve: resolve as (v: never) => void, reject, signal };
         if (signal) {
           p.onAbort = () => cancel(p);
           signal.addEventListener('abort', p.onAbort, { once: true });
         }
-        queue.push(owner, p);
+        p.deadline = setTimeout(() => expire(p), limits.deadlineMs);
+        p.deadline.unref();
+        lane.queue.push(owner, p);
         pump();
       });
     },
@@ -279,9 +367,18 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       // Running jobs see their worker exit and reject as closed; waiting ones are told after, so a
       // caller awaiting close() can still attach its handlers.
       await Promise.all([...slots].map((s) => s.worker.terminate()));
-      for (const p of queue.drain()) settle(p, () => p.reject(new Error('The PDF pool was closed')));
+      for (const lane of Object.values(lanes)) for (const p of lane.queue.drain()) settle(p, () => p.reject(new Error('The PDF pool was closed')));
     },
   };
+}
+
+/** Lowers one thread's scheduling priority (Linux applies setpriority to a thread id alone). */
+function lowerPriority(tid: number): void {
+  try {
+    setPriority(tid, LOWEST_PRIORITY);
+  } catch {
+    // Not permitted or not supported here: the lane keeps its own threads and queue all the same.
+  }
 }
 
 /** The message for a job: the worker gets its own copy of the bytes, transferred rather than cloned. */

@@ -1,6 +1,6 @@
 // Builders for PDFs the inspector must refuse. Each is made here, in memory, in milliseconds.
 import { randomBytes } from 'node:crypto';
-import { constants, deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, StandardFonts, type PDFRef } from '@cantoo/pdf-lib';
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -45,6 +45,24 @@ export function contentStreamBomb(gib: number): Uint8Array {
     ascii(`3 0 obj\n<< /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`),
     stream,
     ascii('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R /Size 6 >>\n%%EOF\n'),
+  ]);
+}
+
+/**
+ * A few hundred bytes that cost seconds of a worker to read (issue 35: 375 bytes held the PDF worker
+ * for 5 s): an object stream deflated twice whose one object is an array of `decodedMb` MiB of
+ * numbers. It inflates below the decode cap (16 MiB), so only the job's CPU limit stops it. About
+ * 330 bytes per 4 MiB; 15 MiB took 5 s of one core to verify on the test machine.
+ */
+export function costlyToRead(decodedMb: number): Uint8Array {
+  const numbers = Buffer.alloc(decodedMb * 1024 * 1024 - 8, '0 ');
+  const objects = Buffer.concat([ascii('1 0 ['), numbers, ascii(']')]);
+  const twice = deflateSync(deflateSync(objects, { level: 9 }), { level: 9 });
+  return Buffer.concat([
+    ascii('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n'),
+    ascii(`3 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter [/FlateDecode /FlateDecode] /Length ${twice.length} >>\nstream\n`),
+    twice,
+    ascii('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R /Size 4 >>\n%%EOF\n'),
   ]);
 }
 

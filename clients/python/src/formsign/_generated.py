@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "link_expired", "payload_too_large", "unsupported_media_type", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -376,8 +376,18 @@ VerifiedSignature = TypedDict("VerifiedSignature", {
     "signed_at": "Union[str, None]",
     "covers_whole_document": "bool",
     "valid": "bool",
+    "reason": "NotRequired[str]",
+    "modification_level": 'Literal["none", "ltv_updates", "form_filling", "annotations", "other"]',
+    "changes": "List[VerifiedChange]",
     "certificate": "Union[None, VerifiedSignatureCertificate2]",
     "timestamp": "NotRequired[VerifiedSignatureTimestamp]",
+})
+
+# One object a revision after a signature adds or changes.
+VerifiedChange = TypedDict("VerifiedChange", {
+    "object": "str",
+    "page": "NotRequired[int]",
+    "kind": 'Literal["validation_data", "document_timestamp", "metadata", "signature_added", "field_value", "annotation_added", "annotation_changed", "field_added", "page_content", "page_resources", "page", "pages", "catalog", "form", "cross_reference", "object"]',
 })
 
 # The body of `createForm`.

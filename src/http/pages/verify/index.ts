@@ -13,7 +13,9 @@ import { VERIFY_ASSETS, VERIFY_CSP, verifyPage } from './verify-html.js';
 // The public verifier: GET /verify is a page where anyone drops a PDF; the page's script posts the
 // file's bytes to POST /verify (application/pdf, at most 20 MiB), which answers the same Verification
 // as POST /api/v1/verify. No account, so each client address gets a bounded number per window; the
-// file is analysed in the PDF pool and never stored. Everything the page loads is from this origin.
+// file is analysed in the PDF pool's public lane (its own queue and threads, at the lowest CPU priority,
+// with a tighter CPU bound: no upload here delays an account's work) and never stored. Everything the
+// page loads is from this origin.
 
 /** The header the page's script sends: a cross-site page cannot send it without a CORS preflight, never granted. */
 export const VERIFY_SUBMIT_HEADER = 'x-formsign-verify';
@@ -33,7 +35,7 @@ export function registerVerifyPage(app: FastifyInstance, deps: DomainDeps): void
       const body = req.body;
       if (body !== undefined && !Buffer.isBuffer(body)) throw new AppError('unsupported_media_type', 'Send the PDF itself, as application/pdf.');
       if (!body || body.length === 0) throw new AppError('parameter_missing', 'Choose a PDF to verify.', 'file');
-      const result = await verifyDocument(deps, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { owner: `verify-page ${address}`, signal: clientGoneSignal(reply) });
+      const result = await verifyDocument(deps, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { owner: `verify-page ${address}`, lane: 'public', signal: clientGoneSignal(reply) });
       return reply.header('Cache-Control', 'no-store').send(result);
     });
   });
