@@ -94,6 +94,8 @@ export interface TsaOptions {
   mode?: TsaMode;
   /** When set, requests without these HTTP basic credentials are answered 401. */
   credentials?: { username: string; password: string };
+  /** After this many tokens, answer HTTP 500 (a TSA that fails between two requests of one seal). */
+  failAfter?: number;
 }
 
 /** An RFC 3161 TSA on 127.0.0.1 (port 0) answering with `openssl ts -reply` under `ca`. */
@@ -113,7 +115,7 @@ export async function startTsa(ca: TestTsaCa, opts: TsaOptions = {}): Promise<Lo
         res.on('close', () => hanging.delete(res));
         return;
       }
-      if (mode === 'fail') {
+      if (mode === 'fail' || (opts.failAfter !== undefined && stamped >= opts.failAfter)) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('TSA unavailable');
         return;
       }

@@ -5,7 +5,7 @@
 // running and waiting jobs, and a job whose caller gave up (AbortSignal) leaves the queue or is stopped.
 import { Worker } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
-import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobOptions } from '../work.js';
+import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, SigningCertificateRefusedError, TimestampUnavailableError, type JobOptions } from '../work.js';
 import { FairQueue } from './fair-queue.js';
 import type { JobKind, JobReply, JobRequest, JobResults, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { threadCpuMs } from './thread-cpu.js';
@@ -204,6 +204,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       if (!reply.ok) {
         p.reject(reply.rejection ? new PdfRejectedError(reply.rejection, reply.message)
           : reply.tsaFailures ? new TimestampUnavailableError(reply.tsaFailures)
+          : reply.certificate ? new SigningCertificateRefusedError(reply.certificate, reply.message)
           : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;
