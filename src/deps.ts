@@ -16,7 +16,8 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { checkSigningCertificate, createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, SigningCertificateRefusedError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createCertificateReadiness, type CertificateReadiness } from './domain/signing/certificate-readiness.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -164,7 +165,8 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
   }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
-  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError);
+  const certificate = createCertificateReadiness(() => checkSigningCertificate(signingCertificate, clock.now(), READINESS_TIMEOUT_MS), () => clock.now().getTime(), READINESS_TIMEOUT_MS);
+  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError, certificate);
   wakeSignal.listen(worker.wake);
   const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
@@ -181,6 +183,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
       return (sdkSource ??= fs.readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     },
     unreachable: () => unreachableParts(config, database, blobs),
+    sealing: () => certificate.problem(),
     storage: createStorageHealth(config.dataDir),
     limits,
     metrics,
@@ -251,7 +254,7 @@ function createBlobStore(config: Config): BlobStore {
   return createFsBlobStore(path.join(config.dataDir, 'files'));
 }
 
-function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics, onConnectionError: OnConnectionError): { worker: Worker; closeSenders(): void } {
+function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics, onConnectionError: OnConnectionError, certificate: CertificateReadiness): { worker: Worker; closeSenders(): void } {
   const email: EmailSender = config.smtp.url ? createSmtpEmailSender({ url: config.smtp.url, from: config.smtp.from, maxConnections: opts.worker?.concurrency ?? 8 }) : devEmailSender;
   const sms: SmsSender = config.sms
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
@@ -264,7 +267,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'outbox.sweep': outboxSweepHandler(domain),
     'idempotency.sweep': idempotencySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
-    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
+    'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics, certificate), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;
   const worker = createDispatcher({
@@ -367,8 +370,11 @@ function createLimitsService(config: Config, database: DatabaseHandle, clock: Cl
   return createLimits({ clock, window, quota });
 }
 
-/** TSAs that failed (TSA_URLS), by URL, and seals no TSA timestamped, in /metrics (issue 25). */
-function countTsaFailures(seal: SealDeps['seal'], metrics: Metrics): SealDeps['seal'] {
+/**
+ * TSAs that failed (TSA_URLS), by URL, and seals no TSA timestamped, in /metrics (issue 25); seals
+ * refused for a revoked or expired signing certificate, in /metrics and /readyz (issue 34).
+ */
+function countTsaFailures(seal: SealDeps['seal'], metrics: Metrics, certificate: CertificateReadiness): SealDeps['seal'] {
   return async (req, job) => {
     try {
       const result = await seal(req, job);
@@ -378,6 +384,10 @@ function countTsaFailures(seal: SealDeps['seal'], metrics: Metrics): SealDeps['s
       if (err instanceof TimestampUnavailableError) {
         for (const f of err.failures) metrics.tsaFailure(f.url);
         metrics.sealUntimestamped();
+      }
+      if (err instanceof SigningCertificateRefusedError) {
+        metrics.sealCertificateRefused(err.reason);
+        certificate.refused(err);
       }
       throw err;
     }

@@ -15,6 +15,8 @@ export interface HttpServices {
   readonly sdkSource: string;
   /** /readyz: the parts that cannot be reached now, named for a person ("the database", "S3 …"); empty when ready. */
   readonly unreachable: () => Promise<string[]>;
+  /** /readyz: why seals are refused now (a revoked or expired signing certificate), if they are. */
+  readonly sealing?: () => Promise<string | undefined>;
   /** The disk holding the data is full (issue 26): noted on a failed write, asked again by /readyz. */
   readonly storage?: StorageHealth;
   /** Per-endpoint windows and the monthly quota (issue 14); absent: no limits, no limit headers. */

@@ -47,6 +47,8 @@ export interface Metrics {
   tsaFailure(url: string): void;
   /** A seal attempt that no TSA timestamped, so nothing was sealed and the job retries. */
   sealUntimestamped(): void;
+  /** A seal attempt refused because the signing certificate is revoked or expired (issue 34). */
+  sealCertificateRefused(reason: 'revoked' | 'expired'): void;
   /** A request's write failed because the disk is full (answered 503 storage_unavailable). */
   storageFull(): void;
   render(): Promise<{ contentType: string; body: string }>;
@@ -72,6 +74,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   const slowUnits = new Counter({ name: 'formsign_db_slow_units_total', help: 'Units of work that held the SQLite group commit longer than 50 ms (every other write waited meanwhile).', registers: [registry] });
   const tsaFailures = new Counter({ name: 'formsign_tsa_failures_total', help: 'Time-stamp requests a TSA (one of TSA_URLS) answered with an error, a bad token or not in time; the next TSA is asked.', labelNames: ['tsa'] as const, registers: [registry] });
   const untimestamped = new Counter({ name: 'formsign_seal_timestamp_unavailable_total', help: 'Seal attempts for which no TSA gave a timestamp: nothing was sealed and the seal job retries.', registers: [registry] });
+  const certificateRefused = new Counter({ name: 'formsign_seal_certificate_refused_total', help: 'Seal attempts refused because the signing certificate (or an issuer) is revoked according to the OCSP/CRL data fetched at sealing, or expired; nothing was sealed.', labelNames: ['reason'] as const, registers: [registry] });
   const sealFailures = new Counter({ name: 'formsign_seal_failures_total', help: 'Seal attempts that failed (the seal job retries with backoff), by final (true: the last attempt, the form shows sealing failed).', labelNames: ['final'] as const, registers: [registry] });
   const deliveryFailures = new Counter({ name: 'formsign_delivery_failures_total', help: 'Delivery attempts that failed, by channel (webhook: the receiver answered other than 2xx or not at all; message: an e-mail or SMS attempt); each is retried with backoff.', labelNames: ['channel'] as const, registers: [registry] });
   const oldestDue = sources.oldestDue;
@@ -134,6 +137,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     slowUnit: () => slowUnits.inc(),
     tsaFailure: (url) => tsaFailures.inc({ tsa: url }),
     sealUntimestamped: () => untimestamped.inc(),
+    sealCertificateRefused: (reason) => certificateRefused.inc({ reason }),
     storageFull: () => storageFull.inc(),
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -14,6 +14,8 @@ export type { SampleTemplate } from './sample/index.js';
 export type { LaidOutForm, LayoutField, LayoutRequest } from './generate/index.js';
 export type { Mark, SealRequest } from './seal/index.js';
 // The certificate alone, not seal/index.ts: that one loads the signing code (pkijs, pdf-lib).
+import { X509Certificate } from 'node:crypto';
+import type { SigningCertificate } from './seal/certificate.js';
 export {
   GENERATED_CERT_FILE, loadSigningCertificate, SigningCertificateError,
   type SigningCertificate, type SigningCertificateOptions,
@@ -31,5 +33,14 @@ const onFirstCall = <A extends unknown[], R>(load: () => Promise<(...args: A) =>
 export const makeSampleTemplatePdf = onFirstCall(async () => (await import('./sample/index.js')).makeSampleTemplatePdf);
 export const layoutForm = onFirstCall(async () => (await import('./generate/index.js')).layoutForm);
 export const sealPdf = onFirstCall(async () => (await import('./seal/index.js')).sealPdf);
+/**
+ * /readyz asks whether the signing certificate is revoked or expired (SigningCertificateRefusedError).
+ * A self-signed one within its validity (the generated default) names no responder: nothing to load.
+ */
+export async function checkSigningCertificate(cert: SigningCertificate, at: Date, timeoutMs: number): Promise<void> {
+  const x = new X509Certificate(cert.certificateDer);
+  if (cert.chainDer.length === 0 && x.checkIssued(x) && at <= new Date(x.validTo)) return;
+  await (await import('./seal/index.js')).checkSigningCertificate(cert, at, timeoutMs);
+}
 // `formsign verify` runs the verifier in its own process (one file, no pool to start).
 export const verifyPdf = onFirstCall(async () => (await import('./verify/index.js')).verifyPdf);

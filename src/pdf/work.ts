@@ -66,8 +66,13 @@ export interface TsaFailure {
   readonly reason: string;
 }
 
-/** The PAdES baseline level a seal reached: B-B without a TSA, B-LTA (timestamped, DSS, document timestamp) with one. */
-export type SealLevel = 'B-B' | 'B-LTA';
+/**
+ * The PAdES baseline level a seal reached, from what it holds: B-B, a signature; B-T, with a
+ * timestamp on it; B-LT, with revocation data in the DSS for every certificate of the signing chain
+ * and of that timestamp's TSA chain (trust anchors aside); B-LTA, with a document timestamp besides
+ * whose TSA chain is covered too.
+ */
+export type SealLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 /** A sealed document, its level, and the TSAs that failed before one answered (for the metric). */
 export interface SealResult {
@@ -83,3 +88,19 @@ export class TimestampUnavailableError extends Error {
     this.name = 'TimestampUnavailableError';
   }
 }
+
+/**
+ * The signing certificate (SIGNING_CERT_P12), or one of its issuers, is revoked according to the
+ * revocation data fetched at sealing, or is outside its validity: nothing is sealed with it.
+ */
+export class SigningCertificateRefusedError extends Error {
+  /** `message` as `certificateRefusal` words it (the pool passes it on from its worker as it is). */
+  constructor(readonly reason: 'revoked' | 'expired', message: string) {
+    super(message);
+    this.name = 'SigningCertificateRefusedError';
+  }
+}
+
+/** The refusal, naming the certificate and what says so: it becomes the form's `sealing.last_error`. */
+export const certificateRefusal = (reason: 'revoked' | 'expired', detail: string): SigningCertificateRefusedError =>
+  new SigningCertificateRefusedError(reason, `The signing certificate is ${reason}: ${detail}. No seal is written with it; replace SIGNING_CERT_P12.`);

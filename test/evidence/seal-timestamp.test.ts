@@ -14,6 +14,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { loadSigningCertificate, TimestampUnavailableError, type SealRequest, type SigningCertificate, type TsaSettings } from '../../src/pdf/index.js';
 import { sealPdfWithEvidence } from '../../src/pdf/seal/index.js';
+import { minimalIntegerBytes, timestampRequest } from '../../src/pdf/seal/timestamp.js';
 import { makeTestTsaCa, startTsa, verifyTimestampToken, type LoopbackTsa, type TestTsaCa } from '../shared/tsa.js';
 
 const sha256 = (b: Uint8Array): Buffer => createHash('sha256').update(b).digest();
@@ -92,11 +93,13 @@ after(async () => {
 // Generous: `openssl ts -reply` on a loaded 2-core machine can take a second; a hang costs this much each.
 const settings = (...urls: string[]): TsaSettings => ({ urls, timeoutMs: 4000 });
 
-describe('a seal with a TSA (B-LTA)', () => {
+describe('a seal with a TSA (signature timestamp, DSS, document timestamp)', () => {
   let pdf: Uint8Array;
   before(async () => {
     const result = await sealPdfWithEvidence(req, cert, settings(ok.url));
-    assert.equal(result.level, 'B-LTA');
+    // The test TSA's certificate names no OCSP responder or CRL, so no revocation data can be in the
+    // file: B-T, whatever else it holds (ltv-complete.test.ts reaches B-LTA).
+    assert.equal(result.level, 'B-T');
     assert.deepEqual(result.tsaFailures, []);
     pdf = result.pdf;
   });
@@ -169,7 +172,7 @@ describe('ordered failover', () => {
     const before = { ok: ok.stamped, failing: failing.requests, hanging: hanging.requests };
     const started = Date.now();
     const result = await sealPdfWithEvidence(req, cert, settings(failing.url, hanging.url, ok.url));
-    assert.equal(result.level, 'B-LTA');
+    assert.equal(result.level, 'B-T');
     // The signature timestamp failed over; the document timestamp asked the same list again.
     assert.deepEqual(result.tsaFailures.map((f) => f.url), [failing.url, hanging.url, failing.url, hanging.url]);
     assert.match(result.tsaFailures[0]!.reason, /HTTP 500/);
@@ -194,11 +197,59 @@ describe('ordered failover', () => {
     const guarded = await startTsa(ca, { credentials: { username: 'formsign', password: 's3cret' } });
     try {
       const good = await sealPdfWithEvidence(req, cert, { urls: [guarded.url], timeoutMs: 3000, username: 'formsign', password: 's3cret' });
-      assert.equal(good.level, 'B-LTA');
+      assert.equal(good.level, 'B-T');
       await assert.rejects(sealPdfWithEvidence(req, cert, { urls: [guarded.url], timeoutMs: 3000, username: 'formsign', password: 'wrong' }), /HTTP 401/);
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('a bad token is a TSA failure, never a seal (issue 34)', () => {
+  for (const mode of ['bad-signature', 'no-eku'] as const) {
+    it(`${mode}: the next TSA is asked; alone, nothing is sealed`, async () => {
+      const bad = await startTsa(ca, { mode });
+      try {
+        const reason = mode === 'bad-signature' ? /signature does not verify/ : /without the critical extended key usage timeStamping/;
+        const over = await sealPdfWithEvidence(req, cert, settings(bad.url, ok.url));
+        assert.equal(bad.stamped, 2, 'the bad TSA answered both requests with a token');
+        assert.deepEqual(over.tsaFailures.map((f) => f.url), [bad.url, bad.url]);
+        assert.match(over.tsaFailures[0]!.reason, reason);
+        // What was embedded is the good TSA's: openssl verifies both tokens against the test CA.
+        const [seal, docTs] = signaturesOf(over.pdf);
+        assert.match(verifyTimestampToken(ca, docTs!.contents, coveredDigest(over.pdf, docTs!.byteRange)), /Verification: OK/);
+        assert.match(tool('pdfsig', [], over.pdf).out, /Signer Certificate Common Name: Formsign Test TSA/);
+        assert.ok(seal);
+        await assert.rejects(sealPdfWithEvidence(req, cert, settings(bad.url)), (err: unknown) => {
+          assert.ok(err instanceof TimestampUnavailableError);
+          assert.match(err.message, reason);
+          return true;
+        });
+      } finally {
+        await bad.close();
+      }
+    });
+  }
+});
+
+describe('the TSA request nonce is a DER INTEGER (issue 34)', () => {
+  it('a nonce beginning 00 7f is sent without its leading zero; one beginning 80 gets one', () => {
+    assert.deepEqual([...minimalIntegerBytes(Uint8Array.from([0x00, 0x7f, 0x01, 0x02]))], [0x7f, 0x01, 0x02]);
+    assert.deepEqual([...minimalIntegerBytes(Uint8Array.from([0x00, 0x00, 0x80, 0x01]))], [0x00, 0x80, 0x01]);
+    assert.deepEqual([...minimalIntegerBytes(Uint8Array.from([0x80, 0x01]))], [0x00, 0x80, 0x01]);
+    assert.deepEqual([...minimalIntegerBytes(Uint8Array.from([0x00, 0x00]))], [0x00]);
+    const der = timestampRequest(sha256(Buffer.from('x')), Uint8Array.from([0x00, 0x7f, 1, 2, 3, 4, 5, 6]));
+    const parsed = pkijs.TimeStampReq.fromBER(toArrayBuffer(der));
+    // The nonce's own encoding in the request: tag, length 7, then 7f …
+    const nonce = Buffer.from(parsed.nonce!.toBER());
+    assert.equal(nonce.toString('hex'), '02077f010203040506');
+    assert.ok(der.includes(nonce), 'the request carries the minimal encoding');
+    // openssl reads the request as DER and shows the same number.
+    const dir = mkdtempSync(join(tmpdir(), 'formsign-tsq-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'q.tsq'), der);
+    const r = spawnSync('openssl', ['ts', '-query', '-in', join(dir, 'q.tsq'), '-text'], { encoding: 'utf8' });
+    assert.match(r.stdout, /Nonce: 0x7F010203040506/i, r.stderr);
   });
 });
 

@@ -2,7 +2,10 @@
 // certificate under it with Debian's openssl in a temp folder; `startTsa()` serves RFC 3161 over HTTP
 // (POST `application/timestamp-query` → `application/timestamp-reply`) by running `openssl ts -reply`
 // for each request. A TSA can be switched to fail (HTTP 500) or hang (never answer) and back, and can
-// require HTTP basic credentials. `verifyTimestampToken()` runs `openssl ts -verify` on a token against
+// require HTTP basic credentials, and can be made to answer bad tokens: one whose CMS signature does not
+// verify (`bad-signature`: a byte of the signature value flipped), or one signed, with the same key, by a
+// certificate without the extended key usage timeStamping (`no-eku`: the TSTInfo re-signed with
+// `openssl cms`, which does not insist on it as `openssl ts` does). `verifyTimestampToken()` runs `openssl ts -verify` on a token against
 // the test CA, independently of the code under test.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import * as pkijs from 'pkijs';
 
 const run = promisify(execFile);
 
@@ -22,6 +26,8 @@ export interface TestTsaCa {
   /** The TSA's certificate (extendedKeyUsage timeStamping, critical) and key, PEM files. */
   readonly tsaCertFile: string;
   readonly tsaKeyFile: string;
+  /** A certificate for the same key without extendedKeyUsage timeStamping (for `no-eku`). */
+  readonly noEkuCertFile: string;
   /** `openssl ts` configuration naming the TSA section. */
   readonly configFile: string;
   remove(): void;
@@ -57,6 +63,8 @@ export function makeTestTsaCa(): TestTsaCa {
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('tsa.key'), '-out', f('tsa.csr'), '-subj', '/CN=Formsign Test TSA/O=Formsign tests');
   fs.writeFileSync(f('tsa.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n');
   ssl('x509', '-req', '-in', f('tsa.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('tsa.pem'), '-days', '30', '-extfile', f('tsa.ext'));
+  fs.writeFileSync(f('noeku.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n');
+  ssl('x509', '-req', '-in', f('tsa.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('tsa-noeku.pem'), '-days', '30', '-extfile', f('noeku.ext'));
   fs.writeFileSync(f('serial'), '01\n');
   fs.writeFileSync(f('ts.cnf'), TS_CONFIG.replace('$dir', dir));
   return {
@@ -65,12 +73,13 @@ export function makeTestTsaCa(): TestTsaCa {
     caCertPem: fs.readFileSync(f('ca.pem'), 'utf8'),
     tsaCertFile: f('tsa.pem'),
     tsaKeyFile: f('tsa.key'),
+    noEkuCertFile: f('tsa-noeku.pem'),
     configFile: f('ts.cnf'),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
-export type TsaMode = 'ok' | 'fail' | 'hang';
+export type TsaMode = 'ok' | 'fail' | 'hang' | 'bad-signature' | 'no-eku';
 
 export interface LoopbackTsa {
   readonly url: string;
@@ -85,6 +94,8 @@ export interface TsaOptions {
   mode?: TsaMode;
   /** When set, requests without these HTTP basic credentials are answered 401. */
   credentials?: { username: string; password: string };
+  /** After this many tokens, answer HTTP 500 (a TSA that fails between two requests of one seal). */
+  failAfter?: number;
 }
 
 /** An RFC 3161 TSA on 127.0.0.1 (port 0) answering with `openssl ts -reply` under `ca`. */
@@ -104,7 +115,7 @@ export async function startTsa(ca: TestTsaCa, opts: TsaOptions = {}): Promise<Lo
         res.on('close', () => hanging.delete(res));
         return;
       }
-      if (mode === 'fail') {
+      if (mode === 'fail' || (opts.failAfter !== undefined && stamped >= opts.failAfter)) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('TSA unavailable');
         return;
       }
@@ -125,8 +136,8 @@ export async function startTsa(ca: TestTsaCa, opts: TsaOptions = {}): Promise<Lo
       fs.writeFileSync(query, Buffer.concat(chunks));
       run('openssl', ['ts', '-reply', '-config', ca.configFile, '-queryfile', query, '-signer', ca.tsaCertFile,
         '-inkey', ca.tsaKeyFile, '-chain', ca.caCertFile, '-out', reply])
-        .then(() => {
-          const body = fs.readFileSync(reply);
+        .then(async () => {
+          const body = await tampered(ca, mode, fs.readFileSync(reply), reply);
           stamped++;
           res.writeHead(200, { 'content-type': 'application/timestamp-reply', 'content-length': body.length }).end(body);
         })
@@ -152,6 +163,31 @@ export async function startTsa(ca: TestTsaCa, opts: TsaOptions = {}): Promise<Lo
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+
+/** openssl's reply as it is (`ok`), or with its token spoilt the way `mode` says. */
+async function tampered(ca: TestTsaCa, mode: TsaMode, reply: Buffer, replyFile: string): Promise<Buffer> {
+  if (mode !== 'bad-signature' && mode !== 'no-eku') return reply;
+  const resp = pkijs.TimeStampResp.fromBER(toArrayBuffer(reply));
+  const signed = new pkijs.SignedData({ schema: resp.timeStampToken!.content });
+  if (mode === 'bad-signature') {
+    const value = new Uint8Array(signed.signerInfos[0]!.signature.valueBlock.valueHexView);
+    value[value.length - 1]! ^= 0x01;
+    signed.signerInfos[0]!.signature.valueBlock.valueHexView = value;
+    resp.timeStampToken!.content = signed.toSchema(true);
+  } else {
+    const tst = `${replyFile}.tst`;
+    const token = `${replyFile}.p7`;
+    fs.writeFileSync(tst, Buffer.from(signed.encapContentInfo.eContent!.getValue()));
+    await run('openssl', ['cms', '-sign', '-binary', '-nodetach', '-econtent_type', '1.2.840.113549.1.9.16.1.4', '-md', 'sha256', '-in', tst,
+      '-signer', ca.noEkuCertFile, '-inkey', ca.tsaKeyFile, '-certfile', ca.caCertFile, '-outform', 'DER', '-out', token]);
+    resp.timeStampToken = pkijs.ContentInfo.fromBER(toArrayBuffer(fs.readFileSync(token)));
+    fs.rmSync(tst, { force: true });
+    fs.rmSync(token, { force: true });
+  }
+  return Buffer.from(resp.toSchema().toBER());
 }
 
 /**

@@ -19,7 +19,8 @@ import { loadSigningRecord } from './signing-record.js';
 export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
   /**
    * Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job; with
-   * TSA_URLS set, B-LTA or TimestampUnavailableError (nothing sealed, the job retries).
+   * TSA_URLS set, B-T to B-LTA or TimestampUnavailableError (nothing sealed, the job retries);
+   * SigningCertificateRefusedError for a revoked or expired certificate.
    */
   seal(req: SealRequest, opts: JobOptions): Promise<SealResult>;
 };

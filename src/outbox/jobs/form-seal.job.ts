@@ -11,8 +11,11 @@ export const formSeal = defineJob({
   name: 'form.seal',
   version: 1,
   payload: z.object({ form_id: z.string().min(1) }).strict(),
-  // Sealing is CPU work in the PDF pool; a failure (a full queue, a restart) is retried quickly at
-  // first, then for about a day, and a dead job is visible in `formsign outbox list --status dead`.
-  retry: { maxAttempts: 12, baseMs: 2_000, maxMs: 3_600_000 },
+  // 12 attempts over about a day: the waits double from 1–2 minutes up to 4–8 hours, so the last
+  // attempt comes 16–33 hours (24 on average, with the jitter of backoff.ts) after the first. A seal
+  // waits on outside services (every TSA, a CA's OCSP responder) whose outages last hours, not
+  // minutes: the signers expect their document within the day, not a failure after an hour. A dead
+  // job is visible in `formsign outbox list --status dead`; `POST /forms/{id}/reseal` starts it again.
+  retry: { maxAttempts: 12, baseMs: 120_000, maxMs: 8 * 3_600_000 },
   timeoutMs: 120_000,
 });

@@ -19,7 +19,7 @@ export interface PdfWork {
   readonly pool: PdfPool;
   readonly inspector: PdfInspector;
   readonly renderer: PdfRenderer;
-  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest; B-LTA when TSAs are given. */
+  /** Seals a signed form's document (seal/): CPU work, so in the pool like the rest; B-T to B-LTA when TSAs are given. */
   seal(request: SealRequest, certificate: SigningCertificate, opts?: JobOptions, tsa?: TsaSettings): Promise<SealResult>;
   /** Lays out a form generated from a description (generate/). */
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;

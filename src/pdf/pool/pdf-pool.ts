@@ -11,7 +11,7 @@
 import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PdfRejectedError } from '../field.js';
-import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, TimestampUnavailableError, type JobLane, type JobOptions } from '../work.js';
+import { PdfBusyError, PdfFillFailedError, PdfJobCancelledError, SigningCertificateRefusedError, TimestampUnavailableError, type JobLane, type JobOptions } from '../work.js';
 import { FairQueue } from './fair-queue.js';
 import type { JobKind, JobReply, JobRequest, JobResults, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { threadCpuMs } from './thread-cpu.js';
@@ -275,6 +275,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
       if (!reply.ok) {
         p.reject(reply.rejection ? new PdfRejectedError(reply.rejection, reply.message)
           : reply.tsaFailures ? new TimestampUnavailableError(reply.tsaFailures)
+          : reply.certificate ? new SigningCertificateRefusedError(reply.certificate, reply.message)
           : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
         const { pageCount, fields, warnings, pdf } = reply;

@@ -13,7 +13,8 @@ export type PdfJob =
   | { kind: 'fill'; pdf: Uint8Array; fields: readonly FieldDef[]; values: Record<string, FieldValue> }
   | { kind: 'preview'; pdf: Uint8Array; fields: readonly FieldDef[] }
   // The certificate's KeyObject is cloned into the worker (KeyObjects may cross threads).
-  // With TSAs, the seal is B-LTA and the worker asks them itself (it waits on them, without CPU time).
+  // With TSAs, the seal is timestamped (B-T to B-LTA, seal-pdf.ts) and the worker asks the TSAs and
+  // revocation responders itself (it waits on them, without CPU time).
   | { kind: 'seal'; request: SealRequest; certificate: SigningCertificate; tsa?: TsaSettings | undefined }
   // A form generated from a description: its layout and AcroForm (generate/).
   | { kind: 'generate'; request: LayoutRequest }
@@ -44,7 +45,8 @@ export type JobReply =
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
   | { id: number; ok: true; kind: 'verify'; verification: Verification }
   // `tsaFailures`: the seal failed because no TSA gave a timestamp (TimestampUnavailableError).
-  | { id: number; ok: false; rejection?: PdfRejectionCode; message: string; tsaFailures?: TsaFailure[] };
+  // `certificate`: the signing certificate was refused (SigningCertificateRefusedError).
+  | { id: number; ok: false; rejection?: PdfRejectionCode; message: string; tsaFailures?: TsaFailure[]; certificate?: 'revoked' | 'expired' };
 
 /** The worker's first message; `tid` lets the pool read the thread's CPU time (Linux). */
 export interface WorkerReady { ready: true; tid: number | undefined }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { auditTrailPdf } from '../audit/index.js';
 import { PdfRejectedError } from '../field.js';
-import { TimestampUnavailableError } from '../work.js';
+import { SigningCertificateRefusedError, TimestampUnavailableError } from '../work.js';
 import { createPdfRenderer } from '../fill/index.js';
 import { layoutForm } from '../generate/index.js';
 import { detectTemplate } from '../inspect/index.js';
@@ -76,6 +76,7 @@ async function answer({ id, job }: JobRequest): Promise<void> {
     const reply: JobReply = err instanceof PdfRejectedError
       ? { id, ok: false, rejection: err.code, message: err.message }
       : err instanceof TimestampUnavailableError ? { id, ok: false, message: err.message, tsaFailures: [...err.failures] }
+      : err instanceof SigningCertificateRefusedError ? { id, ok: false, message: err.message, certificate: err.reason }
       : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
     outcome = { reply, transfer: [] };
   }

@@ -6,7 +6,7 @@
 // the file and the document timestamp proves when it was added. The signed revision is left as it
 // is, byte for byte: its signature stays valid.
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFHexString, PDFInvalidObject, PDFName, PDFRef, type PDFDocument, type PDFObject, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFInvalidObject, PDFName, PDFRef, type PDFDocument, type PDFObject, type PDFPage } from '@cantoo/pdf-lib';
 
 export interface ValidationData {
   /** DER certificates, each once. */
@@ -33,14 +33,7 @@ export async function appendValidationData(
   const ctx = doc.context;
   const root = ctx.trailerInfo.Root;
   if (!(root instanceof PDFRef)) throw new Error('The document catalog is not an indirect object');
-  const changed = new Set<PDFRef>([root]);
-  const streams = (items: readonly Uint8Array[]): PDFRef[] => items.map((bytes) => ctx.register(ctx.flateStream(bytes)));
-  const dss = ctx.obj({});
-  dss.set(PDFName.of('Certs'), ctx.obj(streams(data.certificates)));
-  if (data.ocsps.length > 0) dss.set(PDFName.of('OCSPs'), ctx.obj(streams(data.ocsps)));
-  if (data.crls.length > 0) dss.set(PDFName.of('CRLs'), ctx.obj(streams(data.crls)));
-  doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
-
+  const changed = new Set<PDFRef>([root, ...addToDss(doc, data)]);
   if (timestamper) {
     const sig = ctx.register(ctx.obj({
       Type: 'DocTimeStamp',
@@ -66,6 +59,38 @@ export async function appendValidationData(
   pdf.set(update, signed.length);
   if (!timestamper) return pdf;
   return patchTimestamp(pdf, signed.length, tokenRoom, timestamper);
+}
+
+/**
+ * `pdf` (a seal with its DSS, and its document timestamp) with `data` added to the DSS in one more
+ * incremental update: the document timestamp's TSA chain, known only once it answered.
+ */
+export function appendDssUpdate(doc: PDFDocument, pdf: Uint8Array, data: ValidationData): Uint8Array {
+  const changed = addToDss(doc, data);
+  const update = serializeUpdate(doc, pdf, [...changed, ...newRefs(doc, pdf)]);
+  const out = new Uint8Array(pdf.length + update.length);
+  out.set(pdf, 0);
+  out.set(update, pdf.length);
+  return out;
+}
+
+/** Adds `data` to the catalog's DSS (made when there is none); returns the existing objects changed. */
+function addToDss(doc: PDFDocument, data: ValidationData): PDFRef[] {
+  const ctx = doc.context;
+  const streams = (items: readonly Uint8Array[]): PDFRef[] => items.map((bytes) => ctx.register(ctx.flateStream(bytes)));
+  const existing = doc.catalog.get(PDFName.of('DSS'));
+  const dss = existing instanceof PDFRef ? ctx.lookup(existing, PDFDict) : ctx.obj({});
+  for (const [key, items] of [['Certs', data.certificates], ['OCSPs', data.ocsps], ['CRLs', data.crls]] as const) {
+    if (items.length === 0 && key !== 'Certs') continue;
+    const list = dss.lookupMaybe(PDFName.of(key), PDFArray) ?? ctx.obj([]);
+    for (const ref of streams(items)) list.push(ref);
+    dss.set(PDFName.of(key), list);
+  }
+  if (existing instanceof PDFRef) return [existing];
+  doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
+  const root = ctx.trailerInfo.Root;
+  if (!(root instanceof PDFRef)) throw new Error('The document catalog is not an indirect object');
+  return [root];
 }
 
 // Objects are numbered upwards: those registered after the signed save are the ones above the

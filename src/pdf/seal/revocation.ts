@@ -1,8 +1,10 @@
-// Revocation data for the DSS: for each certificate of the signing chain that names where its status
-// is published (Authority Information Access → OCSP, CRL Distribution Points → a CRL over HTTP), that
-// status, fetched now. Best effort: a responder that is down leaves its entry out (the DSS still holds
-// the chain, and a verifier can fetch the status itself while the CA lives). A self-signed certificate
-// names none, so with the default certificate there is nothing to fetch.
+// Revocation data for the DSS: for each certificate a seal depends on (the signing chain, each TSA's
+// chain) that names where its status is published (Authority Information Access → OCSP, CRL
+// Distribution Points → a CRL over HTTP), that status, fetched now. Best effort: a responder that is
+// down leaves its entry out (the DSS still holds the chain; the seal's level then says B-T, not B-LT).
+// A self-signed certificate (a root, or the default service certificate) is a trust anchor: nothing
+// to fetch. What the data says is read too: a revoked signing certificate never seals (seal-pdf.ts).
+import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
@@ -16,34 +18,80 @@ const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffse
 export interface Revocation {
   readonly ocsps: Uint8Array[];
   readonly crls: Uint8Array[];
+  /** SHA-256 (hex) of each certificate an OCSP response or a CRL above speaks for. */
+  readonly covered: Set<string>;
+  /** Certificates that data says are revoked, named for a person. */
+  readonly revoked: string[];
 }
 
-/** OCSP responses and CRLs for `chain` (DER, signer first, each followed by its issuer when known). */
-export async function fetchRevocation(chain: readonly Uint8Array[], timeoutMs: number): Promise<Revocation> {
-  const certs = chain.map((der) => pkijs.Certificate.fromBER(toArrayBuffer(der)));
-  const out: Revocation = { ocsps: [], crls: [] };
-  const seenCrl = new Set<string>();
-  for (const cert of certs) {
-    const issuer = certs.find((c) => c !== cert && Buffer.from(c.subject.toSchema().toBER()).equals(Buffer.from(cert.issuer.toSchema().toBER())));
+const hex = (der: Uint8Array): string => createHash('sha256').update(der).digest('hex');
+const sameName = (a: pkijs.RelativeDistinguishedNames, b: pkijs.RelativeDistinguishedNames): boolean =>
+  Buffer.from(a.toSchema().toBER()).equals(Buffer.from(b.toSchema().toBER()));
+
+/** A self-signed certificate (a root): a trust anchor, which no OCSP response or CRL speaks for. */
+export function isSelfSigned(der: Uint8Array): boolean {
+  const cert = pkijs.Certificate.fromBER(toArrayBuffer(der));
+  return sameName(cert.subject, cert.issuer);
+}
+
+/**
+ * OCSP responses and CRLs for the certificates of `chain` (DER, in any order; each certificate's issuer
+ * is looked for among them), with the status they give. One CRL serves every certificate it lists
+ * the issuer of, and is fetched once. Certificates in `already` (SHA-256 hex) are covered elsewhere.
+ */
+export async function fetchRevocation(chain: readonly Uint8Array[], timeoutMs: number, already: ReadonlySet<string> = new Set()): Promise<Revocation> {
+  const certs = chain.map((der) => ({ der, cert: pkijs.Certificate.fromBER(toArrayBuffer(der)) }));
+  const out: Revocation = { ocsps: [], crls: [], covered: new Set(), revoked: [] };
+  const crlByUri = new Map<string, Promise<pkijs.CertificateRevocationList | undefined>>();
+  for (const { der, cert } of certs) {
+    if (sameName(cert.subject, cert.issuer) || already.has(hex(der))) continue;
+    const issuer = certs.find((c) => c.cert !== cert && sameName(c.cert.subject, cert.issuer))?.cert;
     const ocspUrl = uris(cert, AIA).find((u) => u.method === OCSP_METHOD)?.uri;
     if (ocspUrl && issuer) {
       const response = await fetchOcsp(ocspUrl, cert, issuer, timeoutMs).catch(() => undefined);
-      if (response) {
+      const status = response ? ocspStatus(response, cert) : undefined;
+      if (response && status) {
         out.ocsps.push(response);
+        out.covered.add(hex(der));
+        if (status === 'revoked') out.revoked.push(`${describe(cert)} (OCSP, ${ocspUrl})`);
         continue;
       }
     }
     for (const { uri } of uris(cert, CRL_DP)) {
-      if (seenCrl.has(uri)) continue;
-      seenCrl.add(uri);
-      const crl = await fetchCrl(uri, timeoutMs).catch(() => undefined);
-      if (crl) {
-        out.crls.push(crl);
-        break;
+      let pending = crlByUri.get(uri);
+      if (!pending) {
+        crlByUri.set(uri, (pending = fetchCrl(uri, timeoutMs).then((body) => {
+          out.crls.push(body);
+          return pkijs.CertificateRevocationList.fromBER(toArrayBuffer(body));
+        }, () => undefined)));
       }
+      const crl = await pending;
+      if (!crl || !sameName(crl.issuer, cert.issuer)) continue;
+      out.covered.add(hex(der));
+      if (crl.revokedCertificates?.some((r) => r.userCertificate.isEqual(cert.serialNumber))) out.revoked.push(`${describe(cert)} (CRL, ${uri})`);
+      break;
     }
   }
   return out;
+}
+
+/** What the OCSP response says of `cert`: undefined when it says nothing of it. */
+function ocspStatus(body: Uint8Array, cert: pkijs.Certificate): 'good' | 'revoked' | 'unknown' | undefined {
+  const response = pkijs.OCSPResponse.fromBER(toArrayBuffer(body));
+  if (!response.responseBytes) return undefined;
+  const basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
+  const single = basic.tbsResponseData.responses.find((r) => r.certID.serialNumber.isEqual(cert.serialNumber));
+  if (!single) return undefined;
+  // CertStatus ::= CHOICE { good [0], revoked [1], unknown [2] }
+  const tag = (single.certStatus as { idBlock?: { tagNumber?: number } }).idBlock?.tagNumber;
+  return tag === 0 ? 'good' : tag === 1 ? 'revoked' : 'unknown';
+}
+
+/** "CN=…, serial 0a1b…": the certificate named for an operator. */
+export function describe(cert: pkijs.Certificate): string {
+  const cn = cert.subject.typesAndValues.find((t) => t.type === '2.5.4.3');
+  const name = cn ? `CN=${String(cn.value.valueBlock.value)}` : 'a certificate';
+  return `${name}, serial ${Buffer.from(cert.serialNumber.valueBlock.valueHexView).toString('hex')}`;
 }
 
 /** The http(s) URIs a certificate extension names (AIA: with their access method). */

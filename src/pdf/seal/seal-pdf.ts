@@ -1,22 +1,28 @@
 // Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
 // signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
 // signed with a PAdES signature by the service certificate. A pure function of its inputs, except for
-// the TSAs it asks when there are any: then the signature carries an RFC 3161 timestamp (B-T), and
-// the DSS and a document timestamp follow (B-LTA, ltv.ts); if no TSA answers, nothing is sealed.
-import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName } from '@cantoo/pdf-lib';
+// the TSAs, OCSP responders and CRL servers it asks: with TSAs the signature carries an RFC 3161
+// timestamp (B-T), and the DSS (every chain's certificates and the revocation data fetched for them)
+// and a document timestamp follow (ltv.ts); the level says what that data actually covers. If no TSA
+// answers, nothing is sealed; nor when the signing certificate is revoked or expired.
+import { X509Certificate } from 'node:crypto';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
-import type { SealResult, TsaFailure, TsaSettings } from '../work.js';
+import { certificateRefusal, type SealResult, type TsaFailure, type TsaSettings } from '../work.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
-import { appendValidationData } from './ltv.js';
-import { saveSigned, TIMESTAMP_ROOM } from './pades.js';
-import { fetchRevocation } from './revocation.js';
+import { appendDssUpdate, appendValidationData } from './ltv.js';
+import { saveSigned, TIMESTAMP_ROOM, type SignatureInfo } from './pades.js';
+import { fetchRevocation, isSelfSigned, type Revocation } from './revocation.js';
 import { requestTimestamp, sha256 } from './timestamp.js';
 import { drawDates, drawMarks, type Mark } from './stamp-marks.js';
+
+// Without TSAs (no TSA_TIMEOUT_MS to go by), how long an OCSP responder or CRL server may take.
+const REVOCATION_TIMEOUT_MS = 10_000;
 
 export interface SealRequest {
   /** The filled, unsigned PDF, as the fill stage renders it. */
@@ -38,12 +44,18 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
   return (await sealPdfWithEvidence(req, cert)).pdf;
 }
 
-/** The sealed document: B-B without TSAs; with them B-LTA, or TimestampUnavailableError when none answers. */
+/**
+ * The sealed document: B-B without TSAs; with them B-T to B-LTA (SealLevel), or
+ * TimestampUnavailableError when none answers; SigningCertificateRefusedError when the certificate is
+ * revoked or expired.
+ */
 export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertificate, tsa?: TsaSettings): Promise<SealResult> {
   // The audit page states this hash; it must be the one of the bytes actually sealed.
   if (sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
     throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
   }
+  // The certificate first: a revoked or expired one seals nothing, and costs no TSA request.
+  const sealChain = await checkSigningCertificate(cert, req.signingTime, tsa?.timeoutMs ?? REVOCATION_TIMEOUT_MS);
   // Parsed (and saved, pades.ts) in one go: pdf-lib's default yields to the event loop every 50-100
   // objects with setTimeout, which costs more than the work on a busy process. Sealing runs in a
   // worker thread, where there is nothing to yield to.
@@ -66,22 +78,74 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   if (infoDict instanceof PDFDict) infoDict.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
   const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
+  return signSealed(doc, last, info, cert, tsa, sealChain);
+}
+
+/**
+ * Before any work: the signing certificate and its issuers not expired, and none revoked
+ * according to the OCSP responses or CRLs their certificates name (fetched now; a self-signed
+ * certificate names none). Returns that data, for the DSS.
+ */
+export async function checkSigningCertificate(cert: SigningCertificate, at: Date, timeoutMs: number): Promise<Revocation> {
+  const chain = [cert.certificateDer, ...cert.chainDer];
+  for (const der of chain) {
+    const x = new X509Certificate(der);
+    // Expired only: a signing time given before the certificate was made is the caller's (tests seal
+    // with fixed past times and a freshly generated certificate), not a certificate gone bad.
+    if (at > new Date(x.validTo)) {
+      throw certificateRefusal('expired', `${x.subject.split('\n').join(', ')} expired on ${new Date(x.validTo).toISOString()}`);
+    }
+  }
+  const revocation = await fetchRevocation(chain, timeoutMs);
+  if (revocation.revoked.length > 0) throw certificateRefusal('revoked', `${revocation.revoked.join('; ')} says so`);
+  return revocation;
+}
+
+/**
+ * Signs `doc` (sealed content, ready) with the service certificate: B-B without TSAs; with them the
+ * signature timestamped, the DSS and a document timestamp, at the level what was fetched allows.
+ */
+async function signSealed(doc: PDFDocument, last: PDFPage, info: SignatureInfo, cert: SigningCertificate, tsa: TsaSettings | undefined, sealChain: Revocation): Promise<SealResult> {
   if (!tsa || tsa.urls.length === 0) return { pdf: await saveSigned(doc, last, cert, info), level: 'B-B', tsaFailures: [] };
 
   const tsaFailures: TsaFailure[] = [];
-  const tsaCertificates: Uint8Array[] = [];
+  const tsaChains: Array<readonly Uint8Array[]> = [];
   const stamp = async (digest: Buffer): Promise<Uint8Array> => {
     // The signature's timestamp first, then the document timestamp: each asks the TSAs in order, and
     // when none answers (TimestampUnavailableError) the seal is not written.
     const { timestamp, failures } = await requestTimestamp(tsa, digest);
     tsaFailures.push(...failures);
-    tsaCertificates.push(...timestamp.certificates);
+    tsaChains.push(timestamp.certificates);
     return timestamp.token;
   };
   const signed = await saveSigned(doc, last, cert, info, (signatureValue) => stamp(sha256(signatureValue)));
   const chain = [cert.certificateDer, ...cert.chainDer];
-  const revocation = await fetchRevocation(chain, tsa.timeoutMs);
-  const certificates = [...new Map([...chain, ...tsaCertificates].map((c) => [sha256Hex(c), c])).values()];
-  const pdf = await appendValidationData(doc, signed, last, { certificates, ...revocation }, stamp, TIMESTAMP_ROOM);
-  return { pdf, level: 'B-LTA', tsaFailures };
+  const signatureTsa = tsaChains[0] ?? [];
+  const known = new Map<string, Uint8Array>();
+  /** The certificates of `certs` not in the DSS yet (each once), now counted in. */
+  const add = (certs: readonly Uint8Array[]): Uint8Array[] => {
+    const added: Uint8Array[] = [];
+    for (const c of certs) {
+      if (known.has(sha256Hex(c))) continue;
+      known.set(sha256Hex(c), c);
+      added.push(c);
+    }
+    return added;
+  };
+  const covered = new Set(sealChain.covered);
+  const tsaRevocation = await fetchRevocation(signatureTsa, tsa.timeoutMs, covered);
+  for (const c of tsaRevocation.covered) covered.add(c);
+  const first = { certificates: add([...chain, ...signatureTsa]), ocsps: [...sealChain.ocsps, ...tsaRevocation.ocsps], crls: [...sealChain.crls, ...tsaRevocation.crls] };
+  let pdf = await appendValidationData(doc, signed, last, first, stamp, TIMESTAMP_ROOM);
+  // The document timestamp's TSA is known only now: its chain, when new, in one more DSS update.
+  const documentTsa = tsaChains[1] ?? [];
+  const fresh = add(documentTsa);
+  if (fresh.length > 0) {
+    const more = await fetchRevocation(documentTsa, tsa.timeoutMs, covered);
+    for (const c of more.covered) covered.add(c);
+    pdf = appendDssUpdate(doc, pdf, { certificates: fresh, ocsps: more.ocsps, crls: more.crls });
+  }
+  const allCovered = (certs: readonly Uint8Array[]): boolean => certs.every((c) => isSelfSigned(c) || covered.has(sha256Hex(c)));
+  const level = !allCovered([...chain, ...signatureTsa]) ? 'B-T' : allCovered(documentTsa) ? 'B-LTA' : 'B-LT';
+  return { pdf, level, tsaFailures };
 }
