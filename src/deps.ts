@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, pendingMigrations, ping, type DatabaseHandle } from './db/database.js';
 import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
+import type { ScryptCost } from './domain/users/passwords.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps, WebhookServices } from './domain/context.js';
@@ -16,7 +17,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { createPdfWork, loadSigningCertificate, SigningCertificateError, TimestampUnavailableError, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { createPdfWork, loadSigningCertificate, SigningCertificateError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
 import { messageDeliveryHandler } from './domain/sending/deliver-message.js';
@@ -95,6 +96,13 @@ export interface DepsOptions {
    * logged and counted (db/group-commit.ts), so the test that wrote it fails.
    */
   strictUnits?: boolean;
+  /** Tests only, never set in production: scrypt's cost for new password hashes (default SCRYPT_PARAMS). */
+  passwordCost?: ScryptCost;
+  /**
+   * Tests only: a PDF pool shared by every Deps of the process (one per test process, not one per
+   * harness); close() leaves it running for the next.
+   */
+  sharedPdfWork?: PdfWork;
 }
 
 export interface LimitsOptions {
@@ -111,6 +119,11 @@ const PDF_JOB_HEAP_MB = 256;
 // MiB at most (images are not inflated to read fields); a bomb is refused at this size, in well under
 // a second of a worker (issue 26, defect 3).
 const PDF_DECODED_STREAM_MB = 16;
+
+/** The PDF pool's settings for a configuration (tests share one pool among harnesses of equal settings). */
+export function pdfPoolOptions(config: Config): PdfPoolOptions {
+  return { workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB };
+}
 const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
 // Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
 const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
@@ -144,7 +157,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const migrated = await migrateOrCheck(config, database, opts.migrate === true);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
-  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB });
+  const pdf = opts.sharedPdfWork ? { ...opts.sharedPdfWork, close: async () => undefined } : createPdfWork(pdfPoolOptions(config));
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
@@ -152,7 +165,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
+  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),

@@ -35,10 +35,10 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>
   return { token: started.token, view: session.view };
 }
 
-async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
+async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'passwordCost'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
   const { name, email } = input;
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const now = isoNow(deps.clock);
   const account: AccountRow = { id: newId('account'), name, email, plan: 'trial', monthly_limit: null, per_minute_limit: null, locale: null, created_at: now, updated_at: now };
   const userId = newId('user');
