@@ -32,8 +32,22 @@ function walk(dir, out) {
 
 const compiled = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts');
 
-/** Builds `.test-build/` afresh (a second or so); returns its path. */
+// The newest modification time and the number of files, as scripts/build.mjs stamps dist/.
+function stampOf(files) {
+  let newest = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
+  for (const f of files) newest = Math.max(newest, fs.statSync(f).mtimeMs);
+  return `${files.length} ${newest}`;
+}
+
+/** Builds `.test-build/` (a second or so) unless it is up to date; returns its path. */
 export async function compileTests() {
+  const files = TREES.flatMap((t) => walk(path.join(ROOT, t), []));
+  const stamp = stampOf(files);
+  try {
+    if (fs.readFileSync(path.join(TEST_BUILD, '.source-stamp'), 'utf8') === stamp) return TEST_BUILD;
+  } catch {
+    // Not built yet.
+  }
   const esbuild = await import('esbuild');
   const tmp = `${TEST_BUILD}.${process.pid}.tmp`;
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -41,7 +55,6 @@ export async function compileTests() {
   fs.writeFileSync(path.join(tmp, 'package.json'), '{ "type": "module" }\n');
   fs.symlinkSync(path.join('..', 'node_modules'), path.join(tmp, 'node_modules'));
   fs.symlinkSync(path.join('..', 'dist'), path.join(tmp, 'src'));
-  const files = TREES.flatMap((t) => walk(path.join(ROOT, t), []));
   await Promise.all(
     files.map(async (file) => {
       const rel = path.relative(ROOT, file);
@@ -64,8 +77,16 @@ export async function compileTests() {
       fs.writeFileSync(out.replace(/\.ts$/, '.js'), code);
     }),
   );
-  fs.rmSync(TEST_BUILD, { recursive: true, force: true });
+  fs.writeFileSync(path.join(tmp, '.source-stamp'), stamp);
+  // Swapped in by two renames, so a run already under way (another group's) finds whole files.
+  const old = `${TEST_BUILD}.${process.pid}.old`;
+  try {
+    fs.renameSync(TEST_BUILD, old);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
   fs.renameSync(tmp, TEST_BUILD);
+  fs.rmSync(old, { recursive: true, force: true });
   return TEST_BUILD;
 }
 

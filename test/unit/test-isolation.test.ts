@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileOwnProcessReason, ownProcessReason } from '../../scripts/test-isolation.js';
+import { fileOwnProcessReason, OWN_PROCESS_MARK, ownProcessReason } from '../../scripts/test-isolation.js';
 
 // The rule that decides which test files may share a process (scripts/run-tests.ts batches the rest).
 describe('test isolation rule', () => {
@@ -28,7 +28,7 @@ describe('test isolation rule', () => {
       ["process.on('unhandledRejection', () => {});", /process/],
       ["process.chdir('/tmp');", /process/],
       ['process.exitCode = 1;', /process/],
-      ['// test-runner: own-process (it measures its own RSS)', /marked/],
+      [`// ${OWN_PROCESS_MARK} (it measures its own RSS)`, /marked/],
     ];
     for (const [source, why] of cases) assert.match(ownProcessReason(source) ?? 'shares', why, source);
   });

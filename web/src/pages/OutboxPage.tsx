@@ -12,6 +12,8 @@ import { StatusTag } from './status';
 
 const KIND: Record<DevMessage['kind'], string> = {
   invite: 'An invitation to sign.',
+  reminder: 'A reminder to sign.',
+  void_notice: 'A notice to a signer: the form was voided.',
   completed_copy: 'The signed copy, sent to a signer.',
   notice_completed: 'A notice to the account: the form is signed.',
   notice_declined: 'A notice to the account: a signer declined.',
