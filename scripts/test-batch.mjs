@@ -167,7 +167,8 @@ for (const file of files) {
 }
 // Handles a file left open (a pool, a keep-alive socket) must not keep the batch alive: once the
 // reporter (which runs behind the tests) has written every file's result, the batch ends.
-for (let i = 0; i < 200; i++) {
+// Up to a minute: on a loaded machine the reporter's stream can lag the tests by seconds.
+for (let i = 0; i < 2400; i++) {
   const text = resultsFile && fs.existsSync(`${resultsFile}.report`) ? fs.readFileSync(`${resultsFile}.report`, 'utf8') : '';
   if (text.split('\n').filter((l) => l.startsWith('{"kind":"report"')).length >= finished) break;
   await new Promise((r) => setTimeout(r, 25));
