@@ -17,7 +17,7 @@ const layer = (from, forbidden) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'dist.*/**', 'src/generated/**', 'web/dist/**', 'clients/typescript/dist/**', '.tmp/**', '.scratch/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'dist.*/**', 'src/generated/**', 'web/dist/**', 'clients/typescript/dist/**', '.tmp/**', '.scratch/**', '.test-build/**', '.test-build.*/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

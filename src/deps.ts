@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, pendingMigrations, ping, type DatabaseHandle } from './db/database.js';
 import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
+import type { ScryptCost } from './domain/users/passwords.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps, WebhookServices } from './domain/context.js';
@@ -100,6 +101,13 @@ export interface DepsOptions {
   strictUnits?: boolean;
   /** Tests: the PDF pool's bounds (a short deadline, a tight public CPU limit). */
   pdf?: Partial<Pick<PdfPoolOptions, 'deadlineMs' | 'verifyCpuMs' | 'publicQueued' | 'publicPerOwner' | 'publicWorkers'>>;
+  /** Tests only, never set in production: scrypt's cost for new password hashes (default SCRYPT_PARAMS). */
+  passwordCost?: ScryptCost;
+  /**
+   * Tests only: a PDF pool shared by every Deps of the process (one per test process, not one per
+   * harness); close() leaves it running for the next.
+   */
+  sharedPdfWork?: PdfWork;
 }
 
 export interface LimitsOptions {
@@ -119,6 +127,11 @@ const PDF_DECODED_STREAM_MB = 16;
 // Every PDF job is answered within this of its submission, queue included (a busy 503 past it): well
 // under the HTTP idle-socket timeout (120 s), which would otherwise close a waiting request unanswered.
 const PDF_JOB_DEADLINE_MS = 90_000;
+
+/** The PDF pool's settings for a configuration (tests share one pool among harnesses of equal settings). */
+export function pdfPoolOptions(config: Config): PdfPoolOptions {
+  return { workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB, deadlineMs: PDF_JOB_DEADLINE_MS };
+}
 const TEMPLATE_CACHE_BYTES = 64 * 1024 * 1024;
 // Filled PDFs in the blob store: at most 1 GiB, none older than 7 days (renderings are redrawn on demand).
 const RENDER_CACHE = { maxBytes: 1024 * 1024 * 1024, maxAgeMs: 7 * 24 * 3600 * 1000 };
@@ -152,7 +165,8 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const migrated = await migrateOrCheck(config, database, opts.migrate === true);
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
-  const pdf = createPdfWork({ workers: config.pdf.workers, maxQueued: config.pdf.queueLimit, jobCpuMs: PDF_JOB_CPU_MS, maxOldGenerationSizeMb: PDF_JOB_HEAP_MB, maxDecodedStreamMb: PDF_DECODED_STREAM_MB, deadlineMs: PDF_JOB_DEADLINE_MS, ...opts.pdf });
+  // A harness that asks for its own pool bounds (opts.pdf) gets a pool of its own, never the shared one.
+  const pdf = opts.sharedPdfWork && !opts.pdf ? { ...opts.sharedPdfWork, close: async () => undefined } : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
@@ -160,7 +174,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
+  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),

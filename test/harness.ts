@@ -6,12 +6,14 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { createDeps, type Deps, type DepsOptions, type WorkerOptions } from '../src/deps.js';
+import { createDeps, pdfPoolOptions, type Deps, type DepsOptions, type WorkerOptions } from '../src/deps.js';
 import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
 import type { HttpLimits } from '../src/http/plugins/slow-clients.js';
 import type { Clock } from '../src/lib/clock.js';
 import type { Partition } from '../src/lib/partition.js';
+import { createPdfWork, type PdfWork } from '../src/pdf/index.js';
+import type { Config } from '../src/config.js';
 import type { Resolver } from '../src/providers/webhook-http/index.js';
 import { assertConformsToContract } from './contract-check.js';
 import { seedServiceCertificate } from './shared/service-certificate.js';
@@ -55,6 +57,26 @@ export interface TestResponse {
   json<T = Record<string, unknown>>(): T;
 }
 
+/**
+ * scrypt's cost in tests: 1 MiB and a few milliseconds a hash instead of production's 128 MiB and a
+ * quarter of a second (which cost the dashboard tests ~100 s of CPU). Production has no setting for it.
+ */
+export const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 } as const;
+
+// In a batch of test files (scripts/test-batch.mjs sets this), every harness with the same pool
+// settings shares one PDF pool for the process: its worker threads start once, not twice per file.
+const sharedPools = new Map<string, PdfWork>();
+
+/** What every Deps a test makes gets: the test password cost and, in a batch, the process's PDF pool. */
+export function testDepsOptions(config: Config): Pick<DepsOptions, 'passwordCost' | 'sharedPdfWork'> {
+  if (process.env.FORMSIGN_TEST_SHARED_PDF_POOL !== '1') return { passwordCost: TEST_PASSWORD_COST };
+  const options = pdfPoolOptions(config);
+  const key = JSON.stringify(options);
+  let work = sharedPools.get(key);
+  if (!work) sharedPools.set(key, (work = createPdfWork(options)));
+  return { passwordCost: TEST_PASSWORD_COST, sharedPdfWork: work };
+}
+
 /** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
 export async function createHarness(
   dialect: DialectName,
@@ -77,7 +99,7 @@ export async function createHarness(
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   seedServiceCertificate(dataDir, opts.env);
-  const deps = await createDeps(config, { ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}) });
+  const deps = await createDeps(config, { ...testDepsOptions(config), ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}) });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { MessageKind } from '../lib/message-kinds.js';
 import type { Mode } from '../lib/partition.js';
 
 // Column types shared by SQLite and PostgreSQL: timestamps are fixed-width RFC 3339 text and JSON is
@@ -231,11 +232,8 @@ export interface SigningEvidenceTable {
   created_at: string;
 }
 
-/**
- * What a message is for (0014): the signing invitation, a reminder, the notice that a form was voided,
- * the sealed copy a recipient gets, and the notices the account's notify_email gets.
- */
-export type MessageKind = 'auth_code' | 'invite' | 'reminder' | 'void_notice' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+/** What a message is for (0014): one list, in lib/message-kinds.ts. */
+export type { MessageKind } from '../lib/message-kinds.js';
 
 export interface MessagesTable {
   id: string;

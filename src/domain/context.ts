@@ -12,6 +12,7 @@ import type { ChatModel } from '../providers/llm/index.js';
 import type { WebhookSender } from '../providers/webhook-http/index.js';
 import type { PlanSettings } from './plans/plan-rules.js';
 import type { FieldSet } from './templates/field-set.js';
+import type { ScryptCost } from './users/passwords.js';
 
 /** What use cases receive from the composition root; they construct nothing themselves. */
 export interface DomainDeps {
@@ -25,6 +26,8 @@ export interface DomainDeps {
    */
   readonly transactReplayable: ReplayableTransact;
   readonly clock: Clock;
+  /** scrypt's cost for new password hashes: absent in production (SCRYPT_PARAMS); tests pass a cheap one. */
+  readonly passwordCost?: ScryptCost;
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;
   readonly pdfRenderer: PdfRenderer;

@@ -1542,6 +1542,13 @@ export interface components {
             has_more: boolean;
         };
         /**
+         * @description The type of an event, in `Event.type`, a webhook's `events` and the events list's filter. This is the one list of event types: the generated types, the webhooks' `DeliveredEventType`, the dashboard's webhook page and the docs derive from it (docs/architecture.md, "Adding an event type"). Each has a `webhooks` entry below saying when it is sent.
+         * @enum {string}
+         */
+        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
+        /** @description What a delivery carries in `Service-Event-Type` and `event_type`; an `EventType`, or `webhook.test` for a test delivery. */
+        DeliveredEventType: components["schemas"]["EventType"] | "webhook.test";
+        /**
          * @description Something that happened to a form. The same object is the body of a webhook delivery and an entry
          *     of a form's event list.
          */
@@ -1549,8 +1556,7 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            /** @enum {string} */
-            type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
+            type: components["schemas"]["EventType"];
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -1597,7 +1603,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
+            events: components["schemas"]["EventType"][];
             /**
              * @description `disabled` webhooks receive nothing. A webhook is disabled by you, at once when it answers
              *     `410 Gone`, or when all its deliveries have failed for three days.
@@ -1622,7 +1628,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this webhook. */
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
+            events: components["schemas"]["EventType"][];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @enum {string} */
@@ -1696,8 +1702,7 @@ export interface components {
             id: string;
             webhook_id: string;
             event_id: string;
-            /** @enum {string} */
-            event_type: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
+            event_type: components["schemas"]["DeliveredEventType"];
             /**
              * @description `pending` while an attempt is due, `succeeded` after a 2xx answer, `failed` when the attempts
              *     are used up or the webhook was disabled.
@@ -2033,7 +2038,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url: string;
-            events: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
+            events: components["schemas"]["EventType"][];
             description?: string;
         };
         /** @description The body of `updateWebhook`; fields left out keep their value. */
@@ -2043,7 +2048,7 @@ export interface components {
              * @description An absolute `http` or `https` address that is not in a private, loopback or link-local range.
              */
             url?: string;
-            events?: ("form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided")[];
+            events?: components["schemas"]["EventType"][];
             /** @enum {string} */
             status?: "enabled" | "disabled";
             /** @description A new note; `null` removes it. */
@@ -2281,7 +2286,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /** @description Only events of this type. */
-        EventTypeFilter: components["schemas"]["Event"]["type"];
+        EventTypeFilter: components["schemas"]["EventType"];
         /** @description Only the events of this form (a form of another partition has none here). */
         EventFormFilter: string;
         /** @description Only events created at or after this time (RFC 3339). */
@@ -2361,7 +2366,7 @@ export interface components {
          */
         ServiceSignature: string;
         /** @description The event's `type`, the same as in the body. */
-        ServiceEventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "webhook.test";
+        ServiceEventType: components["schemas"]["DeliveredEventType"];
         /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
         ServiceEventId: string;
         /**

@@ -1,4 +1,5 @@
 import type { components } from '../../src/generated/api';
+import type { MessageKind } from '../../src/lib/message-kinds';
 
 // The dashboard API client: JSON in and out, the session cookie sent by the browser, the session's
 // CSRF token in a header on every state-changing call. Types come from the generated API types where
@@ -111,7 +112,7 @@ export interface DevMessage {
   id: string;
   form_id: string;
   recipient_id: string | null;
-  kind: 'invite' | 'auth_code' | 'completed_copy' | 'notice_completed' | 'notice_declined' | 'notice_viewed';
+  kind: MessageKind;
   channel: 'email' | 'sms';
   to: string;
   subject: string | null;

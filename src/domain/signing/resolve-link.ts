@@ -3,6 +3,7 @@ import { findRecipientByTokenHash } from '../../db/repositories/recipients.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
+import type { SigningPageState } from '../../lib/signing-page-states.js';
 import type { DomainDeps } from '../context.js';
 
 export type SigningLink =
@@ -18,6 +19,10 @@ export type SigningLink =
   | { state: 'declined'; partition: Partition; form: FormRow; recipient: RecipientRow }
   /** The sender voided the form: every link answers 410 "This request was withdrawn". */
   | { state: 'voided'; partition: Partition; form: FormRow; recipient: RecipientRow };
+
+// Both ways: a link resolves to exactly the page states lib/signing-page-states.ts lists.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const _LINK_STATES_ARE_PAGE_STATES: Same<SigningLink['state'], SigningPageState> = true;
 
 // 32 bytes of HMAC as base64url (signing-links.ts).
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

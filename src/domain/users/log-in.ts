@@ -9,14 +9,14 @@ import { givenPassword, normalizeEmail } from './user-rules.js';
 const WRONG = 'The e-mail address or the password is wrong.';
 
 /** Sign-in with e-mail and password; the same answer for an unknown address and a wrong password. */
-export async function logIn(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
+export async function logIn(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
   const email = normalizeEmail(input.email);
   const password = givenPassword(input.password);
   // Counted before the password is checked (given back on success), so parallel guesses cannot all
   // slip past the limit while their hashes are being computed.
   const attempt = await reserveLogin(deps, { email, ip: input.ip });
   const user = await findUserByEmail(deps.db, email);
-  const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await burnPasswordCheck(password), false);
+  const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await burnPasswordCheck(password, deps.passwordCost), false);
   if (!ok || !user) {
     throw new AppError('login_failed', user && !user.password_hash ? `${WRONG} If you were given a sign-in link, use it, then set a password.` : WRONG);
   }

@@ -73,7 +73,7 @@ export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | '
  * (signed in by link) sets a first one. Every session of the user ends and this one is replaced by a
  * new session, so a password change also signs out a session someone else may hold.
  */
-export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, session: Session, input: { current_password?: unknown; new_password: unknown; ip: string | null }): Promise<StartedSession> {
+export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, session: Session, input: { current_password?: unknown; new_password: unknown; ip: string | null }): Promise<StartedSession> {
   const password = checkNewPassword(input.new_password, 'new_password');
   const user = await findUser(deps.db, session.accountId, session.userId);
   if (!user) throw new AppError('session_required', 'Sign in to the dashboard first: this request has no valid session.');
@@ -84,7 +84,7 @@ export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'cl
     if (!(await verifyPassword(current, user.password_hash))) throw new AppError('parameter_invalid', 'The current password is wrong.', 'current_password');
     await attempt.release();
   }
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.passwordCost);
   const at = isoNow(deps.clock);
   await deps.transact(async (trx) => {
     await setUserPassword(trx, user.account_id, user.id, hash, at);

@@ -7,7 +7,17 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 // N=2^17, r=8, p=1: OWASP's scrypt recommendation. Hashes made with earlier parameters (N=2^14) keep
 // verifying with the parameters stored in them.
 export const SCRYPT_PARAMS = { N: 131072, r: 8, p: 1 } as const;
-const PARAMS = SCRYPT_PARAMS;
+
+/**
+ * scrypt's cost for new hashes. Production always uses SCRYPT_PARAMS: nothing in the configuration
+ * lowers it; only the tests pass a cheaper one (DepsOptions.passwordCost), to spend their CPU on what
+ * they test rather than on hashing (production-strength hashing cost the dashboard tests ~100 s).
+ */
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
 const KEY_LENGTH = 32;
 // scrypt needs 128·N·r bytes (128 MiB at N=2^17, r=8); the default cap is 32 MiB, so raise it with
 // room to spare. A stored hash asking for more than this is treated as malformed, not computed.
@@ -17,10 +27,10 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions, length: num
   return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, { ...opts, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS, KEY_LENGTH);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const key = await derive(password, salt, cost, KEY_LENGTH);
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** True when the password matches the stored hash; a malformed hash never matches. */
@@ -36,13 +46,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<string, Promise<string>>();
 
 /**
  * Costs what a real check costs, for sign-ins naming no user (or a user without a password), so the
  * answer's timing does not tell which e-mail addresses have accounts.
  */
-export async function burnPasswordCheck(password: string): Promise<void> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+export async function burnPasswordCheck(password: string, cost: ScryptCost = SCRYPT_PARAMS): Promise<void> {
+  const key = `${cost.N} ${cost.r} ${cost.p}`;
+  let dummy = dummies.get(key);
+  if (!dummy) dummies.set(key, (dummy = hashPassword(randomBytes(16).toString('hex'), cost)));
   await verifyPassword(password, await dummy);
 }

@@ -16,7 +16,7 @@ const TAKEN = 'An account already uses this e-mail address. Sign in instead.';
  * Sign-up: a new account on the operator's sign-up plan (DEFAULT_PLAN: trial unless set), its first user and a session, written
  * together so a taken address leaves no account behind.
  */
-export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'plans'>, input: { account_name: unknown; email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
+export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'plans' | 'passwordCost'>, input: { account_name: unknown; email: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
   const name = accountName(input.account_name);
   const email = normalizeEmail(input.email);
   const password = checkNewPassword(input.password);
@@ -35,10 +35,10 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' 
   return { token: started.token, view: session.view };
 }
 
-async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'plans'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
+async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'plans' | 'passwordCost'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
   const { name, email } = input;
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const now = isoNow(deps.clock);
   const account: AccountRow = { id: newId('account'), name, email, plan: deps.plans.signUpPlan, monthly_limit: null, per_minute_limit: null, unmetered: 0, locale: null, created_at: now, updated_at: now };
   const userId = newId('user');

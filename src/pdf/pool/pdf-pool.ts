@@ -113,8 +113,10 @@ interface Slot {
 // Run from src/ (tests, `npm run dev`) the thread needs worker.mjs to register tsx; compiled to dist/
 // the job runner is plain JavaScript and is the thread's entry itself, so no tsx loads there.
 const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker.mjs', import.meta.url) : new URL('./worker-job.js', import.meta.url);
-// Loading tsx and pdf-lib in a fresh thread takes well under a second; this catches a worker that
-// cannot start at all (a broken install). Generous: on a host at load 40 (shared CI) a start took over 30 s.
+// Loading pdf-lib in a fresh thread takes well under a second on an idle machine, but 35 s was measured
+// at a load of 40 on 2 cores (issue 36), where a 30 s limit failed uploads with 500s. A worker that cannot
+// load at all (a broken install) fails at once with an error, not by this limit; the limit is for one that
+// hangs, so it is generous.
 const STARTUP_TIMEOUT_MS = 120_000;
 // A job that used little CPU but ran this long on the wall clock (ten times its limit, at least a
 // minute) is starved of CPU by the machine, not at fault: it is stopped and answered "busy", never

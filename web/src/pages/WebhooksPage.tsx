@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { EVENT_TYPES } from '../../../src/generated/lists';
 import { api, errorMessage, type List, type Webhook, type WebhookDelivery, type WebhookEventType, type WebhookWithSecret } from '../api';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
@@ -8,7 +9,8 @@ import { StatusTag } from './status';
 // Webhooks of the current mode: create (the signing secret shown once), enable or disable, edit the
 // events, rotate the secret, send a test event, and each one's delivery log with retry.
 
-const EVENTS: WebhookEventType[] = ['form.created', 'form.sent', 'form.viewed', 'form.signed', 'form.expired'];
+// Every event type the API knows (openapi.yaml's EventType, through src/generated/lists.ts).
+const EVENTS: readonly WebhookEventType[] = EVENT_TYPES;
 
 export function WebhooksPage() {
   const { mode } = useApp();

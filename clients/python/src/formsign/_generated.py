@@ -200,7 +200,7 @@ EventData = TypedDict("EventData", {
 Event = TypedDict("Event", {
     "object": 'Literal["event"]',
     "id": "str",
-    "type": 'Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]',
+    "type": "EventType",
     "created_at": "str",
     "mode": 'Literal["live", "test"]',
     "data": "EventData",
@@ -232,7 +232,7 @@ Webhook = TypedDict("Webhook", {
     "object": 'Literal["webhook"]',
     "id": "str",
     "url": "str",
-    "events": 'List[Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]]',
+    "events": "List[EventType]",
     "status": 'Literal["enabled", "disabled"]',
     "mode": 'Literal["live", "test"]',
     "description": "Union[str, None]",
@@ -244,7 +244,7 @@ WebhookWithSecret = TypedDict("WebhookWithSecret", {
     "object": 'Literal["webhook"]',
     "id": "str",
     "url": "str",
-    "events": 'List[Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]]',
+    "events": "List[EventType]",
     "status": 'Literal["enabled", "disabled"]',
     "mode": 'Literal["live", "test"]',
     "description": "Union[str, None]",
@@ -298,7 +298,7 @@ WebhookDelivery = TypedDict("WebhookDelivery", {
     "id": "str",
     "webhook_id": "str",
     "event_id": "str",
-    "event_type": 'Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "webhook.test"]',
+    "event_type": "DeliveredEventType",
     "status": 'Literal["pending", "succeeded", "failed"]',
     "attempts": "int",
     "last_status_code": "Union[int, None]",
@@ -462,17 +462,21 @@ VoidFormRequest = TypedDict("VoidFormRequest", {
 # The body of `createWebhook`.
 CreateWebhookRequest = TypedDict("CreateWebhookRequest", {
     "url": "str",
-    "events": 'List[Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]]',
+    "events": "List[EventType]",
     "description": "NotRequired[str]",
 })
 
 # The body of `updateWebhook`; fields left out keep their value.
 UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
     "url": "NotRequired[str]",
-    "events": 'NotRequired[List[Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]]]',
+    "events": "NotRequired[List[EventType]]",
     "status": 'NotRequired[Literal["enabled", "disabled"]]',
     "description": "NotRequired[Union[str, None]]",
 })
+
+EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]
+
+DeliveredEventType = Union[EventType, Literal["webhook.test"]]
 
 GeneratedSigner = SignerRole
 
@@ -603,7 +607,7 @@ class Operations:
         """Verify a signed PDF (POST /api/v1/verify, operation verifyPdf)."""
         return self._request("POST", "/api/v1/verify", query=None, file=(filename, file), fields=fields, multipart=True, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
 
-    def list_events(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, type_: 'Optional[Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]]' = None, form_id: "Optional[str]" = None, created_gte: "Optional[str]" = None, created_lt: "Optional[str]" = None) -> "EventList":
+    def list_events(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, type_: "Optional[EventType]" = None, form_id: "Optional[str]" = None, created_gte: "Optional[str]" = None, created_lt: "Optional[str]" = None) -> "EventList":
         """List events (GET /api/v1/events, operation listEvents)."""
         return self._request("GET", "/api/v1/events", query={"limit": limit, "starting_after": starting_after, "type": type_, "form_id": form_id, "created[gte]": created_gte, "created[lt]": created_lt}, expect="json")  # type: ignore[no-any-return]
 

@@ -1,0 +1,21 @@
+// What a message is for (migration 0014): the one list. The messages table's type, the dev outbox's
+// data and the dashboard's dev outbox page (which describes each kind) derive from it; a kind added
+// here fails the dashboard's typecheck until the page says what it is (test/unit/one-source.test.ts).
+
+export const MESSAGE_KINDS = [
+  /** The signing invitation. */
+  'invite',
+  'reminder',
+  /** The notice that a form was voided. */
+  'void_notice',
+  /** The sealed copy a recipient gets. */
+  'completed_copy',
+  /** The notices the account's notify_email gets. */
+  'notice_completed',
+  'notice_declined',
+  'notice_viewed',
+  /** A signer check's one-time code (e-mail or SMS; issue 38). */
+  'auth_code',
+] as const;
+
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
