@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { formPurge } from './jobs/form-purge.job.js';
 import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
@@ -19,6 +20,7 @@ export const JOBS = {
   [outboxSweep.name]: outboxSweep,
   [idempotencySweep.name]: idempotencySweep,
   [formRemind.name]: formRemind,
+  [formPurge.name]: formPurge,
 } as const;
 
 export type JobName = keyof typeof JOBS;

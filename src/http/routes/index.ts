@@ -4,6 +4,7 @@ import getOpenApiDocument from './meta/getOpenApiDocument.js';
 import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
 import generateForm from './forms/generateForm.js';
+import deleteForm from './forms/deleteForm.js';
 import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
@@ -62,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
   createForm,
   generateForm,
   listForms,
+  deleteForm,
   getForm,
   getFormPdf,
   listFormEvents,
