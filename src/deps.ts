@@ -36,6 +36,7 @@ import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formPurgeHandler } from './domain/forms/purge-files.js';
+import { formsRetentionHandler } from './domain/forms/retention.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs, oldestDueJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
@@ -254,6 +255,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'idempotency.sweep': idempotencySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
     'form.purge': formPurgeHandler(domain),
+    'forms.retention': formsRetentionHandler(domain, (n) => metrics.formsPurged('retention', n)),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;

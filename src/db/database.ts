@@ -30,6 +30,7 @@ import * as m0023 from './migrations/0023_consent_locale.js';
 import * as m0024 from './migrations/0024_sealed_audit_locale.js';
 // Data lifecycle (issue 40).
 import * as m0035 from './migrations/0035_form_purge.js';
+import * as m0036 from './migrations/0036_retention_and_hold.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -229,6 +230,7 @@ export const migrations: Record<string, Migration> = {
   '0023_consent_locale': m0023,
   '0024_sealed_audit_locale': m0024,
   '0035_form_purge': m0035,
+  '0036_retention_and_hold': m0036,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,8 @@ export interface AccountsTable {
   locale?: string | null;
   created_at: string;
   updated_at: string;
+  /** Days after a form finishes until the retention job purges it; null (the default): kept (0036). */
+  retention_days?: number | null;
 }
 
 export interface ApiKeysTable {
@@ -117,6 +119,10 @@ export interface FormsTable {
   purge_state: Generated<'blobs' | 'done' | null>;
   sealed_sha256: Generated<string | null>;
   tombstone: Generated<string | null>;
+  /** A legal hold (0036): no purge, by retention or DELETE, while `hold_at` is set. Who: the key id or the dashboard user. */
+  hold_reason: Generated<string | null>;
+  hold_by: Generated<string | null>;
+  hold_at: Generated<string | null>;
 }
 
 /** A stored file of a purged form still to delete (0035); the row goes once the file is gone. */

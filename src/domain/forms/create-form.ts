@@ -122,6 +122,9 @@ export function prepareDraftForm(deps: Pick<DomainDeps, 'clock' | 'links'>, p: P
     purge_state: null,
     sealed_sha256: null,
     tombstone: null,
+    hold_reason: null,
+    hold_by: null,
+    hold_at: null,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

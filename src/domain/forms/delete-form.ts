@@ -2,6 +2,7 @@ import {
   addPurgeBlobs, deleteAnswersNaming, deleteFormEvents, deleteFormRow, deleteFormRows, emptyDeliveryBodies, eventsOfForm, purgeInventory,
   rewriteEventSnapshot, templateUsesFile, writeTombstone,
 } from '../../db/repositories/form-purge.js';
+import { FINISHED_STATUSES } from '../../db/repositories/form-retention.js';
 import { findForm, lockForm } from '../../db/repositories/forms.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow } from '../../db/tables.js';
@@ -23,7 +24,7 @@ import { renderCacheKeyOf } from './render-form-pdf.js';
 export type DeleteDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'blobs' | 'renderCache' | 'pdfRenderer'>;
 
 /** The statuses a form is finished in: it can be purged. */
-const FINISHED: ReadonlySet<FormRow['status']> = new Set(['signed', 'declined', 'voided', 'expired']);
+const FINISHED: ReadonlySet<FormRow['status']> = new Set(FINISHED_STATUSES);
 
 export interface DeleteOutcome {
   form: Json<FormView>;
@@ -54,23 +55,22 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     if (form.status === 'deleted') return { kind: 'already' as const };
+    if (form.hold_at !== null) {
+      throw new AppError('form_on_hold', `This form is on legal hold since ${form.hold_at} (${form.hold_reason ?? 'no reason given'}); release the hold (DELETE /forms/${form.id}/hold) before deleting it.`);
+    }
     if (ACTIVE.has(form.status) || form.sealing_status === 'pending') {
       throw new AppError('form_not_deletable', `This form is ${form.status} and still out for signing; void it first (POST /forms/${form.id}/void), then delete it.`);
     }
-    const files = [renderKey, ...(await ownFile(trx, p, form))];
     if (form.status === 'draft') {
       await deleteFormEvents(trx, p, form.id);
       await deleteAnswersNaming(trx, p, form.id);
       await deleteFormRow(trx, p, form.id);
-      await addPurgeBlobs(trx, p, form.id, files, now);
+      await addPurgeBlobs(trx, p, form.id, [renderKey, ...(await ownFile(trx, p, form))], now);
       await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
       return { kind: 'draft' as const, form };
     }
     if (!FINISHED.has(form.status)) throw new AppError('form_not_deletable', `A ${form.status} form cannot be deleted.`);
-    const tombstone = await purgeFormRows(trx, p, form, files, now);
-    await recordFormEvent(trx, p, 'form.deleted', formState(tombstone, []), now);
-    await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
-    return { kind: 'purged' as const, form: tombstone };
+    return { kind: 'purged' as const, form: await purgeFinishedForm(trx, p, form, renderKey, now) };
   });
   await purgeFormFiles(deps, p, formId);
   if (result.kind === 'draft') {
@@ -79,6 +79,18 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
     return { form: formJson(formState(gone, []), fieldSet('[]'), deps.links), already: false };
   }
   return { form: await tombstoneOf(deps, p, formId), already: result.kind === 'already' };
+}
+
+/**
+ * The purge of a finished form, in the caller's transaction with its row locked (DELETE, the retention
+ * job): the rows emptied, the tombstone written, `form.deleted` recorded, the `form.purge` job enqueued
+ * for its files. `renderKey`: where its filled document is cached (renderCacheKeyOf, read before the unit).
+ */
+export async function purgeFinishedForm(trx: Trx, p: Partition, form: FormRow, renderKey: string, now: string): Promise<FormRow> {
+  const tombstone = await purgeFormRows(trx, p, form, [renderKey, ...(await ownFile(trx, p, form))], now);
+  await recordFormEvent(trx, p, 'form.deleted', formState(tombstone, []), now);
+  await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
+  return tombstone;
 }
 
 /**

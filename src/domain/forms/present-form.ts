@@ -20,7 +20,9 @@ export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'templa
   Partial<Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>> &
   Partial<Pick<FormRow, 'sealing_status' | 'sealing_attempts' | 'sealing_error' | 'sealing_next_at'>> &
   /** The tombstone of a deleted form (0035). */
-  Partial<Pick<FormRow, 'deleted_at' | 'purge_state' | 'sealed_sha256' | 'tombstone'>>;
+  Partial<Pick<FormRow, 'deleted_at' | 'purge_state' | 'sealed_sha256' | 'tombstone'>> &
+  /** A legal hold (0036). */
+  Partial<Pick<FormRow, 'hold_reason' | 'hold_by' | 'hold_at'>>;
 
 /** What the Recipient object shows; the signing link is derived from the id, never stored. */
 export type RecipientState = Pick<
@@ -59,7 +61,7 @@ export function formJson(state: FormState, fields: FieldSet, links: SigningLinks
     `{"object":"form","id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},` +
       `"template_id":${str(h.template_id)},"fields":${fieldsWithValuesJson(fields, encoded)},"recipients":${recipientsJson(state.recipients, links)},` +
       `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},` +
-      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson},${lifecycleJson(h)},"sealing":${sealingJson(h)}${tombstoneJson(h)}}`,
+      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson},${lifecycleJson(h)},"sealing":${sealingJson(h)}${tombstoneJson(h)}${holdJson(h)}}`,
   );
 }
 
@@ -85,6 +87,12 @@ function tombstoneJson(h: FormHead): string {
   const counts = h.tombstone ? (JSON.parse(h.tombstone) as Record<string, number>) : {};
   const files = h.purge_state === 'done' ? 'deleted' : 'deleting';
   return `,"deleted_at":${str(h.deleted_at ?? null)},"tombstone":${JSON.stringify({ sealed_sha256: h.sealed_sha256 ?? null, recipients: counts['recipients'] ?? 0, signatures: counts['signatures'] ?? 0, events: counts['events'] ?? 0, files })}`;
+}
+
+/** A held form's `legal_hold` (issue 40): why, who placed it and when; absent on a form without one. */
+function holdJson(h: FormHead): string {
+  if (!h.hold_at) return '';
+  return `,"legal_hold":${JSON.stringify({ reason: h.hold_reason ?? null, placed_by: h.hold_by ?? null, placed_at: h.hold_at })}`;
 }
 
 function recipientsJson(recipients: readonly RecipientState[], links: SigningLinks): string {

@@ -40,7 +40,7 @@ async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock'>, 
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
   const passwordHash = await hashPassword(input.password);
   const now = isoNow(deps.clock);
-  const account: AccountRow = { id: newId('account'), name, email, plan: 'trial', monthly_limit: null, per_minute_limit: null, locale: null, created_at: now, updated_at: now };
+  const account: AccountRow = { id: newId('account'), name, email, plan: 'trial', monthly_limit: null, per_minute_limit: null, locale: null, retention_days: null, created_at: now, updated_at: now };
   const userId = newId('user');
   return deps.transact(async (trx) => {
     // Checked again inside the write: two sign-ups with one address at once get one account.

@@ -5,6 +5,8 @@ import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
 import generateForm from './forms/generateForm.js';
 import deleteForm from './forms/deleteForm.js';
+import holdForm from './forms/holdForm.js';
+import releaseFormHold from './forms/releaseFormHold.js';
 import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
@@ -64,6 +66,8 @@ export const ROUTES: readonly RouteDef[] = [
   generateForm,
   listForms,
   deleteForm,
+  holdForm,
+  releaseFormHold,
   getForm,
   getFormPdf,
   listFormEvents,
