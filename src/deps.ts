@@ -37,6 +37,8 @@ import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
 import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
+import { formPurgeHandler } from './domain/forms/purge-files.js';
+import { formsRetentionHandler } from './domain/forms/retention.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
 import { countOpenJobs, oldestDueJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
@@ -281,6 +283,8 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'outbox.sweep': outboxSweepHandler(domain),
     'idempotency.sweep': idempotencySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
+    'form.purge': formPurgeHandler(domain),
+    'forms.retention': formsRetentionHandler(domain, (n) => metrics.formsPurged('retention', n)),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics, certificate), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;

@@ -93,13 +93,15 @@ export async function createHarness(
     worker?: WorkerOptions;
     /** The PDF pool's bounds (a short deadline, a tight public CPU limit). */
     pdf?: DepsOptions['pdf'];
+    /** Awaited by the seal job between signing the PDF and storing it (a test holds a seal there). */
+    afterSeal?: (formId: string) => Promise<void>;
   } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   seedServiceCertificate(dataDir, opts.env);
-  const deps = await createDeps(config, { ...testDepsOptions(config), ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}) });
+  const deps = await createDeps(config, { ...testDepsOptions(config), ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}), ...(opts.afterSeal ? { afterSeal: opts.afterSeal } : {}) });
   const app = await buildApp(deps.http, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, ...(opts.limits ? { limits: opts.limits } : {}) });
 
   const a = await createAccount(deps.domain, { name: 'Account A', plan: 'paid' });

@@ -12,6 +12,7 @@ import { VERIFY_USAGE } from './verify-command.js';
 import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
+import { RETENTION_COMMANDS, RETENTION_USAGE } from './retention-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 import { readInput } from './read-input.js';
@@ -144,6 +145,7 @@ const HANDLERS: Record<string, Handler> = {
   ...SEAL_COMMANDS,
   ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
+  ...RETENTION_COMMANDS,
   ...FORM_COMMANDS,
 };
 
@@ -172,6 +174,7 @@ ${OUTBOX_USAGE}
 ${USER_USAGE}
 ${NOTIFY_USAGE}
 ${LOCALE_USAGE}
+${RETENTION_USAGE}
 ${SEAL_USAGE}
 ${FORM_USAGE}
 ${VERIFY_USAGE}`;

@@ -28,7 +28,10 @@ import * as m0016 from './migrations/0016_signing_evidence.js';
 // Evidence: the consent's language (issues 25, 29).
 import * as m0023 from './migrations/0023_consent_locale.js';
 import * as m0024 from './migrations/0024_sealed_audit_locale.js';
+// Data lifecycle (issue 40).
 import * as m0030 from './migrations/0030_signer_checks.js';
+import * as m0035 from './migrations/0035_form_purge.js';
+import * as m0036 from './migrations/0036_retention_and_hold.js';
 import * as m0045 from './migrations/0045_unmetered_accounts.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
@@ -229,6 +232,8 @@ export const migrations: Record<string, Migration> = {
   '0023_consent_locale': m0023,
   '0024_sealed_audit_locale': m0024,
   '0030_signer_checks': m0030,
+  '0035_form_purge': m0035,
+  '0036_retention_and_hold': m0036,
   '0045_unmetered_accounts': m0045,
 };
 

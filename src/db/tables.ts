@@ -23,6 +23,8 @@ export interface AccountsTable {
   unmetered?: number;
   created_at: string;
   updated_at: string;
+  /** Days after a form finishes until the retention job purges it; null (the default): kept (0036). */
+  retention_days?: number | null;
 }
 
 export interface ApiKeysTable {
@@ -71,7 +73,7 @@ export interface TemplateVersionsTable {
 }
 
 /** `declined` and `voided` are terminal, like `signed` and `expired` (0013). */
-export type FormStatus = 'draft' | 'sent' | 'viewed' | 'signed' | 'expired' | 'declined' | 'voided';
+export type FormStatus = 'draft' | 'sent' | 'viewed' | 'signed' | 'expired' | 'declined' | 'voided' | 'deleted';
 export type SigningOrder = 'parallel' | 'sequential';
 
 export interface FormsTable {
@@ -112,6 +114,27 @@ export interface FormsTable {
   /** Set when the sender withdrew the form (0013). */
   voided_at: string | null;
   void_reason: string | null;
+  /**
+   * The tombstone of a purged form (0035): when, the sealed PDF's SHA-256, JSON counts, and whether its
+   * stored files are still being deleted (`blobs`) or gone (`done`). Column defaults (null).
+   */
+  deleted_at: Generated<string | null>;
+  purge_state: Generated<'blobs' | 'done' | null>;
+  sealed_sha256: Generated<string | null>;
+  tombstone: Generated<string | null>;
+  /** A legal hold (0036): no purge, by retention or DELETE, while `hold_at` is set. Who: the key id or the dashboard user. */
+  hold_reason: Generated<string | null>;
+  hold_by: Generated<string | null>;
+  hold_at: Generated<string | null>;
+}
+
+/** A stored file of a purged form still to delete (0035); the row goes once the file is gone. */
+export interface PurgeBlobsTable {
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  blob_key: string;
+  created_at: string;
 }
 
 export type SealingStatus = 'pending' | 'sealed' | 'failed';
@@ -537,6 +560,7 @@ export interface Database {
   recipient_checks: RecipientChecksTable;
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
+  purge_blobs: PurgeBlobsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

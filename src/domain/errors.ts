@@ -33,6 +33,9 @@ export const ERROR_CODES = {
   form_not_resealable: [409, 'conflict_error'],
   // Issue 35: a template's or form's stored source PDF is gone from the file store (nothing to read).
   source_pdf_missing: [409, 'conflict_error'],
+  // Issue 40: DELETE of a form in flight (void it first); DELETE or a purge of a form on legal hold.
+  form_not_deletable: [409, 'conflict_error'],
+  form_on_hold: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],

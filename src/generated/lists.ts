@@ -14,4 +14,5 @@ export const EVENT_TYPES = [
   "form.reminded",
   "form.declined",
   "form.voided",
+  "form.deleted",
 ] as const satisfies readonly components['schemas']['EventType'][];

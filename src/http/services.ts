@@ -41,5 +41,7 @@ declare module 'fastify' {
      * (routes/route.ts), never from here.
      */
     partition?: Partition;
+    /** The id of the API key that authenticated the request (who placed a legal hold, issue 40). */
+    apiKeyId?: string;
   }
 }

@@ -51,6 +51,8 @@ export interface Metrics {
   sealCertificateRefused(reason: 'revoked' | 'expired'): void;
   /** A request's write failed because the disk is full (answered 503 storage_unavailable). */
   storageFull(): void;
+  /** Finished forms purged, by reason (`retention`: the daily retention job; issue 40). */
+  formsPurged(reason: 'retention', count: number): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -77,6 +79,8 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   const certificateRefused = new Counter({ name: 'formsign_seal_certificate_refused_total', help: 'Seal attempts refused because the signing certificate (or an issuer) is revoked according to the OCSP/CRL data fetched at sealing, or expired; nothing was sealed.', labelNames: ['reason'] as const, registers: [registry] });
   const sealFailures = new Counter({ name: 'formsign_seal_failures_total', help: 'Seal attempts that failed (the seal job retries with backoff), by final (true: the last attempt, the form shows sealing failed).', labelNames: ['final'] as const, registers: [registry] });
   const deliveryFailures = new Counter({ name: 'formsign_delivery_failures_total', help: 'Delivery attempts that failed, by channel (webhook: the receiver answered other than 2xx or not at all; message: an e-mail or SMS attempt); each is retried with backoff.', labelNames: ['channel'] as const, registers: [registry] });
+  const purged = new Counter({ name: 'formsign_forms_purged_total', help: 'Finished forms purged to their tombstone, by reason (retention: past the account\'s retention_days).', labelNames: ['reason'] as const, registers: [registry] });
+  purged.inc({ reason: 'retention' }, 0);
   const oldestDue = sources.oldestDue;
   const seenKinds = new Set<string>();
   new Gauge({
@@ -139,6 +143,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     sealUntimestamped: () => untimestamped.inc(),
     sealCertificateRefused: (reason) => certificateRefused.inc({ reason }),
     storageFull: () => storageFull.inc(),
+    formsPurged: (reason, count) => purged.inc({ reason }, count),
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { formPurge } from './jobs/form-purge.job.js';
 import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
 import { formsExpire } from './jobs/forms-expire.job.js';
+import { formsRetention } from './jobs/forms-retention.job.js';
 import { idempotencySweep } from './jobs/idempotency-sweep.job.js';
 import { messageDeliver } from './jobs/message-deliver.job.js';
 import { outboxSweep } from './jobs/outbox-sweep.job.js';
@@ -19,6 +21,8 @@ export const JOBS = {
   [outboxSweep.name]: outboxSweep,
   [idempotencySweep.name]: idempotencySweep,
   [formRemind.name]: formRemind,
+  [formPurge.name]: formPurge,
+  [formsRetention.name]: formsRetention,
 } as const;
 
 export type JobName = keyof typeof JOBS;

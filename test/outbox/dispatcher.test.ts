@@ -50,6 +50,8 @@ function scriptedHandlers() {
     'idempotency.sweep': { run: async () => undefined },
     'form.seal': { run: async () => undefined },
     'form.remind': { run: async () => undefined },
+    'form.purge': { run: async () => undefined },
+    'forms.retention': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
     'outbox.sweep': { run: async () => undefined },

@@ -14,7 +14,7 @@ export async function findAccount(db: Db, id: string): Promise<AccountRow | unde
 export async function updateAccount(
   trx: Trx,
   id: string,
-  patch: Partial<Pick<AccountsTable, 'plan' | 'monthly_limit' | 'per_minute_limit' | 'unmetered' | 'locale' | 'updated_at' | 'name'>>,
+  patch: Partial<Pick<AccountsTable, 'plan' | 'monthly_limit' | 'per_minute_limit' | 'unmetered' | 'locale' | 'updated_at' | 'name' | 'retention_days'>>,
 ): Promise<boolean> {
   const r = await trx.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;

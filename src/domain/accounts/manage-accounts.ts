@@ -28,7 +28,7 @@ export function presentAccount(a: AccountRow): AccountView {
 export async function createAccount(deps: Pick<DomainDeps, 'transact' | 'clock'>, input: { name: string; plan?: Plan; email?: string | undefined; unmetered?: boolean }): Promise<AccountView> {
   if (!input.name.trim()) throw new AppError('parameter_invalid', 'An account needs a name.', 'name');
   const now = isoNow(deps.clock);
-  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, unmetered: input.unmetered ? 1 : 0, locale: null, created_at: now, updated_at: now };
+  const row: AccountRow = { id: newId('account'), name: input.name.trim(), email: input.email ?? null, plan: input.plan ?? 'trial', monthly_limit: null, per_minute_limit: null, unmetered: input.unmetered ? 1 : 0, locale: null, retention_days: null, created_at: now, updated_at: now };
   await deps.transact((trx) => insertAccount(trx, row));
   return presentAccount(row);
 }

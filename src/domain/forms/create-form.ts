@@ -117,6 +117,14 @@ export function prepareDraftForm(deps: Pick<DomainDeps, 'clock' | 'links'>, p: P
     reminder_max: null,
     voided_at: null,
     void_reason: null,
+    // Issue 40: set only when the form is deleted.
+    deleted_at: null,
+    purge_state: null,
+    sealed_sha256: null,
+    tombstone: null,
+    hold_reason: null,
+    hold_by: null,
+    hold_at: null,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

@@ -18,7 +18,11 @@ export type RecipientView = components['schemas']['Recipient'];
 export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'template_id' | 'created_at' | 'sent_at' | 'completed_at' | 'expires_at'> &
   /** After sending (0013) and sealing (0015); absent from the snapshots of events recorded before them. */
   Partial<Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>> &
-  Partial<Pick<FormRow, 'sealing_status' | 'sealing_attempts' | 'sealing_error' | 'sealing_next_at'>>;
+  Partial<Pick<FormRow, 'sealing_status' | 'sealing_attempts' | 'sealing_error' | 'sealing_next_at'>> &
+  /** The tombstone of a deleted form (0035). */
+  Partial<Pick<FormRow, 'deleted_at' | 'purge_state' | 'sealed_sha256' | 'tombstone'>> &
+  /** A legal hold (0036). */
+  Partial<Pick<FormRow, 'hold_reason' | 'hold_by' | 'hold_at'>>;
 
 /** What the Recipient object shows; the signing link is derived from the id, never stored. */
 export type RecipientState = Pick<
@@ -57,7 +61,7 @@ export function formJson(state: FormState, fields: FieldSet, links: SigningLinks
     `{"object":"form","id":${str(h.id)},"mode":${str(h.mode)},"status":${str(h.status)},"name":${str(h.name)},` +
       `"template_id":${str(h.template_id)},"fields":${fieldsWithValuesJson(fields, encoded)},"recipients":${recipientsJson(state.recipients, links)},` +
       `"created_at":${str(h.created_at)},"sent_at":${str(h.sent_at)},"completed_at":${str(h.completed_at)},` +
-      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson},${lifecycleJson(h)},"sealing":${sealingJson(h)}}`,
+      `"expires_at":${str(h.expires_at)},"metadata":${state.metadataJson},${lifecycleJson(h)},"sealing":${sealingJson(h)}${tombstoneJson(h)}${holdJson(h)}}`,
   );
 }
 
@@ -72,6 +76,23 @@ function sealingJson(h: FormHead): string {
   const status = h.sealing_status ?? (h.status === 'signed' ? 'sealed' : null);
   if (status === null) return 'null';
   return JSON.stringify({ status, attempts: h.sealing_attempts ?? 0, last_error: h.sealing_error ?? null, next_attempt_at: h.sealing_next_at ?? null });
+}
+
+/**
+ * A deleted form's tombstone members (issue 40), absent on every other form: when it was deleted, the
+ * SHA-256 of its sealed PDF, the counts of what it had, and whether its stored files are gone yet.
+ */
+function tombstoneJson(h: FormHead): string {
+  if (h.status !== 'deleted') return '';
+  const counts = h.tombstone ? (JSON.parse(h.tombstone) as Record<string, number>) : {};
+  const files = h.purge_state === 'done' ? 'deleted' : 'deleting';
+  return `,"deleted_at":${str(h.deleted_at ?? null)},"tombstone":${JSON.stringify({ sealed_sha256: h.sealed_sha256 ?? null, recipients: counts['recipients'] ?? 0, signatures: counts['signatures'] ?? 0, events: counts['events'] ?? 0, files })}`;
+}
+
+/** A held form's `legal_hold` (issue 40): why, who placed it and when; absent on a form without one. */
+function holdJson(h: FormHead): string {
+  if (!h.hold_at) return '';
+  return `,"legal_hold":${JSON.stringify({ reason: h.hold_reason ?? null, placed_by: h.hold_by ?? null, placed_at: h.hold_at })}`;
 }
 
 function recipientsJson(recipients: readonly RecipientState[], links: SigningLinks): string {
@@ -121,8 +142,21 @@ export function snapshotJson(state: FormState): string {
     `"signing_order":${str(h.signing_order ?? null)},"reminder_every_days":${num(h.reminder_every_days)},"reminder_max":${num(h.reminder_max)},` +
     `"voided_at":${str(h.voided_at ?? null)},"void_reason":${str(h.void_reason ?? null)},` +
     `"sealing_status":${str(h.sealing_status ?? null)},"sealing_attempts":${h.sealing_attempts ?? 0},"sealing_error":${str(h.sealing_error ?? null)},"sealing_next_at":${str(h.sealing_next_at ?? null)},` +
-    `"values":${state.valuesJson},"metadata":${state.metadataJson},"recipients":${recipients}}`
+    `"values":${state.valuesJson},"metadata":${state.metadataJson},"recipients":${recipients}` +
+    (h.status === 'deleted' ? `,"deleted_at":${str(h.deleted_at ?? null)},"purge_state":${str(h.purge_state ?? null)},"sealed_sha256":${str(h.sealed_sha256 ?? null)},"tombstone":${str(h.tombstone ?? null)}` : '') +
+    '}'
   );
+}
+
+/**
+ * An event's snapshot with the personal data of its form taken out (issue 40, a purge): values,
+ * metadata, the form's name and void reason, the sealing error, and each recipient's name, addresses,
+ * delivery error and decline reason. The ids, statuses and times stay, so the audit keeps its shape.
+ */
+export function scrubbedSnapshot(snapshot: string): string {
+  const s = JSON.parse(snapshot) as Snapshot;
+  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null }));
+  return JSON.stringify({ ...s, name: null, void_reason: null, sealing_error: null, values: {}, metadata: {}, recipients });
 }
 
 function num(n: number | null | undefined): string {

@@ -3,7 +3,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
-import { sourcePdfMissing } from '../errors.js';
+import { AppError, sourcePdfMissing } from '../errors.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
 import type { FieldSet } from '../templates/field-set.js';
 import { formFields, loadForm } from './read-forms.js';
@@ -55,8 +55,10 @@ export type FormPdf =
  */
 export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string, ifNoneMatch?: string, signal?: AbortSignal): Promise<FormPdf> {
   const form = await loadForm(deps, p, formId);
+  // A purged form's documents are gone with it (issue 40): what is left is its tombstone.
+  if (form.status === 'deleted') throw new AppError('resource_not_found', `Form '${form.id}' was deleted: its documents are gone.`);
   const fields = await formFields(deps, p, form);
-  const version = sha256Hex(`${deps.pdfRenderer.version}\n${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32);
+  const version = renderVersion(deps, form, fields);
   const etag = `"${version}"`;
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
   // Keyed by the hash alone (in the partition's folder): forms with the same inputs share one copy.
@@ -75,6 +77,16 @@ export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string,
     throw fromPdfError(err);
   }
   return { notModified: false, pdf, filename: `${form.id}.pdf`, etag };
+}
+
+/** What decides the rendered bytes: the renderer's version, the source file, the fields and the values. */
+function renderVersion(deps: Pick<DomainDeps, 'pdfRenderer'>, form: FormRow, fields: FieldSet): string {
+  return sha256Hex(`${deps.pdfRenderer.version}\n${form.pdf_key}\n${fields.json}\n${form.values}`).slice(0, 32);
+}
+
+/** Where the form's filled document is cached now (a purge deletes it: it shows the values). */
+export function renderCacheKeyOf(deps: Pick<DomainDeps, 'pdfRenderer' | 'renderCache'>, p: Partition, form: FormRow, fields: FieldSet): string {
+  return deps.renderCache.keyFor(p, renderVersion(deps, form, fields));
 }
 
 /** RFC 9110 If-None-Match: `*`, or a list of tags compared weakly (a W/ prefix is ignored). */

@@ -46,7 +46,8 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
     async run(payload, ctx) {
       const p = ctx.partition;
       const message = await findMessage(deps.db, p, payload.message_id);
-      if (!message) throw new Error(`Message ${payload.message_id} does not exist.`);
+      // Its form was deleted (issue 40): the purge removed the message, so there is nothing to send.
+      if (!message) return;
       if (message.status === 'delivered') return;
       const { transport, providerMessageId } = await send(deps, p, message, ctx.signal);
       const at = isoNow(deps.clock);

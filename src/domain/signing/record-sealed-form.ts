@@ -48,8 +48,11 @@ export async function recordSealedForm(
   await deps.blobs.put(key, pdf, 'application/pdf');
   const now = isoNow(deps.clock);
   // A seal that loses leaves its file unreferenced (rare: races only); it is never the recorded one.
-  return deps.transact(async (trx) => {
+  // One that loses to a deletion deletes its file: a purged form's document must not come back.
+  let purged = false;
+  const recorded = await deps.transact(async (trx) => {
     const form = await lockForm(trx, p, formId, now);
+    purged = !form || form.status === 'deleted';
     if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return false;
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
@@ -64,4 +67,6 @@ export async function recordSealedForm(
     await enqueueCompletedMessages(trx, deps, p, form, recipients, file, now);
     return true;
   });
+  if (purged) await deps.blobs.delete(key);
+  return recorded;
 }

@@ -40,7 +40,7 @@ async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
   const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const now = isoNow(deps.clock);
-  const account: AccountRow = { id: newId('account'), name, email, plan: deps.plans.signUpPlan, monthly_limit: null, per_minute_limit: null, unmetered: 0, locale: null, created_at: now, updated_at: now };
+  const account: AccountRow = { id: newId('account'), name, email, plan: deps.plans.signUpPlan, monthly_limit: null, per_minute_limit: null, unmetered: 0, locale: null, retention_days: null, created_at: now, updated_at: now };
   const userId = newId('user');
   return deps.transact(async (trx) => {
     // Checked again inside the write: two sign-ups with one address at once get one account.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { getLocaleSettings, setLocaleSettings } from '../../domain/accounts/set-account-locale.js';
+import { getRetention, setRetention } from '../../domain/forms/retention.js';
 import { addOrigin, listOrigins, removeOrigin } from '../../domain/embed/embed-origins.js';
 import { AppError } from '../../domain/errors.js';
 import { sessionPartition } from '../../domain/users/live-mode.js';
@@ -29,6 +30,10 @@ export function registerAccountSettingsApi(api: FastifyInstance, deps: DomainDep
     if (locale !== null && typeof locale !== 'string') throw new AppError('parameter_invalid', 'locale must be a language tag such as "de", or null for English.', 'locale');
     return setLocaleSettings(deps, sessionOf(req).accountId, locale);
   });
+
+  // Data retention (issue 40): days after a form finishes until it is purged, or null (kept).
+  api.get('/settings/retention', { onRequest: guard }, async (req) => getRetention(deps, sessionOf(req).accountId));
+  api.put('/settings/retention', { onRequest: guard }, async (req) => setRetention(deps, sessionOf(req).accountId, jsonObject(req, ['retention_days'])['retention_days']));
 
   api.get<{ Params: ModeParams }>('/:mode/embed/origins', { onRequest: guard }, async (req) => listOrigins(deps, partition(req)));
 

@@ -29,5 +29,6 @@ export function authHook(authenticator: Authenticator, onRefused?: OnRefused) {
 
 function admitted(req: FastifyRequest, done: HookHandlerDoneFunction, a: Authenticated): void {
   req.partition = { accountId: a.accountId, mode: a.mode };
+  req.apiKeyId = a.keyId;
   done();
 }

@@ -4,6 +4,9 @@ import getOpenApiDocument from './meta/getOpenApiDocument.js';
 import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
 import generateForm from './forms/generateForm.js';
+import deleteForm from './forms/deleteForm.js';
+import holdForm from './forms/holdForm.js';
+import releaseFormHold from './forms/releaseFormHold.js';
 import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
 import listFormEvents from './forms/listFormEvents.js';
@@ -62,6 +65,9 @@ export const ROUTES: readonly RouteDef[] = [
   createForm,
   generateForm,
   listForms,
+  deleteForm,
+  holdForm,
+  releaseFormHold,
   getForm,
   getFormPdf,
   listFormEvents,

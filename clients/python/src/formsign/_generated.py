@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -166,7 +166,7 @@ Form = TypedDict("Form", {
     "object": 'Literal["form"]',
     "id": "str",
     "mode": 'Literal["live", "test"]',
-    "status": 'Literal["draft", "sent", "viewed", "signed", "expired", "declined", "voided"]',
+    "status": 'Literal["draft", "sent", "viewed", "signed", "expired", "declined", "voided", "deleted"]',
     "name": "Union[str, None]",
     "template_id": "Union[str, None]",
     "fields": "List[FormField]",
@@ -182,7 +182,30 @@ Form = TypedDict("Form", {
     "void_reason": "Union[str, None]",
     "sealing": "NotRequired[Union[Sealing, None]]",
     "generator": 'NotRequired[Literal["builtin", "model"]]',
+    "deleted_at": "NotRequired[str]",
+    "legal_hold": "NotRequired[LegalHold]",
+    "tombstone": "NotRequired[FormTombstone]",
     "signers": "NotRequired[List[SignerRole]]",
+})
+
+# Only on a form on legal hold (`holdForm`): no purge takes it, by `deleteForm` (`409 form_on_hold`)
+LegalHold = TypedDict("LegalHold", {
+    "reason": "str",
+    "placed_by": "Union[str, None]",
+    "placed_at": "str",
+})
+
+HoldFormRequest = TypedDict("HoldFormRequest", {
+    "reason": "str",
+})
+
+# What is kept of a purged form (only on a `deleted` form): the SHA-256 of its sealed PDF (so a copy
+FormTombstone = TypedDict("FormTombstone", {
+    "sealed_sha256": "Union[str, None]",
+    "recipients": "int",
+    "signatures": "int",
+    "events": "int",
+    "files": 'Literal["deleting", "deleted"]',
 })
 
 # A page of forms, newest first.
@@ -348,6 +371,7 @@ Verification = TypedDict("Verification", {
     "object": 'Literal["verification"]',
     "issued_by_this_service": "bool",
     "form_id": "NotRequired[str]",
+    "form_deleted_at": "NotRequired[str]",
     "intact": "bool",
     "modified_after_signing": "bool",
     "signatures": "List[VerifiedSignature]",
@@ -474,7 +498,7 @@ UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
     "description": "NotRequired[Union[str, None]]",
 })
 
-EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided"]
+EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted"]
 
 DeliveredEventType = Union[EventType, Literal["webhook.test"]]
 
@@ -527,7 +551,7 @@ class Operations:
         """Delete a template (DELETE /api/v1/templates/{template_id}, operation deleteTemplate)."""
         return self._request("DELETE", f"/api/v1/templates/{_q(template_id)}", query=None, expect="json")  # type: ignore[no-any-return]
 
-    def list_forms(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, status: 'Optional[Literal["draft", "sent", "viewed", "signed", "expired", "declined", "voided"]]' = None) -> "FormList":
+    def list_forms(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, status: 'Optional[Literal["draft", "sent", "viewed", "signed", "expired", "declined", "voided", "deleted"]]' = None) -> "FormList":
         """List forms (GET /api/v1/forms, operation listForms)."""
         return self._request("GET", "/api/v1/forms", query={"limit": limit, "starting_after": starting_after, "status": status}, expect="json")  # type: ignore[no-any-return]
 
@@ -542,6 +566,18 @@ class Operations:
     def get_form(self, form_id: str) -> "Form":
         """Get a form (GET /api/v1/forms/{form_id}, operation getForm)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def delete_form(self, form_id: str) -> "Form":
+        """Delete a form (DELETE /api/v1/forms/{form_id}, operation deleteForm)."""
+        return self._request("DELETE", f"/api/v1/forms/{_q(form_id)}", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def hold_form(self, form_id: str, body: "HoldFormRequest", *, idempotency_key: Optional[str] = None) -> "Form":
+        """Place a legal hold on a form (POST /api/v1/forms/{form_id}/hold, operation holdForm)."""
+        return self._request("POST", f"/api/v1/forms/{_q(form_id)}/hold", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
+
+    def release_form_hold(self, form_id: str) -> "Form":
+        """Release a form's legal hold (DELETE /api/v1/forms/{form_id}/hold, operation releaseFormHold)."""
+        return self._request("DELETE", f"/api/v1/forms/{_q(form_id)}/hold", query=None, expect="json")  # type: ignore[no-any-return]
 
     def get_form_pdf(self, form_id: str) -> "bytes":
         """Download the filled PDF (GET /api/v1/forms/{form_id}/pdf, operation getFormPdf)."""

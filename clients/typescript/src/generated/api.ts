@@ -245,7 +245,55 @@ export interface paths {
         get: operations["getForm"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a form
+         * @description A `draft` is removed whole: afterwards its id answers `404`. A form in flight (`sent`, `viewed`,
+         *     or signed by everyone and being sealed) answers `409 form_not_deletable`: void it first. A finished
+         *     form (`signed`, `declined`, `voided`, `expired`) is purged: its field values, metadata and name,
+         *     its recipients' names, addresses, IPs and user agents, its messages, signature images and stored
+         *     PDFs are deleted, and its events keep their ids and types but lose the personal data of their
+         *     payloads. What stays is a tombstone, the Form with `status: "deleted"`, `deleted_at` and
+         *     `tombstone` (the sealed PDF's SHA-256 and counts), which `getForm` answers from then on; a PDF
+         *     whose hash matches it is reported by `verifyPdf` as issued by this service and deleted. Emits
+         *     `form.deleted`. Deleting again answers the tombstone (and is not counted toward the monthly quota).
+         *     A form on legal hold answers `409 form_on_hold`. When the file store cannot be reached, the
+         *     database part is done and the answer is `503 storage_unavailable` with `Retry-After`: the
+         *     tombstone says `files: "deleting"` and the deletion is retried in the background.
+         */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{form_id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a legal hold on a form
+         * @description A form on legal hold is never purged: `deleteForm` answers `409 form_on_hold` and the account's
+         *     retention passes it by, until the hold is released. The `reason` is required; who placed the hold
+         *     (the API key's id) and when are kept with it and shown as the Form's `legal_hold`. Placing it
+         *     again replaces the reason. A deleted form answers `404`.
+         */
+        post: operations["holdForm"];
+        /**
+         * Release a form's legal hold
+         * @description The hold is released; the form may be purged again. A form without a hold answers as it is.
+         */
+        delete: operations["releaseFormHold"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1111,6 +1159,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "form.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.deleted
+         * @description Sent once, when a finished form is purged (`deleteForm`, or the account's retention). `data.object`
+         *     is the tombstone: the form in `deleted`, with `deleted_at` and `tombstone`, without values,
+         *     metadata, name or recipients.
+         */
+        post: operations["onFormDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1148,7 +1218,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1469,10 +1539,11 @@ export interface components {
             mode: "live" | "test";
             /**
              * @description `declined` (a recipient declined to sign) and `voided` (the sender withdrew the form) are final,
-             *     like `signed` and `expired`: no link works any more and nothing more can be sent.
+             *     like `signed` and `expired`: no link works any more and nothing more can be sent. `deleted`: the
+             *     form was purged (`deleteForm`) and this is its tombstone (`deleted_at`, `tombstone`).
              * @enum {string}
              */
-            status: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
+            status: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided" | "deleted";
             name: string | null;
             /** @description The template the form was made from; `null` for a generated form not saved as a template. */
             template_id: string | null;
@@ -1528,10 +1599,46 @@ export interface components {
              */
             generator?: "builtin" | "model";
             /**
+             * Format: date-time
+             * @description Only on a `deleted` form (its tombstone): when it was purged.
+             */
+            deleted_at?: string;
+            legal_hold?: components["schemas"]["LegalHold"];
+            tombstone?: components["schemas"]["FormTombstone"];
+            /**
              * @description Only in the response of `generateForm`: each signer slot of the generated fields with the role
              *     the description names (a recipient's `signer` picks the slot when sending).
              */
             signers?: components["schemas"]["SignerRole"][];
+        };
+        /**
+         * @description Only on a form on legal hold (`holdForm`): no purge takes it, by `deleteForm` (`409 form_on_hold`)
+         *     or by the account's retention, until the hold is released (`releaseFormHold`).
+         */
+        LegalHold: {
+            reason: string;
+            /** @description Who placed it - the API key's id (`key_…`), or the dashboard user's e-mail address. */
+            placed_by: string | null;
+            /** Format: date-time */
+            placed_at: string;
+        };
+        HoldFormRequest: {
+            /** @description Why the form must be kept (a dispute, a litigation hold, an audit). */
+            reason: string;
+        };
+        /**
+         * @description What is kept of a purged form (only on a `deleted` form): the SHA-256 of its sealed PDF (so a copy
+         *     someone still holds can be checked with `verifyPdf`), how many recipients, signatures and events
+         *     it had, and whether its stored files are gone yet (`deleting` until the file store has let them go).
+         */
+        FormTombstone: {
+            /** @description The sealed PDF's SHA-256 (hex); `null` when the form was never sealed. */
+            sealed_sha256: string | null;
+            recipients: number;
+            signatures: number;
+            events: number;
+            /** @enum {string} */
+            files: "deleting" | "deleted";
         };
         /** @description A page of forms, newest first. */
         FormList: {
@@ -1545,7 +1652,7 @@ export interface components {
          * @description The type of an event, in `Event.type`, a webhook's `events` and the events list's filter. This is the one list of event types: the generated types, the webhooks' `DeliveredEventType`, the dashboard's webhook page and the docs derive from it (docs/architecture.md, "Adding an event type"). Each has a `webhooks` entry below saying when it is sent.
          * @enum {string}
          */
-        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided";
+        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "form.deleted";
         /** @description What a delivery carries in `Service-Event-Type` and `event_type`; an `EventType`, or `webhook.test` for a test delivery. */
         DeliveredEventType: components["schemas"]["EventType"] | "webhook.test";
         /**
@@ -1778,6 +1885,12 @@ export interface components {
             issued_by_this_service: boolean;
             /** @description The form this service sealed the document for (only when `issued_by_this_service`). */
             form_id?: string;
+            /**
+             * Format: date-time
+             * @description Only when the document is exactly the sealed PDF of a form since deleted (its SHA-256 matches
+             *     the form's tombstone): issued by this service, and the form was deleted at this time.
+             */
+            form_deleted_at?: string;
             /** @description The PDF has at least one signature and every signed byte range is unchanged. */
             intact: boolean;
             /**
@@ -2138,7 +2251,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn) or `form_not_resealable` (a reseal of a form that is not fully signed and waiting for a failed or stuck seal); `source_pdf_missing` when the template's or form's stored source PDF is gone from the file store (a preview or a relabel has nothing to read; restore the file or upload the template again). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
+        /** @description The form's state does not allow the operation: `form_already_sent` (that recipient already has it), `form_not_sendable` (the form is `signed`, `expired`, `declined` or `voided`), `form_expired` (its `expires_at` has passed), `form_not_signed` (no signed PDF yet), `form_not_voidable` (only a `sent` or `viewed` form can be voided), `not_your_turn` (a signing link of a `sequential` form before its turn), `form_not_resealable` (a reseal of a form that is not fully signed and waiting for a failed or stuck seal), `form_not_deletable` (a delete of a form still out for signing: void it first), `form_on_hold` (a delete or purge of a form on legal hold) or `source_pdf_missing` when the template's or form's stored source PDF is gone from the file store (a preview or a relabel has nothing to read; restore the file or upload the template again). Type `conflict_error`. On a POST sent with an `Idempotency-Key`: `idempotency_key_reused` (the key was used with another method, path or body) or `idempotency_key_in_use` (the first request with the key is still running). */
         Conflict: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -2322,7 +2435,7 @@ export interface components {
          */
         StartingAfterDelivery: string;
         /** @description Only forms in this status. */
-        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided";
+        FormStatusFilter: "draft" | "sent" | "viewed" | "signed" | "expired" | "declined" | "voided" | "deleted";
         /**
          * @description `url`: answer with a `302` redirect to a presigned download address valid for one hour.
          *     `base64`: answer with a `SignedPdf` JSON object holding the document.
@@ -2977,6 +3090,151 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The form. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tombstone (for a draft, what it was; no tombstone is kept). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    holdForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldFormRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, with its `legal_hold`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    releaseFormHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form, without `legal_hold`. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -4973,6 +5231,82 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "form.voided";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.deleted";
                 };
             };
         };
