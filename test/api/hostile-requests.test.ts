@@ -160,7 +160,7 @@ for (const dialect of DIALECTS) {
 
     it('an enum error names the allowed values', async () => {
       const e = expectError(await h.request({ url: '/api/v1/forms?status=done', as: h.actors.aTest }), 400, 'parameter_invalid', 'status');
-      assert.match(e.message, /status'?:? must be one of draft, sent, viewed, signed, expired, declined, voided\./);
+      assert.match(e.message, /status'?:? must be one of draft, sent, viewed, signed, expired, declined, voided, deleted\./);
     });
 
     it('415 names the content type the endpoint accepts', async () => {

@@ -147,10 +147,25 @@ for (const dialect of DIALECTS) {
       const form = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: t.id } });
       assert.equal(form.status, 201);
       const row = await h.deps.database.db.selectFrom('templates').select('pdf_key').where('id', '=', t.id).executeTakeFirstOrThrow();
+      // A file store that fails in a way nobody planned for (not a missing file: that is 409
+      // source_pdf_missing, issue 35) answers 500 without its details.
+      const blobs = h.deps.domain.blobs;
+      const get = blobs.get.bind(blobs);
+      blobs.get = async (key) => {
+        if (key === row.pdf_key) throw new Error(`EIO: the disk under ${row.pdf_key} is on fire`);
+        return get(key);
+      };
+      try {
+        const res = await h.request({ url: `/api/v1/forms/${form.json().id}/pdf`, as: h.actors.aTest });
+        const e = expectError(res, 500, 'api_error', 'internal_error');
+        assert.ok(!e.message.includes(row.pdf_key) && !e.message.includes('fire'), 'no internals leak');
+      } finally {
+        blobs.get = get;
+      }
       await h.deps.domain.blobs.delete(row.pdf_key);
-      const res = await h.request({ url: `/api/v1/forms/${form.json().id}/pdf`, as: h.actors.aTest });
-      const e = expectError(res, 500, 'api_error', 'internal_error');
-      assert.ok(!e.message.includes(row.pdf_key), 'no internals leak');
+      const gone = await h.request({ url: `/api/v1/forms/${form.json().id}/pdf`, as: h.actors.aTest });
+      const missing = expectError(gone, 409, 'conflict_error', 'source_pdf_missing');
+      assert.ok(!missing.message.includes(row.pdf_key), 'the key is not named');
     });
 
     it('/readyz answers 503 service_unavailable when the database is gone', async () => {
