@@ -28,6 +28,7 @@ import * as m0016 from './migrations/0016_signing_evidence.js';
 // Evidence: the consent's language (issues 25, 29).
 import * as m0023 from './migrations/0023_consent_locale.js';
 import * as m0024 from './migrations/0024_sealed_audit_locale.js';
+import * as m0025 from './migrations/0025_event_order.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -226,6 +227,7 @@ export const migrations: Record<string, Migration> = {
   '0021_signer_roles': m0021,
   '0023_consent_locale': m0023,
   '0024_sealed_audit_locale': m0024,
+  '0025_event_order': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
