@@ -276,7 +276,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
     : devSmsSender;
   const handlers: JobHandlers = {
-    'message.deliver': messageDeliveryHandler({ db: domain.db, clock: domain.clock, email, sms, blobs: domain.blobs }),
+    'message.deliver': messageDeliveryHandler({ db: domain.db, transact: domain.transact, clock: domain.clock, email, sms, blobs: domain.blobs }),
     'forms.expire': formsExpiryHandler(domain),
     'webhook.deliver': webhookDeliveryHandler(domain),
     'webhook.sweep': webhookSweepHandler(domain),

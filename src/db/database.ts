@@ -29,6 +29,7 @@ import * as m0016 from './migrations/0016_signing_evidence.js';
 import * as m0023 from './migrations/0023_consent_locale.js';
 import * as m0024 from './migrations/0024_sealed_audit_locale.js';
 // Data lifecycle (issue 40).
+import * as m0025 from './migrations/0025_event_order.js';
 import * as m0030 from './migrations/0030_signer_checks.js';
 import * as m0035 from './migrations/0035_form_purge.js';
 import * as m0036 from './migrations/0036_retention_and_hold.js';
@@ -231,6 +232,7 @@ export const migrations: Record<string, Migration> = {
   '0021_signer_roles': m0021,
   '0023_consent_locale': m0023,
   '0024_sealed_audit_locale': m0024,
+  '0025_event_order': m0025,
   '0030_signer_checks': m0030,
   '0035_form_purge': m0035,
   '0036_retention_and_hold': m0036,

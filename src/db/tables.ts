@@ -155,6 +155,19 @@ export interface EventsTable {
   created_at: string;
   /** Null until the publisher has fanned the event out to its webhooks: the event is its own outbox entry. */
   published_at: string | null;
+  /**
+   * The order of the events API (0025), commit order within the partition. SQLite: max + 1, computed by
+   * the insert under the write lock. PostgreSQL: null until the last statement of the writing
+   * transaction numbers it (db/event-order.ts). A bigint: a string from PostgreSQL, a number from SQLite.
+   */
+  seq: Generated<number | string | null>;
+}
+
+/** PostgreSQL (0025): the last `seq` given to an event of each partition. */
+export interface EventCountersTable {
+  account_id: string;
+  mode: Mode;
+  value: number | string;
 }
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'failed' | 'dead';
@@ -539,6 +552,7 @@ export interface Database {
   template_versions: TemplateVersionsTable;
   forms: FormsTable;
   events: EventsTable;
+  event_counters: EventCountersTable;
   outbox: OutboxTable;
   recipients: RecipientsTable;
   signing_evidence: SigningEvidenceTable;

@@ -1,5 +1,6 @@
 import type { DatabaseConnection, Dialect, Driver, Kysely } from 'kysely';
 import { ScopedContext } from '../lib/scoped-context.js';
+import { numberPendingEvents } from './event-order.js';
 import { durableTransact, replayableTransact, type ReplayableTransact, type Transact, type Trx, type WriteUnit } from './handles.js';
 import type { Database } from './tables.js';
 
@@ -54,7 +55,12 @@ export function guardDialect(inner: Dialect): Dialect {
 
 const eachUnit = (db: Kysely<Database>) => async <T>(unit: WriteUnit<T>): Promise<T> => {
   refuseInsideUnit('transact() was called');
-  return db.transaction().execute((trx) => runUnit(unit, trx));
+  return db.transaction().execute(async (trx) => {
+    const result = await runUnit(unit, trx);
+    // The events the unit appended get their place in the feed last, just before the commit (event-order.ts).
+    await numberPendingEvents(trx);
+    return result;
+  });
 };
 
 /** PostgreSQL: one transaction per unit; the pool's connections commit concurrently. */

@@ -25,10 +25,13 @@ export async function resolveCursor(
   const limit = input.limit ?? 20;
   if (!input.starting_after) return { limit };
   const after = await find(input.starting_after);
-  if (!after) {
-    throw new AppError('parameter_invalid', `starting_after must be the id of a ${kind} in this list; '${input.starting_after}' is not.`, 'starting_after');
-  }
+  if (!after) throw cursorRefused('starting_after', kind, input.starting_after);
   return { limit, after: { created_at: after.created_at, id: after.id } };
+}
+
+/** A cursor that names no item of this partition's list. */
+export function cursorRefused(param: string, kind: string, id: string): AppError {
+  return new AppError('parameter_invalid', `${param} must be the id of a ${kind} in this list; '${id}' is not.`, param);
 }
 
 /** The list envelope around items that are already JSON text. */

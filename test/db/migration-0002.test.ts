@@ -199,7 +199,14 @@ for (const dialect of DIALECTS) {
 
     it('rewrites each event row: form_created_at is its form\'s created_at, form is the snapshot, data is gone', async () => {
       const rows = (await sql<Record<string, unknown>>`select * from events order by id`.execute(db)).rows;
-      assert.deepEqual(rows.map((r) => Object.keys(r).sort()), rows.map(() => ['account_id', 'created_at', 'form', 'form_created_at', 'form_id', 'id', 'mode', 'published_at', 'type']));
+      assert.deepEqual(rows.map((r) => Object.keys(r).sort()), rows.map(() => ['account_id', 'created_at', 'form', 'form_created_at', 'form_id', 'id', 'mode', 'published_at', 'seq', 'type']));
+      // 0025 numbers the rows it finds in their old order (created_at, id), per partition on PostgreSQL.
+      const inOrder = [...rows].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.id).localeCompare(String(b.id)));
+      for (const mode of ['test', 'live']) {
+        const seqs = inOrder.filter((r) => r.mode === mode).map((r) => Number(r.seq));
+        assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y), `${mode}: seq follows (created_at, id)`);
+        assert.equal(new Set(seqs).size, seqs.length);
+      }
       // Never published (no publisher has run yet): all pending, as the pending-events index shows.
       assert.deepEqual(rows.map((r) => r.published_at), rows.map(() => null));
       const pending = await db.selectFrom('events').select('id').where('published_at', 'is', null).orderBy('created_at').execute();

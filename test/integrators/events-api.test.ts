@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
       const t = await seedTemplate(h, p, 'Many', new Date().toISOString());
       const forms: Array<{ id: string; created_at: string }> = [];
       for (let i = 0; i < 2; i++) forms.push((await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: t } })).json<{ id: string; created_at: string }>());
-      // 248 more events, a millisecond apart, some sharing a timestamp (ties are broken by id).
+      // 248 more events, a millisecond apart, some sharing a timestamp.
       const base = Date.now() - 3_600_000;
       const rows = await h.deps.database.db.selectFrom('events').selectAll().where('form_id', 'in', forms.map((f) => f.id)).execute();
       await h.deps.domain.transact(async (trx) => {
@@ -92,9 +92,10 @@ for (const dialect of DIALECTS) {
           await insertEvent(trx, p, { id: newId('event'), type: i % 4 === 0 ? 'form.sent' : 'form.viewed', form_id: from.form_id, form_created_at: from.form_created_at, form: from.form, created_at: new Date(base + Math.floor(i / 3)).toISOString() });
         }
       });
-      const all = await h.deps.database.db.selectFrom('events').select(['id', 'created_at', 'type', 'form_id']).where('account_id', '=', p.accountId).where('mode', '=', p.mode).execute();
+      const all = await h.deps.database.db.selectFrom('events').select(['id', 'created_at', 'type', 'form_id', 'seq']).where('account_id', '=', p.accountId).where('mode', '=', p.mode).execute();
       assert.equal(all.length, 250);
-      const expected = [...all].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1)).map((e) => e.id);
+      // The feed's order is commit order (issue 35: `seq`), newest first, not created_at.
+      const expected = [...all].sort((a, b) => Number(b.seq) - Number(a.seq)).map((e) => e.id);
 
       for (const limit of [100, 7]) {
         const seen: string[] = [];

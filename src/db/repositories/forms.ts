@@ -53,13 +53,15 @@ export async function searchFormsByName(db: Db, p: Partition, q: PageQuery & { s
 /**
  * The form as the first statement of a write unit, with its row locked until the unit commits (on
  * PostgreSQL an UPDATE takes the row lock; SQLite's single writer serialises units anyway), so that
- * two concurrent changes of one form (two sends, a send and a signature) cannot both read the old
- * state. Undefined when the partition has no such form.
+ * two concurrent changes of one form (two sends, a send and a signature, a signature and an expiry)
+ * cannot both read the old state: EVERY change of a form's state takes it first, and decides on what
+ * it returns and on what the unit reads after it. Undefined when the partition has no such form.
+ * Without `now`, `updated_at` is left as it is (an expiry sweep that finds the form no longer due).
  */
-export async function lockForm(trx: Trx, p: Partition, id: string, now: string): Promise<FormRow | undefined> {
+export async function lockForm(trx: Trx, p: Partition, id: string, now?: string): Promise<FormRow | undefined> {
   return trx
     .updateTable('forms')
-    .set({ updated_at: now })
+    .set((eb) => ({ updated_at: now ?? eb.ref('updated_at') }))
     .where('account_id', '=', p.accountId)
     .where('mode', '=', p.mode)
     .where('id', '=', id)

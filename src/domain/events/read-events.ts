@@ -1,13 +1,13 @@
-import { findPartitionEvent, listPartitionEvents } from '../../db/repositories/events.js';
+import { findPartitionEvent, listPartitionEvents, type EventPageQuery, type EventPosition } from '../../db/repositories/events.js';
 import { findForm, findFormsIn } from '../../db/repositories/forms.js';
 import type { EventRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { eventJson, type EventView } from '../forms/present-form.js';
 import { formFields } from '../forms/read-forms.js';
 import { json, type Json } from '../json.js';
-import { listJson, resolveCursor, type ListInput, type ListView } from '../pagination.js';
+import { cursorRefused, listJson, type ListInput, type ListView } from '../pagination.js';
 import type { FieldSet } from '../templates/field-set.js';
 
 /**
@@ -19,6 +19,7 @@ export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 type ReadDeps = Pick<DomainDeps, 'db' | 'templateCache' | 'links' | 'clock'>;
 
 export interface EventListInput extends ListInput {
+  ending_before?: string | undefined;
   type?: string | undefined;
   form_id?: string | undefined;
   'created[gte]'?: string | undefined;
@@ -37,7 +38,7 @@ const instant = (rfc3339: string): string => new Date(rfc3339).toISOString();
 export async function listEvents(deps: ReadDeps, p: Partition, input: EventListInput): Promise<Json<ListView<EventView>>> {
   const retained = sinceOf(deps);
   const gte = input['created[gte]'] === undefined ? retained : instant(input['created[gte]']);
-  const q = await resolveCursor(input, (id) => findPartitionEvent(deps.db, p, id, retained), 'event');
+  const q = await eventCursor(deps, p, input, retained);
   let form: { id: string; created_at: string } | undefined;
   if (input.form_id !== undefined) {
     const row = await findForm(deps.db, p, input.form_id);
@@ -53,6 +54,27 @@ export async function listEvents(deps: ReadDeps, p: Partition, input: EventListI
   }, q);
   const fields = await fieldsOfForms(deps, p, page.rows);
   return listJson(page.rows.map((e) => render(e, fields, deps)), page.hasMore);
+}
+
+/**
+ * `starting_after` pages to older events, `ending_before` to newer ones (the way to poll: see the
+ * operation's description). Either names an event of this partition's list, refused alike whether it
+ * exists elsewhere or not, so the answer reveals nothing about other partitions.
+ */
+async function eventCursor(deps: ReadDeps, p: Partition, input: EventListInput, retained: string): Promise<EventPageQuery> {
+  const limit = input.limit ?? 20;
+  if (input.starting_after && input.ending_before) {
+    throw new AppError('parameter_invalid', 'Give starting_after or ending_before, not both.', 'ending_before');
+  }
+  const at = async (param: 'starting_after' | 'ending_before', id: string): Promise<EventPosition> => {
+    const e = await findPartitionEvent(deps.db, p, id, retained);
+    // Every committed event has its number (an unnumbered one is another transaction's, not yet seen).
+    if (!e || e.seq === null) throw cursorRefused(param, 'event', id);
+    return e.seq;
+  };
+  if (input.starting_after) return { limit, olderThan: await at('starting_after', input.starting_after) };
+  if (input.ending_before) return { limit, newerThan: await at('ending_before', input.ending_before) };
+  return { limit };
 }
 
 export async function getEvent(deps: ReadDeps, p: Partition, id: string): Promise<Json<EventView>> {

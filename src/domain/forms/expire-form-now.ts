@@ -27,7 +27,7 @@ export async function prepareExpireForm(deps: Omit<ExpireDeps, 'transact'>, p: P
   const fields = await formFields(deps, p, await loadForm(deps, p, formId));
   const now = isoNow(deps.clock);
   return async (trx) => {
-    const expired = await recordExpiry(trx, p, now, () => expireFormNow(trx, p, formId, now));
+    const expired = await recordExpiry(trx, p, formId, now, () => expireFormNow(trx, p, formId, now));
     if (expired) return formJson(expired, fields, deps.links);
     const form = await findForm(trx, p, formId);
     if (!form) throw notFound('form', formId);

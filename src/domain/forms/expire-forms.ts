@@ -1,4 +1,5 @@
 import { expireForm, findFormsToExpire } from '../../db/repositories/form-expiry.js';
+import { lockForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow } from '../../db/tables.js';
@@ -36,7 +37,7 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
       results.push(
         ...(await Promise.all(
           due.slice(i, i + SWEEP_CONCURRENCY).map(({ id, partition }) =>
-            deps.transact((trx) => recordExpiry(trx, partition, now, () => expireForm(trx, partition, id, now))),
+            deps.transact((trx) => recordExpiry(trx, partition, id, now, () => expireForm(trx, partition, id, now))),
           ),
         )),
       );
@@ -50,8 +51,15 @@ export async function expireForms(deps: SweepDeps, opts: { batchSize?: number } 
  * The one way a form's expiry is recorded, by the sweep and by an expiry asked for now
  * (expire-form-now.ts): the status written by `expire`, and with it one `form.expired` event carrying
  * the form as it now is, in the same transaction. Returns that state; undefined when `expire` expired nothing.
+ *
+ * The form's row is taken first, as by every other change of a form (lockForm): `expire`'s "someone
+ * has not signed yet" condition then reads the recipients after a signature holding the row has
+ * committed. Without it, on PostgreSQL (READ COMMITTED), the update waited for the last signature's
+ * row lock but judged the recipients as they were when it started: both won, and the form ended
+ * `expired` with every signature and its seal pending forever (issue 35 item 2).
  */
-export async function recordExpiry(trx: Trx, partition: Partition, now: string, expire: () => Promise<FormRow | undefined>): Promise<FormState | undefined> {
+export async function recordExpiry(trx: Trx, partition: Partition, formId: string, now: string, expire: () => Promise<FormRow | undefined>): Promise<FormState | undefined> {
+  if (!(await lockForm(trx, partition, formId))) return undefined;
   const form = await expire();
   if (!form) return undefined;
   const state = formState(form, await listRecipientsOfForm(trx, partition, form.id));

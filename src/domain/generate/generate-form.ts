@@ -131,6 +131,19 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
     throw fromPdfError(err);
   }
 
+  // The same checks a template's fields get on import. A refusal here is our layout's bug, not the
+  // caller's input, so it is a 500 rather than a 400 naming `fields`.
+  let defs: FieldDef[];
+  try {
+    defs = parseFieldDefs(laid.fields, laid.pageCount);
+  } catch (err) {
+    throw new Error(`The generated layout produced invalid fields: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const fields = fieldSet(JSON.stringify(defs));
+  // Every check of the caller's input before the first write (issue 35): with save_as_template a
+  // refused prefill used to answer 400 after the template had been saved.
+  const { values, unmatched } = checkPrefill(fields, input.prefill ?? {});
+
   if (input.save_as_template) {
     const template = await importTemplate(deps, p, { pdf: laid.pdf, name: title, fields: laid.fields, signers: roles, signal });
     const write = await prepareCreateForm(deps, p, {
@@ -142,16 +155,6 @@ export async function prepareGenerateForm(deps: DomainDeps, p: Partition, input:
     };
   }
 
-  // The same checks a template's fields get on import (this path skips importTemplate). A refusal here
-  // is our layout's bug, not the caller's input, so it is a 500 rather than a 400 naming `fields`.
-  let defs: FieldDef[];
-  try {
-    defs = parseFieldDefs(laid.fields, laid.pageCount);
-  } catch (err) {
-    throw new Error(`The generated layout produced invalid fields: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
-  const fields = fieldSet(JSON.stringify(defs));
-  const { values, unmatched } = checkPrefill(fields, input.prefill ?? {});
   const id = newId('form');
   const pdfKey = `${p.accountId}/${p.mode}/forms/${id}.pdf`;
   // The file is written before the row: a crash in between leaves an unreferenced file, never a row

@@ -79,13 +79,19 @@ export class IdempotencySlot {
 
   /**
    * Writes the answer in the caller's transaction (the one that makes the write it answers). A request
-   * that lost its key (it outlived the lease and another took it) throws, rolling its write back.
+   * that lost its key (it outlived the lease and another took it) throws, rolling its write back. The
+   * slot stays open until the caller says the transaction committed (`committed`): a commit that fails
+   * takes the stored answer back with it, and the key must then be given back like any 5xx's (issue 35).
    */
   async store(trx: Trx, answer: StoredAnswer): Promise<void> {
     if (!this.open) throw new Error('IdempotencySlot.store: this request does not hold its key, or already stored its answer');
     if (!(await storeIdempotentAnswer(trx, this.partition, this.key, this.owner, toRow(answer)))) {
       throw inUse();
     }
+  }
+
+  /** The transaction that `store` wrote into has committed: the answer is the key's for good. */
+  committed(): void {
     this.answered = true;
   }
 

@@ -3,7 +3,7 @@ import { findMessage, recordMessageDelivered, recordMessageFailed } from '../../
 import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { setRecipientDelivery } from '../../db/repositories/recipient-delivery.js';
 import type { MessageRow } from '../../db/tables.js';
-import type { Db } from '../../db/handles.js';
+import type { Db, Transact, Trx } from '../../db/handles.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
@@ -15,6 +15,8 @@ import { senderDisplayName } from './compose-message.js';
 
 export interface DeliveryDeps {
   readonly db: Db;
+  /** Records the provider's acceptance in a short commit of its own, right after it (see below). */
+  readonly transact: Transact;
   readonly clock: Clock;
   readonly email: EmailSender;
   readonly sms: SmsSender;
@@ -32,10 +34,12 @@ export interface DeliveryDeps {
  *   (`delivery_status` tells the truth about the last attempt, not a hope about the next); a later
  *   success turns them `delivered`. After the last attempt the error says it was given up on, and the
  *   job stays `dead` for `formsign outbox retry`.
- * - At least once: if the process dies after the SMTP DATA end (or the gateway's 2xx) but before that
- *   commit, the job is claimed again when its lease runs out and the message goes out a second time.
- *   The message id is the e-mail's Message-ID (`<msg_…@sender-domain>`), so receivers can drop the
- *   copy. A message already `delivered` is not sent again.
+ * - At least once: the acceptance (the SMTP server's 250 after DATA, or the gateway's 2xx) is recorded
+ *   in a short commit of its own right after it, before the job's own commit, so a job whose completion
+ *   fails to commit (a database fault) finds its message `delivered` when it runs again and sends
+ *   nothing. Only if the process dies, or the database fails, in the moment between the acceptance and
+ *   that commit is the message sent a second time; the message id is the e-mail's Message-ID
+ *   (`<msg_…@sender-domain>`), so a duplicate carries the same one and receivers can drop it.
  * - Who it is from is read when it is sent, for every kind alike: `"<account name> via Formsign"`
  *   at MAIL_FROM's address, Reply-To the account's notify_email when set; an attachment is read from
  *   the blob store then too. Only an invitation's outcome shows on its recipient (`delivery_status`
@@ -52,10 +56,18 @@ export function messageDeliveryHandler(deps: DeliveryDeps): JobHandler<PayloadOf
       const { transport, providerMessageId } = await send(deps, p, message, ctx.signal);
       const at = isoNow(deps.clock);
       const recipientId = tracksRecipient(message);
-      return async (trx) => {
+      const record = async (trx: Trx) => {
         await recordMessageDelivered(trx, p, message.id, { transport, providerMessageId, at });
         if (recipientId) await setRecipientDelivery(trx, p, recipientId, { status: 'delivered', error: null, at });
       };
+      try {
+        await deps.transact(record);
+        return;
+      } catch {
+        // The database failed right now: the same record goes into the job's own commit instead, and
+        // if that fails too the job runs again and the message goes out again (at least once).
+        return record;
+      }
     },
     async failed(trx, payload, ctx, failure) {
       const p = ctx.partition;

@@ -82,9 +82,21 @@ export function claimIdempotencyKey(o: IdempotencyHookOptions): preHandlerHookHa
   };
 }
 
+/**
+ * The key as sent. Node joins a repeated header into one value ("a, b"), which would be taken for one
+ * key: the raw headers tell two headers apart from one, and several are refused (key-rules.ts).
+ */
+function sentKeys(req: FastifyRequest): string | string[] | undefined {
+  const values: string[] = [];
+  for (let i = 0; i < req.raw.rawHeaders.length; i += 2) {
+    if (req.raw.rawHeaders[i]!.toLowerCase() === HEADER) values.push(req.raw.rawHeaders[i + 1]!);
+  }
+  return values.length > 1 ? values : req.headers[HEADER];
+}
+
 /** True when the stored answer was replayed. */
 async function take(req: FastifyRequest, reply: FastifyReply, o: IdempotencyHookOptions): Promise<boolean> {
-  const key = checkIdempotencyKey(req.headers[HEADER])!;
+  const key = checkIdempotencyKey(sentKeys(req))!;
   if (!req.partition) throw new Error(`${req.method} ${o.route} has no partition: the idempotency hook runs after the auth hook`);
   // A request without a body never had it read: its fingerprint is method and path alone.
   const state = keyed.get(req) ?? { hash: createHash('sha256').update(`${req.method} ${req.url}\n`) };

@@ -109,6 +109,9 @@ export function defineWriteRoute<Id extends OperationId, R>(spec: WriteSpec<Id, 
           if (slot) await slot.store(trx, a);
           return a;
         });
+        // Only now is the key answered: had the commit failed, the slot would still be open and the
+        // error's 5xx would give the key back (plugins/idempotency.ts), so a retry runs instead of a 409.
+        slot?.committed();
         return sendAnswer(reply, answer);
       };
     },

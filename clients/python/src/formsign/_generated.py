@@ -643,9 +643,9 @@ class Operations:
         """Verify a signed PDF (POST /api/v1/verify, operation verifyPdf)."""
         return self._request("POST", "/api/v1/verify", query=None, file=(filename, file), fields=fields, multipart=True, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
 
-    def list_events(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, type_: "Optional[EventType]" = None, form_id: "Optional[str]" = None, created_gte: "Optional[str]" = None, created_lt: "Optional[str]" = None) -> "EventList":
+    def list_events(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None, ending_before: "Optional[str]" = None, type_: "Optional[EventType]" = None, form_id: "Optional[str]" = None, created_gte: "Optional[str]" = None, created_lt: "Optional[str]" = None) -> "EventList":
         """List events (GET /api/v1/events, operation listEvents)."""
-        return self._request("GET", "/api/v1/events", query={"limit": limit, "starting_after": starting_after, "type": type_, "form_id": form_id, "created[gte]": created_gte, "created[lt]": created_lt}, expect="json")  # type: ignore[no-any-return]
+        return self._request("GET", "/api/v1/events", query={"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "type": type_, "form_id": form_id, "created[gte]": created_gte, "created[lt]": created_lt}, expect="json")  # type: ignore[no-any-return]
 
     def get_event(self, event_id: str) -> "Event":
         """Get an event (GET /api/v1/events/{event_id}, operation getEvent)."""

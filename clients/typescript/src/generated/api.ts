@@ -770,6 +770,20 @@ export interface paths {
          *     down can catch up. Filters combine: `type`, `form_id`, `created[gte]` and `created[lt]` (RFC 3339).
          *     Events older than 30 days are no longer listed (a form's own audit trail,
          *     `GET /api/v1/forms/{form_id}/events`, keeps them).
+         *
+         *     **Order and polling.** The list is in the order events were committed, not by `created_at`
+         *     (which is taken before the write commits, so two events can commit in the other order). An event
+         *     is listed only once every write that could still sort before it has ended (on PostgreSQL, once
+         *     every older transaction has ended; normally milliseconds), so new events only ever appear at the
+         *     new end of the list. Two ways to poll are safe, tested with concurrent writers (0 missed, 0
+         *     repeated):
+         *     - `ending_before=<newest event id you have>`: the events just newer than it (up to `limit`,
+         *       newest first, `has_more` when there are more newer ones); take the first id of the page as
+         *       the next cursor, and repeat until the page is empty.
+         *     - Newest first: read the first page, then `starting_after=<last id of the page>`, until you
+         *       reach the newest event you already had.
+         *     `created[gte]` / `created[lt]` select a time window for reports; they are not a way to poll (an
+         *     event with an earlier `created_at` can still appear after a later one was listed).
          */
         get: operations["listEvents"];
         put?: never;
@@ -2402,7 +2416,7 @@ export interface components {
         EventTypeFilter: components["schemas"]["EventType"];
         /** @description Only the events of this form (a form of another partition has none here). */
         EventFormFilter: string;
-        /** @description Only events created at or after this time (RFC 3339). */
+        /** @description Only events created at or after this time (RFC 3339). A time window, not a way to poll (see List events). */
         CreatedGte: string;
         /** @description Only events created before this time (RFC 3339). */
         CreatedLt: string;
@@ -2424,6 +2438,12 @@ export interface components {
          *     event. An id that is not in this list answers `400 parameter_invalid`.
          */
         StartingAfterEvent: string;
+        /**
+         * @description A cursor for polling: the `id` of the newest event you have. The page is the events just newer
+         *     than it (at most `limit`, newest first); `has_more` says more newer events follow. An id that is
+         *     not in this list, or both `starting_after` and `ending_before`, answers `400 parameter_invalid`.
+         */
+        EndingBeforeEvent: string;
         /**
          * @description A cursor: the `id` of the last webhook of the previous page. The page starts with the next older
          *     webhook. An id that is not in this list answers `400 parameter_invalid`.
@@ -4133,11 +4153,17 @@ export interface operations {
                  *     event. An id that is not in this list answers `400 parameter_invalid`.
                  */
                 starting_after?: components["parameters"]["StartingAfterEvent"];
+                /**
+                 * @description A cursor for polling: the `id` of the newest event you have. The page is the events just newer
+                 *     than it (at most `limit`, newest first); `has_more` says more newer events follow. An id that is
+                 *     not in this list, or both `starting_after` and `ending_before`, answers `400 parameter_invalid`.
+                 */
+                ending_before?: components["parameters"]["EndingBeforeEvent"];
                 /** @description Only events of this type. */
                 type?: components["parameters"]["EventTypeFilter"];
                 /** @description Only the events of this form (a form of another partition has none here). */
                 form_id?: components["parameters"]["EventFormFilter"];
-                /** @description Only events created at or after this time (RFC 3339). */
+                /** @description Only events created at or after this time (RFC 3339). A time window, not a way to poll (see List events). */
                 "created[gte]"?: components["parameters"]["CreatedGte"];
                 /** @description Only events created before this time (RFC 3339). */
                 "created[lt]"?: components["parameters"]["CreatedLt"];
