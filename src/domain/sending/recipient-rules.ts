@@ -92,14 +92,29 @@ function normaliseLocale(raw: string | undefined, i: number): string | null {
 function normalisePhone(raw: string, i: number, field = 'phone'): string {
   // The one phone rule (value-rules.js) first: a CR/LF or any other character a number never has is
   // refused, never cut away by the parser below (which reads '+1…\r\nX-Injected: yes' as the number).
-  if (!isPhoneNumberText(raw)) throw invalid(i, field, `recipients[${i}].${field} must be a phone number of digits, spaces and + ( ) . -, e.g. +14155550123.`);
   const trimmed = raw.trim();
+  // A national number such as '(415) 555-0123' is refused by the rule (it starts with no digit or +),
+  // but what it lacks is the country code: say that, not which characters a number may have.
+  const national = typeof raw === 'string' && /^[0-9 ().-]+$/.test(trimmed) && trimmed.replace(/\D/g, '').length >= 6;
+  if (!isPhoneNumberText(raw) && !national) throw invalid(i, field, `recipients[${i}].${field} must be a phone number of digits, spaces and + ( ) . -, e.g. +14155550123.`);
   if (!trimmed.startsWith('+')) {
     throw invalid(i, field, `recipients[${i}].${field} must be an international number starting with + and the country code, e.g. +14155550123.`);
   }
-  const parsed = phoneNumbers().parsePhoneNumberFromString(trimmed);
-  if (!parsed || !parsed.isPossible()) throw invalid(i, field, `recipients[${i}].${field} is not a possible phone number: '${trimmed}'.`);
+  const lib = phoneNumbers();
+  const parsed = lib.parsePhoneNumberFromString(trimmed);
+  if (!parsed || !parsed.isPossible()) throw invalid(i, field, `recipients[${i}].${field} ${phoneProblem(lib, trimmed)}`);
   return parsed.number;
+}
+
+/**
+ * Why an international-looking number is refused, in words that point at the usual mistake: the
+ * country code left out after the `+` ('+4155550123' reads as Switzerland's +41 and is too short).
+ */
+function phoneProblem(lib: typeof LibPhoneNumber, number: string): string {
+  const example = 'e.g. +1 415 555 0123 or +44 20 7946 0018';
+  if (lib.validatePhoneNumberLength(number) === 'INVALID_COUNTRY') return `'${number}' has no country code after the +: write + and the country code before the number, ${example}.`;
+  const code = lib.parsePhoneNumberFromString(number)?.countryCallingCode ?? /^\+(\d{1,3})/.exec(number.replace(/[^+\d]/g, ''))?.[1];
+  return `'${number}' is not a possible phone number${code ? ` for country code +${code}` : ''}: is the country code missing after the +? Write + and the country code before the number, ${example}.`;
 }
 
 /** The index of the first recipient of the call that was already sent the form, if any. */
