@@ -64,6 +64,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sign_verified_at', 'text')
     .execute();
   await db.schema.createIndex('signer_sessions_recipient_idx').on('signer_sessions').column('recipient_id').execute();
+  // A form's purge deletes its sessions by partition and form (db/repositories/form-purge.ts).
+  await db.schema.createIndex('signer_sessions_form_idx').on('signer_sessions').columns(['account_id', 'mode', 'form_id']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
