@@ -77,6 +77,13 @@ export async function emptyDeliveryBodies(trx: Trx, p: Partition, formId: string
   await trx.updateTable('webhook_deliveries').set({ body: null }).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('event_id', 'in', ids).execute();
 }
 
+/** Removes the form's events and their deliveries (a draft is removed whole). */
+export async function deleteFormEvents(trx: Trx, p: Partition, formId: string): Promise<void> {
+  const ids = trx.selectFrom('events').select('id').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId);
+  await trx.deleteFrom('webhook_deliveries').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('event_id', 'in', ids).execute();
+  await trx.deleteFrom('events').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).execute();
+}
+
 /** Stored answers of idempotent requests that name the form (its create, send, void…: they hold the Form with its values). */
 export async function deleteAnswersNaming(trx: Trx, p: Partition, formId: string): Promise<void> {
   await trx.deleteFrom('idempotency_keys').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('response_body', 'like', `%${formId}%`).execute();

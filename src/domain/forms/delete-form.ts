@@ -1,5 +1,5 @@
 import {
-  addPurgeBlobs, deleteAnswersNaming, deleteFormRow, deleteFormRows, emptyDeliveryBodies, eventsOfForm, purgeInventory,
+  addPurgeBlobs, deleteAnswersNaming, deleteFormEvents, deleteFormRow, deleteFormRows, emptyDeliveryBodies, eventsOfForm, purgeInventory,
   rewriteEventSnapshot, templateUsesFile, writeTombstone,
 } from '../../db/repositories/form-purge.js';
 import { FINISHED_STATUSES } from '../../db/repositories/form-retention.js';
@@ -62,15 +62,10 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
       throw new AppError('form_not_deletable', `This form is ${form.status} and still out for signing; void it first (POST /forms/${form.id}/void), then delete it.`);
     }
     if (form.status === 'draft') {
-      // The draft's row goes, but its events stay (emptied of its data) and `form.deleted` follows
-      // them: a poller's `ending_before` cursor may name one of them, and a webhook receiver that heard
-      // `form.created` hears the deletion. Removing events would break both (and reuse their numbers).
-      for (const e of await eventsOfForm(trx, p, form.id)) await rewriteEventSnapshot(trx, p, e.id, scrubbedSnapshot(e.form));
-      await emptyDeliveryBodies(trx, p, form.id);
+      await deleteFormEvents(trx, p, form.id);
       await deleteAnswersNaming(trx, p, form.id);
       await deleteFormRow(trx, p, form.id);
       await addPurgeBlobs(trx, p, form.id, [renderKey, ...(await ownFile(trx, p, form))], now);
-      await recordFormEvent(trx, p, 'form.deleted', formState(removedDraft(form, now), []), now);
       await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
       return { kind: 'draft' as const, form };
     }
@@ -80,14 +75,10 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
   await purgeFormFiles(deps, p, formId);
   if (result.kind === 'draft') {
     // No tombstone is kept of a draft: nothing was sent, signed or sealed. The answer shows what it was.
-    return { form: formJson(formState(removedDraft(result.form, now), []), fieldSet('[]'), deps.links), already: false };
+    const gone: FormRow = { ...result.form, status: 'deleted', deleted_at: now, values: '{}', metadata: '{}', fields: '[]', purge_state: 'done', tombstone: JSON.stringify({ recipients: 0, signatures: 0, events: 0 }) };
+    return { form: formJson(formState(gone, []), fieldSet('[]'), deps.links), already: false };
   }
   return { form: await tombstoneOf(deps, p, formId), already: result.kind === 'already' };
-}
-
-/** What a removed draft was, without its data: the answer to DELETE and its `form.deleted` event. */
-function removedDraft(form: FormRow, now: string): FormRow {
-  return { ...form, status: 'deleted', deleted_at: now, values: '{}', metadata: '{}', name: null, fields: '[]', purge_state: 'done', tombstone: JSON.stringify({ recipients: 0, signatures: 0, events: 0 }) };
 }
 
 /**
