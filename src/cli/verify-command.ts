@@ -53,8 +53,9 @@ function serviceCertificates(config: Config): ServiceCertificates | undefined {
 
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
 
-// What each kind of change is, in words (the /verify page says the same in verify/assets/verdict.js).
-const CHANGE_WORDS: Readonly<Record<ChangeKind, string>> = {
+// What each kind of change is, in words. The /verify page's classic script (verify/assets/verdict.js)
+// holds the same table; test/unit/change-words.test.ts fails when the two differ.
+export const CHANGE_WORDS: Readonly<Record<ChangeKind, string>> = {
   validation_data: 'validation data (DSS)',
   document_timestamp: 'a document timestamp',
   metadata: 'document information or XMP metadata (not content)',
