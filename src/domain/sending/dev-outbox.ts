@@ -16,7 +16,8 @@ export interface DevOutboxChannels {
 export interface DevMessageView {
   object: 'dev_message';
   id: string;
-  form_id: string;
+  /** Null for an e-mail about a user's dashboard access (a sign-in or reset link). */
+  form_id: string | null;
   /** Null for a notice to the account (its notify_email), which no one signs. */
   recipient_id: string | null;
   kind: MessageRow['kind'];
