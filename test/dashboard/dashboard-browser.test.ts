@@ -246,7 +246,7 @@ describe('dashboard in Chromium', () => {
       await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
 
       // A field picked in the list takes the keyboard to its box on the next frame (arrows move it)…
-      const inList = page.locator('.field-list').getByRole('button', { name: /^country/ });
+      const inList = page.locator('.field-list button[data-field-name="country"]');
       await inList.click();
       await page.waitForFunction(() => {
         const { document } = globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } };
@@ -259,7 +259,7 @@ describe('dashboard in Chromium', () => {
       // subject to the page's CSP, waitForFunction with a string is.)
       await page.keyboard.press('Escape');
       const kept = await page.evaluate(`(async () => {
-        const button = [...document.querySelectorAll('.field-list button')].find((b) => b.querySelector('.fl-name')?.textContent === 'country');
+        const button = document.querySelector('.field-list button[data-field-name="country"]');
         button?.click();
         await Promise.resolve();
         const options = document.querySelector('#insp-options');

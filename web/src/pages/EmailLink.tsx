@@ -44,7 +44,7 @@ export function EmailLinkRequest({ purpose, email, onBack }: { purpose: LinkPurp
     <>
       <h1 ref={heading} tabIndex={-1}>{reset ? 'Forgot your password?' : 'E-mail me a sign-in link'}</h1>
       <p className="muted">{reset ? 'We e-mail you a link to choose a new password. It works once, for 30 minutes.' : 'We e-mail you a link that signs you in once, within 30 minutes. No password needed.'}</p>
-      {sent ? <Notice tone="success">{sent} Check your inbox (on a server without SMTP: the dev outbox, or <code>formsign outbox messages</code>).</Notice> : null}
+      {sent ? <Notice tone="success"><span>{sent} Check your inbox (on a server without SMTP: the dev outbox, or <code>formsign outbox messages</code>).</span></Notice> : null}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <TextInput name="email" label="E-mail address" type="email" autoComplete="email" defaultValue={email} error={error?.param === 'email' ? error.message : undefined} />
         {error && error.param !== 'email' ? <div className="note error" role="alert">{error.message}</div> : null}
