@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { ACCESS_EMAILS_PER_ADDRESS, ACCESS_EMAILS_PER_IP } from '../../src/domain/users/login-throttle.js';
 import { EMAILED_LINK_MINUTES } from '../../src/domain/users/access-emails.js';
+import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink, type ReceivedMail } from '../outbox/support/sending.js';
 import { errorCode, PASSWORD, signedUp, uniqueEmail, visitor, type Visitor } from './support.js';
@@ -167,6 +168,39 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([extra.status, errorCode(extra)], [400, 'parameter_unknown']);
       const foreign = await v.call('POST', '/dashboard/api/access-email', { json: { email: 'a@example.com' }, headers: { origin: 'https://evil.example' } });
       assert.equal(errorCode(foreign), 'csrf_token_invalid');
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`dashboard access e-mails in the dev outbox (${dialect})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness(dialect);
+    });
+    after(() => h.close());
+
+    it('the dev outbox shows a reset e-mail to the user it is for, and to no other user of the account', async () => {
+      const owner = await signedUp(h);
+      const colleague = await createUser(h.deps.domain, { accountId: owner.accountId, email: uniqueEmail('colleague') });
+      const other = visitor(h);
+      const link = await createLoginLink(h.deps.domain, colleague.email);
+      assert.equal((await other.call('POST', '/dashboard/api/login-link', { json: { token: link.url.split('#')[1] } })).status, 200);
+
+      assert.equal((await visitor(h).call('POST', '/dashboard/api/access-email', { json: { email: owner.email, purpose: 'reset' } })).status, 202);
+      for (let i = 0; i < 10 && (await h.deps.worker.runDue()) > 0; i++);
+      type Box = { data: Array<{ id: string; kind: string; to: string; form_id: string | null }> };
+      const mine = (await owner.call('GET', '/dashboard/api/test/outbox')).json<Box>().data.filter((m) => m.kind === 'password_reset');
+      assert.equal(mine.length, 1);
+      assert.deepEqual([mine[0]!.to, mine[0]!.form_id], [owner.email, null]);
+      const html = await owner.call('GET', `/dashboard/api/test/outbox/${mine[0]!.id}/html`);
+      assert.equal(html.status, 200);
+      assert.match(html.body, /\/dashboard\/reset#[A-Za-z0-9_-]{43}/);
+
+      const theirs = (await other.call('GET', '/dashboard/api/test/outbox')).json<Box>().data;
+      assert.equal(theirs.filter((m) => m.kind === 'password_reset').length, 0, "a colleague does not see the owner's reset link");
+      const peek = await other.call('GET', `/dashboard/api/test/outbox/${mine[0]!.id}/html`);
+      assert.deepEqual([peek.status, errorCode(peek)], [404, 'resource_not_found']);
     });
   });
 }
