@@ -158,7 +158,7 @@ describe('dashboard access and the newcomer fixes in the browser', () => {
     await w.page.locator('.delivery-log tr').filter({ hasText: 'webhook.test' }).waitFor({ timeout: 20_000 });
     const offered = await w.page.locator('.event-choices input[type=checkbox]').evaluateAll((els) => els.map((e) => e.id.replace(/^new-ev-/, '')));
     assert.deepEqual(offered, [...EVENT_TYPES]);
-    for (const t of ['form.declined', 'form.voided', 'form.reminded', 'form.deleted']) assert.ok(offered.includes(t), t);
+    for (const t of ['form.declined', 'form.voided', 'form.reminded', 'form.deleted'] as const) assert.ok(offered.includes(t), t);
     await check(w, 'webhooks');
 
     const phone = await openWatched(browser, origin, 390, { storageState: await w.context.storageState() });
