@@ -15,7 +15,8 @@ import { SIGN_HEADERS, strokePng } from './signing/support.js';
 // The README's sending examples pasted in order into one shell, as a reader would after "A first form":
 // send, sign (the one step a person does in a browser; here through the signing page's own calls),
 // the signed PDF and pdfsig, the Arabic send, order/reminders/decline/void, signer checks, the completed
-// copy, and the webhooks section with its JavaScript receiver (plain `node`) verifying a test event.
+// copy, a form from a description, the webhooks section with its JavaScript receiver (plain `node`)
+// verifying a test event, embed origins, idempotent requests and the events feed.
 // What the reader changes is what they paste: the key, the address, the sample template's id; the
 // receiver's port is a free one here. Commands that start the server (`… npm start`) are the server
 // this test runs, with the same settings.
@@ -29,7 +30,11 @@ const SECTIONS: Array<[string, string]> = [
   ['## After sending: order, reminders, decline, void', '## Who signed: signer checks'],
   ['## Who signed: signer checks', '## The completed copy and notices'],
   ['## The completed copy and notices', '## Evidence'],
+  ['## Forms from a description', '## Webhooks'],
   ['## Webhooks', '## Embedded signing'],
+  ['## Embedded signing', '## Idempotent requests'],
+  ['## Idempotent requests', '## Events API'],
+  ['## Events API', '## The job worker'],
 ];
 
 /** One bash, fed a block at a time: each block's output, and the shell's variables kept between them. */
@@ -160,6 +165,21 @@ describe("README's sending and webhook examples, run in order against a server",
   it('the completed-copy send and the notification address', () => {
     assert.match(outputOf('"completed_copy":false'), /"status":"sent"/);
     assert.match(outputOf('set-notify'), /notices go to contracts@example\.com/);
+  });
+
+  it('a form from a description (the built-in generator), the unmatched prefill key named', () => {
+    const out = outputOf('/api/v1/forms/generate');
+    assert.match(out, /^HTTP\/1\.1 201/m);
+    assert.match(out, /^x-service-prefill-unmatched: nickname\r?$/im);
+  });
+
+  it('embed origins, an idempotent create replayed and a reused key refused, the events feed', () => {
+    assert.match(outputOf('"origin":"http://localhost:5173"'), /"object":"embed_origin"/);
+    assert.match(outputOf('cmp answer-1.json answer-2.json'), /^idempotent-replayed: true\r?$/im);
+    assert.match(outputOf('"name":"Something else"'), /"code":"idempotency_key_reused"/);
+    const events = outputOf('EVENT_ID=');
+    assert.match(events, /"object":"event","id":"evt_/);
+    assert.doesNotMatch(events, /"error"/);
   });
 
   it('webhooks: the JavaScript receiver runs with plain node and verifies the test event; a form expires', async () => {
