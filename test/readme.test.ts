@@ -6,29 +6,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createHarness, type Harness } from './harness.js';
+import { blocksOfSection, shellBlocks } from './shared/readme-blocks.js';
 
 // The README is the first thing a person runs: its shell blocks must parse, and every file they name
 // (and every file the README links to) must be in the repository, so they work from a fresh clone.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-
-/** The fenced blocks tagged sh, bash or shell, with the line each starts on. */
-export function shellBlocks(markdown: string): Array<{ line: number; code: string }> {
-  const blocks: Array<{ line: number; code: string }> = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(sh|bash|shell)\s*$/.exec(lines[i]!);
-    if (!open) continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    assert.ok(end < lines.length, `README.md:${start}: a shell block is never closed`);
-    blocks.push({ line: start, code: lines.slice(start, end).join('\n') });
-    i = end;
-  }
-  return blocks;
-}
 
 // Paths the README's commands read: tokens under a top-level folder of the repository, or with a
 // file extension. Words after -o, -D, > and tee are files the commands write, not read.
@@ -89,15 +73,6 @@ describe('README', () => {
     assert.deepEqual(writes, ['filled.pdf', 't.json', 'out.yaml']);
   });
 });
-
-/** The shell blocks between two headings, in order. */
-export function blocksOfSection(markdown: string, heading: string, nextHeading: string): Array<{ line: number; code: string }> {
-  const lines = markdown.split('\n');
-  const from = lines.indexOf(heading);
-  const to = lines.indexOf(nextHeading);
-  assert.ok(from >= 0 && to > from, `README.md has "${heading}" before "${nextHeading}"`);
-  return shellBlocks(markdown).filter((b) => b.line > from && b.line < to);
-}
 
 function bash(script: string, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

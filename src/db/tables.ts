@@ -275,7 +275,8 @@ export interface MessagesTable {
   id: string;
   account_id: string;
   mode: Mode;
-  form_id: string;
+  /** Null for an e-mail about a user's access to the dashboard: a sign-in link, a reset (0050). */
+  form_id: string | null;
   /** Null for a notice to the account's notify_email (0014). */
   recipient_id: string | null;
   channel: Channel;
@@ -434,10 +435,15 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
+/** What a one-time link is for (0050). */
+export type LoginLinkPurpose = 'sign_in' | 'reset';
+
 /** A one-time dashboard sign-in link (0010). */
 export interface LoginLinksTable {
   token_hash: string;
   user_id: string;
+  /** What the link may do (0050): sign in, or set a new password (then sign in). */
+  purpose: LoginLinkPurpose;
   created_at: string;
   expires_at: string;
   used_at: string | null;

@@ -16,6 +16,10 @@ export const MESSAGE_KINDS = [
   'notice_viewed',
   /** A signer check's one-time code (e-mail or SMS; issue 38). */
   'auth_code',
+  /** A dashboard user's one-time sign-in link, asked for on the sign-in page (issue 37). */
+  'sign_in_link',
+  /** A dashboard user's one-time link to set a new password ("Forgot password?", issue 37). */
+  'password_reset',
 ] as const;
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

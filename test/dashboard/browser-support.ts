@@ -106,3 +106,10 @@ export async function startBrowserStage(env: Record<string, string> = {}, opts: 
     },
   };
 }
+
+/** Follows a link of the dashboard's navigation; on a narrow screen the links are behind Menu, opened first. */
+export async function followNav(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
+}

@@ -117,8 +117,9 @@ describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
         assert.equal(await page.locator('.save-state').innerText(), 'All changes saved', 'nothing left unsaved');
         assert.equal(await labelShown(page, FIRST_NAME), 'Your first name and middle initial');
         assert.equal(await labelShown(page, APT), 'Flat (my words)');
-        const box = page.locator('.box[data-key]', { hasText: FIRST_NAME }).first();
-        assert.match((await box.getAttribute('aria-label')) ?? '', /\(Your first name and middle initial\)/, 'the box is named by its label too');
+        const box = page.locator(`.box[data-field="${FIRST_NAME}"]`).first();
+        // The label first (what the box shows), the AcroForm name after it (issue 37).
+        assert.match((await box.getAttribute('aria-label')) ?? '', /^Your first name and middle initial \(topmostSubform\[0\]\.Page1\[0\]\.f1_02\[0\]\), /, 'the box is named by its label, then its field name');
         await page.evaluate('window.scrollTo(0, 0)');
         await page.screenshot({ path: path.join(SHOTS, `relabelled-${width}.png`) });
         await assertAxeClean(page, `builder relabelled ${width}`);

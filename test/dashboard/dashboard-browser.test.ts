@@ -10,7 +10,7 @@ import { waitForInk } from '../signing/page-checks.js';
 import { getTemplate } from '../../src/domain/templates/read-templates.js';
 import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings.js';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
-import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
+import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched, followNav } from './browser-support.js';
 import { PASSWORD, uniqueEmail } from './support.js';
 
 // The dashboard in Debian's Chromium, end to end as a person uses it: sign up, upload a fillable PDF,
@@ -88,7 +88,7 @@ describe('dashboard in Chromium', () => {
       await w.page.goto(url);
       await w.page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
       assert.equal(new URL(w.page.url()).hash, '', 'the token leaves the address bar');
-      await w.page.getByRole('link', { name: 'Settings' }).click();
+      await followNav(w.page, 'Settings');
       await w.page.getByRole('heading', { name: 'Set a password' }).waitFor();
       await check(w, 'settings-link-user');
       await w.page.getByLabel('New password').fill('a long new password');
@@ -246,7 +246,7 @@ describe('dashboard in Chromium', () => {
       await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
 
       // A field picked in the list takes the keyboard to its box on the next frame (arrows move it)…
-      const inList = page.locator('.field-list').getByRole('button', { name: /^country/ });
+      const inList = page.locator('.field-list button[data-field-name="country"]');
       await inList.click();
       await page.waitForFunction(() => {
         const { document } = globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } };
@@ -259,7 +259,7 @@ describe('dashboard in Chromium', () => {
       // subject to the page's CSP, waitForFunction with a string is.)
       await page.keyboard.press('Escape');
       const kept = await page.evaluate(`(async () => {
-        const button = [...document.querySelectorAll('.field-list button')].find((b) => b.querySelector('.fl-name')?.textContent === 'country');
+        const button = document.querySelector('.field-list button[data-field-name="country"]');
         button?.click();
         await Promise.resolve();
         const options = document.querySelector('#insp-options');
@@ -349,7 +349,7 @@ describe('dashboard in Chromium', () => {
         await m.page.getByRole('button', { name: 'Sign in' }).click();
         await m.page.getByRole('heading', { name: 'API keys' }).waitFor();
         assert.equal(new URL(m.page.url()).pathname, '/dashboard/keys');
-        await m.page.getByRole('link', { name: 'Templates' }).click();
+        await followNav(m.page, 'Templates');
         await m.page.getByRole('link', { name: 'openoffice_form_example' }).waitFor();
         await check(m, 'templates');
         await m.page.getByRole('link', { name: 'openoffice_form_example' }).click();
@@ -372,11 +372,11 @@ describe('dashboard in Chromium', () => {
         await m.page.getByText('Unsaved changes').waitFor();
         // Leaving with unsaved changes asks first; declining stays, accepting leaves.
         m.page.once('dialog', (d) => void d.dismiss());
-        await m.page.getByRole('link', { name: 'API keys' }).click();
+        await followNav(m.page, 'API keys');
         await m.page.getByText('Unsaved changes').waitFor();
         assert.match(new URL(m.page.url()).pathname, /^\/dashboard\/templates\/tmpl_/);
         const asked = new Promise<string>((resolve) => m.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
-        await m.page.getByRole('link', { name: 'API keys' }).click();
+        await followNav(m.page, 'API keys');
         assert.match(await asked, /unsaved changes/);
         await m.page.locator('table').waitFor();
         await check(m, 'keys');

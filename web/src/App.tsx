@@ -5,6 +5,7 @@ import { AppContext, storedMode, storeMode, type AppState } from './mode';
 import { AuthPage } from './pages/AuthPage';
 import { KeysPage } from './pages/KeysPage';
 import { LinkSignIn } from './pages/LinkSignIn';
+import { ResetPassword } from './pages/EmailLink';
 import { NotFound } from './pages/NotFound';
 import { SettingsPage } from './pages/SettingsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
@@ -56,7 +57,7 @@ export function App() {
   }, [signedIn]);
 
   useEffect(() => {
-    if (path === '/dashboard/link') return;
+    if (path === '/dashboard/link' || path === '/dashboard/reset') return;
     if (!pageConfig().signedIn) {
       setAuth({ state: 'out' });
       return;
@@ -105,13 +106,14 @@ export function App() {
   // Addresses that mean "the start": the list of templates once signed in, the sign-in page before.
   useEffect(() => {
     if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
-    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link') {
+    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link' && path !== '/dashboard/reset') {
       // After signing in, the person lands where they were going (a template's link, say).
       if (/^\/dashboard\/(templates|keys|settings|forms|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
       navigate('/dashboard/login', { replace: true });
     }
   }, [auth.state, path]);
 
+  if (path === '/dashboard/reset') return <ResetPassword onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
   if (path === '/dashboard/link') return <LinkSignIn onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
   if (auth.state === 'loading') return <main className="center-page"><Spinner label="Opening the dashboard…" /></main>;
   if (auth.state === 'error') return <main className="center-page"><ErrorNote onRetry={() => void load()}>{auth.message}</ErrorNote></main>;

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { pageConfig } from './config';
 import { useApp } from './mode';
 import { Link } from './router';
@@ -18,6 +18,10 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
   const { session, mode, setMode, signOut } = useApp();
   const paid = session.account.plan === 'paid';
   const [upgradeHint, setUpgradeHint] = useState(false);
+  // On a narrow screen the links fold behind a Menu button (every page stays one tap away, with a cue);
+  // on a wide one the button is not shown and the links always are.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   return (
     <div className={`shell mode-${mode}`}>
       <a className="skip" href="#main">Skip to content</a>
@@ -27,7 +31,10 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
             <Logo />
             <span>Formsign</span>
           </Link>
-          <nav className="nav" aria-label="Dashboard">
+          <button type="button" className="btn small secondary menu-button" aria-expanded={menuOpen} aria-controls="dashboard-nav" onClick={() => setMenuOpen((o) => !o)}>
+            <span aria-hidden="true">☰</span> Menu
+          </button>
+          <nav id="dashboard-nav" className={menuOpen ? 'nav open' : 'nav'} aria-label="Dashboard">
             {NAV.filter(([to]) => to !== '/dashboard/outbox' || pageConfig().devOutbox).map(([to, label]) => (
               <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>{label}</Link>
             ))}

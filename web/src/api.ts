@@ -110,7 +110,8 @@ export type SendRecipient = SendFormRequest['recipients'][number];
 export interface DevMessage {
   object: 'dev_message';
   id: string;
-  form_id: string;
+  /** Null for a sign-in or reset e-mail (about a user, not a form). */
+  form_id: string | null;
   recipient_id: string | null;
   kind: MessageKind;
   channel: 'email' | 'sms';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../handles.js';
-import type { LoginLinksTable, SessionRow, SessionsTable, UserRow } from '../tables.js';
+import type { LoginLinkPurpose, LoginLinksTable, SessionRow, SessionsTable, UserRow } from '../tables.js';
 
 // Sessions and one-time links are looked up by the SHA-256 of their token: that lookup is how a
 // dashboard request learns its account, as an API key's hash does for the API.
@@ -51,8 +51,8 @@ export async function insertLoginLink(trx: Trx, row: LoginLinksTable): Promise<v
  * Marks an unused, unexpired link used and returns its user id; at most one caller ever gets it (the
  * update is conditional), so a link signs in once.
  */
-export async function consumeLoginLink(trx: Trx, tokenHash: string, now: string): Promise<string | undefined> {
-  const link = await trx.selectFrom('login_links').select(['user_id']).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+export async function consumeLoginLink(trx: Trx, tokenHash: string, now: string, purpose: LoginLinkPurpose): Promise<string | undefined> {
+  const link = await trx.selectFrom('login_links').select(['user_id']).where('token_hash', '=', tokenHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
   if (!link) return undefined;
   const r = await trx.updateTable('login_links').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0 ? link.user_id : undefined;

@@ -6,7 +6,9 @@ import { notFound } from '../errors.js';
 
 // The dev outbox in the dashboard (issue 24): the messages a partition's sends composed, as kept in
 // the messages table, newest first, with each recipient's signing link — so the quick start reaches a
-// signed PDF from the browser alone. Only the channels that have no real provider are shown.
+// signed PDF from the browser alone. Only the channels that have no real provider are shown, and a
+// dashboard user's sign-in or reset e-mail only to that user (another user of the account could
+// otherwise sign in as them).
 
 export interface DevOutboxChannels {
   readonly email: boolean;
@@ -16,7 +18,8 @@ export interface DevOutboxChannels {
 export interface DevMessageView {
   object: 'dev_message';
   id: string;
-  form_id: string;
+  /** Null for an e-mail about a user's dashboard access (a sign-in or reset link). */
+  form_id: string | null;
   /** Null for a notice to the account (its notify_email), which no one signs. */
   recipient_id: string | null;
   kind: MessageRow['kind'];
@@ -32,11 +35,19 @@ export interface DevMessageView {
   delivered_at: string | null;
 }
 
-const shown = (channels: DevOutboxChannels, row: Pick<MessageRow, 'channel'>) => (row.channel === 'sms' ? channels.sms : channels.email);
+/** Who looks: a sign-in or reset e-mail is shown to the user it was sent to alone (it signs them in). */
+export interface DevOutboxViewer {
+  readonly email: string;
+}
 
-export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: Partition, channels: DevOutboxChannels, limit = 50): Promise<{ object: 'list'; data: DevMessageView[]; has_more: false }> {
+const ACCESS_KINDS: ReadonlySet<MessageRow['kind']> = new Set(['sign_in_link', 'password_reset']);
+
+const shown = (channels: DevOutboxChannels, viewer: DevOutboxViewer, row: Pick<MessageRow, 'channel' | 'kind' | 'to_address'>) =>
+  (row.channel === 'sms' ? channels.sms : channels.email) && (!ACCESS_KINDS.has(row.kind) || row.to_address === viewer.email);
+
+export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: Partition, channels: DevOutboxChannels, viewer: DevOutboxViewer, limit = 50): Promise<{ object: 'list'; data: DevMessageView[]; has_more: false }> {
   const rows = await listMessages(deps.db, { partition: p, limit });
-  const data = rows.filter((r) => shown(channels, r)).map((r) => ({
+  const data = rows.filter((r) => shown(channels, viewer, r)).map((r) => ({
     object: 'dev_message' as const,
     id: r.id,
     form_id: r.form_id,
@@ -58,8 +69,8 @@ export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: P
 }
 
 /** The e-mail's HTML as composed; another partition's message, or an SMS, is not found. */
-export async function devMessageHtml(deps: Pick<DomainDeps, 'db'>, p: Partition, channels: DevOutboxChannels, id: string): Promise<string> {
+export async function devMessageHtml(deps: Pick<DomainDeps, 'db'>, p: Partition, channels: DevOutboxChannels, viewer: DevOutboxViewer, id: string): Promise<string> {
   const row = await findMessage(deps.db, p, id);
-  if (!row || row.html === null || !shown(channels, row)) throw notFound('message', id);
+  if (!row || row.html === null || !shown(channels, viewer, row)) throw notFound('message', id);
   return row.html;
 }

@@ -11,6 +11,8 @@ import { AppError } from '../errors.js';
 //   accounts;
 // - password change: the user, 5 (a stolen session gets no more guesses by changing address), and the
 //   client address's 30;
+// - sign-in and reset e-mails: the address asked about, 3 (nobody's inbox is flooded), and the client
+//   address, 10 (one address asking about many); counted whether or not a user has the address;
 // - sign-up: the client address, 10 accounts made (one address making accounts in bulk); a sign-up
 //   that makes no account is given back.
 
@@ -21,6 +23,9 @@ export const LIMIT_PER_EMAIL_AND_IP = 5;
 export const LIMIT_PER_IP = 30;
 export const PASSWORD_CHECKS_PER_USER = 5;
 export const SIGNUPS_PER_IP = 10;
+/** Sign-in and reset e-mails asked for, per address asked about and per client address (issue 37). */
+export const ACCESS_EMAILS_PER_ADDRESS = 3;
+export const ACCESS_EMAILS_PER_IP = 10;
 
 export interface ThrottleSubjects {
   email: string;
@@ -92,4 +97,11 @@ export function reservePasswordCheck(deps: DepsForThrottle, s: { userId: string;
 export async function reserveSignup(deps: DepsForThrottle, ip: string | null): Promise<Attempt> {
   if (!ip) return { release: async () => undefined };
   return reserve(deps, [{ subject: `signup:${ip}`, limit: SIGNUPS_PER_IP, clearOnSuccess: false }], (wait) => `Too many accounts were made from your address. Try again in ${wait}.`);
+}
+
+/** Reserves one sign-in or reset e-mail; never given back (the limit is on e-mails asked for). */
+export function reserveAccessEmail(deps: DepsForThrottle, s: ThrottleSubjects): Promise<Attempt> {
+  const address: Limit = { subject: `access-email:${s.email}`, limit: ACCESS_EMAILS_PER_ADDRESS, clearOnSuccess: false };
+  const ip: Limit[] = s.ip ? [{ subject: `access-email-ip:${s.ip}`, limit: ACCESS_EMAILS_PER_IP, clearOnSuccess: false }] : [];
+  return reserve(deps, [address, ...ip], (wait) => `Too many sign-in e-mails were asked for. Try again in ${wait}, or use the link already sent.`);
 }

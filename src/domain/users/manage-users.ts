@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { findAccount } from '../../db/repositories/accounts.js';
-import { consumeLoginLink, insertLoginLink, revokeUserSessions } from '../../db/repositories/sessions.js';
+import { consumeLoginLink, revokeUserSessions } from '../../db/repositories/sessions.js';
 import { findUser, findUserByEmail, findUserById, insertUser, setUserPassword } from '../../db/repositories/users.js';
 import { isoNow } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
+import { issueLoginLink, LINK_PATHS } from './access-emails.js';
 import { reservePasswordCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { startSession, type Session, type StartedSession } from './sessions.js';
@@ -32,7 +32,7 @@ export interface LoginLinkView {
 /** How long a one-time sign-in link works. */
 export const LOGIN_LINK_HOURS = 24;
 /** Where a link lands: the page reads the token from the fragment, which never reaches a server log. */
-export const LOGIN_LINK_PATH = '/dashboard/link#';
+export const LOGIN_LINK_PATH = LINK_PATHS.sign_in;
 
 /** An operator's user (`formsign users create`, the demo account): no password until they set one. */
 export async function createUser(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { accountId: string; email: string }): Promise<UserView> {
@@ -45,23 +45,20 @@ export async function createUser(deps: Pick<DomainDeps, 'db' | 'transact' | 'clo
   return { object: 'user', id: row.id, account_id: row.account_id, email, has_password: false, created_at: now };
 }
 
-/** A one-time sign-in link for the user with this e-mail address. */
+/** A one-time sign-in link for the user with this e-mail address (the operator's command). */
 export async function createLoginLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'baseUrl'>, emailInput: string): Promise<LoginLinkView> {
   const email = normalizeEmail(emailInput, '--email');
   const user = await findUserByEmail(deps.db, email);
   if (!user) throw new AppError('resource_not_found', `No user has the e-mail address ${email}.`, 'email');
-  const token = randomBytes(32).toString('base64url');
-  const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + LOGIN_LINK_HOURS * 3_600_000).toISOString();
-  await deps.transact((trx) => insertLoginLink(trx, { token_hash: sha256Hex(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, used_at: null }));
-  return { object: 'login_link', user_id: user.id, email, url: `${deps.baseUrl}${LOGIN_LINK_PATH}${token}`, expires_at: expiresAt };
+  const link = await deps.transact((trx) => issueLoginLink(trx, deps, user, 'sign_in', LOGIN_LINK_HOURS * 60));
+  return { object: 'login_link', user_id: user.id, email, url: link.url, expires_at: link.expiresAt };
 }
 
 /** Signs in with a link's token, once; a used, expired or unknown token gets the same answer. */
 export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown): Promise<StartedSession> {
-  const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask your operator for a new one.');
+  const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask for a new one on the sign-in page.');
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw invalid;
-  const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock)));
+  const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock), 'sign_in'));
   if (!userId) throw invalid;
   const user = await findUserById(deps.db, userId);
   if (!user) throw invalid;

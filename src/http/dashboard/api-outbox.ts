@@ -22,13 +22,13 @@ export function registerOutboxApi(api: FastifyInstance, deps: DomainDeps, channe
 
   api.get<{ Params: ModeParams }>('/:mode/outbox', { onRequest: guard }, async (req, reply) => {
     if (!enabled) throw refuse();
-    const list = await listDevOutbox(deps, partition(req), channels);
+    const list = await listDevOutbox(deps, partition(req), channels, sessionOf(req).view.user);
     return sendJsonWithEtag(req, reply, { json: JSON.stringify({ ...list, channels }) });
   });
 
   api.get<{ Params: ModeParams & { message_id: string } }>('/:mode/outbox/:message_id/html', { onRequest: guard }, async (req, reply) => {
     if (!enabled) throw refuse();
-    const html = await devMessageHtml(deps, partition(req), channels, req.params.message_id);
+    const html = await devMessageHtml(deps, partition(req), channels, sessionOf(req).view.user, req.params.message_id);
     return reply
       .header('Content-Security-Policy', MESSAGE_CSP)
       .header('X-Content-Type-Options', 'nosniff')

@@ -1,19 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
+import { requestAccessEmail, resetPassword } from '../../domain/users/access-emails.js';
 import { logIn } from '../../domain/users/log-in.js';
 import { logInWithLink, setPassword } from '../../domain/users/manage-users.js';
-import { endSession, type StartedSession } from '../../domain/users/sessions.js';
+import { endSession, resolveSession, type StartedSession } from '../../domain/users/sessions.js';
 import { signUp } from '../../domain/users/sign-up.js';
 import { assertSameOrigin, sessionGuard, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
 
-// Sign-up, sign-in (password or one-time link), the current session, sign-out and password setting.
+// Sign-up, sign-in (password or one-time link), the current session, sign-out and password setting;
+// e-mailed sign-in and reset links (issue 37). Every sign-in mints a new session token (a token the
+// browser brought is never adopted) and ends the session the browser held before, if any.
 
 export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void {
   const guard = sessionGuard(deps);
   const secure = deps.baseUrl.startsWith('https:');
-  const started = (reply: FastifyReply, s: StartedSession, status = 200) => {
+  const started = async (req: FastifyRequest, reply: FastifyReply, s: StartedSession, status = 200) => {
+    const previous = await resolveSession(deps, readSessionCookie(req));
+    if (previous) await endSession(deps, previous);
     setSessionCookie(reply, s.token, s.view.expires_at, secure);
     return reply.code(status).send(s.view);
   };
@@ -21,19 +26,32 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/signup', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['account_name', 'email', 'password']);
-    return started(reply, await signUp(deps, { account_name: body['account_name'], email: body['email'], password: body['password'], ip: clientIp(req) }), 201);
+    return started(req, reply, await signUp(deps, { account_name: body['account_name'], email: body['email'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.post('/login', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['email', 'password']);
-    return started(reply, await logIn(deps, { email: body['email'], password: body['password'], ip: clientIp(req) }));
+    return started(req, reply, await logIn(deps, { email: body['email'], password: body['password'], ip: clientIp(req) }));
   });
 
   api.post('/login-link', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token']);
-    return started(reply, await logInWithLink(deps, body['token']));
+    return started(req, reply, await logInWithLink(deps, body['token']));
+  });
+
+  // "E-mail me a sign-in link" and "Forgot password?": 202 and the same answer for any address.
+  api.post('/access-email', async (req, reply) => {
+    assertSameOrigin(req, deps.baseUrl);
+    const body = jsonObject(req, ['email', 'purpose']);
+    return reply.code(202).send(await requestAccessEmail(deps, { email: body['email'], purpose: body['purpose'], ip: clientIp(req) }));
+  });
+
+  api.post('/password-reset', async (req, reply) => {
+    assertSameOrigin(req, deps.baseUrl);
+    const body = jsonObject(req, ['token', 'new_password']);
+    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'] }));
   });
 
   api.get('/session', { onRequest: guard }, async (req) => sessionOf(req).view);
@@ -46,7 +64,7 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
 
   api.post('/password', { onRequest: guard }, async (req, reply) => {
     const body = jsonObject(req, ['current_password', 'new_password']);
-    return started(reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
+    return started(req, reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
   });
 }
 

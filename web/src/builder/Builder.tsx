@@ -43,6 +43,9 @@ export default function Builder({ templateId }: { templateId: string }) {
   const [announce, setAnnounce] = useState('');
   /** The field a refused save named (`fields[3].options`): its properties show the reason. */
   const [invalidKey, setInvalidKey] = useState<string | null>(null);
+  // What the upload found in the file (scripts removed, an XFA part ignored, no form fields…): shown
+  // until the person closes it, so an upload's warnings are never lost on the way to the builder.
+  const [warnings, setWarnings] = useState<string[]>([]);
   const fieldsRef = useRef<EditField[]>([]);
   const lastEdit = useRef<string | null>(null);
   const gestureStart = useRef<EditField[] | null>(null);
@@ -82,6 +85,7 @@ export default function Builder({ templateId }: { templateId: string }) {
         if (cancelled) return;
         document.title = `${t.name} · Builder · Formsign`;
         setName(t.name);
+        setWarnings(t.warnings);
         const initial = withKeys(t.fields);
         setFields(initial);
         const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
@@ -282,6 +286,7 @@ export default function Builder({ templateId }: { templateId: string }) {
     setFields(next);
     setSelected(index >= 0 ? (next[index]?.key ?? null) : null);
     setName(t.name);
+    setWarnings((shown) => (shown.length === 0 ? shown : t.warnings));
     const names = Object.fromEntries((t.signers ?? []).map((r) => [r.slot, r.role]));
     setRoleNames(names);
     setSaved({ name: t.name, fields: JSON.stringify(toFields(next)), roles: JSON.stringify(toSignerRoles(names)) });
@@ -361,6 +366,15 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
       </div>
       {status.kind === 'error' ? <div className="builder-note"><ErrorNote>{status.message}</ErrorNote></div> : null}
+      {warnings.length > 0 ? (
+        <div className="builder-note template-warnings" role="region" aria-label="What the import found in this PDF">
+          <Notice tone="warning">
+            <strong>What the import found in this PDF</strong>
+            <ul>{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+            <button type="button" className="btn ghost small" onClick={() => setWarnings([])}>Dismiss</button>
+          </Notice>
+        </div>
+      ) : null}
       <div className="builder-body">
         <aside className="builder-side left" aria-label="Fields">
           {fields.length > 0 && !fields.some((f) => f.type === 'signature') ? (
@@ -374,9 +388,10 @@ export default function Builder({ templateId }: { templateId: string }) {
             <ul>
               {fields.map((f) => (
                 <li key={f.key}>
-                  <button type="button" className={f.key === selected ? 'current' : undefined} aria-pressed={f.key === selected} onClick={() => { select(f.key); focusBox(f.key); }}>
+                  <button type="button" data-field-name={f.name} className={f.key === selected ? 'current' : undefined} aria-pressed={f.key === selected} onClick={() => { select(f.key); focusBox(f.key); }}>
                     <span className="swatch" style={{ backgroundColor: signerColour(f.signer) }} aria-hidden="true" />
-                    <span className="fl-name">{f.name}</span>
+                    {/* The label a person gave (or the import found); the raw AcroForm name on hover. */}
+                    <span className="fl-name" title={f.label && f.label !== f.name ? `Field name: ${f.name}` : undefined}>{f.label || f.name}{f.label && f.label !== f.name ? <span className="visually-hidden"> (field name {f.name})</span> : null}</span>
                     <span className="fl-meta">{TYPE_LABEL[f.type]} · p{f.page}</span>
                     {duplicates.has(f.key) ? <span className="fl-flag" title="Another field on this page has the same label">Same label</span> : null}
                   </button>

@@ -141,8 +141,9 @@ export function PageView(p: Props) {
               tabIndex={0}
               role="button"
               aria-pressed={selected}
-              // The name starts with the text the box shows (its field name), as a voice user says it; the label follows.
-              aria-label={`${f.name}${f.label && f.label !== f.name ? ` (${f.label})` : ''}, ${TYPE_LABEL[f.type]} field for signer ${f.signer}${f.required ? ', required' : ''}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
+              // The name starts with the text the box shows (its label, else its field name), as a voice user says it; the field name follows.
+              aria-label={`${f.label || f.name}${f.label && f.label !== f.name ? ` (${f.name})` : ''}, ${TYPE_LABEL[f.type]} field for signer ${f.signer}${f.required ? ', required' : ''}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
+              title={f.label && f.label !== f.name ? `${f.label} (field name: ${f.name})` : f.name}
               onPointerDown={(e) => startBox(e, f, 'move')}
               onPointerMove={move}
               onPointerUp={end}
@@ -150,7 +151,7 @@ export function PageView(p: Props) {
               onFocus={() => p.onSelect(f.key)}
               onKeyDown={(e) => p.onBoxKey(e, f)}
             >
-              <span className="box-name" style={{ backgroundColor: colour }}>{f.name}</span>
+              <span className="box-name" style={{ backgroundColor: colour }}>{f.label || f.name}</span>
               {selected ? <div className="handle" aria-hidden="true" onPointerDown={(e) => startBox(e, f, 'resize')} onPointerMove={move} onPointerUp={end} onPointerCancel={end} /> : null}
             </div>
           );

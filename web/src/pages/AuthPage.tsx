@@ -3,6 +3,7 @@ import { api, ApiError, errorMessage, type SessionView } from '../api';
 import { Link } from '../router';
 import { Logo } from '../ui/Logo';
 import { Notice } from '../ui/ui';
+import { EmailLinkRequest, type LinkPurpose } from './EmailLink';
 
 // Sign in and sign up share one layout: a card with the form, errors next to the field they concern.
 
@@ -12,11 +13,16 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // "Forgot password?" / "E-mail me a sign-in link": the same card asks for the address alone.
+  const [byEmail, setByEmail] = useState<{ purpose: LinkPurpose; email: string } | null>(null);
+  const askByEmail = (purpose: LinkPurpose) => setByEmail({ purpose, email: String(form.current ? new FormData(form.current).get('email') ?? '' : '') });
   useEffect(() => {
+    if (byEmail) return;
     setError(null);
     document.title = `${kind === 'login' ? 'Sign in' : 'Create your account'} · Formsign`;
     heading.current?.focus({ preventScroll: true });
-  }, [kind]);
+  }, [kind, byEmail]);
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -41,10 +47,11 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
     <main className="auth-page">
       <div className="auth-card">
         <div className="auth-brand"><Logo /><span>Formsign</span></div>
+        {byEmail && kind === 'login' ? <EmailLinkRequest purpose={byEmail.purpose} email={byEmail.email} onBack={() => setByEmail(null)} /> : <>
         <h1 ref={heading} tabIndex={-1}>{kind === 'login' ? 'Sign in to your dashboard' : 'Create your account'}</h1>
         <p className="muted">{kind === 'login' ? 'Templates, API keys and the documents you send for signature.' : 'Start with test API keys, no card needed.'}</p>
         {notice ? <Notice>{notice}</Notice> : null}
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        <form ref={form} onSubmit={(e) => void submit(e)} noValidate>
           {kind === 'signup' ? (
             <TextInput name="account_name" label="Company or project name" autoComplete="organization" error={fieldError('account_name')} />
           ) : null}
@@ -57,12 +64,19 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
             hint={kind === 'signup' ? 'At least 10 characters.' : undefined}
             error={fieldError('password')}
           />
+          {kind === 'login' ? (
+            <p className="auth-help">
+              <button type="button" className="link-button" onClick={() => askByEmail('reset')}>Forgot password?</button>
+              <button type="button" className="link-button" onClick={() => askByEmail('sign_in')}>E-mail me a sign-in link</button>
+            </p>
+          ) : null}
           {formError ? <div className="note error" role="alert">{formError}</div> : null}
           <button type="submit" className="btn primary block" disabled={busy}>{busy ? 'Please wait…' : kind === 'login' ? 'Sign in' : 'Create account'}</button>
         </form>
         <p className="auth-switch">
           {kind === 'login' ? <>New to Formsign? <Link to="/dashboard/signup">Create an account</Link></> : <>Have an account? <Link to="/dashboard/login">Sign in</Link></>}
         </p>
+        </>}
       </div>
       <p className="auth-foot"><a href="/docs">API reference</a> · <a href="/">About this server</a></p>
     </main>

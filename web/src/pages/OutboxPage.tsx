@@ -19,6 +19,8 @@ const KIND: Record<DevMessage['kind'], string> = {
   notice_completed: 'A notice to the account: the form is signed.',
   notice_declined: 'A notice to the account: a signer declined.',
   notice_viewed: 'A notice to the account: a signer opened the form.',
+  sign_in_link: 'A one-time sign-in link a dashboard user asked for on the sign-in page.',
+  password_reset: 'A one-time link to set a new password ("Forgot password?" on the sign-in page).',
 };
 
 type Box = { data: DevMessage[]; channels: { email: boolean; sms: boolean } };
@@ -69,7 +71,7 @@ export function OutboxPage() {
               <strong>{m.subject ?? m.text.slice(0, 80)}</strong>
               <StatusTag status={m.status} />
             </div>
-            <p className="small">To {m.to} · {formatDateTime(m.created_at)} · <Link to={`/dashboard/forms/${m.form_id}`}>the form</Link></p>
+            <p className="small">To {m.to} · {formatDateTime(m.created_at)}{m.form_id ? <> · <Link to={`/dashboard/forms/${m.form_id}`}>the form</Link></> : null}</p>
             {m.signing_url ? <p className="signing-link"><a href={m.signing_url} target="_blank" rel="noopener">Open the signing link</a> <code className="small">{m.signing_url}</code></p> : <p className="muted small">{KIND[m.kind]}</p>}
             {m.error ? <p className="field-error">{m.error}</p> : null}
             {m.channel === 'sms' ? <pre className="sms">{m.text}</pre> : (

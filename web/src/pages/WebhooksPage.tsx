@@ -190,15 +190,16 @@ function DeliveryLog({ base }: { base: string }) {
     <div className="table-wrap delivery-log" tabIndex={0} role="region" aria-label="Delivery log">
       <table className="table">
         <caption className="visually-hidden">Deliveries, newest first</caption>
-        <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col" className="hide-sm">Last answer</th><th scope="col"><span className="visually-hidden">Action</span></th></tr></thead>
+        <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col" className="hide-sm">Attempts</th><th scope="col" className="hide-sm">Last answer</th><th scope="col"><span className="visually-hidden">Action</span></th></tr></thead>
         <tbody>
           {rows.map((d) => {
             const last = d.attempt_log.at(-1);
             return (
               <tr key={d.id}>
                 <td>{d.event_type}<div className="muted small">{formatDateTime(d.created_at)}</div></td>
-                <td><StatusTag status={d.status} /></td>
-                <td>{d.attempts}{d.next_attempt_at ? <div className="muted small">next {formatDateTime(d.next_attempt_at)}</div> : null}</td>
+                {/* On a phone the attempts fold under the status, so the log fits without scrolling sideways. */}
+                <td><StatusTag status={d.status} /><div className="muted small show-sm">{d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts`}</div></td>
+                <td className="hide-sm">{d.attempts}{d.next_attempt_at ? <div className="muted small">next {formatDateTime(d.next_attempt_at)}</div> : null}</td>
                 <td className="hide-sm">{last ? <>{last.status_code ?? 'no answer'} · {last.duration_ms} ms{last.error ? <div className="field-error">{last.error}</div> : null}{last.response_body ? <pre className="snippet">{last.response_body.slice(0, 200)}</pre> : null}</> : '—'}</td>
                 <td><button type="button" className="btn ghost small" onClick={() => void api('POST', `${base}/deliveries/${d.id}/retry`).then(load, (e: unknown) => setError(errorMessage(e)))} aria-label={`Retry the ${d.event_type} delivery`}>Retry</button></td>
               </tr>
