@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   pdf_encrypted: [400, 'invalid_request_error'],
   pdf_already_signed: [400, 'invalid_request_error'],
   language_unsupported: [400, 'invalid_request_error'],
+  // Issue 41: a template's conditions or formulas read a missing field, or a field depends on itself.
+  template_invalid: [400, 'invalid_request_error'],
   api_key_missing: [401, 'authentication_error'],
   api_key_invalid: [401, 'authentication_error'],
   // Issue 38, signer checks: the link asks for a code first; a wrong code; too many wrong codes.

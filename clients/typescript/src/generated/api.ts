@@ -1232,7 +1232,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1294,6 +1294,34 @@ export interface components {
             description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
+        };
+        /**
+         * @description When a field is shown: a test on another field's value (`equals`, `one_of`, `not_empty`), or
+         *     `all` / `any` of several. While it does not hold, the field is hidden on the signing page, its
+         *     `required` does not apply, its value is dropped and the sealed PDF leaves it blank.
+         */
+        FieldCondition: {
+            field: string;
+            equals: string | number | boolean;
+        } | {
+            field: string;
+            one_of: (string | number)[];
+        } | {
+            field: string;
+            /** @constant */
+            not_empty: true;
+        } | {
+            all: components["schemas"]["FieldCondition"][];
+        } | {
+            any: components["schemas"]["FieldCondition"][];
         };
         /**
          * @description A field of a form: the template's `Field` with its current value. Coordinates and sizes are in PDF
@@ -1339,6 +1367,14 @@ export interface components {
             description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
             /**
              * @description The current value: a string for text-like fields, dates (`YYYY-MM-DD`) and choices, a number
              *     for `number`, a boolean for `checkbox`; `null` while empty.
@@ -1428,6 +1464,14 @@ export interface components {
             /** @description A note shown under the field's label (when the field applies, how to fill it). */
             description?: string;
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
         };
         /** @description The answer to `deleteTemplate`. */
         DeletedTemplate: {
