@@ -45,7 +45,8 @@ export async function prepareImportTemplate(deps: DomainDeps, p: Partition, inpu
     throw fromPdfError(err, 'file');
   }
   const fields = input.fields === undefined ? detected.fields : parseFieldDefs(input.fields, detected.pageCount);
-  const signers = input.signers === undefined ? [] : parseSignerRoles(input.signers);
+  // Roles named by text tags (issue 41) name the slots unless the caller gives fields or roles itself.
+  const signers = input.signers !== undefined ? parseSignerRoles(input.signers) : input.fields === undefined ? detected.roles : [];
   return prepareStoreTemplate(deps, p, { name, pdf: detected.pdf, pageCount: detected.pageCount, fields, signers, warnings: importWarnings(detected.warnings, fields) });
 }
 
