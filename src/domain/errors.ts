@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   unsupported_media_type: [415, 'invalid_request_error'],
   // Issue 35 (CONTRACT Part E): a PDF whose inspection exceeds its CPU or memory bound.
   pdf_too_complex: [422, 'invalid_request_error'],
+  // Issue 41: a Word or OpenDocument upload LibreOffice cannot convert (or is not installed to convert).
+  document_unconvertible: [422, 'invalid_request_error'],
   rate_limited: [429, 'rate_limit_error'],
   monthly_quota_exceeded: [429, 'rate_limit_error'],
   reminder_too_soon: [429, 'rate_limit_error'],
