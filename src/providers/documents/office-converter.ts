@@ -8,7 +8,6 @@
 // bomb), or with too many entries, is refused; macros never run (LibreOffice's headless conversion
 // does not execute document macros, and the profile is new each time).
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,19 +75,6 @@ function entriesOf(bytes: Uint8Array, maxEntries: number, maxExpanded: number): 
   return sizes;
 }
 
-/** Whether the program can be run: a path, or a name found on PATH. */
-function canRun(command: string): boolean {
-  const candidates = command.includes('/') ? [command] : (process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
-  return candidates.some((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 export function createOfficeConverter(opts: OfficeConverterOptions = {}): OfficeConverter {
   const command = opts.command ?? 'soffice';
   const timeoutMs = opts.timeoutMs ?? 60_000;
@@ -96,7 +82,6 @@ export function createOfficeConverter(opts: OfficeConverterOptions = {}): Office
   const maxEntries = opts.maxEntries ?? 5_000;
   const maxPdfBytes = opts.maxPdfBytes ?? 50 * 1024 * 1024;
   const maxQueued = opts.maxQueued ?? 8;
-  let installed: boolean | undefined;
   let tail: Promise<unknown> = Promise.resolve();
   let queued = 0;
   const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['--net', 'true'], { stdio: 'ignore' }).status === 0;
@@ -115,16 +100,14 @@ export function createOfficeConverter(opts: OfficeConverterOptions = {}): Office
       throw new DocumentUnconvertibleError('This file is a zip archive but not a Word document (.docx) or an OpenDocument text (.odt). Upload a PDF, a .docx or an .odt.');
     }
     if (kind === 'odt' && !entries.has('content.xml')) throw new DocumentUnconvertibleError('The OpenDocument file has no content. Save it again and upload the new copy.');
-    installed ??= canRun(command);
-    if (!installed) throw new DocumentUnconvertibleError(INSTALL);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'formsign-office-'));
     try {
       const input = path.join(dir, `document.${kind}`);
       await fs.writeFile(input, bytes);
       const args = ['--headless', '--norestore', '--nologo', '--nolockcheck', `-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', path.join(dir, 'out'), input];
       const [program, argv] = canUnshare ? ['unshare', ['--net', command, ...args]] : [command, args];
-      const result = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((resolve) => {
-        const child = spawn(program, argv, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, HOME: dir } });
+      const result = await new Promise<{ code: number | null; timedOut: boolean; stderr: string; missing?: boolean }>((resolve) => {
+        const child = spawn(program, argv, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4000) stderr += d.toString(); });
         let timedOut = false;
@@ -132,9 +115,11 @@ export function createOfficeConverter(opts: OfficeConverterOptions = {}): Office
           timedOut = true;
           try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
         }, timeoutMs);
-        child.on('error', () => { clearTimeout(timer); resolve({ code: -1, timedOut, stderr }); });
+        child.on('error', (err: NodeJS.ErrnoException) => { clearTimeout(timer); resolve({ code: -1, timedOut, stderr, missing: err.code === 'ENOENT' }); });
         child.on('close', (code) => { clearTimeout(timer); resolve({ code, timedOut, stderr }); });
       });
+      // Not installed: spawn finds no program, or `unshare` cannot execute it (exit 127).
+      if (result.missing || result.code === 127) throw new DocumentUnconvertibleError(INSTALL);
       if (result.timedOut) throw new DocumentUnconvertibleError(`The document took longer than ${Math.round(timeoutMs / 1000)} s to convert, so Formsign stopped. Split it or export it as PDF yourself.`);
       const out = path.join(dir, 'out', 'document.pdf');
       const stat = await fs.stat(out).catch(() => undefined);
