@@ -93,6 +93,9 @@ const schema = z
     LLM_BASE_URL: url(['http:', 'https:']).optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),
+    // Issue 41: the LibreOffice program Word and OpenDocument uploads are converted with.
+    LIBREOFFICE_PATH: z.string().min(1).default('soffice'),
+    LIBREOFFICE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
     WORKER: z.enum(['inline', 'off']).default('inline'),
     // Issue 27: off in production, where `formsign migrate` runs once per release before the processes start.
     MIGRATE_ON_START: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
@@ -152,6 +155,8 @@ export interface Config {
     | { readonly endpoint: string | undefined; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }
     | undefined;
   readonly smtp: { readonly url: string | undefined; readonly from: string };
+  /** LIBREOFFICE_PATH and LIBREOFFICE_TIMEOUT_MS: converting Word and OpenDocument uploads. */
+  readonly officeConverter: { readonly command: string; readonly timeoutMs: number };
   /** MAIL_ATTACH_MAX_BYTES: the largest sealed PDF a completed copy attaches (default 10 MiB). */
   readonly mailAttachMaxBytes: number;
   /** The plans' terms (domain/plans PlanSettings). */
@@ -216,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     smtp: { url: c.SMTP_URL, from: c.MAIL_FROM },
     mailAttachMaxBytes: c.MAIL_ATTACH_MAX_BYTES,
+    officeConverter: { command: c.LIBREOFFICE_PATH, timeoutMs: c.LIBREOFFICE_TIMEOUT_MS },
     plans: { signUpPlan: c.DEFAULT_PLAN, monthlyCalls: { trial: c.PLAN_TRIAL_MONTHLY_CALLS, paid: c.PLAN_PAID_MONTHLY_CALLS } },
     sms: c.SMS_PROVIDER_URL ? { url: c.SMS_PROVIDER_URL, accountSid: c.SMS_ACCOUNT_SID, authToken: c.SMS_AUTH_TOKEN, from: c.SMS_FROM } : undefined,
     signingCert: c.SIGNING_CERT_P12 ? { p12Path: path.resolve(c.SIGNING_CERT_P12), password: c.SIGNING_CERT_PASSWORD ?? '' } : undefined,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createOfficeConverter } from './providers/documents/office-converter.js';
 import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import { randomBytes } from 'node:crypto';
@@ -176,7 +177,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
+  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, documents: createOfficeConverter(config.officeConverter), pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),

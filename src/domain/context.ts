@@ -1,6 +1,7 @@
 // The context every use case receives, and the interfaces of the services in it. They are declared
 // here, not beside their implementations in the areas below, so that this file imports nothing from
 // domain/ but leaf types: every use case imports it, and an import back into an area would close a circle.
+import type { OfficeConverter } from '../providers/documents/office-converter.js';
 import type { Db, ReplayableTransact, Transact } from '../db/handles.js';
 import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
@@ -30,6 +31,8 @@ export interface DomainDeps {
   readonly passwordCost?: ScryptCost;
   readonly blobs: BlobStore;
   readonly pdfInspector: PdfInspector;
+  /** Word and OpenDocument uploads to PDF (LibreOffice), before they are inspected like a PDF. */
+  readonly documents: OfficeConverter;
   readonly pdfRenderer: PdfRenderer;
   /** Prepared templates by id (a template version never changes; an edit makes a new one); see templates/template-cache.ts. */
   readonly templateCache: TemplateCacheStore;

@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   pdf_encrypted: [400, 'invalid_request_error'],
   pdf_already_signed: [400, 'invalid_request_error'],
   language_unsupported: [400, 'invalid_request_error'],
+  // Issue 41: a template's conditions or formulas read a missing field, or a field depends on itself.
+  template_invalid: [400, 'invalid_request_error'],
   api_key_missing: [401, 'authentication_error'],
   api_key_invalid: [401, 'authentication_error'],
   // Issue 38, signer checks: the link asks for a code first; a wrong code; too many wrong codes.
@@ -41,6 +43,8 @@ export const ERROR_CODES = {
   unsupported_media_type: [415, 'invalid_request_error'],
   // Issue 35 (CONTRACT Part E): a PDF whose inspection exceeds its CPU or memory bound.
   pdf_too_complex: [422, 'invalid_request_error'],
+  // Issue 41: a Word or OpenDocument upload LibreOffice cannot convert (or is not installed to convert).
+  document_unconvertible: [422, 'invalid_request_error'],
   rate_limited: [429, 'rate_limit_error'],
   monthly_quota_exceeded: [429, 'rate_limit_error'],
   reminder_too_soon: [429, 'rate_limit_error'],

@@ -25,7 +25,19 @@ export interface FieldDef {
   max_length?: number;
   /** A note under the label: when the field applies ("If applicable"), how to fill it. */
   description?: string;
+  /** Shown (and its `required` applied) only while this holds (issue 41; field-logic.js evaluates it). */
+  condition?: FieldCondition;
+  /** A number field computed from others, read-only for the signer (field-logic.js's grammar). */
+  formula?: string;
 }
+
+/** When a field is shown: a test on another field's value, or all/any of several. */
+export type FieldCondition =
+  | { field: string; equals: string | number | boolean }
+  | { field: string; one_of: (string | number)[] }
+  | { field: string; not_empty: true }
+  | { all: FieldCondition[] }
+  | { any: FieldCondition[] };
 
 /** A typed value for a field: strings for text-like fields and choices, boolean for checkbox. */
 export type FieldValue = string | number | boolean | null;

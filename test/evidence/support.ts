@@ -31,7 +31,7 @@ export async function sealedTwoSignerForm(h: Harness, client: { ip?: string; tzO
 }
 
 /** The signed PDF of a form once the worker has sealed it (within 90 s). */
-async function sealedPdfOf(h: Harness, formId: string): Promise<Buffer> {
+export async function sealedPdfOf(h: Harness, formId: string): Promise<Buffer> {
   const as = h.actors.aTest;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {

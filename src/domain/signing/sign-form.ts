@@ -16,6 +16,7 @@ import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
 import { parseUtcOffset, shownConsent } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
+import { withFieldLogic } from '../forms/prefill-rules.js';
 import { markViewed, type Client } from './view-form.js';
 
 export interface SignInput {
@@ -71,7 +72,9 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
     await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: consent.text, consent_locale: consent.locale, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
-    const merged = { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values };
+    // Formulas and conditions over the whole form as it stands at commit (issue 41): another signer's
+    // values committed since this page loaded count too.
+    const merged = withFieldLogic(fields.defs, { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values });
     await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
     for (const { image, key } of keyed) {
       await insertSignature(trx, p, {

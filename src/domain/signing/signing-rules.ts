@@ -1,5 +1,6 @@
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import { AppError } from '../errors.js';
+import { applyFieldLogic } from '../forms/field-logic.js';
 import { checkFieldValue, fieldWords, missingProblem } from '../forms/value-rules.js';
 import { parseSignatureImage, type SignatureImage } from './signature-image.js';
 
@@ -77,6 +78,7 @@ export function checkSubmission(
     if (!field) throw new AppError('parameter_unknown', `Received unknown field '${param}': this document has no such field.`, param);
     if (field.signer !== signer) throw new AppError('parameter_invalid', `${param} belongs to another signer; you can fill only your own fields.`, param);
     if (field.type === 'date_signed') throw new AppError('parameter_invalid', `${param} is filled with the date of signing; leave it out.`, param);
+    if (field.formula) throw new AppError('parameter_invalid', `${param} is computed from other fields (its formula); leave it out.`, param);
     if (IMAGE_TYPES.has(field.type)) {
       if (raw === null) continue;
       const image = parseSignatureImage(raw, param, field.type);
@@ -86,13 +88,24 @@ export function checkSubmission(
     }
     values[name] = checkSingle(field, raw, param);
   }
+  // Conditions as the server computes them (issue 41): a hidden field is not required and its value,
+  // if one was submitted, is dropped; the page runs the same evaluator, so an honest page never sends one.
+  const applied = applyFieldLogic(defs, { ...current, ...values });
+  const hidden = applied.hidden;
+  for (const name of hidden) {
+    if (!Object.hasOwn(values, name)) continue;
+    values[name] = null;
+    const at = images.findIndex((i) => i.fieldName === name);
+    if (at >= 0) images.splice(at, 1);
+  }
   for (const field of fieldsOfSigner(defs, signer)) {
+    if (hidden.has(field.name)) continue;
     if (field.type === 'date_signed') {
       values[field.name] = signedOn;
       continue;
     }
     if (!field.required) continue;
-    const value = Object.hasOwn(values, field.name) ? values[field.name] : current[field.name];
+    const value = field.formula ? applied.values[field.name] : Object.hasOwn(values, field.name) ? values[field.name] : current[field.name];
     const image = IMAGE_TYPES.has(field.type) && !Object.hasOwn(values, field.name);
     if (image || !isFilled(field, value)) throw new AppError('parameter_missing', `${fieldWords(field)} ${missingProblem(field)}`, `values.${field.name}`);
   }

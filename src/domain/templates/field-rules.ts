@@ -1,10 +1,11 @@
 import { FIELD_TYPES, type FieldDef, type FieldType } from '../../pdf/field.js';
 import { AppError } from '../errors.js';
+import { checkCondition, dependencyOrder, parseFormula } from '../forms/field-logic.js';
 
 // Pure checks of field definitions given as JSON (flat PDFs, or edits of detected fields).
 
 const CHOICE_TYPES: readonly FieldType[] = ['radio', 'select'];
-const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length', 'description']);
+const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length', 'description', 'condition', 'formula']);
 
 function fail(i: number, key: string, message: string, prefix: string): never {
   throw new AppError('parameter_invalid', message, `${prefix}[${i}]${key ? `.${key}` : ''}`);
@@ -14,7 +15,7 @@ export function parseFieldDefs(input: unknown, pageCount: number, prefix = 'fiel
   if (!Array.isArray(input)) throw new AppError('parameter_invalid', `${prefix} must be a JSON array of field objects.`, prefix);
   if (input.length > 1000) throw new AppError('parameter_invalid', `${prefix} may hold at most 1000 fields.`, prefix);
   const seen = new Set<string>();
-  return input.map((raw: unknown, i): FieldDef => {
+  const defs = input.map((raw: unknown, i): FieldDef => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail(i, '', `${prefix}[${i}] must be an object.`, prefix);
     const f = raw as Record<string, unknown>;
     for (const k of Object.keys(f)) {
@@ -63,8 +64,50 @@ export function parseFieldDefs(input: unknown, pageCount: number, prefix = 'fiel
       if (typeof f['description'] !== 'string' || f['description'].length > 500) fail(i, 'description', 'description must be a string of at most 500 characters.', prefix);
       if (f['description'].trim()) def.description = f['description'];
     }
+    if (f['condition'] !== undefined && f['condition'] !== null) {
+      const checked = checkCondition(f['condition']);
+      if (!checked.ok) fail(i, 'condition', `The condition ${checked.problem}`, prefix);
+      def.condition = f['condition'] as FieldDef['condition'];
+    }
+    if (f['formula'] !== undefined && f['formula'] !== null) {
+      if (def.type !== 'number') fail(i, 'formula', 'Only number fields take a formula.', prefix);
+      const parsed = parseFormula(f['formula']);
+      if (!parsed.ok) fail(i, 'formula', `The formula ${parsed.problem}`, prefix);
+      def.formula = f['formula'] as string;
+    }
     return def;
   });
+  checkFieldLogic(defs, prefix);
+  return defs;
+}
+
+/**
+ * Conditions and formulas across the template: each name they read is a field of the template (not the
+ * field itself), and no field depends on itself through others. A refusal is 400 `template_invalid`
+ * naming the field (issue 41).
+ */
+export function checkFieldLogic(defs: readonly FieldDef[], prefix = 'fields'): void {
+  const index = new Map(defs.map((d, i) => [d.name, i]));
+  for (const [i, d] of defs.entries()) {
+    const reads = [
+      ...(d.condition ? (checkCondition(d.condition) as { refs: string[] }).refs.map((r) => ['condition', r] as const) : []),
+      ...(d.formula ? (parseFormula(d.formula) as { refs: string[] }).refs.map((r) => ['formula', r] as const) : []),
+    ];
+    for (const [key, ref] of reads) {
+      const param = `${prefix}[${i}].${key}`;
+      if (ref === d.name) throw new AppError('template_invalid', `Field '${d.name}': its ${key} reads the field itself.`, param);
+      const j = index.get(ref);
+      if (j === undefined) throw new AppError('template_invalid', `Field '${d.name}': its ${key} reads '${ref}', which is not a field of this template.`, param);
+      if (key === 'formula' && !['number', 'text', 'select', 'radio'].includes(defs[j]!.type)) {
+        throw new AppError('template_invalid', `Field '${d.name}': its formula reads '${ref}', a ${defs[j]!.type} field, which holds no number.`, param);
+      }
+    }
+  }
+  const planned = dependencyOrder(defs);
+  if (!planned.ok) {
+    const first = planned.cycle[0]!;
+    throw new AppError('template_invalid', `Field '${first}' depends on itself: ${planned.cycle.join(' → ')}.`, `${prefix}[${index.get(first)}]`);
+  }
 }
 
 function bool(v: unknown, i: number, key: string, prefix: string): boolean {

@@ -5,6 +5,7 @@ import { DecodedStreamTooLargeError, decodeGuardTrips } from '../shared/decode-g
 import { textFitsBudget } from './text-budget.js';
 import { detectFields } from './detect-fields.js';
 import { labelFromNearbyText } from './nearby-text.js';
+import { coverTextTags } from './cover-tags.js';
 import { refineLabels } from './label-rules.js';
 import { PdfRejectedError, type FieldDef } from '../field.js';
 import { danglingReferences } from './pdf-integrity.js';
@@ -19,6 +20,8 @@ export interface DetectedTemplate {
   warnings: string[];
   /** The bytes to store: the upload itself, or its decrypted copy when it had an empty user password. */
   pdf: Uint8Array;
+  /** Signer roles named by text tags (`role=Tenant`), by slot; empty without tags. */
+  roles: Array<{ slot: number; role: string }>;
 }
 
 const NOT_A_PDF = 'This file is not a PDF document. Please upload a PDF.';
@@ -75,8 +78,12 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
     if (form.hasXFA()) warnings.unshift(XFA_WARNING);
     const removed = describeRemoved(removeActiveContent(doc));
     if (removed) warnings.push(removed);
+    // Text tags (issue 41): fields where the document says `{{name;type=…}}`, the tags covered.
+    const tagged = await coverTextTags(doc, bytes, fields);
+    fields.push(...tagged.fields);
+    warnings.push(...tagged.warnings);
     let pdf = bytes;
-    if (decrypted || removed) {
+    if (decrypted || removed || tagged.covered) {
       dropStaleStructures(doc, decrypted);
       pdf = await doc.save({ updateFieldAppearances: false });
     }
@@ -84,7 +91,7 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
     const unlabelledPages = new Set(fields.filter((f) => f.label === undefined).map((f) => f.page));
     if (unlabelledPages.size > 0 && textFitsBudget(doc, unlabelledPages)) await labelFromNearbyText(pdf, fields);
     refineLabels(fields);
-    return { pageCount, fields, warnings, pdf };
+    return { pageCount, fields, warnings, pdf, roles: tagged.roles };
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;
     throw new PdfRejectedError('pdf_invalid', err instanceof DecodedStreamTooLargeError ? BOMB : DAMAGED);

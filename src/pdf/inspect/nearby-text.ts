@@ -2,6 +2,7 @@
 // line, or just above it (how people read a paper form). pdf.js reads the page's text; it runs in the
 // inspector's worker thread, so a slow page costs that job's time budget, not the server's.
 import type { FieldDef } from '../field.js';
+import { pageTextPieces } from './page-text.js';
 
 interface Placed { text: string; left: number; right: number; top: number; bottom: number }
 
@@ -10,34 +11,11 @@ const MAX_GAP = 48;
 /** Text that labels nothing: leaders, rules, lone punctuation. */
 const FILLER = /^[\s_.\-–—:*()[\]…]*$/;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-
 async function pageTexts(bytes: Uint8Array, pageNumbers: ReadonlySet<number>): Promise<Map<number, Placed[]>> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
-  const doc = await getDocument({ data: bytes.slice(), isEvalSupported: false, useWorkerFetch: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 }).promise;
+  const pieces = await pageTextPieces(bytes, pageNumbers);
   const out = new Map<number, Placed[]>();
-  try {
-    for (const n of pageNumbers) {
-      const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent();
-      const placed: Placed[] = [];
-      for (const item of content.items) {
-        if (!('str' in item) || FILLER.test(item.str)) continue;
-        const [a = 0, b = 0, , , e = 0, f = 0] = item.transform as number[];
-        const size = Math.hypot(a, b) || item.height || 8;
-        // Page space (origin bottom-left) to the fields' space (origin top-left of the shown page).
-        const [x0, y0] = viewport.convertToViewportPoint(e, f) as [number, number];
-        const [x1, y1] = viewport.convertToViewportPoint(e + item.width, f + size) as [number, number];
-        placed.push({ text: item.str.replace(/\s+/g, ' ').trim(), left: Math.min(x0, x1), right: Math.max(x0, x1), top: Math.min(y0, y1), bottom: Math.max(y0, y1) });
-      }
-      out.set(n, placed);
-      page.cleanup();
-    }
-  } finally {
-    await doc.destroy();
+  for (const [n, list] of pieces) {
+    out.set(n, list.filter((p) => !FILLER.test(p.str)).map((p) => ({ text: p.str.replace(/\s+/g, ' ').trim(), ...p.boxOf(0, p.str.length) })));
   }
   return out;
 }

@@ -280,8 +280,8 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
           : reply.certificate ? new SigningCertificateRefusedError(reply.certificate, reply.message)
           : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
-        const { pageCount, fields, warnings, pdf } = reply;
-        (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf });
+        const { pageCount, fields, warnings, pdf, roles } = reply;
+        (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf, roles });
       } else if (reply.kind === 'verify') {
         (p.resolve as (v: JobResults['verify']) => void)(reply.verification);
       } else if (reply.kind === 'generate') {

@@ -39,7 +39,7 @@ export interface JobResults {
 export interface JobRequest { id: number; job: PdfJob }
 
 export type JobReply =
-  | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array; roles: Array<{ slot: number; role: string }> }
   | { id: number; ok: true; kind: 'fill' | 'preview' | 'audit'; pdf: Uint8Array }
   | { id: number; ok: true; kind: 'seal'; pdf: Uint8Array; level: SealLevel; tsaFailures: TsaFailure[] }
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }

@@ -58,7 +58,7 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   const t = await detectTemplate(bytes);
   // A template that imports can always be filled: the trial fill must fit well inside a fill's limit.
   await trialFill(renderer, t, { tid, cpuMs: data.trialFillCpuMs });
-  return { reply: { id, ok: true, kind: 'inspect', pageCount: t.pageCount, fields: t.fields, warnings: t.warnings, pdf: t.pdf }, transfer: transferable(t.pdf) };
+  return { reply: { id, ok: true, kind: 'inspect', pageCount: t.pageCount, fields: t.fields, warnings: t.warnings, pdf: t.pdf, roles: t.roles }, transfer: transferable(t.pdf) };
 }
 
 async function readUpload(path: string): Promise<Uint8Array> {

@@ -119,15 +119,15 @@ function Upload() {
     <form className="card upload" onSubmit={(e) => void submit(e)} aria-labelledby="upload-title">
       <h2 id="upload-title">Upload a PDF</h2>
       <label className={`dropzone${over ? ' over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}>
-        <input ref={input} type="file" name="file" accept="application/pdf,.pdf" className="visually-hidden" onChange={(e) => choose(e.target.files?.[0])} aria-describedby="drop-help" />
+        <input ref={input} type="file" name="file" accept="application/pdf,.pdf,.docx,.odt,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.oasis.opendocument.text" className="visually-hidden" onChange={(e) => choose(e.target.files?.[0])} aria-describedby="drop-help" />
         <span className="drop-icon" aria-hidden="true">⇪</span>
         <span className="drop-main">{file ? file.name : 'Choose a PDF or drop it here'}</span>
-        <span className="muted" id="drop-help">{file ? `${Math.max(1, Math.round(file.size / 1024))} KB · choose another to replace it` : 'Up to 20 MB. Fillable PDFs have their fields detected.'}</span>
+        <span className="muted" id="drop-help">{file ? `${Math.max(1, Math.round(file.size / 1024))} KB · choose another to replace it` : 'Up to 20 MB. Fillable PDFs have their fields detected; Word (.docx) and OpenDocument (.odt) files are converted, and {{text tags}} become fields.'}</span>
       </label>
       <div className="upload-row">
         <div className="field grow">
           <label htmlFor="upload-name">Template name <span className="muted">(optional)</span></label>
-          <input id="upload-name" name="name" type="text" maxLength={200} placeholder={file ? file.name.replace(/\.pdf$/i, '') : 'Defaults to the file name'} />
+          <input id="upload-name" name="name" type="text" maxLength={200} placeholder={file ? file.name.replace(/\.(pdf|docx|odt)$/i, '') : 'Defaults to the file name'} />
         </div>
         <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Reading the PDF…' : 'Upload and detect fields'}</button>
       </div>

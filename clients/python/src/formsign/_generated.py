@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -50,6 +50,31 @@ Field = TypedDict("Field", {
     "multiline": "NotRequired[bool]",
     "description": "NotRequired[str]",
     "max_length": "NotRequired[int]",
+    "condition": "NotRequired[FieldCondition]",
+    "formula": "NotRequired[str]",
+})
+
+FieldCondition1 = TypedDict("FieldCondition1", {
+    "field": "str",
+    "equals": "Union[str, float, bool]",
+})
+
+FieldCondition2 = TypedDict("FieldCondition2", {
+    "field": "str",
+    "one_of": "List[Union[str, float]]",
+})
+
+FieldCondition3 = TypedDict("FieldCondition3", {
+    "field": "str",
+    "not_empty": "Literal[true]",
+})
+
+FieldCondition4 = TypedDict("FieldCondition4", {
+    "all": "List[FieldCondition]",
+})
+
+FieldCondition5 = TypedDict("FieldCondition5", {
+    "any": "List[FieldCondition]",
 })
 
 # A field of a form: the template's `Field` with its current value. Coordinates and sizes are in PDF
@@ -68,6 +93,8 @@ FormField = TypedDict("FormField", {
     "multiline": "NotRequired[bool]",
     "description": "NotRequired[str]",
     "max_length": "NotRequired[int]",
+    "condition": "NotRequired[FieldCondition]",
+    "formula": "NotRequired[str]",
     "value": "Union[str, float, bool, None]",
 })
 
@@ -116,6 +143,8 @@ FieldInput = TypedDict("FieldInput", {
     "multiline": "NotRequired[bool]",
     "description": "NotRequired[str]",
     "max_length": "NotRequired[int]",
+    "condition": "NotRequired[FieldCondition]",
+    "formula": "NotRequired[str]",
 })
 
 # The answer to `deleteTemplate`.
@@ -498,6 +527,8 @@ UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
     "description": "NotRequired[Union[str, None]]",
 })
 
+FieldCondition = Union[FieldCondition1, FieldCondition2, FieldCondition3, FieldCondition4, FieldCondition5]
+
 EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted"]
 
 DeliveredEventType = Union[EventType, Literal["webhook.test"]]
@@ -536,7 +567,7 @@ class Operations:
         return self._request("GET", "/api/v1/templates", query={"limit": limit, "starting_after": starting_after}, expect="json")  # type: ignore[no-any-return]
 
     def create_template(self, file: bytes, filename: str = "document.pdf", *, fields: Optional[Dict[str, str]] = None, idempotency_key: Optional[str] = None) -> "Template":
-        """Upload a PDF as a template (POST /api/v1/templates, operation createTemplate)."""
+        """Upload a PDF (or a Word or OpenDocument file) as a template (POST /api/v1/templates, operation createTemplate)."""
         return self._request("POST", "/api/v1/templates", query=None, file=(filename, file), fields=fields, multipart=True, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
 
     def get_template(self, template_id: str) -> "Template":

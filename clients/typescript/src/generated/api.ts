@@ -105,9 +105,16 @@ export interface paths {
         get: operations["listTemplates"];
         put?: never;
         /**
-         * Upload a PDF as a template
+         * Upload a PDF (or a Word or OpenDocument file) as a template
          * @description Creates a template from an uploaded PDF (at most 20 MiB). Fields are detected from the PDF's
-         *     AcroForm; for a flat PDF, or to override detection, pass `fields`. XFA data is ignored and noted
+         *     AcroForm and from text tags written in the document (`{{name;type=signature;role=Tenant;required}}`:
+         *     the name, then `;`-separated `type`, `role` (a signer role name or slot number), `required`,
+         *     `options=A|B`, `w`/`h` in points); each tag becomes a field at the tag's box, the tag is covered,
+         *     role names name the signer slots (`signers`), and a tag that cannot be read is listed in
+         *     `warnings` with its page and text. A Word (`.docx`) or OpenDocument (`.odt`) file, known by its
+         *     content, is converted to PDF with LibreOffice first; one that cannot be converted (or a server
+         *     without LibreOffice) answers `422 document_unconvertible` with the reason. For a flat PDF, or to
+         *     override detection, pass `fields`. XFA data is ignored and noted
          *     in `warnings`. An unreadable file answers `400 pdf_invalid`, an encrypted one `400 pdf_encrypted`
          *     and one that already carries a digital signature `400 pdf_already_signed`. Unknown form parts
          *     answer `400 parameter_unknown`.
@@ -1232,7 +1239,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "document_unconvertible" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1294,6 +1301,34 @@ export interface components {
             description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
+        };
+        /**
+         * @description When a field is shown: a test on another field's value (`equals`, `one_of`, `not_empty`), or
+         *     `all` / `any` of several. While it does not hold, the field is hidden on the signing page, its
+         *     `required` does not apply, its value is dropped and the sealed PDF leaves it blank.
+         */
+        FieldCondition: {
+            field: string;
+            equals: string | number | boolean;
+        } | {
+            field: string;
+            one_of: (string | number)[];
+        } | {
+            field: string;
+            /** @constant */
+            not_empty: true;
+        } | {
+            all: components["schemas"]["FieldCondition"][];
+        } | {
+            any: components["schemas"]["FieldCondition"][];
         };
         /**
          * @description A field of a form: the template's `Field` with its current value. Coordinates and sizes are in PDF
@@ -1339,6 +1374,14 @@ export interface components {
             description?: string;
             /** @description The most characters a text-like field accepts. */
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
             /**
              * @description The current value: a string for text-like fields, dates (`YYYY-MM-DD`) and choices, a number
              *     for `number`, a boolean for `checkbox`; `null` while empty.
@@ -1428,6 +1471,14 @@ export interface components {
             /** @description A note shown under the field's label (when the field applies, how to fill it). */
             description?: string;
             max_length?: number;
+            condition?: components["schemas"]["FieldCondition"];
+            /**
+             * @description A `number` field computed from others, read-only for the signer: numbers, field names (or any
+             *     name in braces, `{Line 1}`), `+ - * /`, parentheses, `sum`, `min`, `max`, `abs`, `round(x, 2)`.
+             *     Decimal arithmetic; an empty input leaves the result empty (`sum`, `min`, `max` skip it).
+             *     Computed on the signing page and again by the server when the form is filled and signed.
+             */
+            formula?: string;
         };
         /** @description The answer to `deleteTemplate`. */
         DeletedTemplate: {
@@ -2343,6 +2394,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A Word or OpenDocument upload that LibreOffice could not convert to PDF (damaged, protected with a password, too large once expanded, past the conversion's time bound), or a server without LibreOffice installed (`document_unconvertible`; the message says which and what to do). Type `invalid_request_error`. */
+        Unconvertible: {
+            headers: {
+                "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The endpoint's sliding window is used up (`rate_limited`) or the account's monthly quota is (`monthly_quota_exceeded`), or a recipient was reminded less than an hour ago (`reminder_too_soon`, with `param`). Wait `Retry-After` seconds. Type `rate_limit_error`. These answers do not count against the quota. */
         TooManyRequests: {
             headers: {
@@ -2761,7 +2822,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The PDF document. */
+                    /** @description The PDF document, or a `.docx` or `.odt` file. */
                     file: string;
                     /** @description The template's name. Defaults to the uploaded file's name without `.pdf`. */
                     name?: string;
@@ -2799,6 +2860,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unconvertible"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -29,6 +29,8 @@ const SCRIPT_FONT = path.join(packageDir('@expo-google-fonts/dancing-script'), '
 const here = (file: string): string => fileURLToPath(new URL(`./assets/${file}`, import.meta.url));
 // The value rules the server checks with, loaded by the page as they are (one definition, two checks).
 const VALUE_RULES = fileURLToPath(new URL('../../../domain/forms/value-rules.js', import.meta.url));
+// Conditions and formulas (issue 41): the server's own evaluator, loaded only by forms that have them.
+const FIELD_LOGIC = fileURLToPath(new URL('../../../domain/forms/field-logic.js', import.meta.url));
 
 export const SIGN_ASSETS = {
   pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
@@ -36,6 +38,7 @@ export const SIGN_ASSETS = {
   signaturePad: moduleFile(path.join(SIGNATURE_PAD, 'signature_pad.min.js'), 'signature_pad.min', 'js', JS),
   script: moduleFile(here('sign.js'), 'sign', 'js', JS),
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
+  fieldLogic: moduleFile(FIELD_LOGIC, 'field-logic', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
   localTime: moduleFile(here('sign-local-time.js'), 'sign-local-time', 'js', JS),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).

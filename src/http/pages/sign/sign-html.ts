@@ -1,5 +1,6 @@
 import type { PageField, SigningPage } from '../../../domain/signing/signing-page.js';
 import { OWN_SIGNATURE_KEY } from '../../../domain/signing/signing-rules.js';
+import { applyFieldLogic } from '../../../domain/forms/field-logic.js';
 import { formatUtc, LANGUAGE_NAMES, LOCALES } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
@@ -62,9 +63,10 @@ function when(w: Words, iso: string | null): SafeHtml | string {
 const TYPE_ATTR: Partial<Record<PageField['type'], string>> = { email: 'email', phone: 'tel', number: 'text', date: 'date' };
 
 function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml {
-  const required = f.required ? html` required aria-required="true"` : '';
+  // A formula's field is computed (issue 41): shown, read-only, never asked of the signer.
+  const required = f.required && !f.formula ? html` required aria-required="true"` : '';
   const label = f.label ?? f.name;
-  const star = f.required ? html`<span class="req" aria-hidden="true">*</span>` : '';
+  const star = f.required && !f.formula ? html`<span class="req" aria-hidden="true">*</span>` : '';
   const value = f.value === null || typeof f.value === 'boolean' ? '' : String(f.value);
   // Each control has a slot for its own error, in the field's words, which the input names as its description.
   const common = html`id="${id}" data-field="${f.name}" data-type="${f.type}" aria-describedby="${id}-error"`;
@@ -86,7 +88,7 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
     default:
       // Typed values run in the writing's own direction (a Latin address on an Arabic page).
       if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} dir="auto" rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} dir="auto" value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${required}>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} dir="auto" value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${f.formula ? html` readonly` : ''}${required}>${error}</div>`;
   }
 }
 
@@ -94,7 +96,12 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
-  const controls = [...mine.map(({ f, id }) => control(w, f, id, today)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
+  // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
+  // script (the same evaluator) shows and hides them as values change.
+  const logic = page.fields.some((f) => f.condition || f.formula);
+  const hidden = logic ? applyFieldLogic(page.fields, Object.fromEntries(page.fields.map((f) => [f.name, f.value]))).hidden : new Set<string>();
+  const wrapped = (f: PageField, id: string): SafeHtml => (logic ? html`<div class="ctl-wrap" data-wrap="${id}"${hidden.has(f.name) ? html` hidden` : ''}>${control(w, f, id, today)}</div>` : control(w, f, id, today));
+  const controls = [...mine.map(({ f, id }) => wrapped(f, id)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
   const config = JSON.stringify({
     document: urls.document,
     submit: urls.submit,
@@ -105,6 +112,7 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
     signaturePad: SIGN_ASSETS.signaturePad.url,
     fonts: SIGN_FONTS,
     valueRules: SIGN_ASSETS.valueRules.url,
+    ...(logic ? { fieldLogic: SIGN_ASSETS.fieldLogic.url } : {}),
     text: scriptText(w.locale),
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
   });

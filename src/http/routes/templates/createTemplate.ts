@@ -24,7 +24,7 @@ export default defineWriteRoute({
       if (!path) throw new AppError('parameter_missing', 'Missing required parameter `file`: the PDF to import.', 'file');
       // The same checks as the dashboard's upload (domain/templates/upload-input.ts).
       const { name, fields } = uploadParts(text);
-      return await prepareImportTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.pdf$/i, ''), signal });
+      return await prepareImportTemplate(s.domain, p, { pdf: { path }, name, fields, fallbackName: filename?.replace(/\.(pdf|docx|odt)$/i, ''), signal });
     } finally {
       await upload.discard();
     }

@@ -21,6 +21,8 @@ documentBytes.catch(() => {});
 pdfjsModule.catch(() => {});
 // The server's own value rules (one definition): the page checks with them before sending.
 const rules = await import(config.valueRules);
+// Conditions and formulas (issue 41), by the server's own evaluator; only forms that have them load it.
+const logic = config.fieldLogic ? await import(config.fieldLogic) : null;
 const TEXT = config.text;
 const fill = (template, vars) => template.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
 /** The text of `key` in the page's language, placeholders filled. */
@@ -187,6 +189,7 @@ function refreshMarker(id) {
   const m = markers.get(id);
   const f = fieldsById.get(id);
   if (!m || !f) return;
+  m.hidden = document.querySelector(`[data-wrap="${id}"]`)?.hidden ?? false;
   const text = m.querySelector('.marker-text');
   m.querySelector('canvas')?.remove();
   if (!f.mine) {
@@ -246,7 +249,33 @@ function scrollToMarker(id) {
 
 const OWN = { name: '_signature', type: 'signature', required: true, label: t('sign.yourSignature') };
 const fieldOf = (el) => fieldsById.get(el.id) ?? OWN;
-const controls = () => [...form.querySelectorAll('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed');
+const controls = () => [...form.querySelectorAll('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed' && !el.closest('[data-wrap]')?.hidden);
+
+/**
+ * Shows the fields whose condition holds, hides the others, and fills each formula's field, by the
+ * evaluator the server checks the submission with (field-logic.js). Other signers' values are those
+ * the page was given.
+ */
+function applyLogic() {
+  if (!logic) return;
+  const values = {};
+  for (const f of config.fields) {
+    if (!f.mine) values[f.name] = f.value;
+    else if (f.type === 'signature' || f.type === 'initials') values[f.name] = images.has(f.id) ? 'signed' : null;
+    else values[f.name] = currentValue(f.id);
+  }
+  const { values: out, hidden } = logic.applyFieldLogic(config.fields, values);
+  for (const f of config.fields) {
+    if (!f.mine) continue;
+    const wrap = document.querySelector(`[data-wrap="${f.id}"]`);
+    if (wrap) wrap.hidden = hidden.has(f.name);
+    if (f.formula) {
+      const el = document.getElementById(f.id);
+      if (el) el.value = out[f.name] == null ? '' : String(out[f.name]);
+    }
+    refreshMarker(f.id);
+  }
+}
 
 function currentValue(id) {
   const f = fieldsById.get(id);
@@ -311,6 +340,8 @@ function collect(mark = false) {
       if (v) values[f.name] = { image: v.dataUrl, method: v.method };
       continue;
     }
+    // Computed by the server as well (and refused if sent).
+    if (f.formula) continue;
     if (v !== null) values[f.name] = v;
   }
   return { values, problems };
@@ -325,6 +356,7 @@ function showError(message, focusId, kind = 'other') {
 }
 
 function updateProgress() {
+  applyLogic();
   const { problems } = collect();
   const required = controls().filter((el) => fieldOf(el).required);
   const missing = problems.filter((p) => p.missing);
