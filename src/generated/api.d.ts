@@ -651,6 +651,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the evidence bundle of a signed form (ZIP)
+         * @description One ZIP archive that proves what happened to a signed form and can be checked offline:
+         *     `signed.pdf` (the sealed document), `audit-trail.pdf` (as `getAuditTrail` gives it),
+         *     `events.json` (every event of the form, oldest first, each exactly the body its webhook
+         *     deliveries carry), `evidence.json` (per recipient: how they were reached — every message with its
+         *     channel, address and delivery — when and from where they opened the document, how they
+         *     authenticated, the consent they agreed to, and when, from which IP address and with which user
+         *     agent they signed or declined), `manifest.json` (each of those files with its SHA-256 and size)
+         *     and `manifest.json.p7s`, a detached CMS signature over `manifest.json` made with the service's
+         *     seal key. Check it with `openssl cms -verify -binary -inform DER -in manifest.json.p7s -content
+         *     manifest.json -noverify` and `sha256sum`, or all at once with `formsign verify bundle.zip`. A form
+         *     without a sealed PDF (not signed yet, declined, voided, expired, deleted) answers
+         *     `409 form_not_signed`.
+         */
+        get: operations["getFormEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files/pdf/{token}": {
         parameters: {
             query?: never;
@@ -3889,6 +3926,49 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFormEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evidence bundle, as a ZIP attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -46,6 +46,8 @@ import listEmbedOrigins from './embed/listEmbedOrigins.js';
 import addEmbedOrigin from './embed/addEmbedOrigin.js';
 import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
 import getAuditTrail from './evidence/getAuditTrail.js';
+// Issue 40: the evidence bundle.
+import getFormEvidence from './evidence/getFormEvidence.js';
 import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
@@ -100,4 +102,5 @@ export const ROUTES: readonly RouteDef[] = [
   // Evidence (issue 25): the verifier and the audit trail alone.
   verifyPdf,
   getAuditTrail,
+  getFormEvidence,
 ];

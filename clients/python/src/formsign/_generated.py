@@ -623,6 +623,10 @@ class Operations:
         """Get the audit trail as a PDF (GET /api/v1/forms/{form_id}/audit-trail, operation getAuditTrail)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/audit-trail", query=None, expect="bytes")  # type: ignore[no-any-return]
 
+    def get_form_evidence(self, form_id: str) -> "bytes":
+        """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""
+        return self._request("GET", f"/api/v1/forms/{_q(form_id)}/evidence", query=None, expect="bytes")  # type: ignore[no-any-return]
+
     def download_file(self, token: str) -> "bytes":
         """Download a file by presigned address (GET /api/v1/files/pdf/{token}, operation downloadFile)."""
         return self._request("GET", f"/api/v1/files/pdf/{_q(token)}", query=None, expect="bytes")  # type: ignore[no-any-return]
