@@ -29,6 +29,7 @@ export const PURGE_PLAN = {
   template_versions: 'not form data', service_secrets: 'not form data', webhooks: 'not form data', account_usage: 'not form data',
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
+  data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions';

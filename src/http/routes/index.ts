@@ -48,6 +48,9 @@ import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
 import getAuditTrail from './evidence/getAuditTrail.js';
 // Issue 40: the evidence bundle.
 import getFormEvidence from './evidence/getFormEvidence.js';
+// Issue 40: a person's data.
+import exportDataSubject from './data-subjects/exportDataSubject.js';
+import eraseDataSubject from './data-subjects/eraseDataSubject.js';
 import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
@@ -103,4 +106,6 @@ export const ROUTES: readonly RouteDef[] = [
   verifyPdf,
   getAuditTrail,
   getFormEvidence,
+  exportDataSubject,
+  eraseDataSubject,
 ];
