@@ -83,7 +83,7 @@ describe('data lifecycle in the dashboard', () => {
       await dialog.getByText(/the signed PDF and its audit trail/).waitFor();
       await check(w, 'form-delete-dialog');
       await dialog.getByRole('button', { name: 'Delete the form' }).click();
-      await page.getByRole('heading', { name: 'Deleted' }).waitFor();
+      await page.getByRole('heading', { name: 'Deleted', exact: true }).waitFor();
       await page.getByText(/Signed PDF SHA-256/).waitFor();
       await check(w, 'form-deleted');
 
@@ -94,7 +94,7 @@ describe('data lifecycle in the dashboard', () => {
         await m.page.getByRole('heading', { name: 'Data retention' }).waitFor();
         await checkPage(m, SHOTS, 'settings-retention');
         await m.page.goto(`${origin}/dashboard/forms/${f.formId}`);
-        await m.page.getByRole('heading', { name: 'Deleted' }).waitFor();
+        await m.page.getByRole('heading', { name: 'Deleted', exact: true }).waitFor();
         await checkPage(m, SHOTS, 'form-deleted');
       } finally {
         await m.context.close();

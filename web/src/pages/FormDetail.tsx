@@ -61,7 +61,7 @@ export function FormDetail({ formId }: { formId: string }) {
         {form.status !== 'deleted' ? <a className="btn secondary" href={`/dashboard/api${base}/pdf`} target="_blank" rel="noopener">Filled PDF</a> : null}
         {signed ? <a className="btn primary" href={`/dashboard/api${base}/signed-pdf`} download>Download signed PDF</a> : null}
         {signed ? <a className="btn secondary" href={`/dashboard/api${base}/evidence`} download>Download evidence</a> : null}
-      </>}>{form.name}</PageTitle>
+      </>}>{form.name ?? (form.status === 'deleted' ? 'Deleted form' : form.id)}</PageTitle>
       <p className="form-status">Status: <StatusTag status={form.status} /> <span className="muted small"><code className="id">{form.id}</code></span></p>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <dl className="facts">
@@ -76,6 +76,8 @@ export function FormDetail({ formId }: { formId: string }) {
       <FormActions form={form} onChanged={(f) => { setForm(f); void refresh(); }} />
       <FormDataActions form={form} onChanged={(f) => { setForm(f); void refresh(); }} />
 
+      {/* A deleted form's recipients and values are gone: its tombstone and timeline are what is left. */}
+      {form.status === 'deleted' ? null : (<>
       <section className="section" aria-labelledby="recipients-title">
         <h2 id="recipients-title">Recipients</h2>
         {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
@@ -118,6 +120,7 @@ export function FormDetail({ formId }: { formId: string }) {
         </div>
       </section>
 
+      </>)}
       <section className="section" aria-labelledby="events-title">
         <h2 id="events-title">Timeline</h2>
         {events.length === 0 ? <p className="muted">No events yet.</p> : (
