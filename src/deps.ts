@@ -18,7 +18,7 @@ import { createFileLinks } from './lib/file-links.js';
 import { createSigningLinks } from './lib/signing-links.js';
 import { createRenderCache } from './domain/forms/render-cache.js';
 import { TemplateCache } from './domain/templates/template-cache.js';
-import { checkSigningCertificate, createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, SigningCertificateRefusedError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
+import { borrowedPdfWork, checkSigningCertificate, createPdfWork, loadSigningCertificate, recordServiceCertificate, SigningCertificateError, SigningCertificateRefusedError, TimestampUnavailableError, type PdfPoolOptions, type PdfWork, type SigningCertificate } from './pdf/index.js';
 import { createCertificateReadiness, type CertificateReadiness } from './domain/signing/certificate-readiness.js';
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from './providers/blob/index.js';
 import { formsExpiryHandler } from './domain/forms/expire-forms.js';
@@ -169,7 +169,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
   // A harness that asks for its own pool bounds (opts.pdf) gets a pool of its own, never the shared one.
-  const pdf = opts.sharedPdfWork && !opts.pdf ? { ...opts.sharedPdfWork, close: async () => undefined } : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
+  const pdf = opts.sharedPdfWork && !opts.pdf ? borrowedPdfWork(opts.sharedPdfWork) : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
   const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });

@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import { GENERATED_CERT_FILE, loadSigningCertificate, PdfRejectedError, readServiceCertificate, verifyPdf, type Change, type ChangeKind, type ServiceCertificates, type Verification } from '../pdf/index.js';
 import { OperatorError, print, UsageError } from './output.js';
 import { readInput } from './read-input.js';
+import { describeBundle, verifyBundle } from './verify-bundle.js';
+import { looksLikeZip } from '../lib/zip.js';
 
 // `formsign verify FILE.pdf [--json]`: what a PDF's signatures prove, offline — no server, no
 // database. The service's certificate (SIGNING_CERT_P12, else the one the service recorded in
@@ -15,15 +17,21 @@ import { readInput } from './read-input.js';
 // validation data or metadata) and every signature is valid; 3 when it is not;
 // 1 when the file cannot be read as a PDF; 2 for a wrong command line.
 
-export const VERIFY_USAGE = '  verify FILE.pdf [--json]                check the signatures of a PDF (offline)';
+export const VERIFY_USAGE = '  verify FILE.pdf|BUNDLE.zip [--json]     check the signatures of a PDF or an evidence bundle (offline)';
 /** The exit status of a PDF that does not verify (readable, but not intact, modified or unsigned). */
 export const NOT_VERIFIED_EXIT = 3;
 
 export async function verifyCommand(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw new UsageError(`usage: formsign verify FILE.pdf [--json]`);
+  if (!file || positionals.length > 1) throw new UsageError(`usage: formsign verify FILE.pdf|BUNDLE.zip [--json]`);
   const bytes = readInput(file);
+  if (looksLikeZip(bytes)) {
+    const bundle = await verifyBundle(file, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), serviceCertificates(config), verified);
+    print(values.json === true, bundle, () => describeBundle(file, bundle, describe));
+    if (!bundle.verified) process.exitCode = NOT_VERIFIED_EXIT;
+    return;
+  }
   let result: Verification;
   try {
     result = await verifyPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), serviceCertificates(config));

@@ -35,6 +35,7 @@ import * as m0035 from './migrations/0035_form_purge.js';
 import * as m0036 from './migrations/0036_retention_and_hold.js';
 import * as m0045 from './migrations/0045_unmetered_accounts.js';
 import * as m0050 from './migrations/0050_dashboard_access_emails.js';
+import * as m0060 from './migrations/0060_data_subject_requests.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -239,6 +240,7 @@ export const migrations: Record<string, Migration> = {
   '0036_retention_and_hold': m0036,
   '0045_unmetered_accounts': m0045,
   '0050_dashboard_access_emails': m0050,
+  '0060_data_subject_requests': m0060,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -581,6 +581,23 @@ export interface Database {
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
   purge_blobs: PurgeBlobsTable;
+  data_subject_requests: DataSubjectRequestsTable;
+}
+
+/** A person's data export or erasure asked of a partition (0060): the address as its SHA-256 only. */
+export interface DataSubjectRequestsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  kind: 'export' | 'erase';
+  subject_sha256: string;
+  /** How many forms it covered (exported, or purged). */
+  forms: number;
+  /** JSON array of the form ids an erasure refused (on hold or in flight); `[]` for an export. */
+  refused: string;
+  /** The API key's id, or the dashboard user's address. */
+  requested_by: string | null;
+  created_at: string;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -658,6 +658,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the evidence bundle of a signed form (ZIP)
+         * @description One ZIP archive that proves what happened to a signed form and can be checked offline:
+         *     `signed.pdf` (the sealed document), `audit-trail.pdf` (as `getAuditTrail` gives it),
+         *     `events.json` (every event of the form, oldest first, each exactly the body its webhook
+         *     deliveries carry), `evidence.json` (per recipient: how they were reached — every message with its
+         *     channel, address and delivery — when and from where they opened the document, how they
+         *     authenticated, the consent they agreed to, and when, from which IP address and with which user
+         *     agent they signed or declined), `manifest.json` (each of those files with its SHA-256 and size)
+         *     and `manifest.json.p7s`, a detached CMS signature over `manifest.json` made with the service's
+         *     seal key. Check it with `openssl cms -verify -binary -inform DER -in manifest.json.p7s -content
+         *     manifest.json -noverify` and `sha256sum`, or all at once with `formsign verify bundle.zip`. A form
+         *     without a sealed PDF (not signed yet, declined, voided, expired, deleted) answers
+         *     `409 form_not_signed`.
+         */
+        get: operations["getFormEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-subjects/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export what is held about one person (ZIP)
+         * @description A person's data (GDPR's right of access) in this key's partition, found by the address they were
+         *     sent forms at: give `email` or `phone` (E.164, as sent), not both. The ZIP holds `subject.json`
+         *     (the forms found) and, for every form where that address is a recipient,
+         *     `forms/<form_id>/record.json` (the form's head and what we hold about the person: name,
+         *     addresses, every message sent to them with its text, when and from where they opened,
+         *     authenticated, consented, signed or declined, with IP addresses and user agents),
+         *     `forms/<form_id>/signed.pdf` when the form is signed and `forms/<form_id>/audit-trail.pdf` once it
+         *     has ended. Purged forms hold nothing of them and are not listed. The request is recorded in the
+         *     account's data-subject requests (the address kept only as its SHA-256).
+         */
+        get: operations["exportDataSubject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-subjects/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one person's data from every finished form
+         * @description A person's erasure (GDPR's right to erasure) in this key's partition: every finished form
+         *     (`signed`, `declined`, `voided`, `expired`, or signed by all with its seal failed for good) where
+         *     that address is a recipient is purged exactly as `deleteForm` purges it — a tombstone remains,
+         *     `form.deleted` is sent, the files are deleted — because a sealed PDF holds every party's data and
+         *     cannot be edited, so a form is erased whole. Forms on legal hold or still out for signing are kept
+         *     and listed in `refused`, each with the code `deleteForm` would answer (`form_on_hold`,
+         *     `form_not_deletable`); void or release them and ask again. The answer never repeats the address;
+         *     the request is recorded in the account's data-subject requests (the address as its SHA-256).
+         */
+        post: operations["eraseDataSubject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files/pdf/{token}": {
         parameters: {
             query?: never;
@@ -1686,6 +1778,28 @@ export interface components {
             placed_by: string | null;
             /** Format: date-time */
             placed_at: string;
+        };
+        /** @description One person, by the address they were sent forms at. Give `email` or `phone`, not both. */
+        DataSubjectRequest: {
+            email?: string;
+            /** @description International, with `+` and the country code (as it was sent). */
+            phone?: string;
+        };
+        DataSubjectErasure: {
+            /** @constant */
+            object: "data_subject_erasure";
+            /** @description The forms purged to their tombstones. */
+            erased: string[];
+            /** @description The forms kept, with the reason `deleteForm` would give. */
+            refused: {
+                form_id: string;
+                status: string;
+                /** @enum {string} */
+                code: "form_on_hold" | "form_not_deletable";
+                message: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
         };
         HoldFormRequest: {
             /** @description Why the form must be kept (a dispute, a litigation hold, an audit). */
@@ -3957,6 +4071,142 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFormEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evidence bundle, as a ZIP attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportDataSubject: {
+        parameters: {
+            query?: {
+                email?: string;
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's data, as a ZIP attachment. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eraseDataSubject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataSubjectRequest"];
+            };
+        };
+        responses: {
+            /** @description What was erased and what was refused. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSubjectErasure"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

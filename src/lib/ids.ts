@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   reminder: 'rmd',
   /** An entry of a recipient's check log (issue 38). */
   check: 'chk',
+  /** A person's data export or erasure (issue 40). */
+  dataSubjectRequest: 'dsr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -8,7 +8,7 @@ export * from './field.js';
 export * from './work.js';
 export type { DetectedTemplate } from './inspect/index.js';
 export type { PdfRenderer } from './fill/index.js';
-export { createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
+export { borrowedPdfWork, createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
 export type { PdfPool, PdfPoolOptions } from './pool/pdf-pool.js';
 export type { SampleTemplate } from './sample/index.js';
 export type { LaidOutForm, LayoutField, LayoutRequest } from './generate/index.js';
@@ -16,6 +16,7 @@ export type { Mark, SealRequest } from './seal/index.js';
 // The certificate alone, not seal/index.ts: that one loads the signing code (pkijs, pdf-lib).
 import { X509Certificate } from 'node:crypto';
 import type { SigningCertificate } from './seal/certificate.js';
+import type { DetachedCheck, ServiceCertificates } from './verify/index.js';
 export {
   GENERATED_CERT_FILE, loadSigningCertificate, SigningCertificateError,
   type SigningCertificate, type SigningCertificateOptions,
@@ -44,3 +45,9 @@ export async function checkSigningCertificate(cert: SigningCertificate, at: Date
 }
 // `formsign verify` runs the verifier in its own process (one file, no pool to start).
 export const verifyPdf = onFirstCall(async () => (await import('./verify/index.js')).verifyPdf);
+// The evidence bundle's manifest (issue 40): signed with the seal key, checked like a PDF signature.
+export const signDetached = onFirstCall(async () => (await import('./seal/index.js')).signDetached);
+export type { DetachedCheck } from './verify/index.js';
+export async function checkDetachedSignature(der: Uint8Array, content: Uint8Array, service: ServiceCertificates | undefined): Promise<DetachedCheck> {
+  return (await import('./verify/index.js')).checkDetachedSignature(der, content, service);
+}

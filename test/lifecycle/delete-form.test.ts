@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { listPurgeBlobs } from '../../src/db/repositories/form-purge.js';
 import { purgeFormFiles } from '../../src/domain/forms/purge-files.js';
+import { purgePastRetention, setRetention } from '../../src/domain/forms/retention.js';
+import { setFormSealing } from '../../src/db/repositories/form-sealing.js';
 import { recordSealedForm } from '../../src/domain/signing/record-sealed-form.js';
 import { buildSealedPdf, type SealDeps } from '../../src/domain/signing/seal-form.js';
 import { DIALECTS, createHarness, errorOf, type Harness } from '../harness.js';
@@ -150,6 +152,17 @@ for (const dialect of DIALECTS) {
       assert.equal(del.json<Tombstone>().status, 'deleted');
       assert.equal((await h.request({ url: `/api/v1/forms/${draftId}`, as })).status, 404);
       assert.equal((await h.request({ url: `/api/v1/forms/${draftId}/events`, as })).status, 404);
+      // Its events stay in the feed, emptied, followed by form.deleted: a poller's cursor never vanishes.
+      const feed = await h.request({ url: `/api/v1/events?form_id=${draftId}`, as });
+      assert.equal(feed.status, 200, feed.body);
+      const draftEvents = feed.json<{ data: Array<{ id: string; type: string; data: { object: { id: string; status: string } } }> }>().data;
+      assert.deepEqual(draftEvents.map((e) => [e.type, e.data.object.id]), [['form.deleted', draftId], ['form.created', draftId]]);
+      assert.equal(draftEvents[0]!.data.object.status, 'deleted');
+      const createdId = draftEvents[1]!.id;
+      const polled = await h.request({ url: `/api/v1/events?ending_before=${createdId}&limit=100`, as });
+      assert.equal(polled.status, 200, `a cursor naming the removed draft's event still works: ${polled.body}`);
+      assert.ok(polled.json<{ data: Array<{ id: string }> }>().data.some((e) => e.id === draftEvents[0]!.id), 'the poller sees form.deleted after its cursor');
+      assert.equal((await h.request({ url: `/api/v1/events/${createdId}`, as })).status, 200);
       assert.deepEqual(await grepDatabase(h, ['Draft Dora']), []);
 
       const { form } = await createAndSend(h, as, templateId, { recipients: [{ email: 'flight@purge.example', channel: 'email', name: 'In Flight' }] });
@@ -235,6 +248,70 @@ for (const dialect of DIALECTS) {
       const t = (await h.request({ url: `/api/v1/forms/${id}`, as })).json<Tombstone>();
       assert.deepEqual([t.status, t.tombstone.files], ['deleted', 'deleted']);
       assert.deepEqual(await grepDatabase(h, Object.values(m)), []);
+    });
+
+    it('a form whose seal failed for good (every recipient signed, sealing failed) cannot be voided but can be deleted; the seal does not come back', async () => {
+      const as = h.actors.aTest;
+      const m = markersOf(`f${dialect.slice(0, 2)}`);
+      const created = await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: templateId, prefill: { tenant_name: m.tenantName } } });
+      const id = created.json<{ id: string }>().id;
+      const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${id}/send`, as, json: { recipients: [{ email: m.emailA, channel: 'email', name: m.nameA }, { email: m.emailB, channel: 'email', name: m.nameB }] } });
+      const recipients = sent.json<{ recipients: Array<{ signing_url: string }> }>().recipients;
+      assert.equal((await postSign(h, tokenOf(recipients[0]!.signing_url), signatureOf(1))).statusCode, 200);
+      assert.equal((await postSign(h, tokenOf(recipients[1]!.signing_url), signatureOf(2))).statusCode, 200);
+      // While its seal is pending it is refused; once the seal failed for good (the job dead), it is not.
+      const pending = await h.request({ method: 'DELETE', url: `/api/v1/forms/${id}`, as });
+      assert.deepEqual([pending.status, errorOf(pending).code], [409, 'form_not_deletable']);
+      assert.match(errorOf(pending).message, /seal is being made/);
+      await h.deps.domain.transact((trx) => setFormSealing(trx, as.partition, id, { sealing_status: 'failed', sealing_attempts: 12, sealing_error: 'every TSA down', sealing_next_at: null }));
+      const voidRes = await h.request({ method: 'POST', url: `/api/v1/forms/${id}/void`, as, json: {} });
+      assert.deepEqual([voidRes.status, errorOf(voidRes).code], [409, 'form_not_voidable']);
+      const del = await h.request({ method: 'DELETE', url: `/api/v1/forms/${id}`, as });
+      assert.equal(del.status, 200, del.body);
+      assert.deepEqual([del.json<Tombstone>().status, del.json<Tombstone>().tombstone.sealed_sha256], ['deleted', null]);
+      // The seal job still queued runs, finds the form deleted and makes nothing.
+      await h.deps.worker.runDue();
+      assert.deepEqual((await allBlobKeys(h)).filter((k) => k.includes(id)), []);
+      assert.equal((await h.request({ url: `/api/v1/forms/${id}`, as })).json<Tombstone>().status, 'deleted');
+      assert.deepEqual(await grepDatabase(h, Object.values(m)), []);
+    });
+
+    it('retention is held to the same rule: a seal held midway, the form sealed and purged by retention meanwhile, then the held seal finishes and brings no file back', async () => {
+      const as = h.actors.aTest;
+      const m = markersOf(`t${dialect.slice(0, 2)}`);
+      holdNext = true;
+      const started = new Promise<void>((resolve) => heldStarted.push(resolve));
+      const created = await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: templateId, prefill: { tenant_name: m.tenantName } } });
+      const id = created.json<{ id: string }>().id;
+      const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${id}/send`, as, json: { recipients: [{ email: m.emailA, channel: 'email', name: m.nameA }, { email: m.emailB, channel: 'email', name: m.nameB }] } });
+      const recipients = sent.json<{ recipients: Array<{ signing_url: string }> }>().recipients;
+      assert.equal((await postSign(h, tokenOf(recipients[0]!.signing_url), signatureOf(1))).statusCode, 200);
+      assert.equal((await postSign(h, tokenOf(recipients[1]!.signing_url), signatureOf(2))).statusCode, 200);
+      await setRetention(h.deps.domain, as.partition.accountId, 1);
+      try {
+        const first = h.deps.worker.runDue();
+        await started;
+        // Being sealed: retention passes it by, however far past its days (it has not finished).
+        clock.advance(3 * 86_400_000);
+        await purgePastRetention(h.deps.domain);
+        assert.notEqual((await h.request({ url: `/api/v1/forms/${id}`, as })).json<Tombstone>().status, 'deleted');
+        // A second run of the same seal completes it; days later retention purges it.
+        const sealDeps: SealDeps = { ...h.deps.domain, seal: async () => ({ pdf: new Uint8Array(Buffer.from(`%PDF-1.7 stand-in seal of ${id}`)), level: 'B-B', tsaFailures: [] }) };
+        const built = await buildSealedPdf(sealDeps, as.partition, id);
+        assert.ok(built);
+        assert.equal(await recordSealedForm(h.deps.domain, as.partition, id, built.pdf, built.recipientIds), true);
+        clock.advance(2 * 86_400_000);
+        assert.ok((await purgePastRetention(h.deps.domain)) >= 1);
+        assert.equal((await h.request({ url: `/api/v1/forms/${id}`, as })).json<Tombstone>().status, 'deleted');
+        // The held seal goes on: it stores its file, finds the form deleted, and removes it again.
+        release?.();
+        await first;
+        for (let i = 0; i < 5; i++) await h.deps.worker.runDue();
+        assert.deepEqual((await allBlobKeys(h)).filter((k) => k.includes(id)), [], 'the seal did not bring a file back');
+        assert.deepEqual(await grepDatabase(h, Object.values(m)), []);
+      } finally {
+        await setRetention(h.deps.domain, as.partition.accountId, null);
+      }
     });
   });
 }

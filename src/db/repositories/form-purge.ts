@@ -29,6 +29,7 @@ export const PURGE_PLAN = {
   template_versions: 'not form data', service_secrets: 'not form data', webhooks: 'not form data', account_usage: 'not form data',
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
+  data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions';
@@ -77,11 +78,10 @@ export async function emptyDeliveryBodies(trx: Trx, p: Partition, formId: string
   await trx.updateTable('webhook_deliveries').set({ body: null }).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('event_id', 'in', ids).execute();
 }
 
-/** Removes the form's events and their deliveries (a draft is removed whole). */
-export async function deleteFormEvents(trx: Trx, p: Partition, formId: string): Promise<void> {
-  const ids = trx.selectFrom('events').select('id').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId);
-  await trx.deleteFrom('webhook_deliveries').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('event_id', 'in', ids).execute();
-  await trx.deleteFrom('events').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).execute();
+/** The events feed's filter for a removed draft (no row left): the form's created_at as its events keep it. */
+export async function removedFormOfEvents(db: Db, p: Partition, formId: string): Promise<{ id: string; created_at: string } | undefined> {
+  const row = await db.selectFrom('events').select('form_created_at').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).executeTakeFirst();
+  return row ? { id: formId, created_at: row.form_created_at } : undefined;
 }
 
 /** Stored answers of idempotent requests that name the form (its create, send, void…: they hold the Form with its values). */

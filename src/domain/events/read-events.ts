@@ -4,7 +4,8 @@ import type { EventRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import { eventJson, type EventView } from '../forms/present-form.js';
+import { eventJson, removedFormFields, type EventView } from '../forms/present-form.js';
+import { removedFormOfEvents } from '../../db/repositories/form-purge.js';
 import { formFields } from '../forms/read-forms.js';
 import { json, type Json } from '../json.js';
 import { cursorRefused, listJson, type ListInput, type ListView } from '../pagination.js';
@@ -42,9 +43,10 @@ export async function listEvents(deps: ReadDeps, p: Partition, input: EventListI
   let form: { id: string; created_at: string } | undefined;
   if (input.form_id !== undefined) {
     const row = await findForm(deps.db, p, input.form_id);
-    // A form this partition does not have has no events here (and another partition's stays unseen).
-    if (!row) return listJson([], false);
-    form = { id: row.id, created_at: row.created_at };
+    // A removed draft has no row but keeps its events; a form this partition never had has no events
+    // here (and another partition's stays unseen).
+    form = row ? { id: row.id, created_at: row.created_at } : await removedFormOfEvents(deps.db, p, input.form_id);
+    if (!form) return listJson([], false);
   }
   const page = await listPartitionEvents(deps.db, p, {
     type: input.type,
@@ -85,10 +87,8 @@ export async function getEvent(deps: ReadDeps, p: Partition, id: string): Promis
 }
 
 function render(e: EventRow, fields: Map<string, FieldSet>, deps: ReadDeps): string {
-  const f = fields.get(e.form_id);
-  // Forms are never deleted: an event without its form is a broken store, not a client's error.
-  if (!f) throw new Error(`event ${e.id} refers to form ${e.form_id}, which is missing`);
-  return eventJson(e, f, deps.links).json;
+  // A removed draft's events stay (emptied) without its row (issue 40): they render with no fields.
+  return eventJson(e, fields.get(e.form_id) ?? removedFormFields, deps.links).json;
 }
 
 /** The field sets of the events' forms: one read of the forms, each field set from the template cache. */

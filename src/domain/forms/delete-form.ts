@@ -1,5 +1,5 @@
 import {
-  addPurgeBlobs, deleteAnswersNaming, deleteFormEvents, deleteFormRow, deleteFormRows, emptyDeliveryBodies, eventsOfForm, purgeInventory,
+  addPurgeBlobs, deleteAnswersNaming, deleteFormRow, deleteFormRows, emptyDeliveryBodies, eventsOfForm, purgeInventory,
   rewriteEventSnapshot, templateUsesFile, writeTombstone,
 } from '../../db/repositories/form-purge.js';
 import { FINISHED_STATUSES } from '../../db/repositories/form-retention.js';
@@ -14,8 +14,7 @@ import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import type { Json } from '../json.js';
 import { ACTIVE } from '../lifecycle/lifecycle-rules.js';
-import { fieldSet } from '../templates/field-set.js';
-import { formJson, formState, scrubbedSnapshot, type FormView } from './present-form.js';
+import { formJson, formState, removedFormFields, scrubbedSnapshot, type FormView } from './present-form.js';
 import { purgeFormFiles } from './purge-files.js';
 import { formFields } from './read-forms.js';
 import { recordFormEvent } from './record-event.js';
@@ -33,8 +32,8 @@ export interface DeleteOutcome {
 }
 
 /**
- * `DELETE /forms/{id}` (issue 40). A draft is removed whole (its row, its events, the answers that
- * named it). A form in flight (`sent`, `viewed`, or every recipient signed and the seal being made)
+ * `DELETE /forms/{id}` (issue 40). A draft is removed (its row and the answers that named it; its
+ * events stay, emptied, followed by `form.deleted`). A form in flight (`sent`, `viewed`, or every recipient signed and the seal being made)
  * answers 409 `form_not_deletable`: void it first. A finished form is purged in ONE transaction
  * (purgeFormRows) and its stored files are then deleted (purge-files.ts; the `form.purge` job
  * enqueued in that transaction finishes it if this call cannot). Deleting again answers the tombstone.
@@ -55,30 +54,61 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
     if (form.status === 'deleted') return { kind: 'already' as const };
-    if (form.hold_at !== null) {
-      throw new AppError('form_on_hold', `This form is on legal hold since ${form.hold_at} (${form.hold_reason ?? 'no reason given'}); release the hold (DELETE /forms/${form.id}/hold) before deleting it.`);
-    }
-    if (ACTIVE.has(form.status) || form.sealing_status === 'pending') {
-      throw new AppError('form_not_deletable', `This form is ${form.status} and still out for signing; void it first (POST /forms/${form.id}/void), then delete it.`);
-    }
+    const refusal = purgeRefusal(form);
+    if (refusal) throw refusal;
     if (form.status === 'draft') {
-      await deleteFormEvents(trx, p, form.id);
+      // The draft's row goes, but its events stay, emptied of its data, and `form.deleted` follows
+      // them: a poller's `ending_before` cursor may name one of them, and a receiver that heard
+      // `form.created` hears the deletion. Events of a form without a row render with no fields
+      // (removedFormFields).
+      for (const e of await eventsOfForm(trx, p, form.id)) await rewriteEventSnapshot(trx, p, e.id, scrubbedSnapshot(e.form));
+      await emptyDeliveryBodies(trx, p, form.id);
       await deleteAnswersNaming(trx, p, form.id);
       await deleteFormRow(trx, p, form.id);
       await addPurgeBlobs(trx, p, form.id, [renderKey, ...(await ownFile(trx, p, form))], now);
+      await recordFormEvent(trx, p, 'form.deleted', formState(removedDraft(form, now), []), now);
       await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
       return { kind: 'draft' as const, form };
     }
-    if (!FINISHED.has(form.status)) throw new AppError('form_not_deletable', `A ${form.status} form cannot be deleted.`);
     return { kind: 'purged' as const, form: await purgeFinishedForm(trx, p, form, renderKey, now) };
   });
   await purgeFormFiles(deps, p, formId);
   if (result.kind === 'draft') {
     // No tombstone is kept of a draft: nothing was sent, signed or sealed. The answer shows what it was.
-    const gone: FormRow = { ...result.form, status: 'deleted', deleted_at: now, values: '{}', metadata: '{}', fields: '[]', purge_state: 'done', tombstone: JSON.stringify({ recipients: 0, signatures: 0, events: 0 }) };
-    return { form: formJson(formState(gone, []), fieldSet('[]'), deps.links), already: false };
+    return { form: formJson(formState(removedDraft(result.form, now), []), removedFormFields, deps.links), already: false };
   }
   return { form: await tombstoneOf(deps, p, formId), already: result.kind === 'already' };
+}
+
+/** What a removed draft was, without its data: the answer to DELETE and its `form.deleted` event. */
+function removedDraft(form: FormRow, now: string): FormRow {
+  return { ...form, status: 'deleted', deleted_at: now, values: '{}', metadata: '{}', name: null, fields: '[]', purge_state: 'done', tombstone: JSON.stringify({ recipients: 0, signatures: 0, events: 0 }) };
+}
+
+/**
+ * The one rule of what may be purged now — DELETE, the retention job and a data subject's erasure ask
+ * it under the form's lock; undefined when it may be (a draft is removed rather than purged):
+ * - on legal hold: never (409 `form_on_hold`);
+ * - every recipient signed and the seal being made or retried (`sealing: pending`): not yet — the seal
+ *   would complete a form being emptied (409 `form_not_deletable`; delete it once it is signed);
+ * - every recipient signed and the seal failed for good (`sealing: failed`): it may be purged. Nothing
+ *   is out for signing any more and it cannot be voided (a signed form is not withdrawn), so without
+ *   this it could be neither kept sealed nor deleted; a reseal (POST /forms/{id}/reseal) is the other way;
+ * - `sent` or `viewed` otherwise: still out for signing, void it first (409 `form_not_deletable`);
+ * - finished (`signed`, `declined`, `voided`, `expired`): it may be purged.
+ */
+export function purgeRefusal(form: FormRow): AppError | undefined {
+  if (form.hold_at !== null) {
+    return new AppError('form_on_hold', `This form is on legal hold since ${form.hold_at} (${form.hold_reason ?? 'no reason given'}); release the hold (DELETE /forms/${form.id}/hold) before deleting it.`);
+  }
+  if (form.sealing_status === 'pending' && form.status !== 'signed') {
+    return new AppError('form_not_deletable', `Every recipient has signed this form and its seal is being made; delete it once it is signed (GET /forms/${form.id} shows its sealing).`);
+  }
+  if (ACTIVE.has(form.status) && form.sealing_status !== 'failed') {
+    return new AppError('form_not_deletable', `This form is ${form.status} and still out for signing; void it first (POST /forms/${form.id}/void), then delete it.`);
+  }
+  if (form.status === 'draft' || ACTIVE.has(form.status) || FINISHED.has(form.status)) return undefined;
+  return new AppError('form_not_deletable', `A ${form.status} form cannot be deleted.`);
 }
 
 /**
@@ -121,5 +151,5 @@ async function ownFile(trx: Trx, p: Partition, form: FormRow): Promise<string[]>
 async function tombstoneOf(deps: DeleteDeps, p: Partition, formId: string): Promise<Json<FormView>> {
   const row = await findForm(deps.db, p, formId);
   if (!row) throw notFound('form', formId);
-  return formJson(formState(row, []), fieldSet('[]'), deps.links);
+  return formJson(formState(row, []), removedFormFields, deps.links);
 }

@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.js';
 import type { SigningLinks } from '../../lib/signing-links.js';
 import type { FieldValue } from '../../pdf/index.js';
 import { json, str, type Json } from '../json.js';
-import { encodeValues, fieldsWithValuesJson, type EncodedValues, type FieldSet } from '../templates/field-set.js';
+import { encodeValues, fieldSet, fieldsWithValuesJson, type EncodedValues, type FieldSet } from '../templates/field-set.js';
 
 // The one presentation of a form. The API (get, list, create, send), the events log and the webhook
 // bodies all build the Form object here, from a `FormState`: what a form is at one moment, as stored.
@@ -175,6 +175,12 @@ function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedV
   const values = encodeValues(s.values);
   return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values };
 }
+
+/**
+ * The fields a form without its row renders with: a removed draft (issue 40), whose events stay,
+ * emptied of its values, and a tombstone. The events feed, the webhook attempt and DELETE's answer use it.
+ */
+export const removedFormFields: FieldSet = fieldSet('[]');
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {

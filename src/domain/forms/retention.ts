@@ -6,7 +6,7 @@ import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import { purgeFinishedForm } from './delete-form.js';
+import { purgeFinishedForm, purgeRefusal } from './delete-form.js';
 import { formFields } from './read-forms.js';
 import { renderCacheKeyOf } from './render-form-pdf.js';
 
@@ -70,7 +70,8 @@ export async function purgePastRetention(deps: RetentionDeps): Promise<number> {
         const now = isoNow(deps.clock);
         const done = await deps.transact(async (trx) => {
           const row = await lockForm(trx, p, form.id, now);
-          if (!row || row.hold_at !== null || !(FINISHED_STATUSES as readonly string[]).includes(row.status)) return false;
+          // The same rule as DELETE (purgeRefusal: no hold, no seal being made), and only a finished form.
+          if (!row || purgeRefusal(row) || !(FINISHED_STATUSES as readonly string[]).includes(row.status)) return false;
           await purgeFinishedForm(trx, p, row, renderKey, now);
           return true;
         });

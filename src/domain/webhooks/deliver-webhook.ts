@@ -12,7 +12,7 @@ import { webhookDeliver } from '../../outbox/jobs/webhook-deliver.job.js';
 import type { PayloadOf } from '../../outbox/registry.js';
 import type { WebhookResponse } from '../../providers/webhook-http/index.js';
 import type { DomainDeps } from '../context.js';
-import { eventJson } from '../forms/present-form.js';
+import { eventJson, removedFormFields } from '../forms/present-form.js';
 import { formFields } from '../forms/read-forms.js';
 import { appendAttempt } from './attempt-log.js';
 import { EndpointSlots } from './endpoint-slots.js';
@@ -75,8 +75,8 @@ async function renderBody(deps: DeliverDeps, p: Partition, eventId: string): Pro
   const event = await findEventById(deps.db, p, eventId);
   if (!event) throw new Error(`event ${eventId} of the delivery is missing`);
   const form = await findForm(deps.db, p, event.form_id);
-  if (!form) throw new Error(`form ${event.form_id} of event ${eventId} is missing`);
-  return eventJson(event, await formFields(deps, p, form), deps.links).json;
+  // A removed draft's events outlive its row (issue 40), emptied: they render with no fields.
+  return eventJson(event, form ? await formFields(deps, p, form) : removedFormFields, deps.links).json;
 }
 
 function headersFor(deps: DeliverDeps, hook: AttemptTarget, d: WebhookDeliveryRow, attempt: number, body: string, at: Date): Record<string, string> {

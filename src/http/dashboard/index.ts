@@ -10,6 +10,7 @@ import { jsonErrorHandler } from './guard.js';
 import { registerSpa } from './spa.js';
 // Dashboard part 2 (issue 24).
 import { registerFormsApi } from './api-forms.js';
+import { registerFormLifecycleApi } from './api-form-lifecycle.js';
 import { registerOutboxApi } from './api-outbox.js';
 import { registerAccountSettingsApi } from './api-account-settings.js';
 import { registerAccountApi } from './api-usage.js';
@@ -37,6 +38,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     const guard = sessionGuard(s.domain);
     const limited = (method: string, apiRoute: string) => [guard, dashboardLimitHook(s.limits, method, apiRoute, (reason) => s.metrics?.limited(reason))];
     registerFormsApi(api, s.domain, s.openapi, limited);
+    registerFormLifecycleApi(api, s.domain, s.openapi, limited);
     registerWebhooksApi(api, s.domain, s.openapi, limited);
     registerOutboxApi(api, s.domain, s.devOutbox ?? { email: false, sms: false });
     registerAccountApi(api, s.domain, s.openapi, s.limits);

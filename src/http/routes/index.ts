@@ -46,6 +46,11 @@ import listEmbedOrigins from './embed/listEmbedOrigins.js';
 import addEmbedOrigin from './embed/addEmbedOrigin.js';
 import removeEmbedOrigin from './embed/removeEmbedOrigin.js';
 import getAuditTrail from './evidence/getAuditTrail.js';
+// Issue 40: the evidence bundle.
+import getFormEvidence from './evidence/getFormEvidence.js';
+// Issue 40: a person's data.
+import exportDataSubject from './data-subjects/exportDataSubject.js';
+import eraseDataSubject from './data-subjects/eraseDataSubject.js';
 import verifyPdf from './evidence/verifyPdf.js';
 import type { RouteDef } from './route.js';
 
@@ -100,4 +105,7 @@ export const ROUTES: readonly RouteDef[] = [
   // Evidence (issue 25): the verifier and the audit trail alone.
   verifyPdf,
   getAuditTrail,
+  getFormEvidence,
+  exportDataSubject,
+  eraseDataSubject,
 ];

@@ -51,6 +51,15 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
   };
 }
 
+/**
+ * A view of a pool owned elsewhere (the test harness's one pool per batch process): closing the view,
+ * or its inspector, leaves the pool running for its other users; only the owner's close stops it.
+ */
+export function borrowedPdfWork(work: PdfWork): PdfWork {
+  const keep = async (): Promise<void> => undefined;
+  return { ...work, inspector: { ...work.inspector, close: keep }, close: keep };
+}
+
 export interface PdfInspectorOptions {
   /** CPU time one inspection may use; the worker is terminated past it. */
   timeoutMs: number;

@@ -6,3 +6,4 @@ export {
   type SigningCertificate, type SigningCertificateOptions,
 } from './certificate.js';
 export type { Mark } from './stamp-marks.js';
+export { signDetached } from './detached-signature.js';

@@ -6,6 +6,7 @@ import { roleName, type SignerRole } from '../roles';
 import { Link } from '../router';
 import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 import { FormActions } from './FormActions';
+import { FormDataActions } from './FormDataActions';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
 import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 import { StatusTag } from './status';
@@ -57,9 +58,10 @@ export function FormDetail({ formId }: { formId: string }) {
     <>
       <p className="crumbs"><Link to="/dashboard/forms">← Forms</Link></p>
       <PageTitle actions={<>
-        <a className="btn secondary" href={`/dashboard/api${base}/pdf`} target="_blank" rel="noopener">Filled PDF</a>
+        {form.status !== 'deleted' ? <a className="btn secondary" href={`/dashboard/api${base}/pdf`} target="_blank" rel="noopener">Filled PDF</a> : null}
         {signed ? <a className="btn primary" href={`/dashboard/api${base}/signed-pdf`} download>Download signed PDF</a> : null}
-      </>}>{form.name}</PageTitle>
+        {signed ? <a className="btn secondary" href={`/dashboard/api${base}/evidence`} download>Download evidence</a> : null}
+      </>}>{form.name ?? (form.status === 'deleted' ? 'Deleted form' : form.id)}</PageTitle>
       <p className="form-status">Status: <StatusTag status={form.status} /> <span className="muted small"><code className="id">{form.id}</code></span></p>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <dl className="facts">
@@ -72,7 +74,10 @@ export function FormDetail({ formId }: { formId: string }) {
         {form.voided_at ? <><dt>Voided</dt><dd>{formatDateTime(form.voided_at)}{form.void_reason ? <div className="decline-reason">Reason: {form.void_reason}</div> : null}</dd></> : null}
       </dl>
       <FormActions form={form} onChanged={(f) => { setForm(f); void refresh(); }} />
+      <FormDataActions form={form} onChanged={(f) => { setForm(f); void refresh(); }} />
 
+      {/* A deleted form's recipients and values are gone: its tombstone and timeline are what is left. */}
+      {form.status === 'deleted' ? null : (<>
       <section className="section" aria-labelledby="recipients-title">
         <h2 id="recipients-title">Recipients</h2>
         {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
@@ -115,6 +120,7 @@ export function FormDetail({ formId }: { formId: string }) {
         </div>
       </section>
 
+      </>)}
       <section className="section" aria-labelledby="events-title">
         <h2 id="events-title">Timeline</h2>
         {events.length === 0 ? <p className="muted">No events yet.</p> : (

@@ -5,6 +5,7 @@ import { Notice, PageTitle } from '../ui/ui';
 import { TextInput } from './AuthPage';
 import { EmbedOriginsForm } from './EmbedOrigins';
 import { LocaleSettingsForm } from './LocaleSettings';
+import { RetentionSettingsForm } from './RetentionSettings';
 import { NotifySettingsForm } from './NotifySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
@@ -49,6 +50,7 @@ export function SettingsPage() {
       </section>
       <NotifySettingsForm />
       <LocaleSettingsForm />
+      <RetentionSettingsForm />
       <EmbedOriginsForm />
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
         <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>

@@ -224,6 +224,26 @@ LegalHold = TypedDict("LegalHold", {
     "placed_at": "str",
 })
 
+# One person, by the address they were sent forms at. Give `email` or `phone`, not both.
+DataSubjectRequest = TypedDict("DataSubjectRequest", {
+    "email": "NotRequired[str]",
+    "phone": "NotRequired[str]",
+})
+
+DataSubjectErasureRefusedItem = TypedDict("DataSubjectErasureRefusedItem", {
+    "form_id": "str",
+    "status": "str",
+    "code": 'Literal["form_on_hold", "form_not_deletable"]',
+    "message": "str",
+})
+
+DataSubjectErasure = TypedDict("DataSubjectErasure", {
+    "object": 'Literal["data_subject_erasure"]',
+    "erased": "List[str]",
+    "refused": "List[DataSubjectErasureRefusedItem]",
+    "created_at": "str",
+})
+
 HoldFormRequest = TypedDict("HoldFormRequest", {
     "reason": "str",
 })
@@ -653,6 +673,18 @@ class Operations:
     def get_audit_trail(self, form_id: str) -> "bytes":
         """Get the audit trail as a PDF (GET /api/v1/forms/{form_id}/audit-trail, operation getAuditTrail)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/audit-trail", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def get_form_evidence(self, form_id: str) -> "bytes":
+        """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""
+        return self._request("GET", f"/api/v1/forms/{_q(form_id)}/evidence", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def export_data_subject(self, *, email: "Optional[str]" = None, phone: "Optional[str]" = None) -> "bytes":
+        """Export what is held about one person (ZIP) (GET /api/v1/data-subjects/export, operation exportDataSubject)."""
+        return self._request("GET", "/api/v1/data-subjects/export", query={"email": email, "phone": phone}, expect="bytes")  # type: ignore[no-any-return]
+
+    def erase_data_subject(self, body: "DataSubjectRequest", *, idempotency_key: Optional[str] = None) -> "DataSubjectErasure":
+        """Erase one person's data from every finished form (POST /api/v1/data-subjects/erase, operation eraseDataSubject)."""
+        return self._request("POST", "/api/v1/data-subjects/erase", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
 
     def download_file(self, token: str) -> "bytes":
         """Download a file by presigned address (GET /api/v1/files/pdf/{token}, operation downloadFile)."""
