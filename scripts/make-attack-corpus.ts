@@ -23,7 +23,7 @@ import { FORM_ID_KEY } from '../src/pdf/shared/document-info.js';
 import { makeTestTsaCa, startTsa } from '../test/shared/tsa.js';
 import type { CorpusEntry, CorpusManifest, ExpectedSignature } from './attack-corpus/manifest.js';
 import { appendSignature, appendUpdate, hybridOf, lastTrailer, load, N, nextNumber, stream } from './attack-corpus/incremental.js';
-import { pyHankoBlta } from './attack-corpus/pyhanko-style.js';
+import { pyHankoArchivalTimestamp, pyHankoBlta } from './attack-corpus/pyhanko-style.js';
 
 const OUT = path.resolve('test/fixtures/pdfs/attacks');
 const P12 = path.join(OUT, 'service-seal.p12');
@@ -279,6 +279,21 @@ async function main(): Promise<void> {
         attack: "none: another signer's PAdES B-LTA made as pyHanko makes it with include_vri off and the DSS in its own revision (classic tables, header 1.4 raised by the catalog's /Version)",
         verified: true, issued_by_this_service: false, intact: true, modified_after_signing: false,
         signatures: [sig({ changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }), stamp(tsField2, { modification_level: 'none', no_changes: true })],
+      });
+    }
+
+    // pyHanko's archival timestamp on our B-LTA (update_archival_timestamp_chain): the DSS with our
+    // document timestamp's VRI and a new document timestamp, /Extensions ESIC, /Info and /ID updated.
+    {
+      const stampRef = [...fl.ctx.enumerateIndirectObjects()].find(([, o]) => o instanceof PDFDict && o.get(N('SubFilter'))?.toString() === '/ETSI.RFC3161')![0];
+      const tsaOcsp = goodOcsp(ca.caCertFile, path.join(ca.dir, 'ca.key'), ca.tsaCertFile);
+      const field = 'Timestamp-7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d';
+      write('blta-pyhanko-archival-timestamp.pdf', await pyHankoArchivalTimestamp(blta, stampRef, {
+        tsa: { urls: [tsa.url], timeoutMs: 8000 }, certs: [Buffer.from(new X509Certificate(ca.caCertPem).raw)], ocsps: [tsaOcsp], vri: true, dss: 'with-timestamp', timestampFieldName: field,
+      }), {
+        attack: "none: pyHanko's archival timestamp on our B-LTA (DSS with VRI, a new document timestamp, /Extensions ESIC)", verified: true, issued_by_this_service: true, intact: true, modified_after_signing: false,
+        signatures: [seal1('ltv_updates', { changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }] }), stamp1('ltv_updates', { changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }),
+          { field, kind: 'document_timestamp', valid: true, modification_level: 'ltv_updates', changes_include: [{ kind: 'validation_data' }, { kind: 'metadata' }] }],
       });
     }
 

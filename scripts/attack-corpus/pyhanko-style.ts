@@ -133,13 +133,16 @@ function signatureField(u: PyHankoUpdate, name: string, value: PDFRef, extra: Re
     pageDict.set(N('Annots'), list);
   }
   // prepare_sig_field: into /Fields, creating the form when there is none; then ensure_sig_flags (3).
-  const formRef = u.catalogEntry('AcroForm');
-  if (formRef instanceof PDFRef) {
-    const form = u.dict(formRef);
-    (form.get(N('Fields')) as PDFArray).push(field);
-    form.set(N('SigFlags'), u.ctx.obj(3));
-  } else {
+  const formEntry = u.catalogEntry('AcroForm');
+  if (formEntry === undefined) {
     u.catalog.set(N('AcroForm'), u.add(u.ctx.obj({ Fields: [field], SigFlags: 3 })));
+  } else {
+    // An indirect form is updated itself, a direct one with the catalog; an indirect /Fields array itself.
+    const form = formEntry instanceof PDFRef ? u.dict(formEntry) : u.catalog.get(N('AcroForm')) as PDFDict;
+    const fields = form.get(N('Fields'));
+    if (fields instanceof PDFRef) (u.objects.get(fields.objectNumber) as PDFArray | undefined ?? setArray(u, fields)).push(field);
+    else (fields as PDFArray).push(field);
+    if (form.get(N('SigFlags'))?.toString() !== '3') form.set(N('SigFlags'), u.ctx.obj(3));
   }
   return field;
 }
@@ -200,9 +203,10 @@ function supplyDss(u: PyHankoUpdate, certs: Buffer[], ocsps: Buffer[], key: stri
   if (!(existing instanceof PDFRef)) u.catalog.set(N('DSS'), u.add(dss));
 }
 
+const tokenFor = async (tsa: TsaSettings, digest: Buffer): Promise<Buffer> => (await requestTimestamp(tsa, digest)).timestamp.token;
+
 /** `pdf` (unsigned) signed, LTV-updated and timestamped as pyHanko does it. */
 export async function pyHankoBlta(pdf: Uint8Array, o: PyHankoBltaOptions): Promise<Buffer> {
-  const timestamp = async (digest: Buffer): Promise<Buffer> => (await requestTimestamp(o.tsa, digest)).timestamp.token;
   // 1. The signature.
   const s = await PyHankoUpdate.of(Buffer.from(pdf));
   ensureEsic(s);
@@ -212,9 +216,18 @@ export async function pyHankoBlta(pdf: Uint8Array, o: PyHankoBltaOptions): Promi
     M: PDFString.fromDate(new Date()), Prop_Build: { App: { Name: 'pyHanko', REx: PDFString.of(PYHANKO_VENDOR.split(' ')[1]!) } },
   }));
   signatureField(s, o.fieldName, sigRef);
-  let out = await fillPlaceholder(s.write(), (digest) => buildCadesSignature(digest, o.signer, async (value) => timestamp(sha256(value))));
-  const sigKey = o.vri ? vriKey(await contentsOf(out, sigRef)) : undefined;
-  // 2. The DSS, in its own revision or with the timestamp's; then the document timestamp.
+  const out = await fillPlaceholder(s.write(), (digest) => buildCadesSignature(digest, o.signer, (value) => tokenFor(o.tsa, sha256(value))));
+  return dssAndTimestamp(out, o, o.vri ? vriKey(await contentsOf(out, sigRef)) : undefined);
+}
+
+type TimestampOptions = Omit<PyHankoBltaOptions, 'signer' | 'fieldName'>;
+
+/**
+ * The DSS (in its own revision or with the timestamp's), a document timestamp, then (with VRI) the
+ * timestamp's VRI entry. `sigKey` is the VRI key of what the DSS data is for (undefined: no entry).
+ */
+async function dssAndTimestamp(signed: Buffer, o: TimestampOptions, sigKey: string | undefined): Promise<Buffer> {
+  let out = signed;
   if (o.dss === 'separate') {
     const d = await PyHankoUpdate.of(out);
     supplyDss(d, o.certs, o.ocsps, sigKey);
@@ -226,14 +239,23 @@ export async function pyHankoBlta(pdf: Uint8Array, o: PyHankoBltaOptions): Promi
   const ts = placeholder();
   const tsRef = t.add(t.ctx.obj({ Contents: ts.contents, ByteRange: ts.byteRange, Type: 'DocTimeStamp', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.RFC3161' }));
   signatureField(t, o.timestampFieldName, tsRef, { TU: PDFString.of('Timestamp') });
-  out = await fillPlaceholder(t.write(), timestamp);
-  // 3. add_dss after the timestamp: its VRI entry (without VRI there is nothing new, and pyHanko writes nothing).
+  out = await fillPlaceholder(t.write(), (digest) => tokenFor(o.tsa, digest));
+  // add_dss after the timestamp: its VRI entry (without VRI there is nothing new, and pyHanko writes nothing).
   if (o.vri) {
     const v = await PyHankoUpdate.of(out);
     supplyDss(v, o.certs, o.ocsps, vriKey(await contentsOf(out, tsRef)));
     out = v.write();
   }
   return out;
+}
+
+/**
+ * pyHanko's update_archival_timestamp_chain on a B-LTA (ours): the last document timestamp's
+ * validation data in the DSS (its VRI entry when VRI is on), then a new document timestamp.
+ */
+export async function pyHankoArchivalTimestamp(pdf: Uint8Array, lastTimestamp: PDFRef, o: TimestampOptions): Promise<Buffer> {
+  const out = Buffer.from(pdf);
+  return dssAndTimestamp(out, o, o.vri ? vriKey(await contentsOf(out, lastTimestamp)) : undefined);
 }
 
 export const timestampFieldName = (): string => `Timestamp-${randomUUID()}`;

@@ -78,7 +78,7 @@ describe('the attack corpus: every verdict, from the API, the /verify page and f
     assert.equal(new Set(files).size, files.length);
     for (const f of ['dss-smuggled-content.pdf', 'page-added.pdf', 'annotation-added.pdf', 'form-field-value-changed.pdf', 'font-replaced.pdf', 'info-rewritten.pdf',
       'signature-after-change.pdf', 'shadow-hide.pdf', 'shadow-replace.pdf', 'shadow-hide-and-replace.pdf', 'content-change-xref-stream.pdf',
-      'blta-ltv-update-xref-stream.pdf', 'honest-blta.pdf', 'revoked-signer.pdf', 'pyhanko-blta.pdf', 'pyhanko-blta-classic-no-vri.pdf', 'pyhanko-blta-hybrid.pdf']) {
+      'blta-ltv-update-xref-stream.pdf', 'honest-blta.pdf', 'revoked-signer.pdf', 'pyhanko-blta.pdf', 'pyhanko-blta-classic-no-vri.pdf', 'pyhanko-blta-hybrid.pdf', 'blta-pyhanko-archival-timestamp.pdf']) {
       assert.ok(files.includes(f), f);
       assert.ok(fs.existsSync(path.join(DIR, f)), f);
     }
