@@ -8,7 +8,9 @@
 //
 // pyHanko is not installable here, so "another tool's" LTV update is written by incremental.ts the
 // way pyHanko writes one (an xref stream, the DSS rewritten with new streams and a /VRI entry, the
-// catalog's /Extensions), not by pyHanko itself.
+// catalog's /Extensions), not by pyHanko itself; and pyhanko-blta*.pdf, documents signed by another
+// signer from the start, are written by attack-corpus/pyhanko-style.ts the way pyHanko's signer,
+// DocumentSecurityStore and PdfTimeStamper write them (read from its public source).
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,7 +22,8 @@ import { sealPdfWithEvidence } from '../src/pdf/seal/index.js';
 import { FORM_ID_KEY } from '../src/pdf/shared/document-info.js';
 import { makeTestTsaCa, startTsa } from '../test/shared/tsa.js';
 import type { CorpusEntry, CorpusManifest, ExpectedSignature } from './attack-corpus/manifest.js';
-import { appendSignature, appendUpdate, lastTrailer, load, N, nextNumber, stream } from './attack-corpus/incremental.js';
+import { appendSignature, appendUpdate, hybridOf, lastTrailer, load, N, nextNumber, stream } from './attack-corpus/incremental.js';
+import { pyHankoArchivalTimestamp, pyHankoBlta } from './attack-corpus/pyhanko-style.js';
 
 const OUT = path.resolve('test/fixtures/pdfs/attacks');
 const P12 = path.join(OUT, 'service-seal.p12');
@@ -52,25 +55,54 @@ function malloryCertificate(): SigningCertificate {
   return loadSigningCertificate({ p12Path: t('m.p12'), password: 'm', dataDir: tmp, serviceName: 'x' });
 }
 
+/** A CA (files `<name>-ca.pem`/`.key`) and a signing certificate it issued (`<name>.pem`, and a PKCS#12 with the CA). */
+function caAndLeaf(name: string, ca: string, leaf: string, serial: string): { cert: SigningCertificate; caDer: Buffer; leaf: X509Certificate } {
+  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', t(`${name}-ca.key`), '-out', t(`${name}-ca.pem`), '-days', '3650', '-subj', ca,
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature');
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', t(`${name}.key`), '-out', t(`${name}.csr`), '-subj', leaf);
+  fs.writeFileSync(t(`${name}.ext`), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n');
+  ssl('x509', '-req', '-in', t(`${name}.csr`), '-CA', t(`${name}-ca.pem`), '-CAkey', t(`${name}-ca.key`), '-set_serial', serial, '-out', t(`${name}.pem`), '-days', '3650', '-extfile', t(`${name}.ext`));
+  ssl('pkcs12', '-export', '-inkey', t(`${name}.key`), '-in', t(`${name}.pem`), '-certfile', t(`${name}-ca.pem`), '-out', t(`${name}.p12`), '-passout', 'pass:p');
+  return {
+    cert: loadSigningCertificate({ p12Path: t(`${name}.p12`), password: 'p', dataDir: tmp, serviceName: 'x' }),
+    caDer: Buffer.from(new X509Certificate(fs.readFileSync(t(`${name}-ca.pem`))).raw),
+    leaf: new X509Certificate(fs.readFileSync(t(`${name}.pem`))),
+  };
+}
+
 /** A CA, a seal certificate it revoked, and the CA's OCSP answer saying so (DER). */
 function revokedCertificate(): { cert: SigningCertificate; caDer: Buffer; ocsp: Buffer } {
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', t('ca.key'), '-out', t('ca.pem'), '-days', '3650', '-subj', '/CN=Corpus Revoking CA/O=Formsign tests',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature');
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', t('leaf.key'), '-out', t('leaf.csr'), '-subj', '/CN=Revoked seal/O=Formsign tests');
-  fs.writeFileSync(t('leaf.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n');
-  ssl('x509', '-req', '-in', t('leaf.csr'), '-CA', t('ca.pem'), '-CAkey', t('ca.key'), '-set_serial', '4242', '-out', t('leaf.pem'), '-days', '3650', '-extfile', t('leaf.ext'));
-  ssl('pkcs12', '-export', '-inkey', t('leaf.key'), '-in', t('leaf.pem'), '-certfile', t('ca.pem'), '-out', t('leaf.p12'), '-passout', 'pass:r');
-  const leaf = new X509Certificate(fs.readFileSync(t('leaf.pem')));
+  const { cert, caDer, leaf } = caAndLeaf('revoked', '/CN=Corpus Revoking CA/O=Formsign tests', '/CN=Revoked seal/O=Formsign tests', '4242');
   // openssl's index: R, expiry, revocation time, serial (hex), file, subject.
   const day = (d: Date): string => `${d.toISOString().slice(2, 10).replace(/-/g, '')}${d.toISOString().slice(11, 19).replace(/:/g, '')}Z`;
   fs.writeFileSync(t('index.txt'), `R\t${day(new Date(leaf.validTo))}\t${day(new Date(Date.now() - 86_400_000))},keyCompromise\t${leaf.serialNumber}\tunknown\t/CN=Revoked seal/O=Formsign tests\n`);
-  ssl('ocsp', '-issuer', t('ca.pem'), '-cert', t('leaf.pem'), '-reqout', t('req.der'), '-no_nonce');
-  ssl('ocsp', '-index', t('index.txt'), '-rsigner', t('ca.pem'), '-rkey', t('ca.key'), '-CA', t('ca.pem'), '-reqin', t('req.der'), '-respout', t('resp.der'), '-ndays', '3650');
-  return {
-    cert: loadSigningCertificate({ p12Path: t('leaf.p12'), password: 'r', dataDir: tmp, serviceName: 'x' }),
-    caDer: Buffer.from(new X509Certificate(fs.readFileSync(t('ca.pem'))).raw),
-    ocsp: fs.readFileSync(t('resp.der')),
-  };
+  ssl('ocsp', '-issuer', t('revoked-ca.pem'), '-cert', t('revoked.pem'), '-reqout', t('req.der'), '-no_nonce');
+  ssl('ocsp', '-index', t('index.txt'), '-rsigner', t('revoked-ca.pem'), '-rkey', t('revoked-ca.key'), '-CA', t('revoked-ca.pem'), '-reqin', t('req.der'), '-respout', t('resp.der'), '-ndays', '3650');
+  return { cert, caDer, ocsp: fs.readFileSync(t('resp.der')) };
+}
+
+/** A foreign signer (not this service): a CA, its signer certificate, and the CA's OCSP answer that it is good (DER). */
+function foreignSigner(): { cert: SigningCertificate; caDer: Buffer; leafDer: Buffer; ocsp: Buffer } {
+  const { cert, caDer, leaf } = caAndLeaf('foreign', '/CN=Elsewhere Signing CA/O=Elsewhere', '/CN=Pat Foreign Signer/O=Elsewhere', '7001');
+  return { cert, caDer, leafDer: Buffer.from(leaf.raw), ocsp: goodOcsp(t('foreign-ca.pem'), t('foreign-ca.key'), t('foreign.pem')) };
+}
+
+/**
+ * An unsigned document another tool signs: one page and /Info, saved with an xref stream (object
+ * streams), with a classic table and an older header, or as a hybrid-reference file whose page and
+ * /Info are in an object stream only its /XRefStm names.
+ */
+async function foreignSource(kind: 'xref-stream' | 'classic-1.4' | 'hybrid'): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle('Service agreement');
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  page.drawText('Service agreement', { x: 72, y: 760, size: 20, font });
+  page.drawText('Fee: 2,400 EUR per year.', { x: 72, y: 700, size: 14, font });
+  const pdf = Buffer.from(await doc.save({ useObjectStreams: kind === 'xref-stream' }));
+  if (kind === 'hybrid') return hybridOf(pdf, [page.ref.objectNumber, (doc.context.trailerInfo.Info as PDFRef).objectNumber]);
+  // pyHanko raises an older header to 1.7 with the catalog's /Version: give the classic one 1.4.
+  return kind === 'xref-stream' ? pdf : Buffer.concat([Buffer.from('%PDF-1.4'), pdf.subarray(8)]);
 }
 
 /** A good OCSP answer for the TSA's certificate by its CA (what an LTV tool fetches). */
@@ -213,6 +245,56 @@ async function main(): Promise<void> {
       const out = appendUpdate(blta, { objects, xrefStream: true });
       write('blta-ltv-update-xref-stream.pdf', out, { attack: 'none: an LTV update by another tool after our B-LTA (xref stream, DSS with new VRI, OCSP, /Extensions)', verified: true, issued_by_this_service: true, intact: true, modified_after_signing: false,
         signatures: [seal1('ltv_updates'), stamp1('ltv_updates', { changes_include: [{ kind: 'validation_data' }] })] });
+    }
+
+    // A document signed by another tool from the start, as pyHanko makes a PAdES B-LTA with its
+    // defaults (xref streams, DSS with VRI written with the document timestamp, then the timestamp's
+    // VRI), and a variant (classic tables, header 1.4 → catalog /Version, DSS without VRI in its own
+    // revision): each revision after the signature is an LTV update; the file is not ours.
+    {
+      const foreign = foreignSigner();
+      const tsaOcsp = goodOcsp(ca.caCertFile, path.join(ca.dir, 'ca.key'), ca.tsaCertFile);
+      const der = (file: string): Buffer => Buffer.from(new X509Certificate(fs.readFileSync(file)).raw);
+      const common = {
+        signer: foreign.cert, tsa: { urls: [tsa.url], timeoutMs: 8000 },
+        certs: [foreign.leafDer, foreign.caDer, der(ca.tsaCertFile), der(ca.caCertFile)], ocsps: [foreign.ocsp, tsaOcsp],
+        fieldName: 'Signature1',
+      };
+      const sig = (extra: Partial<ExpectedSignature> = {}): ExpectedSignature => ({ field: 'Signature1', kind: 'signature', valid: true, modification_level: 'ltv_updates', ...extra });
+      const stamp = (field: string, extra: Partial<ExpectedSignature> = {}): ExpectedSignature => ({ field, kind: 'document_timestamp', valid: true, modification_level: 'ltv_updates', ...extra });
+      const tsField = 'Timestamp-5f0c1c2e-8a4b-4d7e-9f3a-1b2c3d4e5f60';
+      write('pyhanko-blta.pdf', await pyHankoBlta(await foreignSource('xref-stream'), { ...common, vri: true, dss: 'with-timestamp', timestampFieldName: tsField }), {
+        attack: "none: another signer's PAdES B-LTA made as pyHanko makes it (xref streams; signature; DSS with VRI and document timestamp in one revision; the timestamp's VRI)",
+        verified: true, issued_by_this_service: false, intact: true, modified_after_signing: false,
+        signatures: [sig({ changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }), stamp(tsField, { changes_include: [{ kind: 'validation_data' }, { kind: 'metadata' }] })],
+      });
+      const tsField3 = 'Timestamp-3c2b1a09-f8e7-4d6c-b5a4-938271605f4e';
+      write('pyhanko-blta-hybrid.pdf', await pyHankoBlta(await foreignSource('hybrid'), { ...common, vri: true, dss: 'with-timestamp', timestampFieldName: tsField3 }), {
+        attack: "none: another signer's PAdES B-LTA made as pyHanko makes it on a hybrid-reference file (page and /Info in an object stream named by /XRefStm; classic-table updates)",
+        verified: true, issued_by_this_service: false, intact: true, modified_after_signing: false,
+        signatures: [sig({ changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }), stamp(tsField3, { changes_include: [{ kind: 'validation_data' }, { kind: 'metadata' }] })],
+      });
+      const tsField2 = 'Timestamp-0d9e8f7a-6b5c-4d3e-8f2a-9b8c7d6e5f40';
+      write('pyhanko-blta-classic-no-vri.pdf', await pyHankoBlta(await foreignSource('classic-1.4'), { ...common, vri: false, dss: 'separate', timestampFieldName: tsField2 }), {
+        attack: "none: another signer's PAdES B-LTA made as pyHanko makes it with include_vri off and the DSS in its own revision (classic tables, header 1.4 raised by the catalog's /Version)",
+        verified: true, issued_by_this_service: false, intact: true, modified_after_signing: false,
+        signatures: [sig({ changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }), stamp(tsField2, { modification_level: 'none', no_changes: true })],
+      });
+    }
+
+    // pyHanko's archival timestamp on our B-LTA (update_archival_timestamp_chain): the DSS with our
+    // document timestamp's VRI and a new document timestamp, /Extensions ESIC, /Info and /ID updated.
+    {
+      const stampRef = [...fl.ctx.enumerateIndirectObjects()].find(([, o]) => o instanceof PDFDict && o.get(N('SubFilter'))?.toString() === '/ETSI.RFC3161')![0];
+      const tsaOcsp = goodOcsp(ca.caCertFile, path.join(ca.dir, 'ca.key'), ca.tsaCertFile);
+      const field = 'Timestamp-7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d';
+      write('blta-pyhanko-archival-timestamp.pdf', await pyHankoArchivalTimestamp(blta, stampRef, {
+        tsa: { urls: [tsa.url], timeoutMs: 8000 }, certs: [Buffer.from(new X509Certificate(ca.caCertPem).raw)], ocsps: [tsaOcsp], vri: true, dss: 'with-timestamp', timestampFieldName: field,
+      }), {
+        attack: "none: pyHanko's archival timestamp on our B-LTA (DSS with VRI, a new document timestamp, /Extensions ESIC)", verified: true, issued_by_this_service: true, intact: true, modified_after_signing: false,
+        signatures: [seal1('ltv_updates', { changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }] }), stamp1('ltv_updates', { changes_include: [{ kind: 'validation_data' }, { kind: 'document_timestamp' }, { kind: 'metadata' }] }),
+          { field, kind: 'document_timestamp', valid: true, modification_level: 'ltv_updates', changes_include: [{ kind: 'validation_data' }, { kind: 'metadata' }] }],
+      });
     }
 
     // /Info rewritten with the same values written differently (hex strings): no change at all.

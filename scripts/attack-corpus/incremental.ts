@@ -20,6 +20,8 @@ export interface Update {
   root?: PDFRef;
   info?: PDFRef;
   xrefStream?: boolean;
+  /** The trailer's /ID as written (e.g. "[<ab…> <cd…>]"); the last revision's when not given. */
+  id?: string;
 }
 
 function bytesOf(obj: PDFObject | Uint8Array): Uint8Array {
@@ -56,7 +58,8 @@ export function appendUpdate(pdf: Uint8Array, u: Update): Buffer {
   const root = (u.root ?? trailer.get(N('Root')))!.toString();
   const infoObj = u.info ?? trailer.get(N('Info'));
   const info = infoObj ? ` /Info ${infoObj.toString()}` : '';
-  const id = trailer.get(N('ID')) ? ` /ID ${trailer.get(N('ID'))!.toString()}` : '';
+  const idValue = u.id ?? trailer.get(N('ID'))?.toString();
+  const id = idValue ? ` /ID ${idValue}` : '';
   if (!u.xrefStream) {
     const numbers = [...offsets.keys()].sort((a, b) => a - b);
     let xref = 'xref\n';
@@ -108,6 +111,12 @@ export interface SignOptions {
 const RESERVED = 8192;
 const PLACEHOLDER = '[0 /********** /********** /**********]';
 
+/** A signature dictionary's /Contents and /ByteRange before they are filled (fillPlaceholder fills them). */
+export const placeholder = (): { contents: PDFHexString; byteRange: PDFInvalidObject } => ({
+  contents: PDFHexString.of('0'.repeat(RESERVED * 2)),
+  byteRange: PDFInvalidObject.of(ascii(PLACEHOLDER)),
+});
+
 /**
  * `pdf` with an approval signature by `cert` appended as an incremental update: a new signature
  * field (invisible widget on a page) in the AcroForm's /Fields and the page's /Annots.
@@ -121,9 +130,10 @@ export async function appendSignature(pdf: Uint8Array, cert: SigningCertificate,
   const sigRef = PDFRef.of(n++);
   const widgetRef = PDFRef.of(n++);
   const page = doc.getPages()[opts.pageIndex ?? 0]!;
+  const { contents, byteRange } = placeholder();
   objects.set(sigRef.objectNumber, ctx.obj({
     Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached',
-    ByteRange: PDFInvalidObject.of(ascii(PLACEHOLDER)), Contents: PDFHexString.of('0'.repeat(RESERVED * 2)),
+    ByteRange: byteRange, Contents: contents,
     M: PDFString.fromDate(new Date()), Name: PDFHexString.fromText(cert.subject),
   }));
   objects.set(widgetRef.objectNumber, ctx.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of(opts.field), V: sigRef, F: 132, Rect: [0, 0, 0, 0], P: page.ref }));
@@ -159,11 +169,14 @@ export async function appendSignature(pdf: Uint8Array, cert: SigningCertificate,
     objects.set(rootRef.objectNumber, catalog);
   }
   const out = appendUpdate(pdf, { objects, ...(opts.xrefStream ? { xrefStream: true } : {}) });
-  return fillSignature(out, cert);
+  return fillPlaceholder(out, (digest) => buildCadesSignature(digest, cert));
 }
 
-/** Fills the last signature placeholder of `pdf`: its byte range, then a CMS over it. */
-async function fillSignature(pdf: Buffer, cert: SigningCertificate): Promise<Buffer> {
+/**
+ * Fills the last signature placeholder of `pdf`: its byte range, then what `sign` makes of the
+ * SHA-256 of the bytes it covers (a CMS signature, or a timestamp token for a document timestamp).
+ */
+export async function fillPlaceholder(pdf: Buffer, sign: (digest: Buffer) => Promise<Buffer>): Promise<Buffer> {
   const contentsAt = pdf.lastIndexOf(ascii(`<${'0'.repeat(RESERVED * 2)}>`));
   const rangeAt = pdf.lastIndexOf(ascii(PLACEHOLDER));
   if (contentsAt < 0 || rangeAt < 0) throw new Error('no signature placeholder');
@@ -171,7 +184,8 @@ async function fillSignature(pdf: Buffer, cert: SigningCertificate): Promise<Buf
   const range = `[0 ${contentsAt} ${gapEnd} ${pdf.length - gapEnd}]`;
   pdf.write(range.padEnd(PLACEHOLDER.length, ' '), rangeAt, 'latin1');
   const digest = createHash('sha256').update(pdf.subarray(0, contentsAt)).update(pdf.subarray(gapEnd)).digest();
-  const cms = await buildCadesSignature(digest, cert);
+  const cms = await sign(digest);
+  if (cms.length > RESERVED) throw new Error(`the signature (${cms.length} bytes) does not fit its placeholder`);
   pdf.write(cms.toString('hex').toUpperCase(), contentsAt + 1, 'latin1');
   return pdf;
 }
@@ -179,4 +193,67 @@ async function fillSignature(pdf: Buffer, cert: SigningCertificate): Promise<Buf
 /** A stream object (uncompressed) with `dict` entries. */
 export function stream(ctx: PDFContext, content: string | Uint8Array, dict: Record<string, unknown> = {}): PDFObject {
   return ctx.stream(typeof content === 'string' ? ascii(content) : content, dict as never);
+}
+
+/**
+ * `pdf` (one revision, classic table) as a hybrid-reference file, laid out as ISO 32000's example:
+ * the objects numbered in `hide` are put in an object stream and marked free in the main table; an
+ * update section with no entries names, with /XRefStm, the xref stream that lists them. A PDF 1.4
+ * reader sees them free, a later one finds them in the stream.
+ */
+export function hybridOf(pdf: Uint8Array, hide: readonly number[]): Buffer {
+  const file = new PdfFile(pdf);
+  const main = file.chain(lastStartXref(pdf));
+  if (main.length !== 1) throw new Error('hybridOf takes a file of one revision');
+  const section = main[0]!;
+  const size = Number(section.trailer.get(N('Size'))?.toString() ?? '0');
+  const objStm = size;
+  const xrefStm = size + 1;
+  const body = Buffer.from(pdf.subarray(0, section.at));
+  // Each hidden object's text between "n 0 obj" and "endobj", as the file has it.
+  const texts = hide.map((n) => {
+    const e = section.entries.get(n);
+    if (e?.kind !== 'offset') throw new Error(`object ${n} is not in the table`);
+    const text = body.subarray(e.offset, body.indexOf('endobj', e.offset)).toString('latin1');
+    return text.replace(/^\s*\d+\s+\d+\s+obj\s*/, '').trim();
+  });
+  let offsets = '';
+  let objects = '';
+  texts.forEach((t, i) => {
+    offsets += `${hide[i]} ${objects.length} `;
+    objects += `${t}\n`;
+  });
+  const data = zlib.deflateSync(ascii(offsets + objects));
+  const parts: Buffer[] = [body];
+  let at = body.length;
+  const push = (b: Buffer): number => {
+    const start = at;
+    parts.push(b);
+    at += b.length;
+    return start;
+  };
+  const root = section.trailer.get(N('Root'))!.toString();
+  const info = section.trailer.get(N('Info')) ? ` /Info ${section.trailer.get(N('Info'))!.toString()}` : '';
+  const id = section.trailer.get(N('ID')) ? ` /ID ${section.trailer.get(N('ID'))!.toString()}` : '';
+  const mainAt = at;
+  let table = `xref\n0 ${size + 2}\n`;
+  for (let n = 0; n < size + 2; n++) {
+    const e = section.entries.get(n);
+    table += e?.kind === 'offset' && !hide.includes(n) ? `${String(e.offset).padStart(10, '0')} ${String(e.gen).padStart(5, '0')} n\r\n` : '0000000000 65535 f\r\n';
+  }
+  push(ascii(`${table}trailer\n<< /Size ${size + 2} /Root ${root}${info}${id} >>\nstartxref\n${mainAt}\n%%EOF\n`));
+  const stmAt = push(Buffer.concat([ascii(`${objStm} 0 obj\n<< /Type /ObjStm /N ${hide.length} /First ${offsets.length} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), data, ascii('\nendstream\nendobj\n')]));
+  const xrefAt = at;
+  const rows = Buffer.alloc((hide.length + 2) * 7);
+  const numbers = [...hide.map((n, i) => ({ n, row: [2, objStm, i] })), { n: objStm, row: [1, stmAt, 0] }, { n: xrefStm, row: [1, xrefAt, 0] }].sort((a, b) => a.n - b.n);
+  numbers.forEach(({ row }, i) => {
+    rows.writeUInt8(row[0]!, i * 7);
+    rows.writeUInt32BE(row[1]!, i * 7 + 1);
+    rows.writeUInt16BE(row[2]!, i * 7 + 5);
+  });
+  const xdata = zlib.deflateSync(rows);
+  push(Buffer.concat([ascii(`${xrefStm} 0 obj\n<< /Type /XRef /Size ${size + 2} /W [1 4 2] /Index [${numbers.map(({ n }) => `${n} 1`).join(' ')}] /Filter /FlateDecode /Length ${xdata.length} >>\nstream\n`), xdata, ascii('\nendstream\nendobj\n')]));
+  const updateAt = at;
+  push(ascii(`xref\n0 0\ntrailer\n<< /Size ${size + 2} /Prev ${mainAt} /XRefStm ${xrefAt} /Root ${root}${info}${id} >>\nstartxref\n${updateAt}\n%%EOF\n`));
+  return Buffer.concat(parts);
 }

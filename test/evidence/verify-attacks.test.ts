@@ -78,11 +78,17 @@ describe('the attack corpus: every verdict, from the API, the /verify page and f
     assert.equal(new Set(files).size, files.length);
     for (const f of ['dss-smuggled-content.pdf', 'page-added.pdf', 'annotation-added.pdf', 'form-field-value-changed.pdf', 'font-replaced.pdf', 'info-rewritten.pdf',
       'signature-after-change.pdf', 'shadow-hide.pdf', 'shadow-replace.pdf', 'shadow-hide-and-replace.pdf', 'content-change-xref-stream.pdf',
-      'blta-ltv-update-xref-stream.pdf', 'honest-blta.pdf', 'revoked-signer.pdf']) {
+      'blta-ltv-update-xref-stream.pdf', 'honest-blta.pdf', 'revoked-signer.pdf', 'pyhanko-blta.pdf', 'pyhanko-blta-classic-no-vri.pdf', 'pyhanko-blta-hybrid.pdf', 'blta-pyhanko-archival-timestamp.pdf']) {
       assert.ok(files.includes(f), f);
       assert.ok(fs.existsSync(path.join(DIR, f)), f);
     }
     assert.ok(manifest.files.filter((e) => !e.verified).length >= 10, 'most files are attacks');
+    // Another tool's own B-LTA (as pyHanko writes it): valid, not ours, every later revision an LTV update.
+    for (const e of manifest.files.filter((x) => x.file.startsWith('pyhanko-'))) {
+      assert.equal(e.verified && e.intact && !e.modified_after_signing && !e.issued_by_this_service, true, e.file);
+      assert.ok(e.signatures.some((s) => s.kind === 'signature' && s.modification_level === 'ltv_updates'), e.file);
+      assert.ok(e.signatures.some((s) => s.kind === 'document_timestamp'), e.file);
+    }
   });
 
   it('POST /api/v1/verify gives each file its verdict', async () => {
@@ -145,6 +151,13 @@ describe('the attack corpus: every verdict, from the API, the /verify page and f
     assert.match(attack.out, /NOT VERIFIED/);
     assert.match(attack.out, /modified after signing: yes/);
     assert.match(attack.out, /changed after it: other — .*page content on page 1 \(\d+ 0 R\)/);
+    const foreign = await cli(['verify', path.join(DIR, 'pyhanko-blta.pdf')], h.dataDir);
+    assert.equal(foreign.code, 0, foreign.err);
+    assert.match(foreign.out, /: VERIFIED\n/);
+    assert.match(foreign.out, /issued by this service: no\n/);
+    assert.match(foreign.out, /signature "Signature1": valid/);
+    assert.match(foreign.out, /changed after it: ltv_updates — /);
+    assert.doesNotMatch(foreign.out, /changed after it: (none|form_filling|annotations|other)/);
     const revoked = await cli(['verify', path.join(DIR, 'revoked-signer.pdf')], h.dataDir);
     assert.equal(revoked.code, 3);
     assert.match(revoked.out, /why: The signer's certificate is revoked/);

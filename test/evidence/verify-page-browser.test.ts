@@ -8,7 +8,8 @@ import { flipSignedByte, sealedWithServiceCertificate } from './support.js';
 
 // The /verify page in Chromium at 1280 and 390 px: a PDF chosen in the file input is checked and the
 // verdict shown; one byte flipped shows "Not valid"; content smuggled under the DSS shows "Changed
-// after signing" and where; no console error, no request leaves the server, nothing wider than the
+// after signing" and where; another signer's B-LTA (as pyHanko writes it) shows "Valid signatures",
+// not ours; no console error, no request leaves the server, nothing wider than the
 // phone. Screenshots go to PAGE_SHOTS_DIR when set (to look at them).
 
 describe('/verify in Chromium', () => {
@@ -70,6 +71,15 @@ describe('/verify in Chromium', () => {
         assert.match(await page.locator('#verdict-detail').innerText(), /page content on page 1/);
         assert.match(await page.locator('#signatures').innerText(), /Changed after it\s+other: .*page content on page 1/);
         await page.screenshot({ path: path.join(shots, `verify-attack-${width}.png`), fullPage: true });
+        // Another signer's B-LTA as pyHanko writes it: valid, not ours, its later revisions LTV updates.
+        await page.setInputFiles('#file', 'test/fixtures/pdfs/attacks/pyhanko-blta.pdf');
+        await page.locator('#verdict', { hasText: 'Valid signatures' }).waitFor({ timeout: 30_000 });
+        assert.match(await page.locator('#facts').innerText(), /Issued by this service\s+No/);
+        assert.match(await page.locator('#signatures').innerText(), /Signature “Signature1”\s+valid/);
+        assert.doesNotMatch(await page.locator('#signatures').innerText(), /Changed after it\s+(other|form_filling|annotations)/);
+        await page.screenshot({ path: path.join(shots, `verify-foreign-blta-${width}.png`), fullPage: true });
+        await page.setInputFiles('#file', 'test/fixtures/pdfs/attacks/dss-smuggled-content.pdf');
+        await page.locator('#verdict', { hasText: 'Changed after signing' }).waitFor({ timeout: 30_000 });
         const attackScroll = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
         assert.ok(attackScroll <= width, `no sideways scroll at ${width} px with the changes listed (scrollWidth ${attackScroll})`);
         assert.deepEqual(problems, []);

@@ -94,6 +94,25 @@ for (const dialect of DIALECTS) {
       assert.equal(one.status, 201, one.body);
     });
 
+    it('answers given before the operation holds the key (401, 413, 415) are not kept: a retry with the same key runs', async () => {
+      const key = `before-operation-${dialect}`;
+      const body = JSON.stringify({ template_id: templateId, name: 'After refusals' });
+      const noKey = await h.app.inject({ method: 'POST', url: '/api/v1/forms', headers: { 'content-type': 'application/json', 'idempotency-key': key }, payload: body });
+      assert.equal(noKey.statusCode, 401, noKey.body);
+      const wrongType = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: body, headers: { 'content-type': 'text/plain', 'idempotency-key': key } });
+      assert.equal(wrongType.status, 415, wrongType.body);
+      const tooLarge = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: JSON.stringify({ template_id: templateId, name: 'x'.repeat(1_100_000) }), headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      assert.equal(tooLarge.status, 413, tooLarge.body);
+      for (const refused of [wrongType, tooLarge]) assert.equal(refused.headers['idempotent-replayed'], undefined);
+      // None of them held or stored the key: the request runs under it (not 409 idempotency_key_reused), then replays.
+      const ran = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: body, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      assert.equal(ran.status, 201, ran.body);
+      assert.equal(ran.headers['idempotent-replayed'], undefined, 'it ran');
+      const again = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, payload: body, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal((await formsNamed('After refusals')).length, 1);
+    });
+
     it("the operation's own 4xx is replayed; a schema 400 before it is not stored", async () => {
       const headers = { 'idempotency-key': `refusals-${dialect}` };
       const missing = { template_id: 'tmpl_000000000000000000000000' };
