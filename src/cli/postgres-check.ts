@@ -15,7 +15,8 @@ export function withoutPassword(url: string): string {
   }
 }
 
-export type PostgresCheck = { ok: true; created: boolean } | { ok: false; problem: string };
+/** `code`: the failed connection's error code (ECONNREFUSED, a SQLSTATE), for a caller that waits on some. */
+export type PostgresCheck = { ok: true; created: boolean } | { ok: false; problem: string; code?: string };
 
 interface PgError {
   code?: string;
@@ -98,6 +99,6 @@ export async function checkPostgres(url: string, opts: { create: boolean; variab
     if (e.code === '28P01' || e.code === '28000') {
       return { ok: false, problem: `PostgreSQL at ${shown}: ${reason(e)}; check the user and password in ${opts.variable}.` };
     }
-    return { ok: false, problem: `Cannot reach PostgreSQL at ${shown} (${reason(e)}); start PostgreSQL there or set ${opts.variable} to one that runs.` };
+    return { ok: false, problem: `Cannot reach PostgreSQL at ${shown} (${reason(e)}); start PostgreSQL there or set ${opts.variable} to one that runs.`, ...(e.code ? { code: e.code } : {}) };
   }
 }
