@@ -1,4 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadOnFirstUse } from '../lib/load-on-first-use.js';
+
+// Loaded only when DATABASE_URL is set (db/pg-pool.ts says why).
+const loadPg = loadOnFirstUse<typeof pg>('pg');
 
 // Before anything opens a pool on DATABASE_URL (or the tests on TEST_DATABASE_URL), one connection
 // finds out whether the server is there and the database exists, so a person reads one sentence
@@ -34,7 +38,7 @@ function createdbCommand(u: URL, name: string, asOwner: boolean): string {
 }
 
 async function query(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new (loadPg().Client)({ connectionString: url, connectionTimeoutMillis: 5000 });
   // A server that goes away mid-check emits 'error' on the client; the awaited call reports it.
   client.on('error', () => {});
   try {
