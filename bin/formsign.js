@@ -12,5 +12,5 @@ await buildIfStale();
 // `serve` (`npm start`) also checks the dashboard's build, in this process rather than a second node
 // (issue 36 item 3): the check hashes web/'s sources in a few milliseconds and builds only if they changed.
 if (process.argv[2] === 'serve') await (await import('../scripts/build-web.mjs')).buildWeb({ ifStale: true });
-// The bundle of dist/ (scripts/build.mjs, bundleEntry): the same code in ~60 files instead of ~400.
+// The bundle of dist/ (scripts/build.mjs, bundleEntry): the same code in ~30 files instead of ~500.
 await import('../dist/bundle/main.js');

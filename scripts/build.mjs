@@ -92,7 +92,7 @@ export async function build() {
 
 /**
  * What bin/formsign.js runs: src/main.ts bundled with esbuild (packages left to node_modules), its
- * dynamic imports as chunks, into dist/bundle/. One process loads ~60 files instead of ~400, which
+ * dynamic imports as chunks, into dist/bundle/. One process loads ~30 files instead of ~500, which
  * cuts a quarter of the CPU of a start or a CLI call (issue 36 item 3). A module that finds a file
  * relative to itself (import.meta.url: the contract, the dashboard, a worker thread's entry) gets the
  * URL its one-file-per-module build has in dist/, which the build above still writes, so every path
