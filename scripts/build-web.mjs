@@ -1,7 +1,7 @@
 // Builds the dashboard (web/ → web/dist) with Vite and writes Brotli and gzip copies of its assets,
 // so the server sends them without compressing per request. Plain JavaScript, so `npm start` can run
-// it in a few tens of milliseconds: with --if-stale it only builds when web/'s sources (or the
-// generated API types) changed since the last build, which it records in web/dist/.source-hash.
+// it in a few milliseconds: with --if-stale it only builds when web/'s sources (or the generated API
+// types) changed since the last build, which it records in web/dist/.source-hash.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,21 +43,28 @@ function compressAssets() {
   return { raw, br };
 }
 
-const ifStale = process.argv.includes('--if-stale');
-const hash = sourceHash();
-if (ifStale && fs.existsSync(path.join(DIST, 'index.html')) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash) process.exit(0);
+const SELF = fileURLToPath(import.meta.url);
 
-let vite;
-try {
-  vite = await import('vite');
-} catch {
-  // Installed without dev dependencies: the server runs and says at /dashboard how to build it.
-  process.stderr.write('formsign: the dashboard is not built and Vite is not installed (npm install without --omit=dev builds it).\n');
-  process.exit(0);
+/** Builds web/dist; with `ifStale`, only when web/'s sources changed since the last build. */
+export async function buildWeb({ ifStale = false } = {}) {
+  const hash = sourceHash();
+  if (ifStale && fs.existsSync(path.join(DIST, 'index.html')) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash) return;
+  let vite;
+  try {
+    vite = await import('vite');
+  } catch {
+    // Installed without dev dependencies: the server runs and says at /dashboard how to build it.
+    process.stderr.write('formsign: the dashboard is not built and Vite is not installed (npm install without --omit=dev builds it).\n');
+    return;
+  }
+  const started = Date.now();
+  process.stderr.write('formsign: building the dashboard (web/ → web/dist)…\n');
+  await vite.build({ configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn' });
+  const { raw, br } = compressAssets();
+  fs.writeFileSync(STAMP, hash);
+  process.stderr.write(`formsign: dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s (${Math.round(raw / 1024)} KB of assets, ${Math.round(br / 1024)} KB with Brotli).\n`);
 }
-const started = Date.now();
-process.stderr.write('formsign: building the dashboard (web/ → web/dist)…\n');
-await vite.build({ configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn' });
-const { raw, br } = compressAssets();
-fs.writeFileSync(STAMP, hash);
-process.stderr.write(`formsign: dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s (${Math.round(raw / 1024)} KB of assets, ${Math.round(br / 1024)} KB with Brotli).\n`);
+
+// `npm start` runs the check inside the server's own process (bin/formsign.js serve); run as a script
+// (`npm run build:web`, the tests' set-up) it does the same in a process of its own.
+if (process.argv[1] === SELF) await buildWeb({ ifStale: process.argv.includes('--if-stale') });

@@ -27,11 +27,13 @@ import { isStorageFull } from './lib/storage-health.js';
  * Builds the HTTP app from the contract: every operation of openapi.yaml that is not `x-status:
  * planned` gets its route, schemas and auth from the document; a mismatch stops the start.
  */
-export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOptions['logger']; limits?: Partial<HttpLimits> }): Promise<FastifyInstance> {
+export async function buildApp(s: HttpServices, opts: { logger: FastifyServerOptions['logger']; limits?: Partial<HttpLimits>; serverFactory?: FastifyServerOptions['serverFactory'] }): Promise<FastifyInstance> {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const app = Fastify({
     // Signing links carry their credential in the path: request lines log it redacted (pages/sign).
     logger: withRedactedRequests(opts.logger),
+    // `formsign serve` listens before start-up is done and hands its server over (cli/start-gate.ts).
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     ...serverLimitOptions(limits),
     // Requests Node's parser refuses (431, malformed) still get a request id and the contract's body.
     clientErrorHandler,

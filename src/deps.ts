@@ -51,7 +51,9 @@ import { RedisWindowStore } from './domain/limits/redis-window.js';
 import type { WindowStore } from './domain/limits/sliding-window.js';
 import { createMetrics, type Metrics, type OldestDue } from './lib/metrics.js';
 import type { Db } from './db/handles.js';
-import { throttledWarning } from './lib/throttled-warning.js';
+import { repeatLimitedLog, throttledWarning } from './lib/throttled-warning.js';
+import { LOG_REPEAT_MS } from './http/failure-log.js';
+import type { StartUpWait } from './lib/start-up-wait.js';
 import type { WebhookResponse, WebhookSender } from './providers/webhook-http/index.js';
 
 // The composition root: the only place that constructs implementations or chooses them from config.
@@ -71,6 +73,8 @@ export interface Deps {
   readonly metrics: Metrics;
   /** The PDF pool (its lanes' load, for tests and benchmarks). */
   readonly pdf: PdfWork;
+  /** DepsOptions.startUp, for the start-up steps after these deps are made (starting the worker). */
+  readonly startUp?: StartUpWait;
   close(): Promise<void>;
 }
 
@@ -111,6 +115,11 @@ export interface DepsOptions {
    * harness); close() leaves it running for the next.
    */
   sharedPdfWork?: PdfWork;
+  /**
+   * `formsign serve` and `formsign worker`: the start-up steps that need the database are retried with
+   * backoff while it is unavailable (issue 35 item 5); without it a failure ends the call at once.
+   */
+  startUp?: StartUpWait;
 }
 
 export interface LimitsOptions {
@@ -148,14 +157,18 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   const metrics = createMetrics({ outboxDepth: () => countOpenJobs(database.db), oldestDue: () => oldestDue(database.db, clock) });
   // During an outage every request fails to connect, under load many units are slow: a line per kind at most every 5 s.
   const warn = throttledWarning(5000);
+  // Lines per attempt (a job claim, a quota flush, a checkpoint) while a part is down or the disk full:
+  // one per kind every 10 s, with how many were left out (issue 35 item 6).
+  const logRepeats = repeatLimitedLog(LOG_REPEAT_MS, (line) => console.error(line));
   const onConnectionError = connectionErrorReporter(metrics, warn);
-  const database = openDatabase({
+  const untilDone = <T>(step: () => Promise<T>): Promise<T> => (opts.startUp ? opts.startUp.run(step) : step());
+  const database = await untilDone(async () => openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
     pgPreparedStatements: config.pgPreparedStatements,
     // The store keeps working (the in-thread backstop takes over), but an operator should know.
-    onCheckpointError: (message) => console.error(`formsign: background WAL checkpoint failed: ${message}`),
+    onCheckpointError: (message) => logRepeats(`formsign: background WAL checkpoint failed: ${message}`),
     onConnectionError,
     unitWatchdog: {
       strict: opts.strictUnits === true,
@@ -164,16 +177,28 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
         warn('slow-unit', `formsign: warning: a unit of work held the SQLite group commit for ${heldMs.toFixed(1)} ms (limit ${UNIT_LIMIT_MS} ms); every write of the process waited meanwhile.`);
       },
     },
-  });
-  const migrated = await migrateOrCheck(config, database, opts.migrate === true);
+  }));
+  const storage = createStorageHealth(config.dataDir);
+  if (database.openedOnFullDisk) {
+    storage.noteFull();
+    console.error(`formsign: the disk holding ${config.dataDir} is full: started with the database opened for this process alone; reads are served, writes answer 503 storage_unavailable until space is freed (restart once it is, so other processes can open the database again).`);
+  }
+  let migrated: string[];
+  try {
+    migrated = await untilDone(() => migrateOrCheck(config, database, opts.migrate === true));
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const blobs = createBlobStore(config);
   // All PDF work (import, fill) in one pool; limits per job, as documented under PDF_WORKERS.
   // A harness that asks for its own pool bounds (opts.pdf) gets a pool of its own, never the shared one.
   const pdf = opts.sharedPdfWork && !opts.pdf ? borrowedPdfWork(opts.sharedPdfWork) : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
-  const linkKey = await database.transact((trx) => ensureServiceSecret(trx, 'signing_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
+  const secret = (name: string) => untilDone(() => database.transact((trx) => ensureServiceSecret(trx, name, () => randomBytes(32).toString('base64url'), new Date().toISOString())));
+  const linkKey = await secret('signing_links');
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
-  const fileKey = await database.transact((trx) => ensureServiceSecret(trx, 'file_links', () => randomBytes(32).toString('base64url'), new Date().toISOString()));
+  const fileKey = await secret('file_links');
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
@@ -183,9 +208,9 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
   }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
   const certificate = createCertificateReadiness(() => checkSigningCertificate(signingCertificate, clock.now(), READINESS_TIMEOUT_MS), () => clock.now().getTime(), READINESS_TIMEOUT_MS);
-  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError, certificate);
+  const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError, certificate, logRepeats);
   wakeSignal.listen(worker.wake);
-  const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits);
+  const limits = createLimitsService(config, database, domain.clock, metrics, opts.limits ?? {}, logRepeats);
   const authenticator = createAuthenticator(domain, { ttlMs: opts.authCacheMs ?? 2000, maxEntries: 10_000, touchEveryMs: 60_000 });
   let openapi: HttpServices['openapi'] | undefined;
   let sdkSource: string | undefined;
@@ -201,7 +226,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     },
     unreachable: () => unreachableParts(config, database, blobs),
     sealing: () => certificate.problem(),
-    storage: createStorageHealth(config.dataDir),
+    storage,
     limits,
     metrics,
     metricsToken: config.metricsToken,
@@ -220,6 +245,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     limits,
     metrics,
     pdf,
+    ...(opts.startUp ? { startUp: opts.startUp } : {}),
     async close() {
       await worker.stop();
       // The calls counted since the last flush are written before the database closes.
@@ -247,6 +273,9 @@ async function migrateOrCheck(config: Config, database: DatabaseHandle, forced: 
     if (pending.length > 0) throw new MigrationsPendingError(pending);
     return [];
   }
+  // Opened on a full disk, the database is this process's alone (db/sqlite-open.ts): no other migrator
+  // can reach it, and the lock file could not be journalled.
+  if (database.openedOnFullDisk) return migrateToLatest(database);
   const onWait = (line: string) => console.error(line);
   const lock = database.dialect === 'postgres' ? pgMigrationLock(database.db, onWait) : sqliteMigrationLock(path.join(config.dataDir, 'migrate.lock'), onWait);
   return migrateToLatest(database, lock);
@@ -271,7 +300,7 @@ function createBlobStore(config: Config): BlobStore {
   return createFsBlobStore(path.join(config.dataDir, 'files'));
 }
 
-function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics, onConnectionError: OnConnectionError, certificate: CertificateReadiness): { worker: Worker; closeSenders(): void } {
+function createWorker(config: Config, database: DatabaseHandle, domain: DomainDeps, pdfWork: PdfWork, opts: DepsOptions, metrics: Metrics, onConnectionError: OnConnectionError, certificate: CertificateReadiness, logRepeats: (line: string) => void): { worker: Worker; closeSenders(): void } {
   const email: EmailSender = config.smtp.url ? createSmtpEmailSender({ url: config.smtp.url, from: config.smtp.from, maxConnections: opts.worker?.concurrency ?? 8 }) : devEmailSender;
   const sms: SmsSender = config.sms
     ? createTwilioSmsSender({ baseUrl: config.sms.url, accountSid: config.sms.accountSid!, authToken: config.sms.authToken!, from: config.sms.from! })
@@ -296,7 +325,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     dialect: database.dialect,
     clock: domain.clock,
     handlers,
-    log: (line) => console.error(`formsign worker: ${line}`),
+    log: (line) => logRepeats(`formsign worker: ${line}`),
     onFailure: (kind, final) => countJobFailure(metrics, kind, final),
     // Pending events become webhook deliveries before each claim (the events table is their outbox).
     feed: () => publishAllPending(domain, { skipLocked: database.dialect === 'postgres' }),
@@ -305,7 +334,8 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     ...opts.worker,
     ...(databaseUrl
       ? { listen: (onSignal) => listenForJobs(databaseUrl, database.pgSchema, onSignal, (line) => console.error(`formsign worker: ${line}`), onConnectionError) }
-      : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
+      // A database opened on a full disk is this process's alone (db/sqlite-open.ts): no other worker can reach it.
+      : database.openedOnFullDisk ? {} : { lock: () => acquireSqliteWorkerLock(path.join(config.dataDir, 'worker.lock')) }),
   });
   return { worker, closeSenders: () => email.close() };
 }
@@ -379,8 +409,8 @@ function createWebhookServices(config: Config, opts: DepsOptions, metrics: Metri
 }
 
 /** In-process windows unless REDIS_URL is set; the quota flushes every second (issue 14). */
-function createLimitsService(config: Config, database: DatabaseHandle, clock: Clock, metrics: Metrics, opts: LimitsOptions = {}): Limits {
-  const log = (line: string) => console.error(`formsign limits: ${line}`);
+function createLimitsService(config: Config, database: DatabaseHandle, clock: Clock, metrics: Metrics, opts: LimitsOptions, logRepeats: (line: string) => void): Limits {
+  const log = (line: string) => logRepeats(`formsign limits: ${line}`);
   const window: WindowStore = config.redisUrl
     ? new RedisWindowStore({ url: config.redisUrl, windowMs: WINDOW_MS, onFailOpen: () => metrics.redisFailOpen(), log, ...(opts.redisKeyPrefix ? { keyPrefix: opts.redisKeyPrefix } : {}), ...(opts.redisWarnEveryMs !== undefined ? { warnEveryMs: opts.redisWarnEveryMs } : {}) })
     : new MemoryWindowStore(WINDOW_MS);

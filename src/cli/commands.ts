@@ -199,7 +199,17 @@ export async function runCommand(config: Config, argv: string[]): Promise<void> 
   // Loaded on use: the store and everything on it cost seconds to load, the usage text should not.
   const { openDeps } = await import('./open-deps.js');
   // `migrate` applies what is pending even where processes do not (MIGRATE_ON_START=off).
-  const deps = await openDeps(config, found.name === 'migrate' ? { migrate: true } : {});
+  // `worker` is a long-running process: it waits for a database that is down at its start (start-up.ts),
+  // and a SIGTERM or Ctrl-C meanwhile ends it at once (nothing has started that needs a grace).
+  const waits = found.name === 'worker';
+  const leave = () => process.exit(0);
+  if (waits) process.once('SIGTERM', leave).once('SIGINT', leave);
+  let deps: Deps;
+  try {
+    deps = await openDeps(config, found.name === 'migrate' ? { migrate: true } : waits ? { startUp: (await import('./start-up.js')).startUpWait(config) } : {});
+  } finally {
+    process.off('SIGTERM', leave).off('SIGINT', leave);
+  }
   try {
     await found.handler(deps, found.rest, json);
   } finally {

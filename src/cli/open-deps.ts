@@ -16,9 +16,15 @@ export async function openDeps(config: Config, opts: DepsOptions = {}): Promise<
   // (without SIGNING_CERT_P12); a deployment that uses none of them may have it read-only.
   if (!config.databaseUrl || !config.s3 || !config.signingCert) checkDataDir(config.dataDir);
   if (config.databaseUrl) {
-    const check = await checkPostgres(config.databaseUrl, { create: true, variable: 'DATABASE_URL' });
-    if (!check.ok) throw new OperatorError(check.problem);
-    if (check.created) process.stderr.write(`Created the database ${withoutPassword(config.databaseUrl)} (it did not exist).\n`);
+    const url = config.databaseUrl;
+    const connect = async () => {
+      const check = await checkPostgres(url, { create: true, variable: 'DATABASE_URL' });
+      // serve and worker wait for a server that refuses or drops connections; an operator command says so at once.
+      if (!check.ok) throw Object.assign(new OperatorError(check.problem), { code: check.code });
+      return check;
+    };
+    const check = opts.startUp ? await opts.startUp.run(connect) : await connect();
+    if (check.created) process.stderr.write(`Created the database ${withoutPassword(url)} (it did not exist).\n`);
   }
   try {
     return await createDeps(config, opts);

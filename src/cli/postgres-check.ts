@@ -1,4 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadOnFirstUse } from '../lib/load-on-first-use.js';
+
+// Loaded only when DATABASE_URL is set (db/pg-pool.ts says why).
+const loadPg = loadOnFirstUse<typeof pg>('pg');
 
 // Before anything opens a pool on DATABASE_URL (or the tests on TEST_DATABASE_URL), one connection
 // finds out whether the server is there and the database exists, so a person reads one sentence
@@ -15,7 +19,8 @@ export function withoutPassword(url: string): string {
   }
 }
 
-export type PostgresCheck = { ok: true; created: boolean } | { ok: false; problem: string };
+/** `code`: the failed connection's error code (ECONNREFUSED, a SQLSTATE), for a caller that waits on some. */
+export type PostgresCheck = { ok: true; created: boolean } | { ok: false; problem: string; code?: string };
 
 interface PgError {
   code?: string;
@@ -33,7 +38,7 @@ function createdbCommand(u: URL, name: string, asOwner: boolean): string {
 }
 
 async function query(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new (loadPg().Client)({ connectionString: url, connectionTimeoutMillis: 5000 });
   // A server that goes away mid-check emits 'error' on the client; the awaited call reports it.
   client.on('error', () => {});
   try {
@@ -98,6 +103,6 @@ export async function checkPostgres(url: string, opts: { create: boolean; variab
     if (e.code === '28P01' || e.code === '28000') {
       return { ok: false, problem: `PostgreSQL at ${shown}: ${reason(e)}; check the user and password in ${opts.variable}.` };
     }
-    return { ok: false, problem: `Cannot reach PostgreSQL at ${shown} (${reason(e)}); start PostgreSQL there or set ${opts.variable} to one that runs.` };
+    return { ok: false, problem: `Cannot reach PostgreSQL at ${shown} (${reason(e)}); start PostgreSQL there or set ${opts.variable} to one that runs.`, ...(e.code ? { code: e.code } : {}) };
   }
 }

@@ -3,13 +3,38 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { bootstrapDemo } from '../domain/accounts/bootstrap-demo.js';
 import { listAccounts } from './account-list.js';
+import type { Deps } from '../deps.js';
 import { openDeps } from './open-deps.js';
+import { listenStartGate, type StartGate } from './start-gate.js';
+import { startUpWait } from './start-up.js';
 import { CLI, OperatorError } from './output.js';
 import { prettyLogStream } from './pretty-log.js';
 
 /** `formsign serve` (`npm start`): the HTTP server, and the job worker inside it unless WORKER=off. */
 export async function serve(config: Config): Promise<void> {
-  const deps = await openDeps(config);
+  // Listening first: /healthz answers while start-up waits for the database (start-gate.ts), and a
+  // port in use is reported before anything else happens (and before the demo key, shown only once).
+  const startUp = startUpWait(config);
+  let gate: StartGate;
+  try {
+    gate = await listenStartGate({ port: config.port, host: config.host }, () => startUp.waitingFor);
+  } catch (error) {
+    throw listenProblem(error, config) ?? error;
+  }
+  // A SIGTERM while start-up still waits ends the process at once: nothing has started that needs a grace.
+  let stop = async () => {
+    await gate.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  let deps: Deps;
+  try {
+    deps = await openDeps(config, { startUp });
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
   const pretty = config.logFormat === 'pretty';
   // JSON lines go through pino's asynchronous destination: a request never waits for stdout, and what
   // is buffered is written out before the process exits (below, and on any exit).
@@ -22,33 +47,18 @@ export async function serve(config: Config): Promise<void> {
     }
   };
   process.once('exit', flushLog);
-  const app = await buildApp(deps.http, { logger: { level: config.logLevel, stream: pretty ? prettyLogStream(process.stdout) : destination } });
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await app.close();
-    await deps.close();
-    throw listenProblem(error, config) ?? error;
-  }
-  // After listening, so a port in use cannot swallow the demo key, which is shown only once.
-  const demo = await bootstrapDemo(deps.domain);
-  // WORKER=off leaves the jobs to `formsign worker` processes; deps.close() stops an inline worker.
-  if (config.worker === 'inline') await deps.worker.start();
-  // PORT=0 asks the OS for a free port; report the one actually bound.
-  const address = app.server.address();
-  const port = address !== null && typeof address === 'object' ? address.port : config.port;
-  const lines = [`Formsign is listening on http://${config.host}:${port} (public address ${config.baseUrl})`, ''];
-  if (demo) lines.push(...firstStart(config.baseUrl, demo), '');
-  else lines.push(...laterStart(await listAccounts(deps.database.db, { limit: 2 })));
-  lines.push(`API reference: ${config.baseUrl}/docs   Health: ${config.baseUrl}/healthz`);
-  const stop = async () => {
+  const app = await buildApp(deps.http, { logger: { level: config.logLevel, stream: pretty ? prettyLogStream(process.stdout) : destination }, serverFactory: (handler) => gate.serverFactory(handler) });
+  await app.ready();
+  stop = async () => {
     // Graceful and bounded (SHUTDOWN_GRACE_MS): the listener closes at once (a load balancer's next
     // connection goes elsewhere, a request on a kept-alive one answers 503), in-flight requests and
     // running jobs get the grace to finish, then the connections still open are cut and the jobs still
     // running are handed back (their leases released, so another worker takes them at once).
     const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
     try {
-      await Promise.all([app.close(), deps.worker.stop()]);
+      // The server is the start gate's (serverFactory), which Fastify does not close itself.
+      const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
+      await Promise.all([app.close(), deps.worker.stop(), closed]);
     } finally {
       clearTimeout(cut);
     }
@@ -56,10 +66,19 @@ export async function serve(config: Config): Promise<void> {
     flushLog();
     process.exit(0);
   };
-  // Listening before the banner is out: a SIGTERM sent as soon as it is read stops the server
-  // gracefully, never by the signal's default action.
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  const demo = await startUp.run(() => bootstrapDemo(deps.domain));
+  // WORKER=off leaves the jobs to `formsign worker` processes; deps.close() stops an inline worker.
+  if (config.worker === 'inline') await startUp.run(() => deps.worker.start());
+  const accounts = demo ? [] : await startUp.run(() => listAccounts(deps.database.db, { limit: 2 }));
+  // Start-up is done: requests reach the app, /readyz asks the parts themselves from now on.
+  gate.open();
+  // PORT=0 asks the OS for a free port; report the one actually bound.
+  const address = app.server.address();
+  const port = address !== null && typeof address === 'object' ? address.port : config.port;
+  const lines = [`Formsign is listening on http://${config.host}:${port} (public address ${config.baseUrl})`, ''];
+  if (demo) lines.push(...firstStart(config.baseUrl, demo), '');
+  else lines.push(...laterStart(accounts));
+  lines.push(`API reference: ${config.baseUrl}/docs   Health: ${config.baseUrl}/healthz`);
   // With JSON logs stdout carries only log lines (a collector parses them), so the banner goes to stderr.
   (pretty ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
 }

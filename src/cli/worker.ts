@@ -16,7 +16,8 @@ export async function runWorker(deps: Deps, _args: string[], json: boolean): Pro
     process.once('SIGINT', () => resolve());
   });
   try {
-    await deps.worker.start();
+    // On PostgreSQL the worker LISTENs on a connection of its own: a database still down is waited for.
+    await (deps.startUp ? deps.startUp.run(() => deps.worker.start()) : deps.worker.start());
   } catch (error) {
     // The lock message names the file and what to do: printed as a sentence, not a stack.
     if (error instanceof WorkerLockedError) throw new AppError('service_unavailable', error.message);

@@ -42,6 +42,7 @@ import type { Db, ReplayableTransact, Transact } from './handles.js';
 import { namedStatementPool } from './pg-named-statements.js';
 import { createPgPool, type OnConnectionError, type PgConnectionName } from './pg-pool.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { openWalFile } from './sqlite-open.js';
 import { createWalSync, threadFdatasync, type Fdatasync } from './wal-sync.js';
 import type { Database } from './tables.js';
 import { guardDialect, transactEach, transactEachReplayable } from './transact.js';
@@ -67,6 +68,8 @@ export interface DatabaseHandle {
   readonly transactReplayable: ReplayableTransact;
   /** The PostgreSQL schema in use when not the default one. */
   readonly pgSchema?: string | undefined;
+  /** SQLite opened while the disk was full (sqlite-open.ts): reads only until space is freed. */
+  readonly openedOnFullDisk?: boolean;
   close(): Promise<void>;
 }
 
@@ -122,15 +125,8 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const filePath = path.join(opts.dataDir, 'formsign.sqlite');
-  const file = new SQLite(filePath);
-  // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the server runs.
-  const mode = file.pragma('journal_mode = WAL', { simple: true });
-  // Durability rests on flushing the WAL (wal-sync.ts): a file system where SQLite cannot keep one
-  // (some network mounts) must not run on the assumption that it does.
-  if (mode !== 'wal') {
-    file.close();
-    throw new Error(`SQLite could not use write-ahead logging for ${filePath} (journal mode is "${String(mode)}"); put DATA_DIR on a local disk.`);
-  }
+  // On a full disk: exclusive locking, reads served, writes refused until space is freed (sqlite-open.ts).
+  const { file, exclusive } = openWalFile(filePath);
   // NORMAL: a commit writes the WAL without flushing it; the group commit (transact.ts) then flushes
   // it on the thread pool and only then settles the batch's promises (wal-sync.ts), so a 2xx still
   // survives power loss while the event loop never waits for the disk. Under NORMAL SQLite syncs the
@@ -152,7 +148,8 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('wal_autocheckpoint = 50000');
   file.pragma('journal_size_limit = 67108864');
   let restartWanted = false;
-  const checkpointer = startCheckpointer(filePath, {
+  // Exclusive locking (a start on a full disk) leaves no other connection in: SQLite's own checkpoint runs.
+  const checkpointer = exclusive ? { stop: async () => undefined } : startCheckpointer(filePath, {
     onRestartWanted: () => (restartWanted = true),
     ...(opts.walRestartFrames ? { restartFrames: opts.walRestartFrames } : {}),
     ...(opts.onCheckpointError ? { onError: opts.onCheckpointError } : {}),
@@ -173,6 +170,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    ...(exclusive ? { openedOnFullDisk: true } : {}),
     transact: commits.transact,
     transactReplayable: commits.transactReplayable,
     async close() {

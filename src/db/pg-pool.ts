@@ -1,4 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadOnFirstUse } from '../lib/load-on-first-use.js';
+
+// Loaded when the first PostgreSQL connection is made: on SQLite (and for every SQLite CLI call) pg
+// and the fetch implementation it touches at load (undici, through its Response check) cost ~0.1 s.
+const loadPg = loadOnFirstUse<typeof pg>('pg');
 
 // Every PostgreSQL connection the process opens is made here, so each one has an 'error' listener by
 // construction. node-postgres emits 'error' on a client whose server connection ends (a restart, a
@@ -42,7 +47,7 @@ function asUnavailable(err: unknown): DatabaseUnavailableError {
 
 /** A pg.Client class that reports its connection's loss and turns a statement's failure from it into a DatabaseUnavailableError. */
 function reportingClient(name: PgConnectionName, onError: OnConnectionError): typeof pg.Client {
-  return class ReportingClient extends pg.Client {
+  return class ReportingClient extends loadPg().Client {
     #lost = false;
 
     constructor(config?: string | pg.ClientConfig) {
@@ -92,7 +97,7 @@ type PoolCallback = (err: Error | undefined, client: pg.PoolClient | undefined, 
  * connection at all (refused, the pool's own connect timeout) is a DatabaseUnavailableError too.
  */
 export function createPgPool(name: PgConnectionName, config: pg.PoolConfig, onError: OnConnectionError): pg.Pool {
-  class ReportingPool extends pg.Pool {
+  class ReportingPool extends loadPg().Pool {
     override connect(): Promise<pg.PoolClient>;
     override connect(callback: PoolCallback): void;
     override connect(callback?: PoolCallback): Promise<pg.PoolClient> | void {

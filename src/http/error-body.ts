@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
 import { isFileStoreUnavailable, isStorageFull } from '../lib/storage-health.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from './database-busy.js';
+import { logFailure } from './failure-log.js';
 import { NUL_MESSAGE, isUnstorableText, type ErrorObject } from './validation.js';
 
 // The contract's error body, built from anything thrown: `toAppError` maps an error to its code,
@@ -27,7 +28,7 @@ export function errorBody(err: AppError, requestId: string): { error: Record<str
 /** Answers with the JSON error body whatever the client accepts: for the JSON calls of pages and the dashboard. */
 export function sendJsonError(err: Error, req: FastifyRequest, reply: FastifyReply, failure: string): FastifyReply {
   const app = toAppError(err);
-  if (app.status >= 500) req.log.error({ err }, failure);
+  logFailure(req, err, app, failure);
   if (app.headers) reply.headers(app.headers);
   return reply.code(app.status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(errorBody(app, req.id));
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../domain/errors.js';
 import { errorBody, toAppError } from './error-body.js';
+import { logFailure } from './failure-log.js';
 import { answersWithHtml, sendErrorPage } from './pages/index.js';
 
 // The one place that answers an error: the contract's error body (error-body.ts), or, on page routes
@@ -14,7 +15,6 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const app = toAppError(err);
-  if (app.code === 'service_unavailable') req.log.warn({ err }, 'database busy');
-  else if (app.status >= 500) req.log.error({ err }, 'request failed');
+  logFailure(req, err, app, 'request failed');
   return sendError(reply, app);
 }

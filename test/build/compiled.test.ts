@@ -59,4 +59,20 @@ describe('compiled build', () => {
     assert.deepEqual(out.doc, YAML.parse(fs.readFileSync(`${ROOT}/openapi/openapi.yaml`, 'utf8')));
     assert.equal(out.types, fs.readFileSync(`${ROOT}/src/generated/api.d.ts`, 'utf8').length);
   });
+
+  it('bundles src/main.ts for bin/formsign.js, its modules finding their files where dist/ has them (issue 36 item 3)', () => {
+    const bin = fs.readFileSync(`${ROOT}/bin/formsign.js`, 'utf8');
+    assert.match(bin, /import\('\.\.\/dist\/bundle\/main\.js'\)/);
+    const files = fs.readdirSync(`${ROOT}/dist/bundle`);
+    assert.ok(files.includes('main.js') && files.includes('main.js.map'));
+    // Far fewer files to load than dist/'s one per module.
+    assert.ok(files.filter((f) => f.endsWith('.js')).length < 100, `${files.length} files`);
+    // No module of the bundle resolves a file against the bundle's own folder.
+    const code = files.filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(`${ROOT}/dist/bundle/${f}`, 'utf8')).join('\n');
+    const bare = code.split('\n').filter((l) => /import\.meta\.url/.test(l) && !/new URL\("\.\.\/[^"]+\.js", import\.meta\.url\)\.href/.test(l));
+    assert.deepEqual(bare, []);
+    // `npm start` is one node process: the dashboard's staleness check runs inside it.
+    const pkg = JSON.parse(fs.readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(pkg.scripts['start'], 'node bin/formsign.js serve');
+  });
 });
