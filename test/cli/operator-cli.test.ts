@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DIALECTS, PG_URL } from '../harness.js';
+import { nodeEntry } from '../shared/node-entry.js';
 import { seedServiceCertificate } from '../shared/service-certificate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -289,7 +290,7 @@ async function waitFor(condition: () => boolean, ms = 30_000): Promise<void> {
 }
 
 async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeEntry('src/main.ts', 'serve'), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { Harness } from '../harness.js';
+import { nodeEntry } from '../shared/node-entry.js';
 import { SIGN_HEADERS, sendTo, strokePng, twoSignerTemplate } from '../signing/support.js';
 
 // Sealed PDFs for the evidence tests, made the product's way (two signers sign on their links, the
@@ -92,10 +93,10 @@ export async function sealedWithServiceCertificate(h: Harness, formId = 'form_Ve
   return Buffer.from(pdf);
 }
 
-/** `formsign ARGS` run from the sources (tsx) against `dataDir`, as an operator runs it offline. */
+/** `formsign ARGS` against `dataDir`, as an operator runs it offline (compiled under the runner: test/shared/node-entry.ts). */
 export function formsignCli(args: string[], dataDir: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, nodeEntry('src/main.ts', ...args), { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../../../src/config.js';
 import { createDeps, type Deps, type DepsOptions } from '../../../src/deps.js';
 import { PG_URL, type DialectName, type Harness } from '../../harness.js';
+import { compiledArgs } from '../../shared/node-entry.js';
 import { seedServiceCertificate } from '../../shared/service-certificate.js';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -75,8 +76,9 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
+/** `args` as for node; a leading `--import tsx ENTRY` runs ENTRY compiled under the test runner (test/shared/node-entry.ts). */
 export function startChild(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, compiledArgs(args), { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
