@@ -90,6 +90,8 @@ export async function build() {
 }
 
 export function isStale() {
+  // A build shipped without its sources (the container image copies dist/, not src/) is what it is.
+  if (!fs.existsSync(SRC)) return false;
   let built;
   try {
     built = fs.readFileSync(STAMP, 'utf8');
