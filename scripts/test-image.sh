@@ -68,13 +68,6 @@ if ! podman image exists "$BASE_IMAGE"; then
   podman import --quiet "$BASE_TAR" "$BASE_IMAGE" >/dev/null
 fi
 
-# ---- the image, built from the repository's Dockerfile with the base as its build argument
-IMAGE="localhost/formsign:test-image"
-step "podman build --isolation chroot --build-arg BASE_IMAGE=$BASE_IMAGE"
-# Docker format: OCI image configs have no HEALTHCHECK.
-podman build --quiet --isolation chroot --format docker --layers --pull=never \
-  --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$IMAGE" -f Dockerfile . >/dev/null
-
 WORK="$(mktemp -d /var/tmp/formsign-image.XXXXXX)"
 ROOTFS="$WORK/rootfs"
 LOG="$WORK/serve.log"
@@ -94,6 +87,21 @@ cleanup() {
   exit $status
 }
 trap cleanup EXIT
+
+# ---- the image, built from the repository's Dockerfile with the base as its build argument
+IMAGE="localhost/formsign:test-image"
+step "podman build --isolation chroot --build-arg BASE_IMAGE=$BASE_IMAGE"
+# Docker format: OCI image configs have no HEALTHCHECK.
+# The CA bundle npm trusts here (an egress proxy's CA may be in it), mounted for the build's RUN steps only.
+ca_args=()
+CAFILE="$(npm config get cafile 2>/dev/null || true)"
+if [ -n "$CAFILE" ] && [ "$CAFILE" != null ] && [ -f "$CAFILE" ]; then
+  ca_args=(-v "$CAFILE:/run/build-ca.crt:ro" --build-arg npm_config_cafile=/run/build-ca.crt)
+fi
+podman build --isolation chroot --format docker --layers --pull=never "${ca_args[@]}" \
+  --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$IMAGE" -f Dockerfile . > "$WORK/build.log" 2>&1 \
+  || { tail -n 40 "$WORK/build.log" >&2; fail "podman build (log above)"; }
+
 
 step "exporting the image's root file system"
 mkdir -p "$ROOTFS"

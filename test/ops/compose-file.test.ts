@@ -138,11 +138,13 @@ describe('Dockerfile', () => {
   const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
   const all = (word: string) => instructions.filter((l) => l.startsWith(`${word} `));
 
-  it('builds in one stage and runs in a second, both on the BASE_IMAGE build argument', () => {
+  it('builds in stages and runs in a last one, on the BASE_IMAGE build argument', () => {
     assert.match(instructions[0]!, /^ARG BASE_IMAGE=\S+/, 'the base image is a build argument, declared before the first FROM');
-    assert.deepEqual(all('FROM'), ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS runtime']);
+    assert.deepEqual(all('FROM'), ['FROM ${BASE_IMAGE} AS deps', 'FROM deps AS prod-deps', 'FROM deps AS build', 'FROM ${BASE_IMAGE} AS runtime']);
     const runtime = instructions.slice(instructions.indexOf('FROM ${BASE_IMAGE} AS runtime'));
-    assert.ok(runtime.filter((l) => l.startsWith('COPY ')).every((l) => l.startsWith('COPY --from=build ')), 'the runtime takes only what the build made');
+    const copies = runtime.filter((l) => l.startsWith('COPY '));
+    assert.ok(copies.every((l) => /^COPY --from=(build|prod-deps) /.test(l)), 'the runtime takes only what the build made');
+    assert.deepEqual(copies.filter((l) => l.includes('node_modules')), ['COPY --from=prod-deps /app/node_modules ./node_modules'], 'without the development packages');
     assert.ok(!runtime.some((l) => /apt-get|qpdf|poppler/.test(l)), 'no packages in the runtime: the server starts no programs');
   });
 
