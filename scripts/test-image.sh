@@ -105,9 +105,10 @@ podman build --isolation chroot --format docker --layers --pull=never "${ca_args
 
 step "exporting the image's root file system"
 mkdir -p "$ROOTFS"
-cid="$(podman create "$IMAGE")"
+cid="$(podman create "$IMAGE" 2>"$WORK/podman.log")" || { cat "$WORK/podman.log" >&2; fail "podman create"; }
 podman export "$cid" | tar -x -C "$ROOTFS"
-podman rm "$cid" >/dev/null
+# Its stderr: without systemd, podman says it could not remove the (never started) health-check timer.
+podman rm "$cid" >/dev/null 2>>"$WORK/podman.log" || { cat "$WORK/podman.log" >&2; fail "podman rm"; }
 podman image inspect "$IMAGE" > "$WORK/inspect.json"
 
 # ---- what the image says about itself, and what it leaves out
@@ -144,7 +145,7 @@ BASE="http://127.0.0.1:$PORT"
 # As the image would run: its user, its environment (plus the port, the public address and the
 # server without its inline worker), its working directory, its entrypoint and command.
 in_image() {
-  chroot --userspec="$IMAGE_USER" --groups='' "$ROOTFS" /usr/bin/env -i "${IMAGE_ENV[@]}" PORT="$PORT" BASE_URL="$BASE" "$@"
+  chroot --userspec="$IMAGE_USER" --groups="${IMAGE_USER#*:}" "$ROOTFS" /usr/bin/env -i "${IMAGE_ENV[@]}" PORT="$PORT" BASE_URL="$BASE" "$@"
 }
 step "starting '${IMAGE_CMD[*]}' and 'formsign worker' in the exported image as user $IMAGE_USER (image $IMAGE_SIZE_MB MB)"
 in_image WORKER=off /bin/sh -c 'cd "$0" && exec "$@"' "$IMAGE_WORKDIR" "${IMAGE_CMD[@]}" > "$LOG" 2>&1 &
