@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { findCommand } from '../../src/cli/commands.js';
 import { loadConfig } from '../../src/config.js';
+import { envFile } from './env-file.js';
 
 // compose.yaml (issue 37) runs what deploy/formsign.env.example describes: the same variables, pointed
 // at its own PostgreSQL, Redis and (optionally) S3, with the image the Dockerfile builds. The image
@@ -42,17 +43,6 @@ function interpolate(value: string, dotenv: Record<string, string>): string {
 const environmentOf = (service: Service, dotenv: Record<string, string> = {}): Record<string, string> =>
   Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), dotenv)]));
 
-/** KEY=VALUE lines of the env example, as systemd's EnvironmentFile reads them (quotes are not the value's). */
-function envFile(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.startsWith('#')) continue;
-    const at = line.indexOf('=');
-    const value = line.slice(at + 1);
-    env[line.slice(0, at)] = /^".*"$/.test(value) ? value.slice(1, -1) : value;
-  }
-  return env;
-}
 const example = envFile(read('deploy/formsign.env.example'));
 const FORMSIGN = ['migrate', 'api', 'worker'];
 // What the API server adds to the shared file, as in the README's table and formsign-api@.service.
