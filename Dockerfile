@@ -21,7 +21,7 @@ ARG npm_config_cafile
 # Install scripts only for the two packages that have one (the root's `prepare` needs src/, copied
 # later). node-gyp takes Node's headers from the image (no download) when it compiles better-sqlite3.
 RUN --mount=type=cache,target=/root/.npm,sharing=locked \
-    export npm_config_nodedir="$(node -p 'require("path").resolve(process.execPath, "../..")')" \
+    export npm_config_update_notifier=false npm_config_nodedir="$(node -p 'require("path").resolve(process.execPath, "../..")')" \
     && npm ci --ignore-scripts --no-audit --no-fund \
     && npm rebuild better-sqlite3 esbuild
 

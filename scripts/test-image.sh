@@ -9,7 +9,8 @@
 # refuses). Then a form is created, sent, signed and downloaded through the HTTP API and the signed PDF
 # checked with pdfsig. Needs root (mmdebstrap, podman, chroot, mount).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+SELF="$(readlink -f "$0")"
+cd "$(dirname "$SELF")/.."
 REPO="$PWD"
 started=$(date +%s)
 step_started=$started
@@ -40,10 +41,11 @@ NODE_BIN="$(readlink -f "$(command -v node)")"
 NODE_PREFIX="$(node -p 'require("path").resolve(process.execPath, "../..")')"
 NPM_DIR="$NODE_PREFIX/lib/node_modules/npm"
 [ -d "$NPM_DIR" ] && [ -f "$NODE_PREFIX/include/node/node.h" ] || fail "node's npm ($NPM_DIR) or headers ($NODE_PREFIX/include/node) are missing"
-# Everything the tarball is made from: the recipe below (this file's base section), the suite, the
-# mirror, the node binary and npm's version. A change to any of them makes a new tarball.
-RECIPE="v1 minbase $SUITE $MIRROR no-docs no-man no-locales"
-KEY="$( { echo "$RECIPE"; sha256sum "$NODE_BIN" | cut -d' ' -f1; node -p 'require(process.argv[1] + "/package.json").version' "$NPM_DIR"; } | sha256sum | cut -c1-16)"
+# Everything the tarball is made from: the mmdebstrap command below (its text in this file), the suite,
+# the mirror, the node binary and npm's version. A change to any of them makes a new tarball.
+RECIPE="$(sed -n '/^  mmdebstrap /,/"\$MIRROR"$/p' "$SELF")"
+[ -n "$RECIPE" ] || fail "the mmdebstrap command is not where this script looks for it"
+KEY="$( { echo "$RECIPE"; echo "$SUITE $MIRROR"; sha256sum "$NODE_BIN" | cut -d' ' -f1; node -p 'require(process.argv[1] + "/package.json").version' "$NPM_DIR"; } | sha256sum | cut -c1-16)"
 BASE_TAR="$CACHE/base-$KEY.tar"
 BASE_IMAGE="localhost/formsign-test-base:$KEY"
 mkdir -p "$CACHE"
@@ -66,6 +68,10 @@ fi
 if ! podman image exists "$BASE_IMAGE"; then
   step "importing the base as $BASE_IMAGE"
   podman import --quiet "$BASE_TAR" "$BASE_IMAGE" >/dev/null
+  # The bases of earlier inputs, and what was built on them, are not used again.
+  for old in $(podman images --format '{{.Repository}}:{{.Tag}}' localhost/formsign-test-base); do
+    [ "$old" = "$BASE_IMAGE" ] || podman rmi --force "$old" >/dev/null 2>&1 || true
+  done
 fi
 
 WORK="$(mktemp -d /var/tmp/formsign-image.XXXXXX)"
