@@ -129,6 +129,8 @@ async function bundleEntry(esbuild, outdir) {
 }
 
 export function isStale() {
+  // A build shipped without its sources (the container image copies dist/, not src/) is what it is.
+  if (!fs.existsSync(SRC)) return false;
   let built;
   try {
     built = fs.readFileSync(STAMP, 'utf8');

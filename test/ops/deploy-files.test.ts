@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { findCommand } from '../../src/cli/commands.js';
 import { loadConfig } from '../../src/config.js';
+import { envFile } from './env-file.js';
 
 // The files in deploy/ are what the README's "Running at scale" shows, byte for byte; the environment
 // they set is one the configuration accepts; every command they run is a formsign command.
@@ -15,19 +16,6 @@ const read = (p: string) => fs.readFileSync(path.join(ROOT, p), 'utf8');
 const README = read('README.md');
 const section = README.slice(README.indexOf('## Running at scale'), README.indexOf('## Operator commands'));
 const UNITS = ['deploy/systemd/formsign-migrate.service', 'deploy/systemd/formsign-api@.service', 'deploy/systemd/formsign-worker@.service'];
-
-/** KEY=VALUE lines (comments and blank lines left out), as systemd's EnvironmentFile reads them. */
-function envFile(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.startsWith('#')) continue;
-    const at = line.indexOf('=');
-    const value = line.slice(at + 1);
-    // As systemd's EnvironmentFile= and a shell's `set -a; . file` both read it: quotes are not part of the value.
-    env[line.slice(0, at)] = /^".*"$/.test(value) ? value.slice(1, -1) : value;
-  }
-  return env;
-}
 
 /** A unit's `Environment=A=1 B=2` lines. */
 function unitEnvironment(unit: string): Record<string, string> {
