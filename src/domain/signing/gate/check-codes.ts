@@ -83,7 +83,7 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   await deps.transact(async (trx) => {
     const account = await findAccount(trx, p.accountId);
     await storeCheckCode(trx, p, check.recipient_id, { hash: checkCodeHash(deps.links, check.recipient_id, code), purpose, expiresAt, now });
-    const message = composeCheckCode({ channel: to.channel, accountName: account?.name ?? 'Formsign', formName: pass.link.form.name ?? 'a document', code, minutes: CODE_TTL_MS / 60_000 });
+    const message = composeCheckCode({ channel: to.channel, accountName: account?.name ?? 'Formsign', formName: pass.link.form.name ?? 'a document', code, minutes: CODE_TTL_MS / 60_000, purpose });
     const r = { id: check.recipient_id, channel: to.channel, email: to.channel === 'email' ? to.to : null, phone: to.channel === 'sms' ? to.to : null };
     await queueMessage(trx, p, pass.link.form.id, r, 'auth_code', message, now);
     await logCheck(trx, p, { id: newId('check'), formId: pass.link.form.id, recipientId: check.recipient_id, kind: 'code_sent', purpose, method: check.method, destination: masked(to), ip: client.ip, at: now });

@@ -91,7 +91,8 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
+/** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   const controls = [...mine.map(({ f, id }) => control(w, f, id, today)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
@@ -161,6 +162,7 @@ ${declineControls(w, urls.decline)}
 </div>
 </form>
 </dialog>
+${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.
