@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink } from '../outbox/support/sending.js';
 import { startTwilioServer } from '../outbox/support/twilio.js';
+import { pdfsigAndText } from '../shared/pdf-tools.js';
 import { SIGN_HEADERS, TINY_PNG, sampleTemplate } from './support.js';
 
 // Re-authentication at signing (issue 38, `auth.when: "sign"`), on both dialects: the link asks for the
@@ -70,7 +71,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('email_code at sign: opened after a check, Finish asks again; the second code (over SMTP) lets the signature through', async () => {
-      const { token, formId } = await send({ channel: 'email', email: 'finn@example.com', name: 'Finn', auth: { method: 'email_code', when: 'sign' } });
+      const { token, formId } = await send({ channel: 'email', email: 'finn@example.com', name: 'Finn Signer', meaning: '  Approved   for release ', auth: { method: 'email_code', when: 'sign' } });
       // The first check, at opening.
       assert.equal((await h.app.inject({ url: `/sign/${token}` })).statusCode, 401);
       const first = await post(token, '/auth/start', {});
@@ -105,9 +106,35 @@ for (const dialect of DIALECTS) {
       assert.equal(verified.statusCode, 200, verified.body);
       assert.equal(verified.json().purpose, 'sign');
       assert.equal(verified.headers['set-cookie'], undefined, 'the same session passes the second check');
+      assert.match(page.body, /<p class="meaning" id="meaning">By signing, you sign as: <strong><bdi>Approved for release<\/bdi><\/strong>\./);
+      const signedAt = clock.now().toISOString();
       const signed = await post(token, '', signature, cookie);
       assert.equal(signed.statusCode, 200, signed.body);
       assert.equal(signed.json().status, 'signed');
+      await h.deps.worker.runDue();
+      const form = await h.request({ method: 'GET', url: `/api/v1/forms/${formId}`, as: h.actors.aTest });
+      assert.equal(form.json<{ status: string; recipients: Array<{ meaning: string | null }> }>().status, 'signed');
+      assert.equal(form.json<{ recipients: Array<{ meaning: string | null }> }>().recipients[0]!.meaning, 'Approved for release');
+      // The manifestation beside the signature, and the evidence on the audit page, read back with pdftotext.
+      const pdf = await h.request({ method: 'GET', url: `/api/v1/forms/${formId}/signed-pdf?format=base64`, as: h.actors.aTest });
+      assert.equal(pdf.status, 200, pdf.body);
+      const text = pdfsigAndText(Buffer.from(pdf.json<{ data: string }>().data, 'base64')).split('\n---\n')[1]!;
+      assert.match(text, new RegExp(`Approved for release · Finn Signer · ${signedAt.slice(0, 19).replace('T', ' ')} UTC`));
+      const flat = text.replace(/\s+/g, ' ');
+      assert.match(flat, /Meaning of signature Approved for release/);
+      assert.match(flat, /Authentication One-time code by e-mail to f•••@example\.com; asked before the document opened and again at signing\. Codes sent: 2; wrong codes: 1; lockouts: 0/);
+      assert.doesNotMatch(flat, /whoever opened it could sign/);
+      // The trail in order: the opening check before the view, the Finish check (a wrong code first) around the signature.
+      const rows = [...text.matchAll(/^ {3}(Sent|Viewed|Code sent|Verified|Wrong code|Signed) +(\S+ \S+) UTC +(?:127\.0\.0\.1 +)?(.*)$/gm)].map((m) => `${m[1]} ${m[2]!.slice(11)} ${m[3]!.trim()}`);
+      assert.deepEqual(rows, [
+        'Code sent 09:00:00 check at opening · to f•••@example.com', 'Verified 09:00:00 check at opening', 'Viewed 09:00:00 lightMyRequest',
+        'Code sent 09:02:00 check at signing · to f•••@example.com', 'Wrong code 09:02:00 check at signing', 'Verified 09:02:00 check at signing', 'Signed 09:02:00 lightMyRequest',
+      ]);
+      const trail = await h.request({ method: 'GET', url: `/api/v1/forms/${formId}/audit-trail`, as: h.actors.aTest });
+      assert.equal(trail.status, 200);
+      const trailText = pdfsigAndText(trail.rawPayload).split('\n---\n')[1]!;
+      assert.match(trailText, /Codes sent: 2; wrong codes: 1; lockouts: 0/);
+      assert.match(trailText, /Meaning of signature\s+Approved for release/);
       // Both checks are in the check log, each with its purpose.
       const log = await h.deps.database.db.selectFrom('recipient_check_log').select(['kind', 'purpose', 'destination']).where('form_id', '=', formId).orderBy('at').execute();
       assert.deepEqual(log.filter((l) => l.kind !== 'failed').map((l) => `${l.kind}:${l.purpose}:${l.destination ?? ''}`), [

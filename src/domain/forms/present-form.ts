@@ -33,6 +33,8 @@ export type RecipientState = Pick<
   Partial<Pick<RecipientRow, 'declined_at' | 'decline_reason' | 'last_reminded_at'>> & {
   /** Absent in the snapshots of events recorded before recipients had a locale (migration 0019). */
   readonly locale?: string | null;
+  /** What their signature means (issue 38, migration 0055); absent from older snapshots. */
+  readonly meaning?: string | null;
 };
 
 export interface FormState {
@@ -119,13 +121,14 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     declined_at: r.declined_at ?? null,
     decline_reason: r.decline_reason ?? null,
     last_reminded_at: r.last_reminded_at ?? null,
+    meaning: r.meaning ?? null,
     locale: r.locale ?? null,
   };
 }
 
 const RECIPIENT_KEYS = [
   'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
-  'declined_at', 'decline_reason', 'last_reminded_at', 'locale',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning',
 ] as const;
 
 /**

@@ -145,6 +145,7 @@ Recipient = TypedDict("Recipient", {
     "declined_at": "Union[str, None]",
     "decline_reason": "Union[str, None]",
     "last_reminded_at": "Union[str, None]",
+    "meaning": "Union[str, None]",
 })
 
 # Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them.
@@ -450,6 +451,7 @@ SendFormRequestRecipientsItem = TypedDict("SendFormRequestRecipientsItem", {
     "signer": "NotRequired[int]",
     "locale": "NotRequired[str]",
     "auth": "NotRequired[RecipientAuth]",
+    "meaning": "NotRequired[str]",
 })
 
 # The body of `sendForm`.

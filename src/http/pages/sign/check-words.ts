@@ -1,6 +1,6 @@
 import type { Locale } from '../../../lib/i18n/index.js';
 
-// The code screen's words (issue 38). English and Arabic for now; the other languages show English
+// The words of signer checks and signature meanings (issue 38). English and Arabic for now; the other languages show English
 // until their catalogues (lib/i18n) take these keys.
 
 const EN = {
@@ -25,6 +25,7 @@ const EN = {
   locked: 'Too many wrong codes. This link is locked for {minutes} more minutes; try again after that.',
   failed: 'That did not work (HTTP {status}). Please try again.',
   network: 'That did not work. Check your connection and try again.',
+  meaning: 'By signing, you sign as: {meaning}. This is printed beside your signature with your name and the time.',
 };
 
 export type CheckWords = typeof EN;
@@ -51,6 +52,7 @@ const AR: CheckWords = {
   locked: 'رموز خاطئة كثيرة. هذا الرابط مقفل لمدة {minutes} دقيقة أخرى؛ حاول مرة أخرى بعد ذلك.',
   failed: 'لم ينجح ذلك (HTTP {status}). يُرجى المحاولة مرة أخرى.',
   network: 'لم ينجح ذلك. تحقّق من اتصالك وحاول مرة أخرى.',
+  meaning: 'بالتوقيع، أنت توقّع بصفة: {meaning}. يُطبع هذا بجانب توقيعك مع اسمك والوقت.',
 };
 
 export function checkWords(locale: Locale): CheckWords {
