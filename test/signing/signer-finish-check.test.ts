@@ -176,5 +176,25 @@ for (const dialect of DIALECTS) {
       const signed = await post(token, '', signature, cookie);
       assert.equal(signed.statusCode, 200, signed.body);
     });
+
+    it('one address trying link after link is stopped after 20 wrong codes in 15 minutes (per-address limit), others are not', async () => {
+      const links = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => send({ channel: 'email', email: `many-${i}@example.com`, auth: { method: 'email_code' } })));
+      const from = (token: string, ip: string, code: string) =>
+        h.app.inject({ method: 'POST', url: `/sign/${token}/auth/verify`, remoteAddress: ip, headers: { ...SIGN_HEADERS, 'content-type': 'application/json' }, payload: JSON.stringify({ code }) });
+      for (const { token } of links.slice(0, 5)) {
+        for (let i = 0; i < 4; i++) assert.equal((await from(token, '203.0.113.9', `guess-${i}`)).statusCode, 400);
+      }
+      const stopped = await from(links[5]!.token, '203.0.113.9', 'guess-x');
+      assert.equal(stopped.statusCode, 429, stopped.body);
+      assert.equal(stopped.json().error.code, 'rate_limited');
+      assert.ok(Number(stopped.headers['retry-after']) > 0 && Number(stopped.headers['retry-after']) <= 900);
+      // Refused before any code is compared; another address is not held back by it (its wrong code is just wrong).
+      assert.equal((await from(links[5]!.token, '203.0.113.9', '123456')).statusCode, 429);
+      const other = await from(links[5]!.token, '198.51.100.7', 'guess-y');
+      assert.deepEqual([other.statusCode, other.json().error.code], [400, 'auth_code_invalid']);
+      // After the window the address may try again.
+      clock.advance(15 * 60_000 + 1000);
+      assert.equal((await from(links[5]!.token, '203.0.113.9', 'guess-z')).json().error.code, 'auth_code_invalid');
+    });
   });
 }

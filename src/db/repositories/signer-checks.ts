@@ -70,3 +70,10 @@ export async function codesSentSince(db: Db, p: Partition, recipientId: string, 
 export function listCheckLogOfForm(db: Db, p: Partition, formId: string): Promise<RecipientCheckLogRow[]> {
   return db.selectFrom('recipient_check_log').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).orderBy('at').orderBy('id').execute();
 }
+
+/** When the wrong codes from one client address on an account's links since `since` were given, oldest first (the per-address limit). */
+export async function failuresFromIpSince(db: Db, p: Partition, ip: string, since: string): Promise<string[]> {
+  const rows = await db.selectFrom('recipient_check_log').select('at').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('ip', '=', ip)
+    .where('kind', '=', 'failed').where('at', '>', since).orderBy('at').execute();
+  return rows.map((r) => r.at);
+}

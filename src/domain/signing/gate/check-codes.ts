@@ -1,5 +1,5 @@
 import { findAccount } from '../../../db/repositories/accounts.js';
-import { codesSentSince, consumeCheckCode, countCheckFailure, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
+import { codesSentSince, consumeCheckCode, countCheckFailure, failuresFromIpSince, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
 import type { CheckPurpose, RecipientCheckRow } from '../../../db/tables.js';
 import { isoNow } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
@@ -8,7 +8,7 @@ import { AppError } from '../../errors.js';
 import { queueMessage } from '../../lifecycle/message-recipient.js';
 import { verifyPassword } from '../../users/passwords.js';
 import type { Client } from '../view-form.js';
-import { checkCodeHash, cleanCode, CODE_TTL_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
+import { checkCodeHash, cleanCode, CODE_TTL_MS, IP_MAX_FAILURES, IP_WINDOW_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
 import type { GatePass } from './signer-gate.js';
 import { composeCheckCode } from './check-code-message.js';
 import { recordSessionPassed } from './signer-session.js';
@@ -91,6 +91,15 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   return { method: check.method, purpose, destination: masked(to), expires_at: expiresAt, resend_at: new Date(nowMs + RESEND_GAP_MS).toISOString() };
 }
 
+/** The per-address limit: too many wrong codes from this client address on the account's links (the database counts, so every server sees them). */
+async function refuseBusyAddress(deps: Deps, pass: GatePass, client: Client, nowMs: number): Promise<void> {
+  if (client.ip === null) return;
+  const failures = await failuresFromIpSince(deps.db, pass.link.partition, client.ip, new Date(nowMs - IP_WINDOW_MS).toISOString());
+  if (failures.length < IP_MAX_FAILURES) return;
+  const wait = Math.max(1, Math.ceil((Date.parse(failures[failures.length - IP_MAX_FAILURES]!) + IP_WINDOW_MS - nowMs) / 1000));
+  throw new AppError('rate_limited', `Too many wrong codes from this address; try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { 'Retry-After': String(wait) });
+}
+
 export interface CheckPassed {
   purpose: CheckPurpose;
   /** A new session's cookie value, for the reply to set; undefined when the browser had a session. */
@@ -108,6 +117,7 @@ export async function verifyCheck(deps: Deps, pass: GatePass, rawCode: unknown, 
   const nowMs = deps.clock.now().getTime();
   refuseLocked(check, nowMs);
   const p = pass.link.partition;
+  await refuseBusyAddress(deps, pass, client, nowMs);
   let right: boolean;
   let purpose: CheckPurpose;
   if (check.method === 'access_code') {

@@ -15,6 +15,12 @@ export const RESEND_PER_HOUR = 5;
 /** 5 wrong codes lock the link for 15 minutes. */
 export const MAX_TRIES = 5;
 export const LOCK_MS = 15 * 60_000;
+/**
+ * One client address may give at most 20 wrong codes in 15 minutes across an account's links (one
+ * link locks after 5; this stops one address from trying link after link).
+ */
+export const IP_MAX_FAILURES = 20;
+export const IP_WINDOW_MS = 15 * 60_000;
 /** A signer session ends after an hour without a request. */
 export const SESSION_IDLE_MS = 60 * 60_000;
 /** `when: sign`: the check at Finish is good for this long (the time to press Finish after it). */
