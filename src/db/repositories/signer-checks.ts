@@ -60,11 +60,10 @@ export async function logCheck(
   }).execute();
 }
 
-/** When the codes sent to a recipient since `since` went out, newest first (the resend limits). */
-export async function codesSentSince(db: Db, p: Partition, recipientId: string, since: string): Promise<string[]> {
-  const rows = await db.selectFrom('recipient_check_log').select('at').where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode)
+/** When the codes sent to a recipient since `since` went out, and for which check, newest first (the resend limits). */
+export async function codesSentSince(db: Db, p: Partition, recipientId: string, since: string): Promise<Array<{ at: string; purpose: CheckPurpose }>> {
+  return db.selectFrom('recipient_check_log').select(['at', 'purpose']).where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode)
     .where('kind', '=', 'code_sent').where('at', '>', since).orderBy('at', 'desc').execute();
-  return rows.map((r) => r.at);
 }
 
 export function listCheckLogOfForm(db: Db, p: Partition, formId: string): Promise<RecipientCheckLogRow[]> {

@@ -67,13 +67,14 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   if (check.method === 'access_code') return { method: check.method, purpose, destination: null, expires_at: null, resend_at: null };
   const p = pass.link.partition;
   const sent = await codesSentSince(deps.db, p, check.recipient_id, new Date(nowMs - 3_600_000).toISOString());
-  const last = sent[0];
+  // A minute between codes for the same check: the check at Finish may follow the opening one at once.
+  const last = sent.find((c) => c.purpose === purpose)?.at;
   if (last !== undefined && Date.parse(last) + RESEND_GAP_MS > nowMs) {
     const wait = Math.ceil((Date.parse(last) + RESEND_GAP_MS - nowMs) / 1000);
     throw new AppError('rate_limited', `A code was sent less than a minute ago; ask for another in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
   }
   if (sent.length >= RESEND_PER_HOUR) {
-    const wait = Math.ceil((Date.parse(sent[RESEND_PER_HOUR - 1]!) + 3_600_000 - nowMs) / 1000);
+    const wait = Math.ceil((Date.parse(sent[RESEND_PER_HOUR - 1]!.at) + 3_600_000 - nowMs) / 1000);
     throw new AppError('rate_limited', `${RESEND_PER_HOUR} codes were sent in the last hour; ask for another in ${Math.ceil(wait / 60)} minutes.`, undefined, { 'Retry-After': String(wait) });
   }
   const code = newCheckCode();
