@@ -1683,7 +1683,14 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            type: components["schemas"]["EventType"];
+            /**
+             * @description An `EventType`, or `recipient.authenticated`: a recipient passed their identity check (issue
+             *     38), at opening or again at signing, with `data.authentication` saying who and how. It is in a
+             *     form's events list and the Events API, the evidence of who opened and signed; it is not a
+             *     webhook type (a webhook cannot subscribe to it): every check a signer passes is followed by what
+             *     it let them do (`form.viewed`, `form.signed`), which webhooks already hear.
+             */
+            type: components["schemas"]["EventType"] | "recipient.authenticated";
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -1691,6 +1698,17 @@ export interface components {
             data: {
                 /** @description The form as it was right after the event. */
                 object: components["schemas"]["Form"];
+                /** @description For `recipient.authenticated` only. Never the code. */
+                authentication?: {
+                    recipient_id: string;
+                    /** @enum {string} */
+                    method: "email_code" | "sms_code" | "access_code";
+                    /**
+                     * @description `open`: the check at opening; `sign`: the check again at Finish.
+                     * @enum {string}
+                     */
+                    purpose: "open" | "sign";
+                };
             };
         };
         /**

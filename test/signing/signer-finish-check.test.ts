@@ -71,7 +71,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('email_code at sign: opened after a check, Finish asks again; the second code (over SMTP) lets the signature through', async () => {
-      const { token, formId } = await send({ channel: 'email', email: 'finn@example.com', name: 'Finn Signer', meaning: '  Approved   for release ', auth: { method: 'email_code', when: 'sign' } });
+      const { token, formId, recipientId } = await send({ channel: 'email', email: 'finn@example.com', name: 'Finn Signer', meaning: '  Approved   for release ', auth: { method: 'email_code', when: 'sign' } });
       // The first check, at opening.
       assert.equal((await h.app.inject({ url: `/sign/${token}` })).statusCode, 401);
       const first = await post(token, '/auth/start', {});
@@ -130,6 +130,18 @@ for (const dialect of DIALECTS) {
         'Code sent 09:00:00 check at opening · to f•••@example.com', 'Verified 09:00:00 check at opening', 'Viewed 09:00:00 lightMyRequest',
         'Code sent 09:02:00 check at signing · to f•••@example.com', 'Wrong code 09:02:00 check at signing', 'Verified 09:02:00 check at signing', 'Signed 09:02:00 lightMyRequest',
       ]);
+      // The form's events list: who passed which check (not the code), beside the form's own events.
+      const events = await h.request({ method: 'GET', url: `/api/v1/forms/${formId}/events?limit=100`, as: h.actors.aTest });
+      assert.equal(events.status, 200, events.body);
+      const list = events.json<{ data: Array<{ type: string; data: { authentication?: unknown } }> }>().data;
+      assert.deepEqual(list.filter((e) => e.type === 'recipient.authenticated').map((e) => e.data.authentication).reverse(), [
+        { recipient_id: recipientId, method: 'email_code', purpose: 'open' }, { recipient_id: recipientId, method: 'email_code', purpose: 'sign' },
+      ]);
+      assert.ok(list.filter((e) => e.type !== 'recipient.authenticated').every((e) => e.data.authentication === undefined));
+      assert.ok(!events.body.includes(open.code) && !events.body.includes(second.code), 'no code in the events');
+      // Not a webhook type: a webhook cannot subscribe to it.
+      const hook = await h.request({ method: 'POST', url: '/api/v1/webhooks', as: h.actors.aTest, json: { url: 'https://example.com/hooks', events: ['recipient.authenticated'] } });
+      assert.equal(hook.status, 400, hook.body);
       const trail = await h.request({ method: 'GET', url: `/api/v1/forms/${formId}/audit-trail`, as: h.actors.aTest });
       assert.equal(trail.status, 200);
       const trailText = pdfsigAndText(trail.rawPayload).split('\n---\n')[1]!;

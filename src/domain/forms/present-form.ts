@@ -166,22 +166,27 @@ function num(n: number | null | undefined): string {
   return n === null || n === undefined ? 'null' : String(n);
 }
 
+/** What an event says beside the form (`data.authentication` of `recipient.authenticated`, issue 38). */
+export type EventDetail = { authentication: NonNullable<EventView['data']['authentication']> };
+
 interface Snapshot extends FormHead {
   values: Record<string, FieldValue>;
   metadata: Record<string, string>;
   /** Absent in events recorded before sending existed (their forms had no recipients). */
   recipients?: RecipientState[];
+  event_detail?: EventDetail;
 }
 
-function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedValues } {
+function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedValues; detail: EventDetail | undefined } {
   const s = JSON.parse(snapshot) as Snapshot;
   const values = encodeValues(s.values);
-  return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values };
+  return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values, detail: s.event_detail };
 }
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {
-  const { state, values } = stateOfSnapshot(e.form);
+  const { state, values, detail } = stateOfSnapshot(e.form);
   const form = formJson(state, fields, links, values);
-  return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
+  const extra = detail?.authentication ? `,"authentication":${JSON.stringify(detail.authentication)}` : '';
+  return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}${extra}}}`);
 }

@@ -216,15 +216,23 @@ FormList = TypedDict("FormList", {
     "has_more": "bool",
 })
 
+# For `recipient.authenticated` only. Never the code.
+EventDataAuthentication = TypedDict("EventDataAuthentication", {
+    "recipient_id": "str",
+    "method": 'Literal["email_code", "sms_code", "access_code"]',
+    "purpose": 'Literal["open", "sign"]',
+})
+
 EventData = TypedDict("EventData", {
     "object": "Form",
+    "authentication": "NotRequired[EventDataAuthentication]",
 })
 
 # Something that happened to a form. The same object is the body of a webhook delivery and an entry
 Event = TypedDict("Event", {
     "object": 'Literal["event"]',
     "id": "str",
-    "type": "EventType",
+    "type": 'Union[EventType, Literal["recipient.authenticated"]]',
     "created_at": "str",
     "mode": 'Literal["live", "test"]',
     "data": "EventData",

@@ -1,4 +1,8 @@
 import { findAccount } from '../../../db/repositories/accounts.js';
+import { findForm } from '../../../db/repositories/forms.js';
+import { listRecipientsOfForm } from '../../../db/repositories/recipients.js';
+import { formState } from '../../forms/present-form.js';
+import { recordFormEvent } from '../../forms/record-event.js';
 import { codesSentSince, consumeCheckCode, countCheckFailure, failuresFromIpSince, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
 import type { CheckPurpose, RecipientCheckRow } from '../../../db/tables.js';
 import { isoNow } from '../../../lib/clock.js';
@@ -139,6 +143,9 @@ export async function verifyCheck(deps: Deps, pass: GatePass, rawCode: unknown, 
       const used = await consumeCheckCode(trx, p, check.recipient_id, check.method === 'access_code' ? null : check.code_hash, now);
       if (used) {
         await logCheck(trx, p, { id: newId('check'), kind: 'verified', ...base });
+        // The form's events list says who passed which check (never the code; not a webhook type).
+        const form = await findForm(trx, p, pass.link.form.id);
+        if (form) await recordFormEvent(trx, p, 'recipient.authenticated', formState(form, await listRecipientsOfForm(trx, p, form.id)), now, { authentication: { recipient_id: check.recipient_id, method: check.method, purpose } });
         const { cookie } = await recordSessionPassed(trx, pass.link, pass.session, purpose, client, now);
         return { passed: true as const, cookie };
       }
