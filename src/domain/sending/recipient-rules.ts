@@ -90,7 +90,6 @@ export function normaliseMeaning(raw: string | undefined, param: string): string
   if (typeof raw !== 'string') throw new AppError('parameter_invalid', `${param} must be a string.`, param);
   const meaning = raw.trim().replace(/\s+/g, ' ');
   if (meaning === '') throw new AppError('parameter_invalid', `${param} must not be blank; leave it out to have none.`, param);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(meaning)) throw new AppError('parameter_invalid', `${param} must be plain text on one line.`, param);
   if ([...meaning].length > MAX_MEANING) throw new AppError('parameter_invalid', `${param} must be at most ${MAX_MEANING} characters.`, param);
   return meaning;
