@@ -154,11 +154,11 @@ export function snapshotJson(state: FormState): string {
 /**
  * An event's snapshot with the personal data of its form taken out (issue 40, a purge): values,
  * metadata, the form's name and void reason, the sealing error, and each recipient's name, addresses,
- * delivery error and decline reason. The ids, statuses and times stay, so the audit keeps its shape.
+ * delivery error, decline reason and signature meaning. The ids, statuses and times stay, so the audit keeps its shape.
  */
 export function scrubbedSnapshot(snapshot: string): string {
   const s = JSON.parse(snapshot) as Snapshot;
-  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null }));
+  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }) }));
   return JSON.stringify({ ...s, name: null, void_reason: null, sealing_error: null, values: {}, metadata: {}, recipients });
 }
 
