@@ -36,6 +36,8 @@ import * as m0036 from './migrations/0036_retention_and_hold.js';
 import * as m0045 from './migrations/0045_unmetered_accounts.js';
 import * as m0050 from './migrations/0050_dashboard_access_emails.js';
 import * as m0060 from './migrations/0060_data_subject_requests.js';
+import * as m0055 from './migrations/0055_signature_meaning.js';
+import * as m0056 from './migrations/0056_check_log_ip.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -239,6 +241,8 @@ export const migrations: Record<string, Migration> = {
   '0045_unmetered_accounts': m0045,
   '0050_dashboard_access_emails': m0050,
   '0060_data_subject_requests': m0060,
+  '0055_signature_meaning': m0055,
+  '0056_check_log_ip': m0056,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -235,6 +235,8 @@ export interface RecipientsTable {
   decline_reason: string | null;
   /** The last reminder sent to the recipient, scheduled or manual (0013). */
   last_reminded_at: string | null;
+  /** What their signature means ("Approved"; ≤ 80 characters), as the send gave it; null when none (0055). */
+  meaning: string | null;
 }
 
 /** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */

@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as: h.actors.aTest, json: { recipients: [{ channel: 'email', email: 'x@example.com', auth: { method: 'sms_code' } }] } });
       assert.equal(sent.status, 400);
       assert.deepEqual([sent.json<{ error: { code: string; param: string } }>().error.code, sent.json<{ error: { param: string } }>().error.param], ['parameter_missing', 'recipients[0].auth.phone']);
-      const finish = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as: h.actors.aTest, json: { recipients: [{ channel: 'email', email: 'x@example.com', auth: { method: 'email_code', when: 'sign' } }] } });
+      const finish = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as: h.actors.aTest, json: { recipients: [{ channel: 'email', email: 'x@example.com', auth: { method: 'email_code', when: 'later' } }] } });
       assert.equal(finish.status, 400);
       assert.equal(finish.json<{ error: { param: string } }>().error.param, 'recipients[0].auth.when');
       const short = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as: h.actors.aTest, json: { recipients: [{ channel: 'email', email: 'x@example.com', auth: { method: 'access_code', access_code: '12345' } }] } });

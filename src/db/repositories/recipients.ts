@@ -10,6 +10,8 @@ const insertRow = preparedInsert('recipients', [
   'locale',
   // 0013
   'declined_at', 'decline_reason', 'last_reminded_at',
+  // 0055
+  'meaning',
 ]);
 
 export function insertRecipient(trx: Trx, p: Partition, row: Omit<RecipientRow, 'account_id' | 'mode'>): Promise<void> {

@@ -60,13 +60,19 @@ export async function logCheck(
   }).execute();
 }
 
-/** When the codes sent to a recipient since `since` went out, newest first (the resend limits). */
-export async function codesSentSince(db: Db, p: Partition, recipientId: string, since: string): Promise<string[]> {
-  const rows = await db.selectFrom('recipient_check_log').select('at').where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode)
+/** When the codes sent to a recipient since `since` went out, and for which check, newest first (the resend limits). */
+export async function codesSentSince(db: Db, p: Partition, recipientId: string, since: string): Promise<Array<{ at: string; purpose: CheckPurpose }>> {
+  return db.selectFrom('recipient_check_log').select(['at', 'purpose']).where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode)
     .where('kind', '=', 'code_sent').where('at', '>', since).orderBy('at', 'desc').execute();
-  return rows.map((r) => r.at);
 }
 
 export function listCheckLogOfForm(db: Db, p: Partition, formId: string): Promise<RecipientCheckLogRow[]> {
   return db.selectFrom('recipient_check_log').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).orderBy('at').orderBy('id').execute();
+}
+
+/** When the wrong codes from one client address on an account's links since `since` were given, oldest first (the per-address limit). */
+export async function failuresFromIpSince(db: Db, p: Partition, ip: string, since: string): Promise<string[]> {
+  const rows = await db.selectFrom('recipient_check_log').select('at').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('ip', '=', ip)
+    .where('kind', '=', 'failed').where('at', '>', since).orderBy('at').execute();
+  return rows.map((r) => r.at);
 }

@@ -33,6 +33,8 @@ export type RecipientState = Pick<
   Partial<Pick<RecipientRow, 'declined_at' | 'decline_reason' | 'last_reminded_at'>> & {
   /** Absent in the snapshots of events recorded before recipients had a locale (migration 0019). */
   readonly locale?: string | null;
+  /** What their signature means (issue 38, migration 0055); absent from older snapshots. */
+  readonly meaning?: string | null;
 };
 
 export interface FormState {
@@ -119,13 +121,14 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     declined_at: r.declined_at ?? null,
     decline_reason: r.decline_reason ?? null,
     last_reminded_at: r.last_reminded_at ?? null,
+    meaning: r.meaning ?? null,
     locale: r.locale ?? null,
   };
 }
 
 const RECIPIENT_KEYS = [
   'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
-  'declined_at', 'decline_reason', 'last_reminded_at', 'locale',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning',
 ] as const;
 
 /**
@@ -151,11 +154,11 @@ export function snapshotJson(state: FormState): string {
 /**
  * An event's snapshot with the personal data of its form taken out (issue 40, a purge): values,
  * metadata, the form's name and void reason, the sealing error, and each recipient's name, addresses,
- * delivery error and decline reason. The ids, statuses and times stay, so the audit keeps its shape.
+ * delivery error, decline reason and signature meaning. The ids, statuses and times stay, so the audit keeps its shape.
  */
 export function scrubbedSnapshot(snapshot: string): string {
   const s = JSON.parse(snapshot) as Snapshot;
-  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null }));
+  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }) }));
   return JSON.stringify({ ...s, name: null, void_reason: null, sealing_error: null, values: {}, metadata: {}, recipients });
 }
 
@@ -163,17 +166,21 @@ function num(n: number | null | undefined): string {
   return n === null || n === undefined ? 'null' : String(n);
 }
 
+/** What an event says beside the form (`data.authentication` of `recipient.authenticated`, issue 38). */
+export type EventDetail = { authentication: NonNullable<EventView['data']['authentication']> };
+
 interface Snapshot extends FormHead {
   values: Record<string, FieldValue>;
   metadata: Record<string, string>;
   /** Absent in events recorded before sending existed (their forms had no recipients). */
   recipients?: RecipientState[];
+  event_detail?: EventDetail;
 }
 
-function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedValues } {
+function stateOfSnapshot(snapshot: string): { state: FormState; values: EncodedValues; detail: EventDetail | undefined } {
   const s = JSON.parse(snapshot) as Snapshot;
   const values = encodeValues(s.values);
-  return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values };
+  return { state: { head: s, valuesJson: values.json, metadataJson: JSON.stringify(s.metadata), recipients: s.recipients ?? [] }, values, detail: s.event_detail };
 }
 
 /**
@@ -184,7 +191,8 @@ export const removedFormFields: FieldSet = fieldSet('[]');
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {
-  const { state, values } = stateOfSnapshot(e.form);
+  const { state, values, detail } = stateOfSnapshot(e.form);
   const form = formJson(state, fields, links, values);
-  return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}}}`);
+  const extra = detail?.authentication ? `,"authentication":${JSON.stringify(detail.authentication)}` : '';
+  return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}${extra}}}`);
 }

@@ -3,7 +3,7 @@ import type { Trx } from '../../db/handles.js';
 import { newId } from '../../lib/ids.js';
 import { noteEnqueued } from '../../outbox/wakeup.js';
 import type { Partition } from '../../lib/partition.js';
-import { snapshotJson, type EventView, type FormState } from './present-form.js';
+import { snapshotJson, type EventDetail, type EventView, type FormState } from './present-form.js';
 
 export type EventType = EventView['type'];
 
@@ -15,9 +15,11 @@ export type EventType = EventView['type'];
  * written twice. The event keeps the form's state as it is now (`snapshotJson`); the body every
  * consumer sees is rendered from it by the one form presenter.
  */
-export async function recordFormEvent(trx: Trx, p: Partition, type: EventType, form: FormState, at: string): Promise<string> {
+export async function recordFormEvent(trx: Trx, p: Partition, type: EventType, form: FormState, at: string, detail?: EventDetail): Promise<string> {
   const id = newId('event');
-  await insertEvent(trx, p, { id, type, form_id: form.head.id, form_created_at: form.head.created_at, form: snapshotJson(form), created_at: at });
+  // The detail rides in the stored snapshot, under a key the form presenter does not read (eventJson does).
+  const snapshot = detail ? `${snapshotJson(form).slice(0, -1)},"event_detail":${JSON.stringify(detail)}}` : snapshotJson(form);
+  await insertEvent(trx, p, { id, type, form_id: form.head.id, form_created_at: form.head.created_at, form: snapshot, created_at: at });
   // Wakes the worker once this commits (PostgreSQL: NOTIFY), so the publisher fans it out at once.
   await noteEnqueued(trx);
   return id;

@@ -24,6 +24,8 @@ export interface RecipientInput {
   locale?: string | undefined;
   /** The check they must pass before the document opens (issue 38). */
   auth?: CheckInput | undefined;
+  /** What their signature means (issue 38): "Approved", "Reviewed"; at most 80 characters, one line. */
+  meaning?: string | undefined;
 }
 
 export interface NormalisedRecipient {
@@ -40,6 +42,8 @@ export interface NormalisedRecipient {
   locale: string | null;
   /** The check asked of them; null when none. */
   check: NormalisedCheck | null;
+  /** What their signature means, trimmed; null when none. */
+  meaning: string | null;
 }
 
 /** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
@@ -74,8 +78,21 @@ export function normaliseRecipients(input: readonly RecipientInput[]): Normalise
     if (first !== undefined) throw invalid(i, '', `recipients[${i}] is the same recipient as recipients[${first}] (${r.channel} ${addressKey}).`);
     seen.set(key, i);
     const check = r.auth === undefined ? null : normaliseCheck(r.auth, { email, phone: r.channel === 'sms' ? phone : null }, `recipients[${i}]`, (raw) => normalisePhone(raw, i, 'auth.phone'));
-    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i), check };
+    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i), check, meaning: normaliseMeaning(r.meaning, `recipients[${i}].meaning`) };
   });
+}
+
+export const MAX_MEANING = 80;
+
+/** A signature's meaning: one line of at most 80 characters, not blank (`param` names it in a refusal). */
+export function normaliseMeaning(raw: string | undefined, param: string): string | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string') throw new AppError('parameter_invalid', `${param} must be a string.`, param);
+  const meaning = raw.trim().replace(/\s+/g, ' ');
+  if (meaning === '') throw new AppError('parameter_invalid', `${param} must not be blank; leave it out to have none.`, param);
+  if (/[\u0000-\u001f\u007f]/.test(meaning)) throw new AppError('parameter_invalid', `${param} must be plain text on one line.`, param);
+  if ([...meaning].length > MAX_MEANING) throw new AppError('parameter_invalid', `${param} must be at most ${MAX_MEANING} characters.`, param);
+  return meaning;
 }
 
 /**

@@ -83,7 +83,7 @@ export async function prepareSendForm(
         status: sequential ? 'waiting' : 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,
         viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null, created_at: now, updated_at: now,
         locale: r.locale,
-        declined_at: null, decline_reason: null, last_reminded_at: null,
+        declined_at: null, decline_reason: null, last_reminded_at: null, meaning: r.meaning,
       };
       await insertRecipient(trx, p, row);
       const check = r.check;

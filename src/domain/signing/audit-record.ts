@@ -1,12 +1,14 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
-import type { FormRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
+import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
+import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { AuditRecipient, AuditTrail } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 import { displayName } from '../sending/display-name.js';
 import { formatUtcOffset } from './consent.js';
+import { maskEmail, maskPhone } from './gate/check-rules.js';
 import type { SignedImage } from './signing-record.js';
 
 // What the audit trail says of a form, assembled once for the seal (its appended pages) and for the
@@ -27,6 +29,9 @@ export interface AuditFacts {
 
 export interface AuditContext {
   evidence: readonly SigningEvidenceRow[];
+  /** The checks asked of the recipients (issue 38) and what happened in them, oldest first. */
+  checks?: readonly RecipientCheckRow[];
+  checkLog?: readonly RecipientCheckLogRow[];
   accountName: string | null;
   /** The language of the audit trail: the account's default (accounts set-locale), else English. */
   locale: Locale;
@@ -34,8 +39,10 @@ export interface AuditContext {
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
 export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
-  const [evidence, account] = await Promise.all([listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId)]);
-  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE };
+  const [evidence, account, checks, checkLog] = await Promise.all([
+    listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId), listRecipientChecksOfForm(deps.db, p, formId), listCheckLogOfForm(deps.db, p, formId),
+  ]);
+  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog };
 }
 
 /**
@@ -53,13 +60,28 @@ export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTra
     documentId: `${form.id}-signed`,
     templateSha256: facts.templateSha256,
     filledSha256: facts.filledSha256,
-    recipients: facts.recipients.map((r) => ({ ...auditRecipient(r, facts.images.filter((i) => i.recipientId === r.id), byRecipient.get(r.id)), ...(facts.remindedAt ? { remindedAt: facts.remindedAt(r.id) } : {}) })),
+    recipients: facts.recipients.map((r) => ({
+      ...auditRecipient(r, facts.images.filter((i) => i.recipientId === r.id), byRecipient.get(r.id)),
+      ...(facts.remindedAt ? { remindedAt: facts.remindedAt(r.id) } : {}),
+      ...auditCheck(r, context),
+    })),
     sentBy: context.accountName,
     completedAt: facts.completedAt,
     outcome: facts.outcome,
     voidReason: form.void_reason,
     locale: context.locale,
   };
+}
+
+/** The recipient's check and its log (issue 38), the destination masked as the signer saw it. */
+function auditCheck(r: RecipientRow, context: AuditContext): Pick<AuditRecipient, 'check' | 'checkLog'> {
+  const check = context.checks?.find((c) => c.recipient_id === r.id);
+  if (!check) return {};
+  const destination = check.method === 'email_code' ? (r.email ? maskEmail(r.email) : null) : check.method === 'sms_code' ? maskPhone(check.phone ?? r.phone ?? '') : null;
+  const rank = { code_sent: 0, failed: 1, verified: 2, locked: 3 } as const;
+  // Oldest first; within one millisecond, in the order they can happen (sent, refused, passed).
+  const checkLog = (context.checkLog ?? []).filter((e) => e.recipient_id === r.id).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : rank[a.kind] - rank[b.kind])).map((e) => ({ kind: e.kind, purpose: e.purpose, at: e.at, ip: e.ip, destination: e.destination }));
+  return { check: { method: check.method, when: check.check_when, destination }, checkLog };
 }
 
 function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidence: SigningEvidenceRow | undefined): AuditRecipient {
@@ -71,7 +93,7 @@ function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidenc
     marks: [...new Map(images.map((i) => [i.sha256, { kind: i.kind, method: i.method, png: i.png }])).values()],
     consentText: evidence?.consent_text ?? null,
     consentLocale: evidence?.consent_locale ?? null,
-    declinedAt: r.declined_at, declineReason: r.decline_reason,
+    declinedAt: r.declined_at, declineReason: r.decline_reason, meaning: r.meaning ?? null,
     utcOffset: evidence?.utc_offset_minutes === null || evidence?.utc_offset_minutes === undefined ? null : formatUtcOffset(evidence.utc_offset_minutes),
   };
 }

@@ -13,7 +13,8 @@ import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
 import { displayName } from '../sending/display-name.js';
 import { auditTrailOf, loadAuditContext } from './audit-record.js';
 import { recordSealedForm } from './record-sealed-form.js';
-import { loadSigningRecord } from './signing-record.js';
+import { loadSigningRecord, type SignedImage } from './signing-record.js';
+import type { RecipientRow } from '../../db/tables.js';
 
 /** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
 export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
@@ -82,11 +83,11 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const req: SealRequest = {
     document,
     fields: fields.defs,
-    marks: record.images.flatMap((i) => (i.fieldName === null ? [] : [{ field: i.fieldName, png: i.png }])),
+    marks: record.images.flatMap((i) => (i.fieldName === null ? [] : [{ field: i.fieldName, png: i.png, caption: manifestation(byId.get(i.recipientId), i) }])),
     dates: datesSigned(fields.defs, record.values),
     extraSigners: record.images.flatMap((i) => {
       const r = byId.get(i.recipientId);
-      return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt }] : [];
+      return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt, meaning: r.meaning ?? null }] : [];
     }),
     audit: auditTrailOf({
       form, recipients: listed, images: record.images, templateSha256: template?.pdf_sha256 ?? null, filledSha256,
@@ -95,6 +96,15 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     signingTime,
   };
   return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256, auditLocale: context.locale };
+}
+
+/**
+ * A signature's manifestation (issue 38, 21 CFR 11.50): its meaning, the signer's name and the UTC time,
+ * printed under a signature (not initials) of a recipient the send gave a meaning.
+ */
+export function manifestation(r: Pick<RecipientRow, 'meaning' | 'name' | 'email' | 'phone' | 'channel'> | undefined, image: Pick<SignedImage, 'kind' | 'signedAt'>): string | undefined {
+  if (!r?.meaning || image.kind !== 'signature') return undefined;
+  return `${r.meaning} · ${displayName(r)} · ${image.signedAt.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 function datesSigned(defs: ReadonlyArray<{ name: string; type: string }>, values: Record<string, FieldValue>): Record<string, string> {

@@ -45,6 +45,8 @@ export interface SigningPage {
   declined: { by: string; at: string } | null;
   /** A voided form: when the sender withdrew it. */
   voidedAt: string | null;
+  /** What this recipient's signature means (issue 38: "Approved"), shown before signing; null when none. */
+  meaning: string | null;
 }
 
 const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initials']);
@@ -69,6 +71,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     formName: form.name ?? 'Document',
     senderName: account?.name ?? 'The sender',
     recipientName: displayName(recipient),
+    meaning: recipient.meaning ?? null,
     expiresAt: form.expires_at,
     signedAt: recipient.signed_at,
     sealed: form.status === 'signed',

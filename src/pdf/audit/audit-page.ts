@@ -9,6 +9,7 @@ import type { PDFDocument } from '@cantoo/pdf-lib';
 import { isLocale, type Locale } from '../../lib/i18n/index.js';
 import type { DocumentFonts, HanStyle } from '../fill/index.js';
 import { isolate, ltr } from '../shared/bidi-layout.js';
+import { checkAuditWords } from './check-words.js';
 import { fitCentred } from './fit.js';
 import { COLOURS, PageWriter } from './page-writer.js';
 
@@ -38,6 +39,12 @@ export interface AuditRecipient {
   /** The recipient declined to sign (issue #23): when, and the reason they gave, if any. */
   declinedAt?: string | null;
   declineReason?: string | null;
+  /** What their signature means (issue 38), as the send gave it. */
+  meaning?: string | null;
+  /** The identity check the sender asked of them (issue 38): method, when, the masked destination. */
+  check?: { method: 'email_code' | 'sms_code' | 'access_code'; when: 'open' | 'sign'; destination: string | null } | null;
+  /** What happened in the check, oldest first: codes sent (masked destination), verified, wrong codes, locks. */
+  checkLog?: ReadonlyArray<{ kind: 'code_sent' | 'verified' | 'failed' | 'locked'; purpose: 'open' | 'sign'; at: string; ip: string | null; destination: string | null }>;
 }
 
 export interface AuditTrail {
@@ -122,8 +129,24 @@ const EVENT_COLUMNS = [
   { title: 'audit.colEvent', width: 58 }, { title: 'audit.colTime', width: 122 }, { title: 'audit.colIp', width: 92 }, { title: 'audit.colAgent', width: 0 },
 ] as const;
 
-type EventLine = { event: 'sent' | 'reminded' | 'viewed' | 'signed' | 'declined'; at: string | null; ip: string | null; agent: string | null };
+/** A row of a recipient's trail; `label` and `detail` for the rows of a check (issue 38), in the check's words. */
+type EventLine = { event: 'sent' | 'reminded' | 'viewed' | 'signed' | 'declined' | 'check'; at: string | null; ip: string | null; agent: string | null; label?: string };
 const EVENT_WORDS = { sent: 'audit.eventSent', reminded: 'audit.eventReminded', viewed: 'audit.eventViewed', signed: 'audit.eventSigned', declined: 'audit.eventDeclined' } as const;
+
+/** The rows of a recipient's check: each code sent (where to), passed, refused, each lock, with the check it was for. */
+function checkLines(w: PageWriter, r: AuditRecipient): EventLine[] {
+  const c = checkAuditWords(w.locale);
+  return (r.checkLog ?? []).map((e) => {
+    const purpose = e.purpose === 'sign' ? c.purposeSign : c.purposeOpen;
+    const detail = e.kind === 'code_sent' && e.destination ? `${purpose} · ${c.sentTo.replace('{to}', ltr(e.destination))}` : e.kind === 'locked' ? `${purpose} · ${c.lockedFor}` : purpose;
+    return { event: 'check', label: c[e.kind], at: e.at, ip: e.ip, agent: detail };
+  });
+}
+
+/** Oldest first; rows that have not happened (no time) stay last, in their order. */
+function byTime(lines: EventLine[]): EventLine[] {
+  return lines.map((l, i) => ({ l, i })).sort((a, b) => (a.l.at === null ? (b.l.at === null ? a.i - b.i : 1) : b.l.at === null ? -1 : a.l.at < b.l.at ? -1 : a.l.at > b.l.at ? 1 : a.i - b.i)).map((x) => x.l);
+}
 
 async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
   const widths = EVENT_COLUMNS.map((c) => c.width || w.contentWidth - 12 - EVENT_COLUMNS.reduce((n, x) => n + x.width, 0));
@@ -131,20 +154,22 @@ async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
   await w.need(14);
   for (const [i, c] of EVENT_COLUMNS.entries()) w.draw(await w.block(w.t(c.title), widths[i]! - 4, 7.5, 'bold'), xs[i]!, COLOURS.muted);
   w.y -= 12;
-  const events: EventLine[] = [
+  const events: EventLine[] = byTime([
     { event: 'sent', at: r.sentAt, ip: null, agent: null },
     // Reminders were sent after the invite, whether or not the recipient had opened it.
     ...(r.remindedAt ?? []).map((at): EventLine => ({ event: 'reminded', at, ip: null, agent: null })),
+    // A check passed at opening comes before the view it let through (the same second, in a fast test).
+    ...checkLines(w, r),
     { event: 'viewed', at: r.viewedAt, ip: r.viewedIp, agent: r.viewedUserAgent },
     // A recipient who declined is shown declining (the decline is recorded with its time only).
     r.declinedAt && !r.signedAt
       ? { event: 'declined', at: r.declinedAt, ip: null, agent: null }
       : { event: 'signed', at: r.signedAt, ip: r.signedIp, agent: r.signedUserAgent },
-  ];
-  for (const { event, at, ip, agent } of events) {
+  ]);
+  for (const { event, at, ip, agent, label } of events) {
     const recordsClient = event === 'viewed' || event === 'signed';
     const cells = await Promise.all([
-      w.block(w.t(EVENT_WORDS[event]), widths[0]! - 4, 9, 'regular'),
+      w.block(event === 'check' ? label ?? '' : w.t(EVENT_WORDS[event]), widths[0]! - 4, 9, 'regular'),
       w.block(at ? formatTime(at) : '—', widths[1]!, 9, 'regular'),
       w.block(ip ?? (at && recordsClient ? w.t('audit.notRecorded') : ''), widths[2]!, 9, 'value'),
       w.block(agent ?? '', widths[3]!, 7.5, 'value', 9.5),
@@ -183,7 +208,10 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
   const other = r.channel === 'sms' ? r.email : r.phone;
   await row(w, w.t(r.channel === 'sms' ? 'audit.deliveredPhone' : 'audit.deliveredEmail'), address ?? '—');
   if (other) await row(w, w.t(r.channel === 'sms' ? 'audit.channelEmail' : 'audit.phone'), other);
-  await row(w, w.t('audit.authentication'), w.t(r.channel === 'sms' ? 'audit.authSms' : 'audit.authEmail', { address: address ?? '—' }), 'regular');
+  // A recipient with a check (issue 38) was not "whoever opened the link": the check says who.
+  if (r.check) await checkRow(w, r);
+  else await row(w, w.t('audit.authentication'), w.t(r.channel === 'sms' ? 'audit.authSms' : 'audit.authEmail', { address: address ?? '—' }), 'regular');
+  if (r.meaning) await row(w, checkAuditWords(w.locale).meaning, isolate(r.meaning), 'value');
   if (r.signedAt) await row(w, w.t('audit.timeZone'), r.utcOffset ?? w.t('audit.timeZoneUnknown'), 'regular');
   if (r.consentText) {
     const agreed = w.t('audit.consentAgreed', { time: formatTime(r.signedAt ?? ''), language: languageName(w, r.consentLocale ?? 'en') });
@@ -195,6 +223,17 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
   w.y -= 2;
   await eventTable(w, r);
   w.y -= 14;
+}
+
+/** The check asked of the recipient (how, when) and its counts: codes sent, wrong codes, locks. */
+async function checkRow(w: PageWriter, r: AuditRecipient): Promise<void> {
+  const c = checkAuditWords(w.locale);
+  const check = r.check!;
+  const how = c[check.method].replace('{to}', ltr(check.destination ?? '—'));
+  const log = r.checkLog ?? [];
+  const count = (kind: string) => String(log.filter((e) => e.kind === kind).length);
+  const summary = c.summary.replace('{sent}', count('code_sent')).replace('{failed}', count('failed')).replace('{locked}', count('locked'));
+  await row(w, w.t('audit.authentication'), `${how}; ${check.when === 'sign' ? c.whenSign : c.whenOpen}.\n${summary}`, 'regular');
 }
 
 const MARK_BOX = { width: 190, height: 56 };

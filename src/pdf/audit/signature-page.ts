@@ -7,12 +7,13 @@ import { formatTime, header } from './audit-page.js';
 import { fitCentred } from './fit.js';
 import { COLOURS, PageWriter } from './page-writer.js';
 
-export interface ExtraSigner { name: string; signer: number; png: Uint8Array; signedAt: string }
+/** `meaning` (issue 38): what the signature means, printed under the time when the send gave one. */
+export interface ExtraSigner { name: string; signer: number; png: Uint8Array; signedAt: string; meaning?: string | null }
 
 const COLUMNS = 2;
 const GAP = 24;
 const BOX_HEIGHT = 84;
-const CARD_HEIGHT = BOX_HEIGHT + 52;
+const CARD_HEIGHT = BOX_HEIGHT + 58;
 
 export async function appendSignaturePage(doc: PDFDocument, fonts: DocumentFonts, signers: readonly ExtraSigner[], locale: Locale = 'en'): Promise<void> {
   if (signers.length === 0) return;
@@ -31,6 +32,10 @@ export async function appendSignaturePage(doc: PDFDocument, fonts: DocumentFonts
       const name = await w.block(s.name || w.t('audit.noName'), cardWidth, 10.5, 'value');
       w.draw({ ...name, lines: name.lines.slice(0, 1) }, x, COLOURS.ink, top - BOX_HEIGHT - 16);
       w.draw(await w.block(w.t('audit.extraSigned', { number: s.signer, time: formatTime(s.signedAt) }), cardWidth, 8.5, 'regular'), x, COLOURS.muted, top - BOX_HEIGHT - 30);
+      if (s.meaning) {
+        const meaning = await w.block(s.meaning, cardWidth, 8.5, 'value');
+        w.draw({ ...meaning, lines: meaning.lines.slice(0, 1) }, x, COLOURS.ink, top - BOX_HEIGHT - 43);
+      }
     }
     w.y -= CARD_HEIGHT;
   }

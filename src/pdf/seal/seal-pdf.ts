@@ -64,10 +64,10 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   flattenForm(doc, pages);
   // Viewers that render the document themselves (XFA's NeedsRendering) would ignore what is drawn.
   doc.catalog.delete(PDFName.of('NeedsRendering'));
-  await drawMarks(doc, req.fields, req.marks);
-  await drawDates(doc, req.fields, req.dates);
   const locale = auditLocale(req.audit);
   const fonts = new DocumentFonts(doc, hanStyleOf(locale));
+  await drawMarks(doc, req.fields, req.marks, fonts);
+  await drawDates(doc, req.fields, req.dates);
   await appendSignaturePage(doc, fonts, req.extraSigners, locale);
   await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);

@@ -1,6 +1,8 @@
 // What signers add at signing, drawn into their fields' rectangles: signature and initials images
 // (scaled to fit, aspect kept, centred) and the date of signing.
-import { degrees, rgb, StandardFonts, type PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
+import { degrees, rgb, StandardFonts, type PDFDocument, type PDFImage, type PDFPage } from '@cantoo/pdf-lib';
+import { drawLine } from '../fill/draw-flat.js';
+import type { DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { fitCentred } from '../audit/index.js';
 import { pointFromTopLeft } from '../shared/page-geometry.js';
@@ -10,7 +12,23 @@ const MAX_DATE_SIZE = 12;
 const MIN_DATE_SIZE = 6;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export interface Mark { field: string; png: Uint8Array }
+/**
+ * `caption`: the signature's manifestation (issue 38), printed under it: its meaning, the signer's name
+ * and the UTC time ("Approved · Ada Lovelace · 2026-05-04 09:12:00 UTC").
+ */
+export interface Mark { field: string; png: Uint8Array; caption?: string | undefined }
+
+const CAPTION_SIZE = 7;
+const MIN_CAPTION_SIZE = 4.5;
+
+/** The caption just below the field's rectangle, shrunk to its width (down to a floor), in its own direction. */
+async function drawCaption(page: PDFPage, def: FieldDef, caption: string, fonts: DocumentFonts): Promise<void> {
+  const font = await fonts.forValue(caption);
+  const width = font.widthOfTextAtSize(caption, 1);
+  const size = Math.max(MIN_CAPTION_SIZE, Math.min(CAPTION_SIZE, width > 0 ? def.width / width : CAPTION_SIZE));
+  drawLine(page, font, caption, pointFromTopLeft(page, def.x, def.y + def.height + size + 1), size, CAPTION_INK);
+}
+const CAPTION_INK = rgb(0.2, 0.2, 0.25);
 
 function fieldOfType(fields: readonly FieldDef[], name: string, types: ReadonlyArray<FieldDef['type']>): FieldDef {
   const def = fields.find((f) => f.name === name);
@@ -24,7 +42,7 @@ function pageOf(doc: PDFDocument, def: FieldDef) {
   return page;
 }
 
-export async function drawMarks(doc: PDFDocument, fields: readonly FieldDef[], marks: readonly Mark[]): Promise<void> {
+export async function drawMarks(doc: PDFDocument, fields: readonly FieldDef[], marks: readonly Mark[], fonts?: DocumentFonts): Promise<void> {
   // One image object per distinct PNG: a signer's signature repeated on every page is stored once.
   const images = new Map<Uint8Array, Promise<PDFImage>>();
   for (const mark of marks) {
@@ -37,6 +55,7 @@ export async function drawMarks(doc: PDFDocument, fields: readonly FieldDef[], m
     // Images are placed by their bottom-left corner, turned with the page so they read upright.
     const at = pointFromTopLeft(page, fit.x, fit.y + fit.height);
     page.drawImage(img, { x: at.x, y: at.y, width: fit.width, height: fit.height, rotate: degrees(at.rotation) });
+    if (mark.caption && fonts) await drawCaption(page, def, mark.caption, fonts);
   }
 }
 

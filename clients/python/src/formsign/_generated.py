@@ -174,6 +174,7 @@ Recipient = TypedDict("Recipient", {
     "declined_at": "Union[str, None]",
     "decline_reason": "Union[str, None]",
     "last_reminded_at": "Union[str, None]",
+    "meaning": "Union[str, None]",
 })
 
 # Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them.
@@ -264,15 +265,23 @@ FormList = TypedDict("FormList", {
     "has_more": "bool",
 })
 
+# For `recipient.authenticated` only. Never the code.
+EventDataAuthentication = TypedDict("EventDataAuthentication", {
+    "recipient_id": "str",
+    "method": 'Literal["email_code", "sms_code", "access_code"]',
+    "purpose": 'Literal["open", "sign"]',
+})
+
 EventData = TypedDict("EventData", {
     "object": "Form",
+    "authentication": "NotRequired[EventDataAuthentication]",
 })
 
 # Something that happened to a form. The same object is the body of a webhook delivery and an entry
 Event = TypedDict("Event", {
     "object": 'Literal["event"]',
     "id": "str",
-    "type": "EventType",
+    "type": 'Union[EventType, Literal["recipient.authenticated"]]',
     "created_at": "str",
     "mode": 'Literal["live", "test"]',
     "data": "EventData",
@@ -499,6 +508,7 @@ SendFormRequestRecipientsItem = TypedDict("SendFormRequestRecipientsItem", {
     "signer": "NotRequired[int]",
     "locale": "NotRequired[str]",
     "auth": "NotRequired[RecipientAuth]",
+    "meaning": "NotRequired[str]",
 })
 
 # The body of `sendForm`.

@@ -1654,6 +1654,12 @@ export interface components {
              * @description When the last reminder (scheduled or `remindForm`) was sent to the recipient; `null` when none.
              */
             last_reminded_at: string | null;
+            /**
+             * @description What the recipient's signature means ("Approved", "Reviewed", "Author"), as the send gave it;
+             *     `null` when none. Shown on the signing page before signing, printed beside each of their
+             *     signatures on the sealed PDF with their name and the UTC time, and stated in the audit trail.
+             */
+            meaning: string | null;
         };
         /** @description Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them. */
         ReminderSchedule: {
@@ -1842,7 +1848,14 @@ export interface components {
             /** @constant */
             object: "event";
             id: string;
-            type: components["schemas"]["EventType"];
+            /**
+             * @description An `EventType`, or `recipient.authenticated`: a recipient passed their identity check (issue
+             *     38), at opening or again at signing, with `data.authentication` saying who and how. It is in a
+             *     form's events list and the Events API, the evidence of who opened and signed; it is not a
+             *     webhook type (a webhook cannot subscribe to it): every check a signer passes is followed by what
+             *     it let them do (`form.viewed`, `form.signed`), which webhooks already hear.
+             */
+            type: components["schemas"]["EventType"] | "recipient.authenticated";
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -1850,6 +1863,17 @@ export interface components {
             data: {
                 /** @description The form as it was right after the event. */
                 object: components["schemas"]["Form"];
+                /** @description For `recipient.authenticated` only. Never the code. */
+                authentication?: {
+                    recipient_id: string;
+                    /** @enum {string} */
+                    method: "email_code" | "sms_code" | "access_code";
+                    /**
+                     * @description `open`: the check at opening; `sign`: the check again at Finish.
+                     * @enum {string}
+                     */
+                    purpose: "open" | "sign";
+                };
             };
         };
         /**
@@ -2273,6 +2297,13 @@ export interface components {
                  */
                 locale?: string;
                 auth?: components["schemas"]["RecipientAuth"];
+                /**
+                 * @description What this recipient's signature means ("Approved", "Reviewed", "Author"; one line, at most 80
+                 *     characters). The signing page shows it before signing; the sealed PDF prints it beside each
+                 *     of their signatures with their name and the UTC time (the manifestation of 21 CFR 11.50);
+                 *     the audit trail states it.
+                 */
+                meaning?: string;
             }[];
             notify?: components["schemas"]["SendNotify"];
         };
@@ -2295,8 +2326,10 @@ export interface components {
             /** @description For `sms_code` (E.164, as a recipient's `phone`); without it, the recipient's own number. */
             phone?: string;
             /**
-             * @description `open`: before the document is shown. `sign` (then again at Finish) is reserved: the signing
-             *     page does not ask at Finish yet, so a send naming it answers `400 parameter_invalid`.
+             * @description `open`: before the document is shown. `sign`: before the document is shown and again when the
+             *     signer presses Finish, even in the browser that passed the first check (re-authentication at
+             *     signing): the signature answers `401 auth_required` with `param: finish` until a check passed
+             *     in the last 10 minutes; the page asks for it in a dialog. Both checks are in the audit trail.
              * @default open
              * @enum {string}
              */

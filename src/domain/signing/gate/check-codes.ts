@@ -1,5 +1,9 @@
 import { findAccount } from '../../../db/repositories/accounts.js';
-import { codesSentSince, consumeCheckCode, countCheckFailure, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
+import { findForm } from '../../../db/repositories/forms.js';
+import { listRecipientsOfForm } from '../../../db/repositories/recipients.js';
+import { formState } from '../../forms/present-form.js';
+import { recordFormEvent } from '../../forms/record-event.js';
+import { codesSentSince, consumeCheckCode, countCheckFailure, failuresFromIpSince, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
 import type { CheckPurpose, RecipientCheckRow } from '../../../db/tables.js';
 import { isoNow } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
@@ -8,7 +12,7 @@ import { AppError } from '../../errors.js';
 import { queueMessage } from '../../lifecycle/message-recipient.js';
 import { verifyPassword } from '../../users/passwords.js';
 import type { Client } from '../view-form.js';
-import { checkCodeHash, cleanCode, CODE_TTL_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
+import { checkCodeHash, cleanCode, CODE_TTL_MS, IP_MAX_FAILURES, IP_WINDOW_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
 import type { GatePass } from './signer-gate.js';
 import { composeCheckCode } from './check-code-message.js';
 import { recordSessionPassed } from './signer-session.js';
@@ -67,13 +71,14 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   if (check.method === 'access_code') return { method: check.method, purpose, destination: null, expires_at: null, resend_at: null };
   const p = pass.link.partition;
   const sent = await codesSentSince(deps.db, p, check.recipient_id, new Date(nowMs - 3_600_000).toISOString());
-  const last = sent[0];
+  // A minute between codes for the same check: the check at Finish may follow the opening one at once.
+  const last = sent.find((c) => c.purpose === purpose)?.at;
   if (last !== undefined && Date.parse(last) + RESEND_GAP_MS > nowMs) {
     const wait = Math.ceil((Date.parse(last) + RESEND_GAP_MS - nowMs) / 1000);
     throw new AppError('rate_limited', `A code was sent less than a minute ago; ask for another in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
   }
   if (sent.length >= RESEND_PER_HOUR) {
-    const wait = Math.ceil((Date.parse(sent[RESEND_PER_HOUR - 1]!) + 3_600_000 - nowMs) / 1000);
+    const wait = Math.ceil((Date.parse(sent[RESEND_PER_HOUR - 1]!.at) + 3_600_000 - nowMs) / 1000);
     throw new AppError('rate_limited', `${RESEND_PER_HOUR} codes were sent in the last hour; ask for another in ${Math.ceil(wait / 60)} minutes.`, undefined, { 'Retry-After': String(wait) });
   }
   const code = newCheckCode();
@@ -83,12 +88,21 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   await deps.transact(async (trx) => {
     const account = await findAccount(trx, p.accountId);
     await storeCheckCode(trx, p, check.recipient_id, { hash: checkCodeHash(deps.links, check.recipient_id, code), purpose, expiresAt, now });
-    const message = composeCheckCode({ channel: to.channel, accountName: account?.name ?? 'Formsign', formName: pass.link.form.name ?? 'a document', code, minutes: CODE_TTL_MS / 60_000 });
+    const message = composeCheckCode({ channel: to.channel, accountName: account?.name ?? 'Formsign', formName: pass.link.form.name ?? 'a document', code, minutes: CODE_TTL_MS / 60_000, purpose });
     const r = { id: check.recipient_id, channel: to.channel, email: to.channel === 'email' ? to.to : null, phone: to.channel === 'sms' ? to.to : null };
     await queueMessage(trx, p, pass.link.form.id, r, 'auth_code', message, now);
     await logCheck(trx, p, { id: newId('check'), formId: pass.link.form.id, recipientId: check.recipient_id, kind: 'code_sent', purpose, method: check.method, destination: masked(to), ip: client.ip, at: now });
   });
   return { method: check.method, purpose, destination: masked(to), expires_at: expiresAt, resend_at: new Date(nowMs + RESEND_GAP_MS).toISOString() };
+}
+
+/** The per-address limit: too many wrong codes from this client address on the account's links (the database counts, so every server sees them). */
+async function refuseBusyAddress(deps: Deps, pass: GatePass, client: Client, nowMs: number): Promise<void> {
+  if (client.ip === null) return;
+  const failures = await failuresFromIpSince(deps.db, pass.link.partition, client.ip, new Date(nowMs - IP_WINDOW_MS).toISOString());
+  if (failures.length < IP_MAX_FAILURES) return;
+  const wait = Math.max(1, Math.ceil((Date.parse(failures[failures.length - IP_MAX_FAILURES]!) + IP_WINDOW_MS - nowMs) / 1000));
+  throw new AppError('rate_limited', `Too many wrong codes from this address; try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { 'Retry-After': String(wait) });
 }
 
 export interface CheckPassed {
@@ -108,6 +122,7 @@ export async function verifyCheck(deps: Deps, pass: GatePass, rawCode: unknown, 
   const nowMs = deps.clock.now().getTime();
   refuseLocked(check, nowMs);
   const p = pass.link.partition;
+  await refuseBusyAddress(deps, pass, client, nowMs);
   let right: boolean;
   let purpose: CheckPurpose;
   if (check.method === 'access_code') {
@@ -128,6 +143,9 @@ export async function verifyCheck(deps: Deps, pass: GatePass, rawCode: unknown, 
       const used = await consumeCheckCode(trx, p, check.recipient_id, check.method === 'access_code' ? null : check.code_hash, now);
       if (used) {
         await logCheck(trx, p, { id: newId('check'), kind: 'verified', ...base });
+        // The form's events list says who passed which check (never the code; not a webhook type).
+        const form = await findForm(trx, p, pass.link.form.id);
+        if (form) await recordFormEvent(trx, p, 'recipient.authenticated', formState(form, await listRecipientsOfForm(trx, p, form.id)), now, { authentication: { recipient_id: check.recipient_id, method: check.method, purpose } });
         const { cookie } = await recordSessionPassed(trx, pass.link, pass.session, purpose, client, now);
         return { passed: true as const, cookie };
       }

@@ -15,6 +15,12 @@ export const RESEND_PER_HOUR = 5;
 /** 5 wrong codes lock the link for 15 minutes. */
 export const MAX_TRIES = 5;
 export const LOCK_MS = 15 * 60_000;
+/**
+ * One client address may give at most 20 wrong codes in 15 minutes across an account's links (one
+ * link locks after 5; this stops one address from trying link after link).
+ */
+export const IP_MAX_FAILURES = 20;
+export const IP_WINDOW_MS = 15 * 60_000;
 /** A signer session ends after an hour without a request. */
 export const SESSION_IDLE_MS = 60 * 60_000;
 /** `when: sign`: the check at Finish is good for this long (the time to press Finish after it). */
@@ -50,9 +56,6 @@ export function normaliseCheck(a: CheckInput, recipient: { email: string | null;
   if (!CHECK_METHODS.includes(a.method)) throw new AppError('parameter_invalid', `${param}.auth.method must be one of ${CHECK_METHODS.join(', ')}.`, `${param}.auth.method`);
   const when = a.when ?? 'open';
   if (!WHENS.includes(when)) throw new AppError('parameter_invalid', `${param}.auth.when must be open or sign.`, `${param}.auth.when`);
-  // The gate's Finish step exists (signer-gate.ts finishStep), but the signing page does not ask for the
-  // code at Finish yet: a link sent so could not be signed, so the send refuses it for now.
-  if (when === 'sign') throw new AppError('parameter_invalid', `${param}.auth.when "sign" (the check again at Finish) is not available yet; use "open".`, `${param}.auth.when`);
   if (a.method !== 'access_code' && a.access_code !== undefined) throw new AppError('parameter_invalid', `${param}.auth.access_code is only for the access_code method.`, `${param}.auth.access_code`);
   if (a.method !== 'sms_code' && a.phone !== undefined) throw new AppError('parameter_invalid', `${param}.auth.phone is only for the sms_code method.`, `${param}.auth.phone`);
   if (a.method === 'access_code') {

@@ -23,30 +23,55 @@ function destination(pass: GatePass): string {
   return maskEmail(pass.link.recipient.email ?? '');
 }
 
-export function checkPage(w: Words, pass: GatePass, urls: { start: string; verify: string }, nowMs: number): SafeHtml {
+/** The code form, its status and its buttons; `prefix` keeps the ids of the screen and of the Finish dialog apart. */
+function checkForm(w: Words, pass: GatePass, urls: { start: string; verify: string }, o: { prefix: string; finish: boolean; lockedMinutes: number }): { config: string; lead: SafeHtml; form: SafeHtml; c: ReturnType<typeof checkWords> } {
   const c = checkWords(w.locale);
   const check = pass.check!;
   const access = check.method === 'access_code';
   const to = access ? '' : destination(pass);
   // The address is left to right inside any language's sentence (an Arabic one included).
-  const [before, after] = (access ? c.leadAccess : check.method === 'sms_code' ? c.leadSms : c.leadEmail).split('{to}');
-  const lead = access ? html`${before}` : html`${before}<bdi dir="ltr">${to}</bdi>${after ?? ''}`;
-  const minutes = lockedMinutes(pass, nowMs);
-  const config = JSON.stringify({ start: urls.start, verify: urls.verify, method: check.method, to, text: c });
-  const body = html`<main class="sign-main narrow"><section class="notice card check" id="check" data-config="${config}">
+  const sentence = o.finish ? (access ? c.leadFinishAccess : check.method === 'sms_code' ? c.leadFinishSms : c.leadFinishEmail) : access ? c.leadAccess : check.method === 'sms_code' ? c.leadSms : c.leadEmail;
+  const [before, after] = sentence.split('{to}');
+  const own = access ? html`${before}` : html`${before}<bdi dir="ltr">${to}</bdi>${after ?? ''}`;
+  const lead = o.finish ? html`${c.leadFinish} ${own}` : own;
+  const config = JSON.stringify({ prefix: o.prefix, finish: o.finish, start: urls.start, verify: urls.verify, method: check.method, to, text: c });
+  const p = o.prefix;
+  const form = html`<p class="form-error" id="${p}-locked" role="alert"${o.lockedMinutes > 0 ? '' : html` hidden`}>${c.locked.replace('{minutes}', String(o.lockedMinutes))}</p>
+${access ? '' : html`<p class="check-send"><button type="button" class="button secondary" id="${p}-send">${c.send}</button></p>`}
+<form id="${p}-form" class="check-form" novalidate>
+<label for="${p}-code">${access ? c.accessLabel : c.codeLabel}</label>
+<input id="${p}-code" name="code" type="text" dir="ltr" autocomplete="one-time-code" ${access ? html`maxlength="32"` : html`inputmode="numeric" maxlength="8" pattern="[0-9 ]*"`} required aria-describedby="${p}-status">
+<p class="check-status" id="${p}-status" role="status" aria-live="polite"></p>
+<button type="submit" class="button" id="${p}-confirm">${c.confirm}</button>
+${o.finish ? html`<button type="button" class="button secondary" id="${p}-cancel">${c.cancel}</button>` : ''}
+</form>`;
+  return { config, lead, form, c };
+}
+
+export function checkPage(w: Words, pass: GatePass, urls: { start: string; verify: string }, nowMs: number): SafeHtml {
+  const { config, lead, form, c } = checkForm(w, pass, urls, { prefix: 'check', finish: false, lockedMinutes: lockedMinutes(pass, nowMs) });
+  const body = html`<main class="sign-main narrow"><section class="notice card check" id="check" data-check data-config="${config}">
 <h1 id="check-title">${c.title}</h1>
 <p class="lead" id="check-lead">${lead}</p>
-<p class="form-error" id="check-locked" role="alert"${minutes > 0 ? '' : html` hidden`}>${c.locked.replace('{minutes}', String(minutes))}</p>
-${access ? '' : html`<p class="check-send"><button type="button" class="button secondary" id="check-send">${c.send}</button></p>`}
-<form id="check-form" class="check-form" novalidate>
-<label for="check-code">${access ? c.accessLabel : c.codeLabel}</label>
-<input id="check-code" name="code" type="text" dir="ltr" autocomplete="one-time-code" ${access ? html`maxlength="32"` : html`inputmode="numeric" maxlength="8" pattern="[0-9 ]*"`} required aria-describedby="check-status">
-<p class="check-status" id="check-status" role="status" aria-live="polite"></p>
-<button type="submit" class="button" id="check-confirm">${c.confirm}</button>
-</form>
+${form}
 </section></main>
 <script type="module" src="${SIGN_ASSETS.checkScript.url}"></script>`;
   return shell(w, c.title, body, { subtitle: pass.link.form.name ?? '' });
+}
+
+/**
+ * `when: sign`: the signing page's dialog that asks for the check again when the signer presses Finish
+ * (the server refuses the signature with 401 auth_required, param `finish`, until it is passed; check.js
+ * opens this dialog then and submits the signature again once the code is right).
+ */
+export function finishCheckDialog(w: Words, pass: GatePass, urls: { start: string; verify: string }): SafeHtml {
+  const { config, lead, form, c } = checkForm(w, pass, urls, { prefix: 'finish-check', finish: true, lockedMinutes: 0 });
+  return html`<dialog class="sig-dialog check" id="finish-check" data-check data-config="${config}" aria-labelledby="finish-check-title" aria-describedby="finish-check-lead">
+<h2 id="finish-check-title">${c.title}</h2>
+<p id="finish-check-lead">${lead}</p>
+${form}
+</dialog>
+<script type="module" src="${SIGN_ASSETS.checkScript.url}"></script>`;
 }
 
 /** Reloads the page once (a same-site navigation, which carries the SameSite=Strict session cookie). */

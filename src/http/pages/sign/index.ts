@@ -7,7 +7,7 @@ import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
 import { startCheck, verifyCheck } from '../../../domain/signing/gate/check-codes.js';
 import type { GatePass } from '../../../domain/signing/gate/signer-gate.js';
 import { readCookie } from '../../cookies.js';
-import { checkPage, reloadPage } from './check-html.js';
+import { checkPage, finishCheckDialog, reloadPage } from './check-html.js';
 import { gatedPage, gatedRoute, setSignerCookie, SIGNER_COOKIE } from './signer-gate.js';
 import { signForm } from '../../../domain/signing/sign-form.js';
 import { openSigningPage } from '../../../domain/signing/signing-page.js';
@@ -108,7 +108,8 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
+    const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {

@@ -4,6 +4,7 @@ import { applyFieldLogic } from '../../../domain/forms/field-logic.js';
 import { formatUtc, LANGUAGE_NAMES, LOCALES } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
+import { checkWords } from './check-words.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
@@ -93,7 +94,14 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
+/** "By signing, you sign as: Approved." — the meaning in bold, in its own direction inside any sentence. */
+function meaningLine(w: Words, meaning: string): SafeHtml {
+  const [before, after] = checkWords(w.locale).meaning.split('{meaning}');
+  return html`${before}<strong><bdi>${meaning}</bdi></strong>${after ?? ''}`;
+}
+
+/** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -139,6 +147,7 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
 <div class="form-error" id="form-error" role="alert" tabindex="-1" hidden></div>
 </div>
 <div class="controls">${controls}</div>
+${page.meaning ? html`<p class="meaning" id="meaning">${meaningLine(w, page.meaning)}</p>` : ''}
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">${w.t('sign.consent')}</label></div>
 <button type="submit" class="button finish" id="finish">${w.t('sign.finishAndSign')}</button>
 </form>
@@ -169,6 +178,7 @@ ${declineControls(w, urls.decline)}
 </div>
 </form>
 </dialog>
+${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.

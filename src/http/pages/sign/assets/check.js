@@ -1,14 +1,9 @@
-// The code screen (check-html.ts): asks for a code (auth/start) and gives it (auth/verify) as JSON,
-// with the page's header, same origin. On success the page loads again and the gate lets it through.
-const root = document.getElementById('check');
-const config = JSON.parse(root.dataset.config);
-const T = config.text;
-const send = document.getElementById('check-send');
-const form = document.getElementById('check-form');
-const input = document.getElementById('check-code');
-const status = document.getElementById('check-status');
-const locked = document.getElementById('check-locked');
-const confirm = document.getElementById('check-confirm');
+// The signer's check (check-html.ts): asks for a code (auth/start) and gives it (auth/verify) as JSON,
+// with the page's header, same origin. Two places use it, each a `[data-check]` element:
+// - the code screen before the document opens: on success the page loads again and the gate lets it through;
+// - `when: sign`, the dialog on the signing page: sign.js announces `formsign:finish-check` when the
+//   server asks for the check again at Finish; the dialog opens, and once the code is right it closes
+//   and the signature is submitted again.
 
 async function post(url, body) {
   const res = await fetch(url, {
@@ -22,60 +17,91 @@ async function post(url, body) {
   return { res, json };
 }
 
-function say(message, error = false) {
-  status.textContent = message;
-  status.classList.toggle('error', error);
-}
+function wire(root) {
+  const config = JSON.parse(root.dataset.config);
+  const T = config.text;
+  const $ = (name) => document.getElementById(`${config.prefix}-${name}`);
+  const send = $('send');
+  const form = $('form');
+  const input = $('code');
+  const status = $('status');
+  const locked = $('locked');
+  const confirm = $('confirm');
 
-function showLock(res) {
-  const seconds = Number(res.headers.get('retry-after') ?? '900');
-  locked.textContent = T.locked.replace('{minutes}', String(Math.max(1, Math.ceil(seconds / 60))));
-  locked.hidden = false;
-}
+  function say(message, error = false) {
+    status.textContent = message;
+    status.classList.toggle('error', error);
+  }
 
-if (send) {
-  send.addEventListener('click', async () => {
-    send.disabled = true;
-    send.textContent = T.sending;
-    try {
-      const { res, json } = await post(config.start, {});
-      if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
-      else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
-      else {
-        say(T.sent.replace('{to}', `\u2068${json.destination ?? config.to}\u2069`));
-        input.focus();
+  function showLock(res) {
+    const seconds = Number(res.headers.get('retry-after') ?? '900');
+    locked.textContent = T.locked.replace('{minutes}', String(Math.max(1, Math.ceil(seconds / 60))));
+    locked.hidden = false;
+  }
+
+  if (send) {
+    send.addEventListener('click', async () => {
+      send.disabled = true;
+      send.textContent = T.sending;
+      try {
+        const { res, json } = await post(config.start, {});
+        if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
+        else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+        else {
+          say(T.sent.replace('{to}', `\u2068${json.destination ?? config.to}\u2069`));
+          input.focus();
+        }
+      } catch {
+        say(T.network, true);
+      } finally {
+        send.disabled = false;
+        send.textContent = T.resend;
       }
+    });
+  }
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const code = input.value.trim();
+    if (!code) return input.focus();
+    confirm.disabled = true;
+    confirm.textContent = T.checking;
+    try {
+      const { res, json } = await post(config.verify, { code });
+      if (res.ok) {
+        if (!config.finish) {
+          window.location.reload();
+          return;
+        }
+        input.value = '';
+        say('');
+        root.close();
+        // The check is passed for this Finish: the signature goes again (sign.js's own submit).
+        document.getElementById('sign-form')?.requestSubmit();
+        return;
+      }
+      if (res.status === 429 && json?.error?.code === 'auth_locked') {
+        showLock(res);
+        say('');
+      } else if (json?.error?.code === 'auth_code_invalid') say(T.wrong.replace('{left}', res.headers.get('auth-tries-left') ?? '?'), true);
+      else say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+      input.select();
     } catch {
       say(T.network, true);
     } finally {
-      send.disabled = false;
-      send.textContent = T.resend;
+      confirm.disabled = false;
+      confirm.textContent = T.confirm;
     }
   });
+
+  if (config.finish) {
+    $('cancel').addEventListener('click', () => root.close());
+    document.addEventListener('formsign:finish-check', () => {
+      say('');
+      if (!root.open) root.showModal();
+      (send ?? input).focus();
+    });
+  }
 }
 
-form.addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const code = input.value.trim();
-  if (!code) return input.focus();
-  confirm.disabled = true;
-  confirm.textContent = T.checking;
-  try {
-    const { res, json } = await post(config.verify, { code });
-    if (res.ok) {
-      window.location.reload();
-      return;
-    }
-    if (res.status === 429 && json?.error?.code === 'auth_locked') {
-      showLock(res);
-      say('');
-    } else if (json?.error?.code === 'auth_code_invalid') say(T.wrong.replace('{left}', res.headers.get('auth-tries-left') ?? '?'), true);
-    else say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
-    input.select();
-  } catch {
-    say(T.network, true);
-  } finally {
-    confirm.disabled = false;
-    confirm.textContent = T.confirm;
-  }
-});
+for (const root of document.querySelectorAll('[data-check]')) wire(root);

@@ -450,6 +450,14 @@ form.addEventListener('submit', async (e) => {
       referrerPolicy: 'no-referrer',
     });
     const body = await res.json().catch(() => null);
+    if (res.status === 401 && body?.error?.param === 'finish') {
+      // The sender asked for the check again at Finish: check.js asks for it, then submits again.
+      submitting = false;
+      button.disabled = false;
+      button.textContent = t('sign.finishAndSign');
+      document.dispatchEvent(new CustomEvent('formsign:finish-check'));
+      return;
+    }
     if (!res.ok) {
       // The link can no longer be signed (already signed, expired): what was typed has no use left here.
       if (res.status === 409 || res.status === 410) clearProgress();
