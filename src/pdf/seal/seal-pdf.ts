@@ -1,4 +1,5 @@
-// Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
+// Sealing: the template filled (in the same parse: the seal job's one PDF job) or a filled document,
+// its form flattened into its pages, what signers added drawn in (their
 // signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
 // signed with a PAdES signature by the service certificate. A pure function of its inputs, except for
 // the TSAs, OCSP responders and CRL servers it asks: with TSAs the signature carries an RFC 3161
@@ -8,8 +9,8 @@
 import { X509Certificate } from 'node:crypto';
 import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AuditTrail, type ExtraSigner } from '../audit/index.js';
-import { DocumentFonts } from '../fill/index.js';
-import type { FieldDef } from '../field.js';
+import { DocumentFonts, fillDocument, loadTemplate } from '../fill/index.js';
+import type { FieldDef, FieldValue } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
 import { certificateRefusal, type SealResult, type TsaFailure, type TsaSettings } from '../work.js';
@@ -25,8 +26,13 @@ import { drawDates, drawMarks, type Mark } from './stamp-marks.js';
 const REVOCATION_TIMEOUT_MS = 10_000;
 
 export interface SealRequest {
-  /** The filled, unsigned PDF, as the fill stage renders it. */
+  /**
+   * With `values`, the stored template, filled in the same parse (the seal job: one parse, one
+   * thread). Without, a document already filled (as the fill stage renders it).
+   */
   document: Uint8Array;
+  /** The values to fill `document` with first (the fill stage's, fill/renderer.ts). */
+  values?: Readonly<Record<string, FieldValue>> | undefined;
   /** The form's field definitions. */
   fields: readonly FieldDef[];
   /** Signature and initials images (PNG), by field name. */
@@ -50,16 +56,20 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
  * revoked or expired.
  */
 export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertificate, tsa?: TsaSettings): Promise<SealResult> {
-  // The audit page states this hash; it must be the one of the bytes actually sealed.
-  if (sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
-    throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
+  // The audit page states this hash; it must be the one of the bytes actually sealed. Filled here,
+  // the document never exists as a file of its own: there is nothing such a hash could be of.
+  if (req.values ? req.audit.filledSha256 != null : sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
+    throw new RangeError(req.values
+      ? 'audit.filledSha256 must be null when the seal fills the template itself: no filled file exists to hash'
+      : 'audit.filledSha256 is not the SHA-256 of the document being sealed');
   }
   // The certificate first: a revoked or expired one seals nothing, and costs no TSA request.
   const sealChain = await checkSigningCertificate(cert, req.signingTime, tsa?.timeoutMs ?? REVOCATION_TIMEOUT_MS);
   // Parsed (and saved, pades.ts) in one go: pdf-lib's default yields to the event loop every 50-100
   // objects with setTimeout, which costs more than the work on a busy process. Sealing runs in a
   // worker thread, where there is nothing to yield to.
-  const doc = await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const doc = req.values ? await loadTemplate(req.document, true) : await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  if (req.values) await fillDocument(doc, req.fields, req.values);
   const pages = doc.getPages();
   flattenForm(doc, pages);
   // Viewers that render the document themselves (XFA's NeedsRendering) would ignore what is drawn.
