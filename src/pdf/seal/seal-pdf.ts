@@ -13,6 +13,7 @@ import { DocumentFonts, fillDocument, loadTemplate } from '../fill/index.js';
 import type { FieldDef, FieldValue } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
+import { deflateContentsNatively, deflateEmbeddedNatively } from '../shared/native-deflate.js';
 import { certificateRefusal, type SealResult, type TsaFailure, type TsaSettings } from '../work.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
@@ -69,6 +70,7 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   // objects with setTimeout, which costs more than the work on a busy process. Sealing runs in a
   // worker thread, where there is nothing to yield to.
   const doc = req.values ? await loadTemplate(req.document, true) : await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  deflateEmbeddedNatively(doc);
   if (req.values) await fillDocument(doc, req.fields, req.values);
   const pages = doc.getPages();
   flattenForm(doc, pages);
@@ -87,6 +89,8 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   const infoDict = doc.context.lookup(doc.context.trailerInfo.Info);
   if (infoDict instanceof PDFDict) infoDict.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
+  // Everything is drawn: what pdf-lib would deflate while saving is deflated now, natively.
+  deflateContentsNatively(doc);
   const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
   return signSealed(doc, last, info, cert, tsa, sealChain);
 }
