@@ -122,8 +122,11 @@ function signatureOf(pdf: Uint8Array): Signed {
   const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text);
   assert.ok(m, 'a /ByteRange');
   const byteRange = [1, 2, 3, 4].map((i) => Number(m[i])) as Signed['byteRange'];
-  const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1);
-  return { contents: Buffer.from(hex.replace(/(00)+$/, ''), 'hex'), byteRange };
+  const raw = Buffer.from(text.slice(byteRange[1] + 1, byteRange[2] - 1), 'hex');
+  // Cut at the DER's own length, not at trailing zeros: the signature may end in a zero byte (1 in 256).
+  const lengthBytes = raw[1]! & 0x7f;
+  const length = raw[1]! < 0x80 ? 2 + raw[1]! : 2 + lengthBytes + raw.subarray(2, 2 + lengthBytes).reduce((n, b) => n * 256 + b, 0);
+  return { contents: raw.subarray(0, length), byteRange };
 }
 
 function assertValid(pdf: Uint8Array): string {
