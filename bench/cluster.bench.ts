@@ -13,17 +13,23 @@
 // cluster database's PostgreSQL sessions together, and this process: load client, s3rver, receivers).
 // The part near 100 % is what saturates first; on a machine busy with other work every part stays
 // low and the figures measure the machine. Run on an idle machine.
+// Then 1 + 1 again with TSA_URLS set (issue 36): every seal B-LTA, two timestamps from a loopback TSA
+// (test/shared/tsa.ts: an openssl process per request), its seals/s beside the B-B figure.
+// CLUSTER_BENCH_SHAPES=1,1+tsa (or 2) picks the shapes; default all three.
 import fs from 'node:fs';
 import { build, isStale } from '../scripts/build.mjs';
 import { startCluster, type Cluster, type Member } from '../test/cluster/cluster.js';
 import { LoadClient } from '../test/cluster/load.js';
+import { makeTestTsaCa, startTsa } from '../test/shared/tsa.js';
 import { TINY_PNG } from '../test/signing/support.js';
 
 interface Row { name: string; ours: number; target: string; unit?: string }
 
 const SECONDS = Number(process.env['CLUSTER_BENCH_SECONDS'] ?? 10);
 const CONCURRENCY = Number(process.env['CLUSTER_BENCH_CONCURRENCY'] ?? 8);
-const SHAPES: Array<{ api: number; workers: number }> = [{ api: 1, workers: 1 }, { api: 2, workers: 2 }];
+const SHAPES: Array<{ api: number; workers: number; tsa?: boolean; name: string }> = [
+  { api: 1, workers: 1, name: '1' }, { api: 2, workers: 2, name: '2' }, { api: 1, workers: 1, tsa: true, name: '1+tsa' },
+].filter((s) => !process.env['CLUSTER_BENCH_SHAPES'] || process.env['CLUSTER_BENCH_SHAPES'].split(',').includes(s.name));
 
 /** CPU time (user + system) a process has used, in ms (Linux /proc; 0 when gone). */
 function cpuMs(pid: number | undefined): number {
@@ -64,9 +70,23 @@ async function loops(n: number, body: (loop: number) => Promise<boolean>): Promi
   }));
 }
 
-async function shape(api: number, workers: number): Promise<Row[]> {
-  const c = await startCluster({ api, workers, webhookAnswerMs: 0 });
-  const label = `${api} API + ${workers} worker${workers === 1 ? '' : 's'}`;
+async function shape(api: number, workers: number, tsa = false): Promise<Row[]> {
+  if (tsa) {
+    const ca = makeTestTsaCa();
+    const server = await startTsa(ca);
+    try {
+      return await shapeWith(api, workers, { TSA_URLS: server.url }, ', B-LTA (loopback TSA)');
+    } finally {
+      await server.close();
+      ca.remove();
+    }
+  }
+  return shapeWith(api, workers, {}, '');
+}
+
+async function shapeWith(api: number, workers: number, env: Record<string, string>, suffix: string): Promise<Row[]> {
+  const c = await startCluster({ api, workers, webhookAnswerMs: 0, env });
+  const label = `${api} API + ${workers} worker${workers === 1 ? '' : 's'}${suffix}`;
   try {
     const client = new LoadClient({ bases: c.apis.map((a) => a.base), key: c.load.key, templateId: c.load.templateId, concurrency: 1, stop: () => true });
     const key = c.load.key;
@@ -149,6 +169,6 @@ async function shape(api: number, workers: number): Promise<Row[]> {
 export async function run(): Promise<Row[]> {
   if (isStale()) await build();
   const rows: Row[] = [];
-  for (const s of SHAPES) rows.push(...(await shape(s.api, s.workers)));
+  for (const s of SHAPES) rows.push(...(await shape(s.api, s.workers, s.tsa)));
   return rows;
 }

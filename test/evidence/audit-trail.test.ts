@@ -60,23 +60,26 @@ for (const dialect of DIALECTS) {
         assert.match(text, /Signature \(drawn\)/);
         assert.match(text, /Signature \(typed\)/);
         assert.match(text, /COMPLETED Completed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC: all 2 recipients signed/);
-        assert.match(text, /Final document SHA-256 [0-9a-f]{64} the completed document before the seal signature: what the seal covers/);
+        // Filled and sealed in one parse (issue 36): no filled file exists, so no hash of one is claimed.
+        assert.match(text, /Original template SHA-256 [0-9a-f]{64}/);
+        assert.doesNotMatch(text, /Final document SHA-256/);
         // Both signature images are drawn in the fields and again on the audit page.
         const images = tool('pdfimages', ['-list', file]).trim().split('\n').slice(2);
         assert.ok(images.length >= 4, `images: ${images.length}`);
       });
     });
 
-    it('GET …/audit-trail: the audit page alone as a PDF, stating the sealed file\'s SHA-256 and the same final SHA-256', async () => {
+    it('GET …/audit-trail: the audit page alone as a PDF, stating the sealed file\'s SHA-256 and the same template SHA-256', async () => {
       const res = await h.request({ url: `/api/v1/forms/${sealed.formId}/audit-trail`, as: h.actors.aTest });
       assert.equal(res.status, 200, res.body);
       assert.equal(res.headers['content-type'], 'application/pdf');
       assert.equal(res.headers['content-disposition'], `attachment; filename="${sealed.formId}-audit-trail.pdf"`);
       const alone = flat(withFile(res.rawPayload, (file) => tool('pdftotext', ['-layout', file, '-'])));
       const inSeal = flat(withFile(sealed.pdf, (file) => tool('pdftotext', ['-layout', file, '-'])));
-      const finalSha = (t: string) => /Final document SHA-256 ([0-9a-f]{64})/.exec(t)?.[1];
-      assert.ok(finalSha(alone));
-      assert.equal(finalSha(alone), finalSha(inSeal), 'the same hash as the sealed page states');
+      const templateSha = (t: string) => /Original template SHA-256 ([0-9a-f]{64})/.exec(t)?.[1];
+      assert.ok(templateSha(alone));
+      assert.equal(templateSha(alone), templateSha(inSeal), 'the same hash as the sealed page states');
+      assert.ok(!alone.includes('Final document SHA-256') && !inSeal.includes('Final document SHA-256'), 'neither claims a filled-document hash');
       assert.ok(alone.includes(`Signed PDF SHA-256 ${createHash('sha256').update(sealed.pdf).digest('hex')}`));
       assert.match(alone, /not signed itself/);
       assert.match(alone, /Signing link sent by e-mail to landlord@example\.com/);
@@ -93,7 +96,7 @@ for (const dialect of DIALECTS) {
         const res = await h.request({ url: `/api/v1/forms/${sealed.formId}/audit-trail`, as: h.actors.aTest });
         assert.equal(res.status, 200, res.body);
         const alone = flat(withFile(res.rawPayload, (file) => tool('pdftotext', ['-layout', file, '-'])));
-        assert.match(alone, /Final document SHA-256 [0-9a-f]{64}/, 'drawn in English, as the sealed pages were');
+        assert.match(alone, /Original template SHA-256 [0-9a-f]{64}/, 'drawn in English, as the sealed pages were');
         assert.ok(!alone.includes(t('de', 'audit.title')), 'not in the account\'s new default');
       } finally {
         await setAccountLocale(h.deps.domain, accountId, 'default');

@@ -122,8 +122,11 @@ function signatureOf(pdf: Uint8Array): Signed {
   const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text);
   assert.ok(m, 'a /ByteRange');
   const byteRange = [1, 2, 3, 4].map((i) => Number(m[i])) as Signed['byteRange'];
-  const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1);
-  return { contents: Buffer.from(hex.replace(/(00)+$/, ''), 'hex'), byteRange };
+  const raw = Buffer.from(text.slice(byteRange[1] + 1, byteRange[2] - 1), 'hex');
+  // Cut at the DER's own length, not at trailing zeros: the signature may end in a zero byte (1 in 256).
+  const lengthBytes = raw[1]! & 0x7f;
+  const length = raw[1]! < 0x80 ? 2 + raw[1]! : 2 + lengthBytes + raw.subarray(2, 2 + lengthBytes).reduce((n, b) => n * 256 + b, 0);
+  return { contents: raw.subarray(0, length), byteRange };
 }
 
 function assertValid(pdf: Uint8Array): string {
@@ -155,12 +158,13 @@ describe('sealPdf on a real AcroForm fixture', () => {
   let filled: Uint8Array;
   let sealed: Uint8Array;
   let req: SealRequest;
+  let values: Record<string, FieldValue>;
   const names = ['Ada Lovelace', 'Ελένη Παπαδοπούλου', '김민준'];
 
   before(async () => {
     const t = await inspector.inspect(readFixture('interactive_form_example_indesign.pdf'));
     template = { pdf: t.pdf, fields: t.fields };
-    const values: Record<string, FieldValue> = {};
+    values = {};
     for (const f of t.fields) {
       if (f.type === 'text') values[f.name] = `${f.name.replace(/\W/g, '').slice(0, 6)} Łódź 日本`;
       if (f.type === 'checkbox') values[f.name] = true;
@@ -271,6 +275,46 @@ describe('sealPdf on a real AcroForm fixture', () => {
     assert.deepEqual(embedded, cert.certificateDer);
     assert.ok(verify('sha256', setDer, createPublicKey(new X509Certificate(embedded).publicKey.export({ format: 'pem', type: 'spki' })), Buffer.from(signer.signature.valueBlock.valueHexView)));
     assert.equal(signer.signedAttrs!.attributes.some((a) => a.type === '1.2.840.113549.1.9.5'), false, 'no signing-time attribute (PAdES: /M)');
+  });
+
+  // The seal job: the template filled in the seal's own parse (issue 36), no filled file between.
+  describe('filling the template in the same parse (one PDF job)', () => {
+    let oneJob: Uint8Array;
+    before(async () => {
+      oneJob = await sealPdf({ ...req, document: template.pdf, values, audit: { ...req.audit, filledSha256: null } }, cert);
+    });
+
+    it('is as valid and clean as the seal of the rendered document', async () => {
+      assertValid(oneJob);
+      const { status, output } = qpdfCheck(oneJob);
+      assert.equal(status, 0, output);
+      assert.equal(await widgetCount(oneJob), 1, 'flattened: the seal alone');
+    });
+
+    it('draws every page of the form as the two-step seal does, pixel for pixel', async () => {
+      const pages = (await PDFDocument.load(template.pdf)).getPageCount();
+      for (let page = 1; page <= pages; page++) {
+        const [a, b] = [pagePixels(sealed, page), pagePixels(oneJob, page)];
+        assert.deepEqual([b.width, b.height], [a.width, a.height]);
+        let differ = 0;
+        for (let y = 0; y < a.height; y += 2) for (let x = 0; x < a.width; x += 2) if (a.at(x, y).join() !== b.at(x, y).join()) differ++;
+        assert.equal(differ, 0, `page ${page}: ${differ} pixels differ`);
+      }
+      const signature = template.fields.find((f) => f.type === 'signature')!;
+      assert.ok(inkIn(oneJob, signature) > 40, 'signature ink inside the field');
+    });
+
+    it('states the template\'s SHA-256 and no filled-document hash: no filled file exists', () => {
+      const text = pdfToText(oneJob).replace(/\s+/g, ' ');
+      assert.ok(text.includes(`Original template SHA-256 ${sha256(readFixture('interactive_form_example_indesign.pdf'))}`), text);
+      assert.doesNotMatch(text, /Final document SHA-256/);
+      assert.doesNotMatch(text, /not recorded/);
+      for (const s of ['Ada Lovelace', 'Łódź 日本', 'Additional signatures', '김민준', 'Audit trail']) assert.ok(text.includes(s), s);
+    });
+
+    it('refuses a filled-document hash in the audit: it could be of nothing', async () => {
+      await assert.rejects(sealPdf({ ...req, document: template.pdf, values }, cert), /filledSha256 must be null/);
+    });
   });
 
   it('records the signing time in /M', () => {

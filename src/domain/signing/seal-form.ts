@@ -3,7 +3,6 @@ import { findForm } from '../../db/repositories/forms.js';
 import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { findTemplate } from '../../db/repositories/templates.js';
-import { sha256Hex } from '../../lib/crypto.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
 import type { FieldValue, JobOptions, SealRequest, SealResult } from '../../pdf/index.js';
@@ -16,10 +15,11 @@ import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord, type SignedImage } from './signing-record.js';
 import type { RecipientRow } from '../../db/tables.js';
 
-/** What the seal job needs: the form's stores, its renderer, and a sealer (the PDF pool, or in-process). */
-export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'pdfRenderer' | 'fileLinks' | 'baseUrl' | 'copies'> & {
+/** What the seal job needs: the form's stores and a sealer (the PDF pool, or in-process). */
+export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'fileLinks' | 'baseUrl' | 'copies'> & {
   /**
-   * Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job; with
+   * Seals in the PDF pool (off the event loop), fairly between accounts like every PDF job: fills the
+   * template, flattens, draws and signs in one parse on one worker thread (seal-pdf.ts); with
    * TSA_URLS set, B-T to B-LTA or TimestampUnavailableError (nothing sealed, the job retries);
    * SigningCertificateRefusedError for a revoked or expired certificate.
    */
@@ -27,7 +27,7 @@ export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 
 };
 
 /**
- * The `form.seal` job: when every recipient has signed, render the filled document with every value,
+ * The `form.seal` job: when every recipient has signed, fill the template with every value,
  * stamp the signatures, append the audit trail, PAdES-sign it, store it, and only then make the form
  * `signed` with `form.signed` (record-sealed-form.ts, one transaction). A failure throws and the worker
  * retries it with backoff; after the last attempt the job is `dead` and listed by
@@ -40,7 +40,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, sealed.filledSha256, sealed.auditLocale);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, null, sealed.auditLocale);
     },
     async failed(trx, payload, ctx, failure) {
       await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
@@ -55,9 +55,12 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
 
 /**
  * The sealed document of a fully signed form and the recipients it seals; undefined when there is
- * nothing (more) to seal.
+ * nothing (more) to seal. The template is filled in the seal's own parse (one PDF job): no filled
+ * file exists between the two, so the audit trail states no hash of one (`filledSha256` null; the
+ * template's SHA-256 and the seal over the document as drawn are the evidence). Seals made before
+ * kept theirs, and their audit copies still state it.
  */
-export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; filledSha256: string; auditLocale: string } | undefined> {
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; auditLocale: string } | undefined> {
   const form = await findForm(deps.db, p, formId);
   // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
   if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
@@ -70,18 +73,17 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const source = await deps.blobs.get(form.pdf_key);
   if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
   const job: JobOptions = { owner: p.accountId, signal };
-  const document = await deps.pdfRenderer.render(source, fields.defs, record.values, job);
   const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
   const byId = new Map(recipients.map((r) => [r.id, r]));
   const signingTime = deps.clock.now();
-  const filledSha256 = sha256Hex(document);
   const context = await loadAuditContext(deps, p, form.id);
   const reminders = await listRemindersOfForm(deps.db, p, form.id);
   const remindedAt = (id: string) => reminders.filter((x) => x.recipient_id === id).map((x) => x.created_at);
   // A sequential form's audit lists its signers in the order they signed in.
   const listed = form.signing_order === 'sequential' ? inSigningOrder(recipients) : recipients;
   const req: SealRequest = {
-    document,
+    document: source,
+    values: record.values,
     fields: fields.defs,
     marks: record.images.flatMap((i) => (i.fieldName === null ? [] : [{ field: i.fieldName, png: i.png, caption: manifestation(byId.get(i.recipientId), i) }])),
     dates: datesSigned(fields.defs, record.values),
@@ -90,12 +92,12 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
       return i.fieldName === null && r ? [{ name: displayName(r), signer: r.signer, png: i.png, signedAt: i.signedAt, meaning: r.meaning ?? null }] : [];
     }),
     audit: auditTrailOf({
-      form, recipients: listed, images: record.images, templateSha256: template?.pdf_sha256 ?? null, filledSha256,
+      form, recipients: listed, images: record.images, templateSha256: template?.pdf_sha256 ?? null, filledSha256: null,
       completedAt: signingTime.toISOString(), outcome: 'signed', remindedAt,
     }, context),
     signingTime,
   };
-  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), filledSha256, auditLocale: context.locale };
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), auditLocale: context.locale };
 }
 
 /**

@@ -53,7 +53,10 @@ export interface AuditTrail {
   documentId: string;
   /** SHA-256 (hex) of the template file as uploaded; null for templates made without one. */
   templateSha256: string | null;
-  /** SHA-256 (hex) of the filled document before sealing (the bytes sealing starts from); null when none was recorded. */
+  /**
+   * SHA-256 (hex) of the filled document before sealing (the bytes sealing starts from), when it was a
+   * file of its own; null when none was recorded, and for a seal that filled the template itself.
+   */
   filledSha256: string | null;
   recipients: readonly AuditRecipient[];
   /** The account that sent the form. */
@@ -292,11 +295,13 @@ export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, a
   if (sealed) await row(w, w.t('audit.sealedAt'), formatTime(facts.signingTime), 'regular');
   await row(w, w.t('audit.sealedBy'), facts.sealedBy ?? w.t('audit.notSealed'), facts.sealedBy ? 'value' : 'regular');
   await row(w, w.t('audit.templateSha'), audit.templateSha256 ?? w.t('audit.noTemplate'), audit.templateSha256 ? 'mono' : 'regular', 8);
+  // A seal that filled the template in its own parse (one PDF job) had no filled file to hash: the
+  // row is left out rather than claimed, or called missing (seal-form.ts).
   if (audit.filledSha256) {
     await row(w, w.t('audit.finalSha'), audit.filledSha256, 'mono', 8);
     await row(w, '', w.t('audit.finalShaNote'), 'regular', 8);
-  } else {
-    await row(w, w.t('audit.finalSha'), w.t(sealed ? 'audit.notRecorded' : 'audit.finalShaNone'), 'regular', 8);
+  } else if (!sealed) {
+    await row(w, w.t('audit.finalSha'), w.t('audit.finalShaNone'), 'regular', 8);
   }
   if (audit.sealedFileSha256) await row(w, w.t('audit.signedPdfSha'), audit.sealedFileSha256, 'mono', 8);
   w.y -= 10;
@@ -305,7 +310,7 @@ export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, a
   await completed(w, audit, facts);
   const note = !sealed
     ? [w.t('audit.noteUnsealed'), w.t('audit.noteVerify')]
-    : [w.t(audit.sealedFileSha256 === undefined ? 'audit.noteSealed' : 'audit.noteCopy'), w.t('audit.noteHash'), w.t('audit.noteVerify')];
+    : [w.t(audit.sealedFileSha256 === undefined ? 'audit.noteSealed' : 'audit.noteCopy'), ...(audit.filledSha256 ? [w.t('audit.noteHash')] : []), w.t('audit.noteVerify')];
   const noteBlock = await w.block(note.join(' '), w.contentWidth, 8, 'regular');
   await w.need(w.blockHeight(noteBlock));
   w.draw(noteBlock, w.margin, COLOURS.muted);

@@ -8,7 +8,7 @@
 // drawn in visual order (shared/bidi-layout.ts) with Arabic shaped by the font's layout.
 import { rgb, StandardFonts, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, type RGB } from '@cantoo/pdf-lib';
 import { directionOf, t, type Locale, type MessageKey, type Params } from '../../lib/i18n/index.js';
-import { isWinAnsi, type DocumentFonts } from '../fill/index.js';
+import { isWinAnsi, rememberingWidths, type DocumentFonts } from '../fill/index.js';
 import { isolate, visualPieces, withoutControls } from '../shared/bidi-layout.js';
 
 export const COLOURS = {
@@ -57,7 +57,7 @@ export class PageWriter {
     const first = doc.getPages()[0]?.getSize();
     const size: [number, number] = first && first.width >= 480 && first.width <= 680 && first.height >= 700 && first.height <= 1000 ? [first.width, first.height] : LETTER;
     const w = new PageWriter(doc, fonts, locale, size, onNewPage);
-    const [regular, bold, mono] = await Promise.all([StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.Courier].map((f) => doc.embedFont(f)));
+    const [regular, bold, mono] = await Promise.all([StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.Courier].map(async (f) => rememberingWidths(await doc.embedFont(f))));
     w.standard = { regular: regular!, bold: bold!, mono: mono! };
     await w.newPage();
     return w;

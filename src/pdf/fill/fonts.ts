@@ -139,6 +139,23 @@ export async function chooseFace(text: string, han: HanStyle = 'ja'): Promise<Fa
   return best;
 }
 
+/**
+ * `font`, its widths remembered by text and size: line breaking measures the same words again and again
+ * (each longer candidate line, then each run as it is drawn), and for an embedded face each measure is
+ * a full layout of the text by fontkit. The same number every time, so nothing drawn changes.
+ */
+export function rememberingWidths<F extends PDFFont>(font: F): F {
+  const widths = new Map<string, number>();
+  const measure = font.widthOfTextAtSize.bind(font);
+  font.widthOfTextAtSize = (text: string, size: number): number => {
+    const key = `${size}\u0000${text}`;
+    let width = widths.get(key);
+    if (width === undefined) widths.set(key, (width = measure(text, size)));
+    return width;
+  };
+  return font;
+}
+
 /** Per-document embedded fonts, each embedded (as a subset) at most once. */
 export class DocumentFonts {
   private readonly embedded = new Map<FaceId, Promise<PDFFont>>();
@@ -150,9 +167,9 @@ export class DocumentFonts {
   face(id: FaceId): Promise<PDFFont> {
     let font = this.embedded.get(id);
     if (!font) {
-      font = id === 'helvetica'
+      font = (id === 'helvetica'
         ? this.doc.embedFont(StandardFonts.Helvetica)
-        : loadFace(id).then(({ bytes }) => this.doc.embedFont(bytes, { subset: true }));
+        : loadFace(id).then(({ bytes }) => this.doc.embedFont(bytes, { subset: true }))).then(rememberingWidths);
       this.embedded.set(id, font);
     }
     return font;

@@ -1,5 +1,5 @@
 // The fill area: drawing values into a template, with the text layout and fonts that takes.
-export { createPdfRenderer, type PdfRenderer } from './renderer.js';
+export { createPdfRenderer, fillDocument, loadTemplate, type PdfRenderer } from './renderer.js';
 // Fonts by glyph coverage, for other areas that draw text in any script (seal's audit trail).
-export { DocumentFonts, isWinAnsi, type HanStyle } from './fonts.js';
+export { DocumentFonts, isWinAnsi, rememberingWidths, type HanStyle } from './fonts.js';
 export type { ValueFont } from './value-font.js';

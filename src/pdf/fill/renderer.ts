@@ -1,7 +1,7 @@
 // Fills a stored template with values: AcroForm fields through the form API, flat fields by
 // drawing. The result is not flattened (the signing stage does that), but every value has an
 // appearance stream, so viewers show it without regenerating anything.
-import { EncryptedPDFError, PDFDocument, PDFHexString, PDFName, PDFString, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
+import { EncryptedPDFError, ParseSpeeds, PDFDocument, PDFHexString, PDFName, PDFString, type PDFField, type PDFForm } from '@cantoo/pdf-lib';
 import { drawFlatField } from './draw-flat.js';
 import { drawPreview } from './draw-preview.js';
 import type { FieldDef, FieldType, FieldValue } from '../field.js';
@@ -25,9 +25,14 @@ export interface PdfRenderer {
 
 /** Filled in by the signing stage, never from submitted values. */
 const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed']);
-const LOAD = { updateMetadata: false, preserveXFA: true } as const;
+const TEMPLATE_LOAD = { updateMetadata: false, preserveXFA: true } as const;
 
-async function loadTemplate(bytes: Uint8Array): Promise<PDFDocument> {
+/**
+ * A stored template, parsed. `fastest`: in one go, without yielding to the event loop every hundred
+ * objects (pdf-lib's default): for a worker thread, where there is nothing to yield to.
+ */
+export async function loadTemplate(bytes: Uint8Array, fastest = false): Promise<PDFDocument> {
+  const LOAD = fastest ? { ...TEMPLATE_LOAD, parseSpeed: ParseSpeeds.Fastest } : TEMPLATE_LOAD;
   try {
     return await PDFDocument.load(bytes, LOAD);
   } catch (err) {
@@ -59,39 +64,47 @@ async function filledAcroField(def: FieldDef, field: PDFField, value: FieldValue
   }
 }
 
+/**
+ * Fills `doc` (a template loaded by loadTemplate) with `values`, in place: what render() saves, and
+ * what the seal job flattens and signs in the same parse (seal-pdf.ts), never saved in between.
+ */
+export async function fillDocument(doc: PDFDocument, fields: readonly FieldDef[], values: Readonly<Record<string, FieldValue>>): Promise<void> {
+  const lang = doc.catalog.lookupMaybe(PDFName.of('Lang'), PDFString, PDFHexString)?.decodeText();
+  const texts = Object.values(values).filter((v): v is string => typeof v === 'string');
+  const fonts = new DocumentFonts(doc, hanStyleOf(lang, texts));
+  // getForm() would add an empty AcroForm to a flat PDF; only real forms are touched.
+  const form = doc.catalog.getAcroForm() ? doc.getForm() : undefined;
+  // Viewers that understand XFA (Acrobat) would show the XFA data instead of our values.
+  if (form?.hasXFA()) form.deleteXFA();
+  const acroFields = form ? fieldsByName(form) : new Map<string, PDFField>();
+  const touched = new Set<PDFField>();
+  for (const def of fields) {
+    const value = Object.hasOwn(values, def.name) ? values[def.name] : undefined;
+    if (value === undefined || SIGNING_STAGE.has(def.type)) continue;
+    const field = acroFields.get(def.name);
+    if (field && (await filledAcroField(def, field, value, fonts))) {
+      touched.add(field);
+    } else {
+      await drawFlatField(doc, def, value, fonts);
+    }
+  }
+  // Every value now has an appearance drawn with a font that has its glyphs. A viewer told to
+  // regenerate them would use the field's /DA font, often Helvetica, and lose non-Latin text.
+  if (form && (await completeMissingAppearances(form, touched, fonts))) {
+    form.acroForm.dict.delete(PDFName.of('NeedAppearances'));
+  }
+  dropUsageRights(doc);
+  // Templates are cleaned at import; this covers ones stored before that was the rule.
+  removeActiveContent(doc);
+  dropStaleStructures(doc, false);
+}
+
 export function createPdfRenderer(): PdfRenderer {
   return {
     version: RENDERER_VERSION,
     async render(templatePdf, fields, values) {
       const doc = await loadTemplate(templatePdf);
-      const lang = doc.catalog.lookupMaybe(PDFName.of('Lang'), PDFString, PDFHexString)?.decodeText();
-      const texts = Object.values(values).filter((v): v is string => typeof v === 'string');
-      const fonts = new DocumentFonts(doc, hanStyleOf(lang, texts));
-      // getForm() would add an empty AcroForm to a flat PDF; only real forms are touched.
-      const form = doc.catalog.getAcroForm() ? doc.getForm() : undefined;
-      // Viewers that understand XFA (Acrobat) would show the XFA data instead of our values.
-      if (form?.hasXFA()) form.deleteXFA();
-      const acroFields = form ? fieldsByName(form) : new Map<string, PDFField>();
-      const touched = new Set<PDFField>();
-      for (const def of fields) {
-        const value = Object.hasOwn(values, def.name) ? values[def.name] : undefined;
-        if (value === undefined || SIGNING_STAGE.has(def.type)) continue;
-        const field = acroFields.get(def.name);
-        if (field && (await filledAcroField(def, field, value, fonts))) {
-          touched.add(field);
-        } else {
-          await drawFlatField(doc, def, value, fonts);
-        }
-      }
-      // Every value now has an appearance drawn with a font that has its glyphs. A viewer told to
-      // regenerate them would use the field's /DA font, often Helvetica, and lose non-Latin text.
-      if (form && (await completeMissingAppearances(form, touched, fonts))) {
-        form.acroForm.dict.delete(PDFName.of('NeedAppearances'));
-      }
-      dropUsageRights(doc);
-      // Templates are cleaned at import; this covers ones stored before that was the rule.
-      removeActiveContent(doc);
-      dropStaleStructures(doc, false);
+      await fillDocument(doc, fields, values);
       return doc.save({ updateFieldAppearances: false });
     },
     preview: (templatePdf, fields) => drawPreview(templatePdf, fields),

@@ -4,7 +4,7 @@
 // time in the signature dictionary's /M instead. Structures come from pkijs/asn1js; the signature
 // itself from node:crypto. With a TSA (B-T), the signer info also carries, unsigned, an RFC 3161
 // token over the signature value (id-aa-signatureTimeStampToken): proof the signature existed then.
-import { sign } from 'node:crypto';
+import { createHash, sign } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { certificateHash, type SigningCertificate } from './certificate.js';
@@ -23,11 +23,15 @@ const OID = {
 const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 
 interface Prepared { certs: pkijs.Certificate[]; signer: pkijs.Certificate; essCertIdV2: asn1js.Sequence }
-// Parsing the certificates once per certificate object: every seal signs with the same one.
-const prepared = new WeakMap<SigningCertificate, Prepared>();
+// Parsing the certificates once: every seal signs with the same ones. Keyed by their bytes, not the
+// object: each pool job gets its own copy of the certificate (structured clone).
+const prepared = new Map<string, Prepared>();
+const chainKey = (cert: SigningCertificate): string =>
+  [cert.certificateDer, ...cert.chainDer].map((der) => createHash('sha256').update(der).digest('hex')).join(' ');
 
 function prepare(cert: SigningCertificate): Prepared {
-  let p = prepared.get(cert);
+  const key = chainKey(cert);
+  let p = prepared.get(key);
   if (!p) {
     const certs = [cert.certificateDer, ...cert.chainDer].map((der) => pkijs.Certificate.fromBER(toArrayBuffer(der)));
     const signer = certs[0]!;
@@ -50,7 +54,9 @@ function prepare(cert: SigningCertificate): Prepared {
       })],
     });
     p = { certs, signer, essCertIdV2 };
-    prepared.set(cert, p);
+    // A replaced certificate (a restart with a new SIGNING_CERT_P12) need not stay in memory.
+    if (prepared.size >= 4) prepared.clear();
+    prepared.set(key, p);
   }
   return p;
 }

@@ -1,4 +1,5 @@
-// Sealing: the filled document's form flattened into its pages, what signers added drawn in (their
+// Sealing: the template filled (in the same parse: the seal job's one PDF job) or a filled document,
+// its form flattened into its pages, what signers added drawn in (their
 // signatures, initials and dates), extra signers' page and the audit trail appended, then the whole
 // signed with a PAdES signature by the service certificate. A pure function of its inputs, except for
 // the TSAs, OCSP responders and CRL servers it asks: with TSAs the signature carries an RFC 3161
@@ -8,10 +9,11 @@
 import { X509Certificate } from 'node:crypto';
 import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AuditTrail, type ExtraSigner } from '../audit/index.js';
-import { DocumentFonts } from '../fill/index.js';
-import type { FieldDef } from '../field.js';
+import { DocumentFonts, fillDocument, loadTemplate } from '../fill/index.js';
+import type { FieldDef, FieldValue } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
+import { deflateContentsNatively, deflateEmbeddedNatively } from '../shared/native-deflate.js';
 import { certificateRefusal, type SealResult, type TsaFailure, type TsaSettings } from '../work.js';
 import type { SigningCertificate } from './certificate.js';
 import { flattenForm } from './flatten.js';
@@ -25,8 +27,13 @@ import { drawDates, drawMarks, type Mark } from './stamp-marks.js';
 const REVOCATION_TIMEOUT_MS = 10_000;
 
 export interface SealRequest {
-  /** The filled, unsigned PDF, as the fill stage renders it. */
+  /**
+   * With `values`, the stored template, filled in the same parse (the seal job: one parse, one
+   * thread). Without, a document already filled (as the fill stage renders it).
+   */
   document: Uint8Array;
+  /** The values to fill `document` with first (the fill stage's, fill/renderer.ts). */
+  values?: Readonly<Record<string, FieldValue>> | undefined;
   /** The form's field definitions. */
   fields: readonly FieldDef[];
   /** Signature and initials images (PNG), by field name. */
@@ -50,16 +57,21 @@ export async function sealPdf(req: SealRequest, cert: SigningCertificate): Promi
  * revoked or expired.
  */
 export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertificate, tsa?: TsaSettings): Promise<SealResult> {
-  // The audit page states this hash; it must be the one of the bytes actually sealed.
-  if (sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
-    throw new RangeError('audit.filledSha256 is not the SHA-256 of the document being sealed');
+  // The audit page states this hash; it must be the one of the bytes actually sealed. Filled here,
+  // the document never exists as a file of its own: there is nothing such a hash could be of.
+  if (req.values ? req.audit.filledSha256 != null : sha256Hex(req.document) !== req.audit.filledSha256?.toLowerCase()) {
+    throw new RangeError(req.values
+      ? 'audit.filledSha256 must be null when the seal fills the template itself: no filled file exists to hash'
+      : 'audit.filledSha256 is not the SHA-256 of the document being sealed');
   }
   // The certificate first: a revoked or expired one seals nothing, and costs no TSA request.
   const sealChain = await checkSigningCertificate(cert, req.signingTime, tsa?.timeoutMs ?? REVOCATION_TIMEOUT_MS);
   // Parsed (and saved, pades.ts) in one go: pdf-lib's default yields to the event loop every 50-100
   // objects with setTimeout, which costs more than the work on a busy process. Sealing runs in a
   // worker thread, where there is nothing to yield to.
-  const doc = await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const doc = req.values ? await loadTemplate(req.document, true) : await PDFDocument.load(req.document, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  deflateEmbeddedNatively(doc);
+  if (req.values) await fillDocument(doc, req.fields, req.values);
   const pages = doc.getPages();
   flattenForm(doc, pages);
   // Viewers that render the document themselves (XFA's NeedsRendering) would ignore what is drawn.
@@ -77,6 +89,8 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   const infoDict = doc.context.lookup(doc.context.trailerInfo.Info);
   if (infoDict instanceof PDFDict) infoDict.set(PDFName.of(FORM_ID_KEY), PDFHexString.fromText(req.audit.formId));
   const last = doc.getPages().at(-1)!;
+  // Everything is drawn: what pdf-lib would deflate while saving is deflated now, natively.
+  deflateContentsNatively(doc);
   const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
   return signSealed(doc, last, info, cert, tsa, sealChain);
 }
@@ -89,16 +103,35 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
 export async function checkSigningCertificate(cert: SigningCertificate, at: Date, timeoutMs: number): Promise<Revocation> {
   const chain = [cert.certificateDer, ...cert.chainDer];
   for (const der of chain) {
-    const x = new X509Certificate(der);
+    const x = certificateFacts(der);
     // Expired only: a signing time given before the certificate was made is the caller's (tests seal
     // with fixed past times and a freshly generated certificate), not a certificate gone bad.
-    if (at > new Date(x.validTo)) {
-      throw certificateRefusal('expired', `${x.subject.split('\n').join(', ')} expired on ${new Date(x.validTo).toISOString()}`);
+    if (at > x.validTo) {
+      throw certificateRefusal('expired', `${x.subject} expired on ${x.validTo.toISOString()}`);
     }
   }
+  // Self-signed certificates only (the generated default): trust anchors, for which no OCSP response
+  // or CRL exists (fetchRevocation passes them by): nothing to fetch, nothing revoked.
+  if (chain.every((der) => certificateFacts(der).selfSigned)) return { ocsps: [], crls: [], covered: new Set(), revoked: [] };
   const revocation = await fetchRevocation(chain, timeoutMs);
   if (revocation.revoked.length > 0) throw certificateRefusal('revoked', `${revocation.revoked.join('; ')} says so`);
   return revocation;
+}
+
+interface CertificateFacts { readonly validTo: Date; readonly subject: string; readonly selfSigned: boolean }
+// Read once per certificate (each seal checks the same ones), by the SHA-256 of its bytes.
+const facts = new Map<string, CertificateFacts>();
+
+function certificateFacts(der: Uint8Array): CertificateFacts {
+  const key = sha256Hex(der);
+  let f = facts.get(key);
+  if (!f) {
+    const x = new X509Certificate(der);
+    f = { validTo: new Date(x.validTo), subject: x.subject.split('\n').join(', '), selfSigned: isSelfSigned(der) };
+    if (facts.size >= 16) facts.clear();
+    facts.set(key, f);
+  }
+  return f;
 }
 
 /**
