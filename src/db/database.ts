@@ -253,17 +253,35 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function migrateToLatest(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>, lock?: MigrationLock): Promise<string[]> {
   const migrator = migratorOf(handle);
-  const run = async () => {
+  const run = () => retryOnDroppedSchema(async () => {
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  };
+  });
   return lock ? lock.hold(run) : run();
+}
+
+/**
+ * Kysely's migrator introspects every schema of the database by name (`has_schema_privilege(nspname,
+ * …)`), so a schema another session drops at that moment fails the introspection with 3F000 "schema
+ * … does not exist" although ours is untouched (seen when several processes share one PostgreSQL
+ * database). Such a failure changed nothing (it happens before any migration runs), so it is tried
+ * again a few times.
+ */
+async function retryOnDroppedSchema<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (i >= attempts || (err as { code?: unknown }).code !== '3F000') throw err;
+      await new Promise((r) => setTimeout(r, 20 * i));
+    }
+  }
 }
 
 /** The migrations this version has that the database has not applied yet (MIGRATE_ON_START=off checks them). */
 export async function pendingMigrations(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Promise<string[]> {
-  const all = await migratorOf(handle).getMigrations();
+  const all = await retryOnDroppedSchema(() => migratorOf(handle).getMigrations());
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
