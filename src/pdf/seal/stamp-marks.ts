@@ -1,8 +1,7 @@
 // What signers add at signing, drawn into their fields' rectangles: signature and initials images
 // (scaled to fit, aspect kept, centred) and the date of signing.
 import { degrees, rgb, StandardFonts, type PDFDocument, type PDFImage, type PDFPage } from '@cantoo/pdf-lib';
-import { drawLine } from '../fill/draw-flat.js';
-import type { DocumentFonts } from '../fill/index.js';
+import { drawLine, type DocumentFonts } from '../fill/index.js';
 import type { FieldDef } from '../field.js';
 import { fitCentred } from '../audit/index.js';
 import { pointFromTopLeft } from '../shared/page-geometry.js';
