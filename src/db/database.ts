@@ -34,6 +34,7 @@ import * as m0030 from './migrations/0030_signer_checks.js';
 import * as m0035 from './migrations/0035_form_purge.js';
 import * as m0036 from './migrations/0036_retention_and_hold.js';
 import * as m0045 from './migrations/0045_unmetered_accounts.js';
+import * as m0065 from './migrations/0065_signing_drafts.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -237,6 +238,7 @@ export const migrations: Record<string, Migration> = {
   '0035_form_purge': m0035,
   '0036_retention_and_hold': m0036,
   '0045_unmetered_accounts': m0045,
+  '0065_signing_drafts': m0065,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -16,6 +16,8 @@ export const MESSAGE_KINDS = [
   'notice_viewed',
   /** A signer check's one-time code (e-mail or SMS; issue 38). */
   'auth_code',
+  /** "Finish later" on the signing page: the signing link again, to the signer who asked (issue 43). */
+  'resume_link',
 ] as const;
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

@@ -25,6 +25,7 @@ import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
+import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../domain/signing/drafts/signing-draft.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
 // when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
@@ -94,7 +95,8 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
       const w = wordsFor(signerLocale(req, { recipient: link.recipient.locale }));
       return sendPage(reply, checkPage(w, pass, { start: `/sign/${token}/auth/start`, verify: `/sign/${token}/auth/verify` }, deps.clock.now().getTime()), { status: 401, ...policy });
     }
-    const page = await openSigningPage(deps, link, clientOf(req));
+    // The recipient's draft (issue 43), typed on any device, fills their fields again.
+    const page = withDraft(await openSigningPage(deps, link, clientOf(req)), await draftValuesOf(deps, link));
     const w = wordsFor(signerLocale(req, { recipient: page.recipientLocale, account: page.accountLocale }));
     // The language picked in the menu stays with the pages the signer goes on to (after signing).
     const picked = pickedLocale(req);
@@ -165,6 +167,14 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     await declineForm(deps, link, { reason });
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
+  });
+
+  // Progress on the server (issue 43): the values typed so far; `send_link` is "Finish later".
+  gatedRoute(app, deps, { method: 'PUT', url: '/sign/:token/draft', purpose: 'draft', errorHandler: jsonError, bodyLimit: DRAFT_BODY_LIMIT }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    const { values, send_link: sendLink } = noFields(req.body, ['values', 'send_link']);
+    const saved = await saveDraft(deps, link, { values, sendLink });
+    return reply.header('Cache-Control', 'no-store').send({ status: 'saved', ...saved });
   });
 
   // Signer checks (issue 38): ask for a code, give it. The code travels in the JSON body only.
