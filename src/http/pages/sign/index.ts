@@ -110,7 +110,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {

@@ -6,6 +6,7 @@ import { LAYOUT_ASSETS } from '../layout.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
+import { draftControls } from './draft-controls.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -91,7 +92,7 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 }
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string }, today: string, embed?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   const controls = [...mine.map(({ f, id }) => control(w, f, id, today)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
@@ -134,6 +135,7 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">${w.t('sign.consent')}</label></div>
 <button type="submit" class="button finish" id="finish">${w.t('sign.finishAndSign')}</button>
 </form>
+${controls.length > 0 ? draftControls(w, urls.draft) : ''}
 ${declineControls(w, urls.decline)}
 </aside>
 </div>
