@@ -25,6 +25,7 @@ import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
+import { endPageFacts } from '../../../domain/signing/end-page-facts.js';
 import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../domain/signing/drafts/signing-draft.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
@@ -106,9 +107,9 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
     const embed = embedHead(link, origins, page.state);
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
-    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed), { status: 409, ...policy });
-    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
-    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed, await endPageFacts(deps, link)), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft` }, deps.clock.now().toISOString().slice(0, 10), embed), policy);
   });
