@@ -64,5 +64,35 @@ describe('signing drafts in Chromium', () => {
       assert.deepEqual(problems, []);
       assert.deepEqual(requestsAway(b.origin, requests), []);
     });
+
+    it(`after Finish the bar says "N left: <label> → Go", kept true, the list on request (${width} px)`, async () => {
+      const { tokens } = await sendTo(b.h, b.h.actors.aTest, templateId, [`left${width}@example.com`, `left2${width}@example.com`]);
+      const phone = width < 500;
+      const context = await b.browser.newContext({ viewport: { width, height }, deviceScaleFactor: phone ? 2 : 1, hasTouch: phone, isMobile: phone });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`${b.origin}/sign/${tokens[0]}`);
+      await waitForDocument(page);
+      await page.locator(phone ? '#guide-finish' : '#finish').click();
+      const bar = page.locator('#form-error');
+      await bar.locator('.left-text').waitFor();
+      assert.equal(await bar.locator('.left-text').textContent(), '2 left: Tenant name');
+      assert.equal(await bar.locator('li').count(), 0, 'no list until asked for');
+      await page.screenshot({ path: path.join(SHOTS, `left-2-${width}.png`) });
+      await bar.getByRole('button', { name: 'Show all' }).click();
+      assert.deepEqual(await bar.locator('li').allTextContents(), ['Tenant name', 'Tenant signature']);
+      const barBox = await bar.boundingBox();
+      assert.ok(barBox && barBox.height < height * 0.3, `the open list stays small: ${barBox?.height}px`);
+      await page.screenshot({ path: path.join(SHOTS, `left-list-${width}.png`) });
+      await page.locator('[data-field="tenant_name"]').fill('Ada');
+      await page.waitForFunction(`document.querySelector('#form-error .left-text')?.textContent === '1 left: Tenant signature'`);
+      await bar.getByRole('button', { name: /^Go/ }).click();
+      assert.equal(await page.evaluate(`document.activeElement?.getAttribute('data-sign')`), 'field-1', 'Go moved to the signature button');
+      await page.screenshot({ path: path.join(SHOTS, `left-1-${width}.png`) });
+      await assertAxeClean(page, `compact errors ${width}`);
+      await context.close();
+      assert.deepEqual(problems, []);
+    });
   }
 });

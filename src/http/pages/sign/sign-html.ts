@@ -163,7 +163,8 @@ ${declineControls(w, urls.decline)}
 </div>
 </form>
 </dialog>
-<script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
+<script type="module" src="${SIGN_ASSETS.script.url}"></script>
+<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">
