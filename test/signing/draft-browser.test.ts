@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
-import { sendTo, twoSignerTemplate } from './support.js';
+import { upsertAccountNotify } from '../../src/db/repositories/notify-settings.js';
+import { SIGN_HEADERS, sendTo, twoSignerTemplate } from './support.js';
 
 // Progress on the server in Chromium (issue 43 item 5): a signer types in one browser context, the
 // page saves the draft as they type, and the link opened in another context (another device: no
@@ -95,4 +96,37 @@ describe('signing drafts in Chromium', () => {
       assert.deepEqual(problems, []);
     });
   }
+
+  it('the end pages (voided with a reason, declined, waiting) at 390×844 and 1280 px, English and Arabic', async () => {
+    const p = b.h.actors.aTest.partition;
+    await b.h.deps.database.transact(async (trx) => {
+      await trx.updateTable('templates').set({ signers: JSON.stringify([{ slot: 1, role: 'Tenant' }, { slot: 2, role: 'Landlord' }]) }).where('id', '=', templateId).execute();
+      await upsertAccountNotify(trx, { account_id: p.accountId, notify_email: 'office@acme.example', notify_viewed: 0, updated_at: new Date().toISOString() });
+    });
+    const send = async (extra: Record<string, unknown>) => {
+      const created = await b.h.request({ method: 'POST', url: '/api/v1/forms', as: b.h.actors.aTest, json: { template_id: templateId } });
+      const formId = created.json<{ id: string }>().id;
+      const sent = await b.h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as: b.h.actors.aTest, json: { recipients: [{ email: 'tina@example.com', channel: 'email', name: 'Tina' }, { email: 'lou@example.com', channel: 'email', name: 'Lou' }], ...extra } });
+      return { formId, tokens: sent.json<{ recipients: Array<{ signing_url: string }> }>().recipients.map((r) => r.signing_url.split('/sign/')[1]!) };
+    };
+    const voided = await send({});
+    await b.h.request({ method: 'POST', url: `/api/v1/forms/${voided.formId}/void`, as: b.h.actors.aTest, json: { reason: 'The rent in clause 4 (€1,200) was wrong; a corrected lease follows.' } });
+    const declined = await send({});
+    await b.h.app.inject({ method: 'POST', url: `/sign/${declined.tokens[0]}/decline`, headers: { ...SIGN_HEADERS, 'content-type': 'application/json' }, payload: '{}' });
+    const waiting = await send({ signing_order: 'sequential' });
+    const pages = { voided: voided.tokens[0]!, declined: declined.tokens[1]!, waiting: waiting.tokens[1]! };
+    for (const [width, height] of [[390, 844], [1280, 900]] as const) {
+      const context = await b.browser.newContext({ viewport: { width, height }, deviceScaleFactor: width < 500 ? 2 : 1, hasTouch: width < 500 });
+      const page = await context.newPage();
+      for (const [name, token] of Object.entries(pages)) {
+        for (const lang of ['en', 'ar']) {
+          await page.goto(`${b.origin}/sign/${token}?lang=${lang}`);
+          await page.screenshot({ path: path.join(SHOTS, `end-${name}-${lang}-${width}.png`) });
+          if (lang === 'en') await assertAxeClean(page, `${name} ${width}`);
+        }
+      }
+      assert.match(await (await page.goto(`${b.origin}/sign/${pages.voided}`))!.text(), /The rent in clause 4/);
+      await context.close();
+    }
+  });
 });
