@@ -69,6 +69,7 @@ for (const dialect of DIALECTS) {
       const big = await put(tokens[0]!, JSON.stringify({ values: { tenant_name: 'y'.repeat(300 * 1024) } }));
       assert.equal(big.statusCode, 413);
       assert.equal(big.json().error.code, 'payload_too_large');
+      assert.equal(big.json().error.message, 'A draft is at most 256 KiB of JSON.');
       // Only from the page: without its header a cross-site request is refused.
       const bare = await put(tokens[0]!, { values: {} }, { 'content-type': 'application/json' });
       assert.equal(bare.statusCode, 400);

@@ -63,6 +63,12 @@ function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): Fastif
   return sendJsonError(err, req, reply, 'signing failed');
 }
 
+/** The draft's errors as the page's; its body bound is its own (not the API's 1 MiB), so its 413 says so. */
+function draftError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return jsonError(err, req, reply);
+  return jsonError(new AppError('payload_too_large', `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB of JSON.`), req, reply);
+}
+
 /**
  * No link by this address: a page for a signer, in their browser's language (a developer's HTML 404
  * with its API links would only confuse them). Same status and request id as the contract's 404.
@@ -171,7 +177,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   });
 
   // Progress on the server (issue 43): the values typed so far; `send_link` is "Finish later".
-  gatedRoute(app, deps, { method: 'PUT', url: '/sign/:token/draft', purpose: 'draft', errorHandler: jsonError, bodyLimit: DRAFT_BODY_LIMIT }, async (req, reply, { link }) => {
+  gatedRoute(app, deps, { method: 'PUT', url: '/sign/:token/draft', purpose: 'draft', errorHandler: draftError, bodyLimit: DRAFT_BODY_LIMIT }, async (req, reply, { link }) => {
     assertSameSite(req);
     const { values, send_link: sendLink } = noFields(req.body, ['values', 'send_link']);
     const saved = await saveDraft(deps, link, { values, sendLink });
