@@ -552,6 +552,24 @@ export interface SignerSessionsTable {
 }
 export type SignerSessionRow = Selectable<SignerSessionsTable>;
 
+/** A recipient's values typed so far on the signing page (0065; issue 43): restored on any device. */
+export interface SigningDraftsTable {
+  recipient_id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  /** JSON: `{ <field name>: value | null }`, this recipient's own fields only, checked by the value rules. */
+  values: string;
+  /** The minute the save count is of (`YYYY-MM-DDTHH:MM`), and the count (the route's rate limit). */
+  window_start: string;
+  window_count: number;
+  /** When "Finish later" last sent the link again. */
+  link_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type SigningDraftRow = Selectable<SigningDraftsTable>;
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -582,6 +600,7 @@ export interface Database {
   recipient_checks: RecipientChecksTable;
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
+  signing_drafts: SigningDraftsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
 }

@@ -20,6 +20,8 @@ export const MESSAGE_KINDS = [
   'sign_in_link',
   /** A dashboard user's one-time link to set a new password ("Forgot password?", issue 37). */
   'password_reset',
+  /** "Finish later" on the signing page: the signing link again, to the signer who asked (issue 43). */
+  'resume_link',
 ] as const;
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

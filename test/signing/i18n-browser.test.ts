@@ -123,7 +123,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       await s.page.locator('#finish').click();
       const error = s.page.locator('#form-error');
       await error.waitFor({ state: 'visible' });
-      assert.equal(await error.innerText(), 'Bitte füllen Sie diese 2 Pflichtfelder aus: Tenant name, Tenant signature.');
+      assert.equal(await error.locator('.left-text').innerText(), '2 offen: Tenant name');
       assert.equal(await s.page.locator('#field-0-error').innerText(), 'Tenant name ist erforderlich: Bitte ausfüllen.');
       assert.doesNotMatch(await bodyText(s.page), UNTRANSLATED);
       await s.page.screenshot({ path: path.join(SHOTS, 'german-1280.png'), fullPage: true });

@@ -91,7 +91,7 @@ describe('signing page in Chromium', () => {
       await s.page.locator('#finish').click();
       const error = s.page.locator('#form-error');
       await error.waitFor({ state: 'visible' });
-      assert.match(await error.innerText(), /Please complete/);
+      assert.match(await error.locator('.left-text').innerText(), /^\d left: \S/);
       await shot('2-missing');
       await o.fill(s.page);
       await s.page.locator('#consent').check();

@@ -1,6 +1,7 @@
 import { expireForm, findFormsToExpire } from '../../db/repositories/form-expiry.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { deleteFormDrafts } from '../../db/repositories/signing-drafts.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
@@ -62,6 +63,8 @@ export async function recordExpiry(trx: Trx, partition: Partition, formId: strin
   if (!(await lockForm(trx, partition, formId))) return undefined;
   const form = await expire();
   if (!form) return undefined;
+  // Nobody can sign any more: the recipients' drafts (issue 43) go with the expiry.
+  await deleteFormDrafts(trx, partition, form.id);
   const state = formState(form, await listRecipientsOfForm(trx, partition, form.id));
   await recordFormEvent(trx, partition, 'form.expired', state, now);
   return state;

@@ -1,6 +1,7 @@
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { markRecipientDeclined } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { deleteFormDrafts } from '../../db/repositories/signing-drafts.js';
 import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import type { DomainDeps } from '../context.js';
@@ -35,6 +36,7 @@ export async function declineForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, 
     if (!declined) throw new AppError(recipient.status === 'waiting' ? 'not_your_turn' : 'form_not_sendable', recipient.status === 'waiting' ? 'It is not your turn to sign yet.' : 'You can no longer decline this document.');
     const row: FormRow = { ...locked, status: 'declined', updated_at: at };
     await updateForm(trx, p, form.id, { status: 'declined', updated_at: at });
+    await deleteFormDrafts(trx, p, form.id);
     // The sender's notice (with the reason) is written in this unit: it goes out once the decline commits.
     await enqueueSenderNotice(trx, { partition: p, now: at }, locked, { kind: 'declined', recipient: declined, reason });
     await recordFormEvent(trx, p, 'form.declined', formState(row, await listRecipientsOfForm(trx, p, form.id)), at);

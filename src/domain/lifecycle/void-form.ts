@@ -1,6 +1,7 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { deleteFormDrafts } from '../../db/repositories/signing-drafts.js';
 import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { pickLocale } from '../../lib/i18n/index.js';
@@ -56,6 +57,7 @@ export async function prepareVoidForm(
     }
     const voided: FormRow = { ...form, status: 'voided', voided_at: now, void_reason: reason, updated_at: now };
     await updateForm(trx, p, form.id, { status: 'voided', voided_at: now, void_reason: reason, updated_at: now });
+    await deleteFormDrafts(trx, p, form.id);
     const recipients = await listRecipientsOfForm(trx, p, form.id);
     const account = await findAccount(trx, p.accountId);
     for (const r of recipients) {

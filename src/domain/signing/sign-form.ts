@@ -3,6 +3,7 @@ import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
 import { insertSignature } from '../../db/repositories/signatures.js';
 import { insertSigningEvidence } from '../../db/repositories/signing-evidence.js';
+import { deleteRecipientDraft } from '../../db/repositories/signing-drafts.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -71,6 +72,8 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     await markViewed(trx, p, form.id, recipient.id, seen);
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
+    // The values typed so far (issue 43) have no use left: they are the signature's now.
+    await deleteRecipientDraft(trx, p, recipient.id);
     await insertSigningEvidence(trx, p, { recipient_id: recipient.id, form_id: form.id, consent_text: consent.text, consent_locale: consent.locale, utc_offset_minutes: parseUtcOffset(input.utcOffsetMinutes), created_at: at });
     // Formulas and conditions over the whole form as it stands at commit (issue 41): another signer's
     // values committed since this page loaded count too.

@@ -14,6 +14,7 @@ const KIND: Record<DevMessage['kind'], string> = {
   invite: 'An invitation to sign.',
   auth_code: 'A one-time code a signer asked for, to confirm who they are.',
   reminder: 'A reminder to sign.',
+  resume_link: 'The signing link again, which a signer asked for with "Finish later".',
   void_notice: 'A notice to a signer: the form was voided.',
   completed_copy: 'The signed copy, sent to a signer.',
   notice_completed: 'A notice to the account: the form is signed.',

@@ -25,6 +25,8 @@ import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
+import { endPageFacts } from '../../../domain/signing/end-page-facts.js';
+import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../domain/signing/drafts/signing-draft.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
 // when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
@@ -61,6 +63,12 @@ function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): Fastif
   return sendJsonError(err, req, reply, 'signing failed');
 }
 
+/** The draft's errors as the page's; its body bound is its own (not the API's 1 MiB), so its 413 says so. */
+function draftError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return jsonError(err, req, reply);
+  return jsonError(new AppError('payload_too_large', `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB of JSON.`), req, reply);
+}
+
 /**
  * No link by this address: a page for a signer, in their browser's language (a developer's HTML 404
  * with its API links would only confuse them). Same status and request id as the contract's 404.
@@ -94,7 +102,8 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
       const w = wordsFor(signerLocale(req, { recipient: link.recipient.locale }));
       return sendPage(reply, checkPage(w, pass, { start: `/sign/${token}/auth/start`, verify: `/sign/${token}/auth/verify` }, deps.clock.now().getTime()), { status: 401, ...policy });
     }
-    const page = await openSigningPage(deps, link, clientOf(req));
+    // The recipient's draft (issue 43), typed on any device, fills their fields again.
+    const page = withDraft(await openSigningPage(deps, link, clientOf(req)), await draftValuesOf(deps, link));
     const w = wordsFor(signerLocale(req, { recipient: page.recipientLocale, account: page.accountLocale }));
     // The language picked in the menu stays with the pages the signer goes on to (after signing).
     const picked = pickedLocale(req);
@@ -104,12 +113,12 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
     const embed = embedHead(link, origins, page.state);
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
-    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed), { status: 409, ...policy });
-    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed), { status: 410, ...policy });
-    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed), { status: 410, ...policy });
+    if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed, await endPageFacts(deps, link)), { status: 409, ...policy });
+    if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
+    if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}` }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft` }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
@@ -166,6 +175,14 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     await declineForm(deps, link, { reason });
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
+  });
+
+  // Progress on the server (issue 43): the values typed so far; `send_link` is "Finish later".
+  gatedRoute(app, deps, { method: 'PUT', url: '/sign/:token/draft', purpose: 'draft', errorHandler: draftError, bodyLimit: DRAFT_BODY_LIMIT }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    const { values, send_link: sendLink } = noFields(req.body, ['values', 'send_link']);
+    const saved = await saveDraft(deps, link, { values, sendLink });
+    return reply.header('Cache-Control', 'no-store').send({ status: 'saved', ...saved });
   });
 
   // Signer checks (issue 38): ask for a code, give it. The code travels in the JSON body only.

@@ -8,6 +8,7 @@ import { checkWords } from './check-words.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
+import { draftControls } from './draft-controls.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -101,7 +102,7 @@ function meaningLine(w: Words, meaning: string): SafeHtml {
 }
 
 /** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -151,6 +152,7 @@ ${page.meaning ? html`<p class="meaning" id="meaning">${meaningLine(w, page.mean
 <div class="consent ctl check"><input type="checkbox" id="consent" required aria-required="true"><label for="consent">${w.t('sign.consent')}</label></div>
 <button type="submit" class="button finish" id="finish">${w.t('sign.finishAndSign')}</button>
 </form>
+${controls.length > 0 ? draftControls(w, urls.draft) : ''}
 ${declineControls(w, urls.decline)}
 </aside>
 </div>
@@ -179,7 +181,8 @@ ${declineControls(w, urls.decline)}
 </form>
 </dialog>
 ${finishCheck}
-<script type="module" src="${SIGN_ASSETS.script.url}"></script>`;
+<script type="module" src="${SIGN_ASSETS.script.url}"></script>
+<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">

@@ -67,7 +67,7 @@ function gateInput(req: Req, purpose: GatePurpose) {
 export function gatedRoute(
   app: FastifyInstance,
   deps: DomainDeps,
-  o: { method: Method; url: string; purpose: GatePurpose; errorHandler?: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => unknown },
+  o: { method: Method; url: string; purpose: GatePurpose; errorHandler?: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => unknown; bodyLimit?: number },
   handler: (req: Req, reply: FastifyReply, pass: GatePass) => Promise<unknown>,
 ): void {
   app.route<{ Params: Params; Body: unknown }>({
@@ -75,6 +75,7 @@ export function gatedRoute(
     url: o.url,
     config: { signerGate: o.purpose },
     ...(o.errorHandler ? { errorHandler: o.errorHandler } : {}),
+    ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
     handler: async (req, reply) => handler(req, reply, await requirePass(deps, gateInput(req, o.purpose))),
   });
 }

@@ -30,6 +30,18 @@ export const ar: Catalogue = {
   'sign.fixOne': 'يُرجى تصحيح هذا الحقل: {labels}.',
   'sign.fixMany': 'يُرجى تصحيح الحقول ({count}): {labels}.',
   'sign.unsaved': 'لديك بيانات غير محفوظة في هذه الصفحة. هل تريد المغادرة على أي حال؟',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'إكمال لاحقًا',
+  'sign.draftSaving': 'جارٍ الحفظ…',
+  'sign.draftSaved': 'تم حفظ التقدم: يفتحه الرابط على أي جهاز.',
+  'sign.draftFailed': 'لم يُحفظ على الخادم؛ محفوظ في هذا المتصفح.',
+  'sign.laterSent': 'تم الحفظ. أرسلنا إليك الرابط مرة أخرى: افتحه على أي جهاز للإكمال.',
+  'sign.laterRecent': 'تم الحفظ. أُرسل إليك الرابط قبل بضع دقائق: افتحه على أي جهاز للإكمال.',
+  'sign.leftOne': 'بقي 1: {label}',
+  'sign.leftMany': 'بقي {count}: {label}',
+  'sign.go': 'انتقال',
+  'sign.showAll': 'عرض الكل',
+  'sign.hideAll': 'إخفاء القائمة',
   'sign.restored': 'تمت استعادة ما أدخلته سابقًا في هذه الصفحة.',
   'sign.consent': 'أوافق على توقيع هذا المستند إلكترونيًا. لتوقيعي الإلكتروني الأثر القانوني نفسه للتوقيع بخط اليد (قانون ESIGN الأمريكي وقانون UETA)، ويمكنني أن أطلب من المرسل نسخة ورقية.',
   'sign.tickConsent': 'ضع علامة في المربع للموافقة على التوقيع الإلكتروني.',
@@ -142,6 +154,11 @@ export const ar: Catalogue = {
   'voided.heading': 'تم سحب هذا الطلب',
   'voided.textOn': 'سحب {sender} «{form}» في {date}. لم يعد هناك ما يُوقَّع.',
   'voided.text': 'سحب {sender} «{form}». لم يعد هناك ما يُوقَّع.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'السبب: {reason}',
+  'waiting.nowRole': 'يوقّع الآن: {role} (الموقّع {position} من {total}).',
+  'waiting.nowPosition': 'يوقّع الآن: الموقّع {position} من {total}.',
+  'waiting.yours': 'أنت الموقّع رقم {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'تذكير: يطلب منك {account} توقيع «{form}»',

@@ -30,6 +30,18 @@ export const cs: Catalogue = {
   'sign.fixOne': 'Opravte toto pole: {labels}.',
   'sign.fixMany': 'Opravte pole (počet: {count}): {labels}.',
   'sign.unsaved': 'Na této stránce máte neuložené údaje. Chcete ji přesto opustit?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Dokončit později',
+  'sign.draftSaving': 'Ukládání…',
+  'sign.draftSaved': 'Postup uložen: odkaz ho otevře na libovolném zařízení.',
+  'sign.draftFailed': 'Neuloženo na serveru; uchováno v tomto prohlížeči.',
+  'sign.laterSent': 'Uloženo. Odkaz jsme vám poslali znovu: otevřete ho na libovolném zařízení a dokončete.',
+  'sign.laterRecent': 'Uloženo. Odkaz vám byl poslán před několika minutami: otevřete ho na libovolném zařízení a dokončete.',
+  'sign.leftOne': 'Zbývá 1: {label}',
+  'sign.leftMany': 'Zbývá {count}: {label}',
+  'sign.go': 'Přejít',
+  'sign.showAll': 'Zobrazit vše',
+  'sign.hideAll': 'Skrýt seznam',
   'sign.restored': 'Údaje, které jste na této stránce zadali dříve, byly obnoveny.',
   'sign.consent': 'Souhlasím s elektronickým podpisem tohoto dokumentu. Můj elektronický podpis má stejný právní účinek jako vlastnoruční (U.S. ESIGN Act a UETA) a mohu odesílatele požádat o papírovou kopii.',
   'sign.tickConsent': 'Zaškrtnutím políčka vyjádřete souhlas s elektronickým podpisem.',
@@ -142,6 +154,11 @@ export const cs: Catalogue = {
   'voided.heading': 'Tato žádost byla stažena',
   'voided.textOn': 'Odesílatel ({sender}) stáhl dokument „{form}“ dne {date}. Už není co podepsat.',
   'voided.text': 'Odesílatel ({sender}) stáhl dokument „{form}“. Už není co podepsat.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Důvod: {reason}',
+  'waiting.nowRole': 'Nyní podepisuje: {role} (podepisující {position} z {total}).',
+  'waiting.nowPosition': 'Nyní podepisuje: podepisující {position} z {total}.',
+  'waiting.yours': 'Jste podepisující č. {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Připomínka: {account} vás žádá o podpis dokumentu „{form}“',

@@ -30,6 +30,18 @@ export const da: Catalogue = {
   'sign.fixOne': 'Ret dette felt: {labels}.',
   'sign.fixMany': 'Ret disse {count} felter: {labels}.',
   'sign.unsaved': 'Du har indtastninger på siden, der ikke er gemt. Vil du forlade siden alligevel?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Afslut senere',
+  'sign.draftSaving': 'Gemmer …',
+  'sign.draftSaved': 'Fremskridt gemt: linket åbner det på enhver enhed.',
+  'sign.draftFailed': 'Ikke gemt på serveren; gemt i denne browser.',
+  'sign.laterSent': 'Gemt. Vi har sendt dig linket igen: åbn det på en hvilken som helst enhed for at afslutte.',
+  'sign.laterRecent': 'Gemt. Linket blev sendt til dig for få minutter siden: åbn det på en hvilken som helst enhed for at afslutte.',
+  'sign.leftOne': '1 tilbage: {label}',
+  'sign.leftMany': '{count} tilbage: {label}',
+  'sign.go': 'Gå',
+  'sign.showAll': 'Vis alle',
+  'sign.hideAll': 'Skjul listen',
   'sign.restored': 'Det, du tidligere udfyldte på siden, er gendannet.',
   'sign.consent': 'Jeg accepterer at underskrive dokumentet elektronisk. Min elektroniske underskrift har samme retsvirkning som en håndskrevet (U.S. ESIGN Act og UETA), og jeg kan bede afsenderen om en papirkopi.',
   'sign.tickConsent': 'Sæt kryds i feltet for at acceptere elektronisk underskrift.',
@@ -142,6 +154,11 @@ export const da: Catalogue = {
   'voided.heading': 'Denne anmodning blev trukket tilbage',
   'voided.textOn': '{sender} trak “{form}” tilbage den {date}. Der er ikke længere noget at underskrive.',
   'voided.text': '{sender} trak “{form}” tilbage. Der er ikke længere noget at underskrive.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Begrundelse: {reason}',
+  'waiting.nowRole': 'Underskriver nu: {role} (underskriver {position} af {total}).',
+  'waiting.nowPosition': 'Underskriver nu: underskriver {position} af {total}.',
+  'waiting.yours': 'Du er underskriver {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Påmindelse: {account} beder dig underskrive “{form}”',

@@ -30,6 +30,18 @@ export const de: Catalogue = {
   'sign.fixOne': 'Bitte korrigieren Sie dieses Feld: {labels}.',
   'sign.fixMany': 'Bitte korrigieren Sie diese {count} Felder: {labels}.',
   'sign.unsaved': 'Ihre Eingaben auf dieser Seite sind nicht gespeichert. Trotzdem verlassen?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Später fertigstellen',
+  'sign.draftSaving': 'Wird gespeichert …',
+  'sign.draftSaved': 'Fortschritt gespeichert: Der Link öffnet ihn auf jedem Gerät.',
+  'sign.draftFailed': 'Nicht auf dem Server gespeichert; in diesem Browser behalten.',
+  'sign.laterSent': 'Gespeichert. Wir haben Ihnen den Link erneut gesendet: Öffnen Sie ihn auf einem beliebigen Gerät, um fertigzustellen.',
+  'sign.laterRecent': 'Gespeichert. Der Link wurde Ihnen vor wenigen Minuten gesendet: Öffnen Sie ihn auf einem beliebigen Gerät, um fertigzustellen.',
+  'sign.leftOne': '1 offen: {label}',
+  'sign.leftMany': '{count} offen: {label}',
+  'sign.go': 'Los',
+  'sign.showAll': 'Alle zeigen',
+  'sign.hideAll': 'Liste ausblenden',
   'sign.restored': 'Ihre früheren Eingaben auf dieser Seite wurden wiederhergestellt.',
   'sign.consent': 'Ich bin damit einverstanden, dieses Dokument elektronisch zu unterzeichnen. Meine elektronische Unterschrift hat dieselbe rechtliche Wirkung wie eine handschriftliche (U.S. ESIGN Act und UETA), und ich kann beim Absender eine Papierkopie anfordern.',
   'sign.tickConsent': 'Setzen Sie das Häkchen, um der elektronischen Unterzeichnung zuzustimmen.',
@@ -142,6 +154,11 @@ export const de: Catalogue = {
   'voided.heading': 'Diese Anfrage wurde zurückgezogen',
   'voided.textOn': '{sender} hat „{form}“ am {date} zurückgezogen. Es gibt nichts mehr zu unterzeichnen.',
   'voided.text': '{sender} hat „{form}“ zurückgezogen. Es gibt nichts mehr zu unterzeichnen.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Begründung: {reason}',
+  'waiting.nowRole': 'Jetzt unterzeichnet: {role} (Unterzeichner {position} von {total}).',
+  'waiting.nowPosition': 'Jetzt unterzeichnet: Unterzeichner {position} von {total}.',
+  'waiting.yours': 'Sie sind Unterzeichner {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Erinnerung: {account} bittet Sie, „{form}“ zu unterzeichnen',

@@ -30,6 +30,18 @@ export const el: Catalogue = {
   'sign.fixOne': 'Διορθώστε αυτό το πεδίο: {labels}.',
   'sign.fixMany': 'Διορθώστε αυτά τα {count} πεδία: {labels}.',
   'sign.unsaved': 'Υπάρχουν μη αποθηκευμένα στοιχεία σε αυτή τη σελίδα. Θέλετε να φύγετε;',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Ολοκλήρωση αργότερα',
+  'sign.draftSaving': 'Αποθήκευση…',
+  'sign.draftSaved': 'Η πρόοδος αποθηκεύτηκε: ο σύνδεσμος την ανοίγει σε οποιαδήποτε συσκευή.',
+  'sign.draftFailed': 'Δεν αποθηκεύτηκε στον διακομιστή· διατηρείται σε αυτό το πρόγραμμα περιήγησης.',
+  'sign.laterSent': 'Αποθηκεύτηκε. Σας στείλαμε ξανά τον σύνδεσμο: ανοίξτε τον σε οποιαδήποτε συσκευή για να ολοκληρώσετε.',
+  'sign.laterRecent': 'Αποθηκεύτηκε. Ο σύνδεσμος σας στάλθηκε πριν από λίγα λεπτά: ανοίξτε τον σε οποιαδήποτε συσκευή για να ολοκληρώσετε.',
+  'sign.leftOne': 'Απομένει 1: {label}',
+  'sign.leftMany': 'Απομένουν {count}: {label}',
+  'sign.go': 'Μετάβαση',
+  'sign.showAll': 'Εμφάνιση όλων',
+  'sign.hideAll': 'Απόκρυψη λίστας',
   'sign.restored': 'Τα στοιχεία που είχατε συμπληρώσει σε αυτή τη σελίδα επανήλθαν.',
   'sign.consent': 'Συμφωνώ να υπογράψω αυτό το έγγραφο ηλεκτρονικά. Η ηλεκτρονική μου υπογραφή έχει την ίδια νομική ισχύ με μια χειρόγραφη (U.S. ESIGN Act και UETA) και μπορώ να ζητήσω από τον αποστολέα έντυπο αντίγραφο.',
   'sign.tickConsent': 'Επιλέξτε το πλαίσιο για να συμφωνήσετε με την ηλεκτρονική υπογραφή.',
@@ -142,6 +154,11 @@ export const el: Catalogue = {
   'voided.heading': 'Αυτό το αίτημα ανακλήθηκε',
   'voided.textOn': 'Ο αποστολέας ({sender}) ανακάλεσε το «{form}» στις {date}. Δεν υπάρχει πλέον τίποτα να υπογράψετε.',
   'voided.text': 'Ο αποστολέας ({sender}) ανακάλεσε το «{form}». Δεν υπάρχει πλέον τίποτα να υπογράψετε.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Αιτιολογία: {reason}',
+  'waiting.nowRole': 'Υπογράφει τώρα: {role} (υπογράφων {position} από {total}).',
+  'waiting.nowPosition': 'Υπογράφει τώρα: υπογράφων {position} από {total}.',
+  'waiting.yours': 'Είστε ο υπογράφων {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Υπενθύμιση: ο αποστολέας {account} σας ζητά να υπογράψετε το «{form}»',

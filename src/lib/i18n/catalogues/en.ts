@@ -31,6 +31,18 @@ export const en = {
   'sign.fixOne': 'Please correct this field: {labels}.',
   'sign.fixMany': 'Please correct these {count} fields: {labels}.',
   'sign.unsaved': 'You have unsaved input on this page. Leave anyway?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Finish later',
+  'sign.draftSaving': 'Saving…',
+  'sign.draftSaved': 'Progress saved: the link opens it on any device.',
+  'sign.draftFailed': 'Not saved on the server; kept in this browser.',
+  'sign.laterSent': 'Saved. We sent you the link again: open it on any device to finish.',
+  'sign.laterRecent': 'Saved. The link was sent to you a few minutes ago: open it on any device to finish.',
+  'sign.leftOne': '1 left: {label}',
+  'sign.leftMany': '{count} left: {label}',
+  'sign.go': 'Go',
+  'sign.showAll': 'Show all',
+  'sign.hideAll': 'Hide the list',
   'sign.restored': 'Your earlier input on this page was restored.',
   'sign.consent': 'I agree to sign this document electronically. My electronic signature has the same legal effect as a handwritten one (U.S. ESIGN Act and UETA), and I may ask the sender for a paper copy.',
   'sign.tickConsent': 'Tick the box to agree to sign electronically.',
@@ -143,6 +155,11 @@ export const en = {
   'voided.heading': 'This request was withdrawn',
   'voided.textOn': '{sender} withdrew “{form}” on {date}. There is nothing to sign any more.',
   'voided.text': '{sender} withdrew “{form}”. There is nothing to sign any more.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Their reason: {reason}',
+  'waiting.nowRole': 'Now signing: {role} (signer {position} of {total}).',
+  'waiting.nowPosition': 'Now signing: signer {position} of {total}.',
+  'waiting.yours': 'You are signer {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Reminder: {account} asks you to sign "{form}"',

@@ -30,6 +30,18 @@ export const es: Catalogue = {
   'sign.fixOne': 'Corrija este campo: {labels}.',
   'sign.fixMany': 'Corrija estos {count} campos: {labels}.',
   'sign.unsaved': 'Hay datos sin guardar en esta página. ¿Desea salir de todos modos?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Terminar más tarde',
+  'sign.draftSaving': 'Guardando…',
+  'sign.draftSaved': 'Progreso guardado: el enlace lo abre en cualquier dispositivo.',
+  'sign.draftFailed': 'No se guardó en el servidor; se conserva en este navegador.',
+  'sign.laterSent': 'Guardado. Le enviamos el enlace de nuevo: ábralo en cualquier dispositivo para terminar.',
+  'sign.laterRecent': 'Guardado. El enlace se le envió hace unos minutos: ábralo en cualquier dispositivo para terminar.',
+  'sign.leftOne': 'Falta 1: {label}',
+  'sign.leftMany': 'Faltan {count}: {label}',
+  'sign.go': 'Ir',
+  'sign.showAll': 'Ver todos',
+  'sign.hideAll': 'Ocultar la lista',
   'sign.restored': 'Se han restaurado los datos que introdujo antes en esta página.',
   'sign.consent': 'Acepto firmar este documento electrónicamente. Mi firma electrónica tiene el mismo efecto jurídico que una manuscrita (U.S. ESIGN Act y UETA), y puedo pedir al remitente una copia en papel.',
   'sign.tickConsent': 'Marque la casilla para aceptar la firma electrónica.',
@@ -142,6 +154,11 @@ export const es: Catalogue = {
   'voided.heading': 'Esta solicitud fue retirada',
   'voided.textOn': '{sender} retiró «{form}» el {date}. Ya no hay nada que firmar.',
   'voided.text': '{sender} retiró «{form}». Ya no hay nada que firmar.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Motivo: {reason}',
+  'waiting.nowRole': 'Firmando ahora: {role} (firmante {position} de {total}).',
+  'waiting.nowPosition': 'Firmando ahora: firmante {position} de {total}.',
+  'waiting.yours': 'Usted es el firmante {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Recordatorio: {account} le pide que firme «{form}»',

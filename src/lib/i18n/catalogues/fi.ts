@@ -30,6 +30,18 @@ export const fi: Catalogue = {
   'sign.fixOne': 'Korjaa tämä kenttä: {labels}.',
   'sign.fixMany': 'Korjaa nämä kentät ({count}): {labels}.',
   'sign.unsaved': 'Sivulla on tallentamattomia tietoja. Poistutaanko silti?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Viimeistele myöhemmin',
+  'sign.draftSaving': 'Tallennetaan…',
+  'sign.draftSaved': 'Edistyminen tallennettu: linkki avaa sen millä tahansa laitteella.',
+  'sign.draftFailed': 'Ei tallennettu palvelimelle; säilytetään tässä selaimessa.',
+  'sign.laterSent': 'Tallennettu. Lähetimme linkin sinulle uudelleen: avaa se millä tahansa laitteella viimeistelläksesi.',
+  'sign.laterRecent': 'Tallennettu. Linkki lähetettiin sinulle muutama minuutti sitten: avaa se millä tahansa laitteella viimeistelläksesi.',
+  'sign.leftOne': '1 jäljellä: {label}',
+  'sign.leftMany': '{count} jäljellä: {label}',
+  'sign.go': 'Siirry',
+  'sign.showAll': 'Näytä kaikki',
+  'sign.hideAll': 'Piilota luettelo',
   'sign.restored': 'Tälle sivulle aiemmin syöttämäsi tiedot palautettiin.',
   'sign.consent': 'Hyväksyn tämän asiakirjan sähköisen allekirjoittamisen. Sähköisellä allekirjoituksellani on sama oikeusvaikutus kuin käsin kirjoitetulla (U.S. ESIGN Act ja UETA), ja voin pyytää lähettäjältä paperikopion.',
   'sign.tickConsent': 'Hyväksy sähköinen allekirjoitus rastittamalla ruutu.',
@@ -142,6 +154,11 @@ export const fi: Catalogue = {
   'voided.heading': 'Tämä pyyntö peruttiin',
   'voided.textOn': 'Lähettäjä ({sender}) perui asiakirjan ”{form}” {date}. Allekirjoitettavaa ei enää ole.',
   'voided.text': 'Lähettäjä ({sender}) perui asiakirjan ”{form}”. Allekirjoitettavaa ei enää ole.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Syy: {reason}',
+  'waiting.nowRole': 'Allekirjoittamassa nyt: {role} (allekirjoittaja {position}/{total}).',
+  'waiting.nowPosition': 'Allekirjoittamassa nyt: allekirjoittaja {position}/{total}.',
+  'waiting.yours': 'Olet allekirjoittaja {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Muistutus: {account} pyytää sinua allekirjoittamaan asiakirjan ”{form}”',

@@ -30,6 +30,18 @@ export const fr: Catalogue = {
   'sign.fixOne': 'Veuillez corriger ce champ : {labels}.',
   'sign.fixMany': 'Veuillez corriger ces {count} champs : {labels}.',
   'sign.unsaved': 'Votre saisie sur cette page n’est pas enregistrée. Quitter quand même ?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Terminer plus tard',
+  'sign.draftSaving': 'Enregistrement…',
+  'sign.draftSaved': 'Progression enregistrée : le lien la rouvre sur n’importe quel appareil.',
+  'sign.draftFailed': 'Non enregistré sur le serveur ; conservé dans ce navigateur.',
+  'sign.laterSent': 'Enregistré. Nous vous avons renvoyé le lien : ouvrez-le sur n’importe quel appareil pour terminer.',
+  'sign.laterRecent': 'Enregistré. Le lien vous a été envoyé il y a quelques minutes : ouvrez-le sur n’importe quel appareil pour terminer.',
+  'sign.leftOne': '1 restant : {label}',
+  'sign.leftMany': '{count} restants : {label}',
+  'sign.go': 'Aller',
+  'sign.showAll': 'Tout afficher',
+  'sign.hideAll': 'Masquer la liste',
   'sign.restored': 'Votre saisie précédente sur cette page a été restaurée.',
   'sign.consent': 'J’accepte de signer ce document électroniquement. Ma signature électronique a la même valeur juridique qu’une signature manuscrite (U.S. ESIGN Act et UETA), et je peux demander une copie papier à l’expéditeur.',
   'sign.tickConsent': 'Cochez la case pour accepter la signature électronique.',
@@ -142,6 +154,11 @@ export const fr: Catalogue = {
   'voided.heading': 'Cette demande a été retirée',
   'voided.textOn': '{sender} a retiré « {form} » le {date}. Il n’y a plus rien à signer.',
   'voided.text': '{sender} a retiré « {form} ». Il n’y a plus rien à signer.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Motif : {reason}',
+  'waiting.nowRole': 'Signe en ce moment : {role} (signataire {position} sur {total}).',
+  'waiting.nowPosition': 'Signe en ce moment : signataire {position} sur {total}.',
+  'waiting.yours': 'Vous êtes le signataire {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Rappel : {account} vous demande de signer « {form} »',

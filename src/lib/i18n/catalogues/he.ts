@@ -30,6 +30,18 @@ export const he: Catalogue = {
   'sign.fixOne': 'יש לתקן את השדה הזה: {labels}.',
   'sign.fixMany': 'יש לתקן את השדות האלה ({count}): {labels}.',
   'sign.unsaved': 'יש בדף הזה נתונים שלא נשמרו. לצאת בכל זאת?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'סיום מאוחר יותר',
+  'sign.draftSaving': 'שומר…',
+  'sign.draftSaved': 'ההתקדמות נשמרה: הקישור פותח אותה בכל מכשיר.',
+  'sign.draftFailed': 'לא נשמר בשרת; נשמר בדפדפן זה.',
+  'sign.laterSent': 'נשמר. שלחנו לך שוב את הקישור: פתח אותו בכל מכשיר כדי לסיים.',
+  'sign.laterRecent': 'נשמר. הקישור נשלח אליך לפני כמה דקות: פתח אותו בכל מכשיר כדי לסיים.',
+  'sign.leftOne': 'נותר 1: {label}',
+  'sign.leftMany': 'נותרו {count}: {label}',
+  'sign.go': 'מעבר',
+  'sign.showAll': 'הצג הכול',
+  'sign.hideAll': 'הסתר את הרשימה',
   'sign.restored': 'מה שהזנת קודם בדף הזה שוחזר.',
   'sign.consent': 'אני מסכים/ה לחתום על המסמך הזה באופן אלקטרוני. לחתימה האלקטרונית שלי יש אותו תוקף משפטי כמו לחתימה בכתב יד (U.S. ESIGN Act ו-UETA), ואני יכול/ה לבקש מהשולח עותק מודפס.',
   'sign.tickConsent': 'יש לסמן את התיבה כדי להסכים לחתימה אלקטרונית.',
@@ -142,6 +154,11 @@ export const he: Catalogue = {
   'voided.heading': 'הבקשה הזו בוטלה',
   'voided.textOn': '{sender} ביטל/ה את „{form}” ב-{date}. אין עוד על מה לחתום.',
   'voided.text': '{sender} ביטל/ה את „{form}”. אין עוד על מה לחתום.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'הסיבה: {reason}',
+  'waiting.nowRole': 'חותם כעת: {role} (חותם {position} מתוך {total}).',
+  'waiting.nowPosition': 'חותם כעת: חותם {position} מתוך {total}.',
+  'waiting.yours': 'אתה חותם מספר {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'תזכורת: {account} מבקש/ת ממך לחתום על „{form}”',

@@ -30,6 +30,18 @@ export const it: Catalogue = {
   'sign.fixOne': 'Correggi questo campo: {labels}.',
   'sign.fixMany': 'Correggi questi {count} campi: {labels}.',
   'sign.unsaved': 'Su questa pagina ci sono dati non salvati. Uscire comunque?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Termina più tardi',
+  'sign.draftSaving': 'Salvataggio…',
+  'sign.draftSaved': 'Avanzamento salvato: il link lo riapre su qualsiasi dispositivo.',
+  'sign.draftFailed': 'Non salvato sul server; conservato in questo browser.',
+  'sign.laterSent': 'Salvato. Le abbiamo inviato di nuovo il link: lo apra su qualsiasi dispositivo per terminare.',
+  'sign.laterRecent': 'Salvato. Il link le è stato inviato pochi minuti fa: lo apra su qualsiasi dispositivo per terminare.',
+  'sign.leftOne': '1 mancante: {label}',
+  'sign.leftMany': '{count} mancanti: {label}',
+  'sign.go': 'Vai',
+  'sign.showAll': 'Mostra tutti',
+  'sign.hideAll': 'Nascondi l’elenco',
   'sign.restored': 'I dati inseriti in precedenza su questa pagina sono stati ripristinati.',
   'sign.consent': 'Accetto di firmare questo documento elettronicamente. La mia firma elettronica ha lo stesso valore legale di una firma autografa (U.S. ESIGN Act e UETA) e posso chiedere al mittente una copia cartacea.',
   'sign.tickConsent': 'Spunta la casella per accettare la firma elettronica.',
@@ -142,6 +154,11 @@ export const it: Catalogue = {
   'voided.heading': 'Questa richiesta è stata ritirata',
   'voided.textOn': '{sender} ha ritirato «{form}» il {date}. Non c’è più nulla da firmare.',
   'voided.text': '{sender} ha ritirato «{form}». Non c’è più nulla da firmare.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Motivo: {reason}',
+  'waiting.nowRole': 'Sta firmando: {role} (firmatario {position} di {total}).',
+  'waiting.nowPosition': 'Sta firmando: firmatario {position} di {total}.',
+  'waiting.yours': 'Lei è il firmatario {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Promemoria: {account} ti chiede di firmare «{form}»',

@@ -30,6 +30,18 @@ export const ja: Catalogue = {
   'sign.fixOne': '次の欄を修正してください: {labels}。',
   'sign.fixMany': '次の {count} 件の欄を修正してください: {labels}。',
   'sign.unsaved': 'このページには保存されていない入力があります。移動してもよろしいですか?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': '後で完了する',
+  'sign.draftSaving': '保存しています…',
+  'sign.draftSaved': '進捗を保存しました：リンクからどの端末でも開けます。',
+  'sign.draftFailed': 'サーバーに保存できませんでした。このブラウザーに保持しています。',
+  'sign.laterSent': '保存しました。リンクを再送しました：どの端末でも開いて完了できます。',
+  'sign.laterRecent': '保存しました。リンクは数分前に送信済みです：どの端末でも開いて完了できます。',
+  'sign.leftOne': '残り 1：{label}',
+  'sign.leftMany': '残り {count}：{label}',
+  'sign.go': '移動',
+  'sign.showAll': 'すべて表示',
+  'sign.hideAll': '一覧を閉じる',
   'sign.restored': 'このページで以前に入力した内容を復元しました。',
   'sign.consent': 'この文書に電子的に署名することに同意します。私の電子署名は手書きの署名と同じ法的効力を持ち(U.S. ESIGN Act および UETA)、送信者に紙の写しを求めることができます。',
   'sign.tickConsent': '電子署名に同意するには、チェックボックスにチェックを入れてください。',
@@ -142,6 +154,11 @@ export const ja: Catalogue = {
   'voided.heading': 'この依頼は取り下げられました',
   'voided.textOn': '{sender} が {date} に「{form}」を取り下げました。署名するものはもうありません。',
   'voided.text': '{sender} が「{form}」を取り下げました。署名するものはもうありません。',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': '理由：{reason}',
+  'waiting.nowRole': '現在署名中：{role}（{total} 人中 {position} 番目の署名者）。',
+  'waiting.nowPosition': '現在署名中：{total} 人中 {position} 番目の署名者。',
+  'waiting.yours': 'あなたは {position} 番目の署名者です。',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'リマインダー: {account} から「{form}」への署名の依頼',

@@ -30,6 +30,18 @@ export const ko: Catalogue = {
   'sign.fixOne': '다음 입력란을 수정하세요: {labels}.',
   'sign.fixMany': '다음 입력란 {count}개를 수정하세요: {labels}.',
   'sign.unsaved': '이 페이지에 저장되지 않은 입력이 있습니다. 그래도 나가시겠습니까?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': '나중에 완료',
+  'sign.draftSaving': '저장 중…',
+  'sign.draftSaved': '진행 상황이 저장되었습니다: 링크로 어느 기기에서나 열 수 있습니다.',
+  'sign.draftFailed': '서버에 저장되지 않았습니다. 이 브라우저에 보관됩니다.',
+  'sign.laterSent': '저장되었습니다. 링크를 다시 보냈습니다: 어느 기기에서나 열어 완료하세요.',
+  'sign.laterRecent': '저장되었습니다. 링크는 몇 분 전에 보냈습니다: 어느 기기에서나 열어 완료하세요.',
+  'sign.leftOne': '1개 남음: {label}',
+  'sign.leftMany': '{count}개 남음: {label}',
+  'sign.go': '이동',
+  'sign.showAll': '모두 보기',
+  'sign.hideAll': '목록 숨기기',
   'sign.restored': '이 페이지에 이전에 입력한 내용을 복원했습니다.',
   'sign.consent': '이 문서에 전자적으로 서명하는 데 동의합니다. 내 전자 서명은 자필 서명과 동일한 법적 효력을 가지며(U.S. ESIGN Act 및 UETA), 발신자에게 종이 사본을 요청할 수 있습니다.',
   'sign.tickConsent': '전자 서명에 동의하려면 확인란을 선택하세요.',
@@ -142,6 +154,11 @@ export const ko: Catalogue = {
   'voided.heading': '이 요청은 철회되었습니다',
   'voided.textOn': '{sender}이(가) {date}에 “{form}”을(를) 철회했습니다. 더 이상 서명할 것이 없습니다.',
   'voided.text': '{sender}이(가) “{form}”을(를) 철회했습니다. 더 이상 서명할 것이 없습니다.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': '사유: {reason}',
+  'waiting.nowRole': '현재 서명 중: {role} ({total}명 중 {position}번째 서명자).',
+  'waiting.nowPosition': '현재 서명 중: {total}명 중 {position}번째 서명자.',
+  'waiting.yours': '귀하는 {position}번째 서명자입니다.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': '알림: {account}에서 “{form}” 서명을 요청했습니다',

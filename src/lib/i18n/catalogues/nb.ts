@@ -30,6 +30,18 @@ export const nb: Catalogue = {
   'sign.fixOne': 'Rett dette feltet: {labels}.',
   'sign.fixMany': 'Rett disse {count} feltene: {labels}.',
   'sign.unsaved': 'Du har ulagrede opplysninger på siden. Vil du forlate den likevel?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Fullfør senere',
+  'sign.draftSaving': 'Lagrer …',
+  'sign.draftSaved': 'Fremdrift lagret: lenken åpner den på hvilken som helst enhet.',
+  'sign.draftFailed': 'Ikke lagret på serveren; beholdt i denne nettleseren.',
+  'sign.laterSent': 'Lagret. Vi har sendt deg lenken på nytt: åpne den på hvilken som helst enhet for å fullføre.',
+  'sign.laterRecent': 'Lagret. Lenken ble sendt til deg for noen minutter siden: åpne den på hvilken som helst enhet for å fullføre.',
+  'sign.leftOne': '1 igjen: {label}',
+  'sign.leftMany': '{count} igjen: {label}',
+  'sign.go': 'Gå',
+  'sign.showAll': 'Vis alle',
+  'sign.hideAll': 'Skjul listen',
   'sign.restored': 'Det du fylte ut tidligere på siden, er gjenopprettet.',
   'sign.consent': 'Jeg godtar å signere dokumentet elektronisk. Min elektroniske signatur har samme rettsvirkning som en håndskrevet (U.S. ESIGN Act og UETA), og jeg kan be avsenderen om en papirkopi.',
   'sign.tickConsent': 'Kryss av i boksen for å godta elektronisk signering.',
@@ -142,6 +154,11 @@ export const nb: Catalogue = {
   'voided.heading': 'Denne forespørselen ble trukket tilbake',
   'voided.textOn': '{sender} trakk tilbake «{form}» {date}. Det er ikke lenger noe å signere.',
   'voided.text': '{sender} trakk tilbake «{form}». Det er ikke lenger noe å signere.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Begrunnelse: {reason}',
+  'waiting.nowRole': 'Signerer nå: {role} (signatar {position} av {total}).',
+  'waiting.nowPosition': 'Signerer nå: signatar {position} av {total}.',
+  'waiting.yours': 'Du er signatar {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Påminnelse: {account} ber deg signere «{form}»',

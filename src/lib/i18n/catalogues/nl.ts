@@ -30,6 +30,18 @@ export const nl: Catalogue = {
   'sign.fixOne': 'Corrigeer dit veld: {labels}.',
   'sign.fixMany': 'Corrigeer deze {count} velden: {labels}.',
   'sign.unsaved': 'Er staan niet-opgeslagen gegevens op deze pagina. Toch verlaten?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Later afronden',
+  'sign.draftSaving': 'Opslaan…',
+  'sign.draftSaved': 'Voortgang opgeslagen: de link opent die op elk apparaat.',
+  'sign.draftFailed': 'Niet op de server opgeslagen; bewaard in deze browser.',
+  'sign.laterSent': 'Opgeslagen. We hebben u de link opnieuw gestuurd: open hem op elk apparaat om af te ronden.',
+  'sign.laterRecent': 'Opgeslagen. De link is u een paar minuten geleden gestuurd: open hem op elk apparaat om af te ronden.',
+  'sign.leftOne': 'Nog 1: {label}',
+  'sign.leftMany': 'Nog {count}: {label}',
+  'sign.go': 'Ga',
+  'sign.showAll': 'Alle tonen',
+  'sign.hideAll': 'Lijst verbergen',
   'sign.restored': 'Wat u eerder op deze pagina invulde, is hersteld.',
   'sign.consent': 'Ik ga ermee akkoord dit document elektronisch te ondertekenen. Mijn elektronische handtekening heeft dezelfde rechtskracht als een handgeschreven handtekening (U.S. ESIGN Act en UETA), en ik kan de afzender om een papieren kopie vragen.',
   'sign.tickConsent': 'Vink het vakje aan om akkoord te gaan met elektronisch ondertekenen.',
@@ -142,6 +154,11 @@ export const nl: Catalogue = {
   'voided.heading': 'Dit verzoek is ingetrokken',
   'voided.textOn': '{sender} heeft ‘{form}’ op {date} ingetrokken. Er valt niets meer te ondertekenen.',
   'voided.text': '{sender} heeft ‘{form}’ ingetrokken. Er valt niets meer te ondertekenen.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Reden: {reason}',
+  'waiting.nowRole': 'Nu aan het ondertekenen: {role} (ondertekenaar {position} van {total}).',
+  'waiting.nowPosition': 'Nu aan het ondertekenen: ondertekenaar {position} van {total}.',
+  'waiting.yours': 'U bent ondertekenaar {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Herinnering: {account} vraagt u ‘{form}’ te ondertekenen',

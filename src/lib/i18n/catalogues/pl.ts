@@ -30,6 +30,18 @@ export const pl: Catalogue = {
   'sign.fixOne': 'Popraw to pole: {labels}.',
   'sign.fixMany': 'Popraw pola (liczba: {count}): {labels}.',
   'sign.unsaved': 'Na tej stronie są niezapisane dane. Czy mimo to chcesz wyjść?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Dokończ później',
+  'sign.draftSaving': 'Zapisywanie…',
+  'sign.draftSaved': 'Postęp zapisany: link otworzy go na dowolnym urządzeniu.',
+  'sign.draftFailed': 'Nie zapisano na serwerze; zachowano w tej przeglądarce.',
+  'sign.laterSent': 'Zapisano. Wysłaliśmy link ponownie: otwórz go na dowolnym urządzeniu, aby dokończyć.',
+  'sign.laterRecent': 'Zapisano. Link wysłano kilka minut temu: otwórz go na dowolnym urządzeniu, aby dokończyć.',
+  'sign.leftOne': 'Zostało 1: {label}',
+  'sign.leftMany': 'Zostało {count}: {label}',
+  'sign.go': 'Przejdź',
+  'sign.showAll': 'Pokaż wszystkie',
+  'sign.hideAll': 'Ukryj listę',
   'sign.restored': 'Przywrócono dane wprowadzone wcześniej na tej stronie.',
   'sign.consent': 'Wyrażam zgodę na elektroniczne podpisanie tego dokumentu. Mój podpis elektroniczny ma taki sam skutek prawny jak podpis odręczny (U.S. ESIGN Act i UETA), a nadawcę mogę poprosić o kopię papierową.',
   'sign.tickConsent': 'Zaznacz pole, aby wyrazić zgodę na podpis elektroniczny.',
@@ -142,6 +154,11 @@ export const pl: Catalogue = {
   'voided.heading': 'Ta prośba została wycofana',
   'voided.textOn': 'Nadawca ({sender}) wycofał dokument „{form}” {date}. Nie ma już nic do podpisania.',
   'voided.text': 'Nadawca ({sender}) wycofał dokument „{form}”. Nie ma już nic do podpisania.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Powód: {reason}',
+  'waiting.nowRole': 'Teraz podpisuje: {role} (podpisujący {position} z {total}).',
+  'waiting.nowPosition': 'Teraz podpisuje: podpisujący {position} z {total}.',
+  'waiting.yours': 'Jesteś podpisującym nr {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Przypomnienie: {account} prosi o podpisanie dokumentu „{form}”',

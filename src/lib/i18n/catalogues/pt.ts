@@ -30,6 +30,18 @@ export const pt: Catalogue = {
   'sign.fixOne': 'Corrija este campo: {labels}.',
   'sign.fixMany': 'Corrija estes {count} campos: {labels}.',
   'sign.unsaved': 'Há dados não guardados nesta página. Sair mesmo assim?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Terminar mais tarde',
+  'sign.draftSaving': 'A guardar…',
+  'sign.draftSaved': 'Progresso guardado: o link abre-o em qualquer dispositivo.',
+  'sign.draftFailed': 'Não guardado no servidor; mantido neste navegador.',
+  'sign.laterSent': 'Guardado. Enviámos-lhe o link novamente: abra-o em qualquer dispositivo para terminar.',
+  'sign.laterRecent': 'Guardado. O link foi-lhe enviado há poucos minutos: abra-o em qualquer dispositivo para terminar.',
+  'sign.leftOne': 'Falta 1: {label}',
+  'sign.leftMany': 'Faltam {count}: {label}',
+  'sign.go': 'Ir',
+  'sign.showAll': 'Mostrar todos',
+  'sign.hideAll': 'Ocultar a lista',
   'sign.restored': 'Os dados que introduziu antes nesta página foram restaurados.',
   'sign.consent': 'Aceito assinar este documento eletronicamente. A minha assinatura eletrónica tem o mesmo efeito jurídico que uma assinatura manuscrita (U.S. ESIGN Act e UETA), e posso pedir ao remetente uma cópia em papel.',
   'sign.tickConsent': 'Marque a caixa para aceitar a assinatura eletrónica.',
@@ -142,6 +154,11 @@ export const pt: Catalogue = {
   'voided.heading': 'Este pedido foi retirado',
   'voided.textOn': '{sender} retirou «{form}» em {date}. Já não há nada para assinar.',
   'voided.text': '{sender} retirou «{form}». Já não há nada para assinar.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Motivo: {reason}',
+  'waiting.nowRole': 'A assinar agora: {role} (signatário {position} de {total}).',
+  'waiting.nowPosition': 'A assinar agora: signatário {position} de {total}.',
+  'waiting.yours': 'É o signatário {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Lembrete: {account} pede-lhe que assine «{form}»',

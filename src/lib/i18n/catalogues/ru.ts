@@ -30,6 +30,18 @@ export const ru: Catalogue = {
   'sign.fixOne': 'Исправьте поле: {labels}.',
   'sign.fixMany': 'Исправьте поля ({count}): {labels}.',
   'sign.unsaved': 'На этой странице есть несохранённые данные. Всё равно уйти?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Закончить позже',
+  'sign.draftSaving': 'Сохранение…',
+  'sign.draftSaved': 'Прогресс сохранён: ссылка откроет его на любом устройстве.',
+  'sign.draftFailed': 'Не сохранено на сервере; сохранено в этом браузере.',
+  'sign.laterSent': 'Сохранено. Мы снова отправили вам ссылку: откройте её на любом устройстве, чтобы закончить.',
+  'sign.laterRecent': 'Сохранено. Ссылка была отправлена вам несколько минут назад: откройте её на любом устройстве, чтобы закончить.',
+  'sign.leftOne': 'Осталось 1: {label}',
+  'sign.leftMany': 'Осталось {count}: {label}',
+  'sign.go': 'Перейти',
+  'sign.showAll': 'Показать все',
+  'sign.hideAll': 'Скрыть список',
   'sign.restored': 'Данные, которые вы ранее ввели на этой странице, восстановлены.',
   'sign.consent': 'Я согласен(на) подписать этот документ электронно. Моя электронная подпись имеет ту же юридическую силу, что и собственноручная (U.S. ESIGN Act и UETA), и я могу запросить у отправителя бумажную копию.',
   'sign.tickConsent': 'Отметьте флажок, чтобы согласиться на электронное подписание.',
@@ -142,6 +154,11 @@ export const ru: Catalogue = {
   'voided.heading': 'Этот запрос отозван',
   'voided.textOn': 'Отправитель ({sender}) отозвал документ «{form}» {date}. Подписывать больше нечего.',
   'voided.text': 'Отправитель ({sender}) отозвал документ «{form}». Подписывать больше нечего.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Причина: {reason}',
+  'waiting.nowRole': 'Сейчас подписывает: {role} (подписант {position} из {total}).',
+  'waiting.nowPosition': 'Сейчас подписывает: подписант {position} из {total}.',
+  'waiting.yours': 'Вы подписант № {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Напоминание: {account} просит вас подписать «{form}»',

@@ -30,6 +30,18 @@ export const sv: Catalogue = {
   'sign.fixOne': 'Rätta det här fältet: {labels}.',
   'sign.fixMany': 'Rätta de här {count} fälten: {labels}.',
   'sign.unsaved': 'Du har osparade uppgifter på sidan. Vill du lämna ändå?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Slutför senare',
+  'sign.draftSaving': 'Sparar …',
+  'sign.draftSaved': 'Framsteg sparade: länken öppnar dem på vilken enhet som helst.',
+  'sign.draftFailed': 'Inte sparat på servern; sparat i den här webbläsaren.',
+  'sign.laterSent': 'Sparat. Vi har skickat länken till dig igen: öppna den på valfri enhet för att slutföra.',
+  'sign.laterRecent': 'Sparat. Länken skickades till dig för några minuter sedan: öppna den på valfri enhet för att slutföra.',
+  'sign.leftOne': '1 kvar: {label}',
+  'sign.leftMany': '{count} kvar: {label}',
+  'sign.go': 'Gå',
+  'sign.showAll': 'Visa alla',
+  'sign.hideAll': 'Dölj listan',
   'sign.restored': 'Det du fyllde i tidigare på sidan har återställts.',
   'sign.consent': 'Jag godkänner att signera dokumentet elektroniskt. Min elektroniska underskrift har samma rättsverkan som en handskriven (U.S. ESIGN Act och UETA), och jag kan be avsändaren om en papperskopia.',
   'sign.tickConsent': 'Kryssa i rutan för att godkänna elektronisk signering.',
@@ -142,6 +154,11 @@ export const sv: Catalogue = {
   'voided.heading': 'Den här begäran har återkallats',
   'voided.textOn': '{sender} återkallade ”{form}” den {date}. Det finns inget mer att signera.',
   'voided.text': '{sender} återkallade ”{form}”. Det finns inget mer att signera.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Anledning: {reason}',
+  'waiting.nowRole': 'Skriver under nu: {role} (undertecknare {position} av {total}).',
+  'waiting.nowPosition': 'Skriver under nu: undertecknare {position} av {total}.',
+  'waiting.yours': 'Du är undertecknare {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Påminnelse: {account} ber dig signera ”{form}”',

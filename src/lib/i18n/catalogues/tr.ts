@@ -30,6 +30,18 @@ export const tr: Catalogue = {
   'sign.fixOne': 'Lütfen bu alanı düzeltin: {labels}.',
   'sign.fixMany': 'Lütfen şu {count} alanı düzeltin: {labels}.',
   'sign.unsaved': 'Bu sayfada kaydedilmemiş bilgileriniz var. Yine de ayrılmak istiyor musunuz?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Daha sonra bitir',
+  'sign.draftSaving': 'Kaydediliyor…',
+  'sign.draftSaved': 'İlerleme kaydedildi: bağlantı onu her cihazda açar.',
+  'sign.draftFailed': 'Sunucuya kaydedilmedi; bu tarayıcıda saklanıyor.',
+  'sign.laterSent': 'Kaydedildi. Bağlantıyı size yeniden gönderdik: bitirmek için herhangi bir cihazda açın.',
+  'sign.laterRecent': 'Kaydedildi. Bağlantı size birkaç dakika önce gönderildi: bitirmek için herhangi bir cihazda açın.',
+  'sign.leftOne': '1 kaldı: {label}',
+  'sign.leftMany': '{count} kaldı: {label}',
+  'sign.go': 'Git',
+  'sign.showAll': 'Tümünü göster',
+  'sign.hideAll': 'Listeyi gizle',
   'sign.restored': 'Bu sayfaya daha önce girdiğiniz bilgiler geri yüklendi.',
   'sign.consent': 'Bu belgeyi elektronik olarak imzalamayı kabul ediyorum. Elektronik imzam, ıslak imzayla aynı hukuki etkiye sahiptir (U.S. ESIGN Act ve UETA) ve gönderenden basılı bir kopya isteyebilirim.',
   'sign.tickConsent': 'Elektronik imzayı kabul etmek için kutuyu işaretleyin.',
@@ -142,6 +154,11 @@ export const tr: Catalogue = {
   'voided.heading': 'Bu istek geri çekildi',
   'voided.textOn': '{sender}, “{form}” belgesini {date} tarihinde geri çekti. Artık imzalanacak bir şey yok.',
   'voided.text': '{sender}, “{form}” belgesini geri çekti. Artık imzalanacak bir şey yok.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Gerekçe: {reason}',
+  'waiting.nowRole': 'Şu anda imzalayan: {role} ({total} imzacıdan {position}.).',
+  'waiting.nowPosition': 'Şu anda imzalayan: {total} imzacıdan {position}.',
+  'waiting.yours': 'Siz {position}. imzacısınız.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Hatırlatma: {account} sizden “{form}” belgesini imzalamanızı istiyor',

@@ -30,6 +30,18 @@ export const uk: Catalogue = {
   'sign.fixOne': 'Виправте поле: {labels}.',
   'sign.fixMany': 'Виправте поля ({count}): {labels}.',
   'sign.unsaved': 'На цій сторінці є незбережені дані. Усе одно піти?',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': 'Завершити пізніше',
+  'sign.draftSaving': 'Збереження…',
+  'sign.draftSaved': 'Прогрес збережено: посилання відкриє його на будь-якому пристрої.',
+  'sign.draftFailed': 'Не збережено на сервері; збережено в цьому браузері.',
+  'sign.laterSent': 'Збережено. Ми знову надіслали вам посилання: відкрийте його на будь-якому пристрої, щоб завершити.',
+  'sign.laterRecent': 'Збережено. Посилання надіслано вам кілька хвилин тому: відкрийте його на будь-якому пристрої, щоб завершити.',
+  'sign.leftOne': 'Залишилось 1: {label}',
+  'sign.leftMany': 'Залишилось {count}: {label}',
+  'sign.go': 'Перейти',
+  'sign.showAll': 'Показати всі',
+  'sign.hideAll': 'Сховати список',
   'sign.restored': 'Дані, які ви раніше ввели на цій сторінці, відновлено.',
   'sign.consent': 'Я погоджуюся підписати цей документ електронно. Мій електронний підпис має таку саму юридичну силу, як власноручний (U.S. ESIGN Act і UETA), і я можу попросити відправника про паперову копію.',
   'sign.tickConsent': 'Позначте прапорець, щоб погодитися на електронне підписання.',
@@ -142,6 +154,11 @@ export const uk: Catalogue = {
   'voided.heading': 'Цей запит відкликано',
   'voided.textOn': 'Відправник ({sender}) відкликав документ «{form}» {date}. Підписувати більше нічого.',
   'voided.text': 'Відправник ({sender}) відкликав документ «{form}». Підписувати більше нічого.',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': 'Причина: {reason}',
+  'waiting.nowRole': 'Зараз підписує: {role} (підписант {position} з {total}).',
+  'waiting.nowPosition': 'Зараз підписує: підписант {position} з {total}.',
+  'waiting.yours': 'Ви підписант № {position}.',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': 'Нагадування: {account} просить вас підписати «{form}»',

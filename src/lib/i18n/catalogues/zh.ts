@@ -30,6 +30,18 @@ export const zh: Catalogue = {
   'sign.fixOne': '请更正此字段：{labels}。',
   'sign.fixMany': '请更正以下 {count} 个字段：{labels}。',
   'sign.unsaved': '此页面上有未保存的内容。仍要离开吗？',
+  // Issue 43: progress on the server, Finish later, the compact list of what is left.
+  'sign.finishLater': '稍后完成',
+  'sign.draftSaving': '正在保存…',
+  'sign.draftSaved': '进度已保存：通过链接可在任何设备上继续。',
+  'sign.draftFailed': '未能保存到服务器；已保留在此浏览器中。',
+  'sign.laterSent': '已保存。我们已再次向您发送链接：在任何设备上打开即可完成。',
+  'sign.laterRecent': '已保存。链接已在几分钟前发送给您：在任何设备上打开即可完成。',
+  'sign.leftOne': '还剩 1 项：{label}',
+  'sign.leftMany': '还剩 {count} 项：{label}',
+  'sign.go': '前往',
+  'sign.showAll': '显示全部',
+  'sign.hideAll': '隐藏列表',
   'sign.restored': '已恢复您之前在此页面上输入的内容。',
   'sign.consent': '我同意以电子方式签署此文件。我的电子签名与手写签名具有同等法律效力（U.S. ESIGN Act 和 UETA），并且我可以向发件人索取纸质副本。',
   'sign.tickConsent': '请勾选此框以同意电子签署。',
@@ -142,6 +154,11 @@ export const zh: Catalogue = {
   'voided.heading': '此请求已被撤回',
   'voided.textOn': '{sender} 于 {date} 撤回了“{form}”。已无需签署任何内容。',
   'voided.text': '{sender} 撤回了“{form}”。已无需签署任何内容。',
+  // Issue 43: the void's reason, who signs now.
+  'voided.reason': '原因：{reason}',
+  'waiting.nowRole': '正在签署：{role}（共 {total} 位签署人中的第 {position} 位）。',
+  'waiting.nowPosition': '正在签署：共 {total} 位签署人中的第 {position} 位。',
+  'waiting.yours': '您是第 {position} 位签署人。',
 
   // After sending (issue #23): the reminder and the void notice.
   'remind.subject': '提醒：{account} 请您签署“{form}”',

@@ -366,6 +366,7 @@ function updateProgress() {
     document.getElementById('guide-progress').textContent = t('sign.progress', { done, total: required.length });
   }
   if (!formError.hidden && problems.length === 0 && formError.dataset.kind === 'missing') formError.hidden = true;
+  document.dispatchEvent(new CustomEvent('formsign:problems', { detail: { problems } }));
   // A field marked wrong is re-judged as it changes, so its error leaves as soon as it is right.
   for (const box of form.querySelectorAll('.ctl.invalid')) {
     const el = box.matches('[data-field]') ? box : box.querySelector('[data-field]');
@@ -429,6 +430,7 @@ form.addEventListener('submit', async (e) => {
     const labels = problems.map((p) => p.label).join(', ');
     const key = missing ? (problems.length === 1 ? 'sign.missingOne' : 'sign.missingMany') : problems.length === 1 ? 'sign.fixOne' : 'sign.fixMany';
     showError(t(key, { count: problems.length, labels }), problems[0].id, 'missing');
+    document.dispatchEvent(new CustomEvent('formsign:problems', { detail: { problems } }));
     return;
   }
   if (!document.getElementById('consent').checked) {
