@@ -44,7 +44,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * Seeds an account, a test key and whatever `seed` adds, then starts the server (pinned to `cpu` with
- * taskset when given) and resolves once /healthz answers 200.
+ * taskset when given) and resolves once /readyz answers 200.
  */
 export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cpu?: string; env?: Record<string, string>; seed: (deps: Deps, p: Partition) => Promise<T> }): Promise<Served<T>> {
   // The prefix names a PostgreSQL database too: letters, digits and underscores only.
@@ -82,7 +82,7 @@ export async function serveFormsign<T>(o: { prefix: string; dialect?: string; cp
   };
 }
 
-/** Spawns `src/main.ts serve` with `env` and resolves once /healthz answers 200. */
+/** Spawns `src/main.ts serve` with `env` and resolves once /readyz answers 200. */
 async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base: string, logMode: 'w' | 'a'): Promise<{ stop(): Promise<void>; cpuMs(): number }> {
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" adds node flags NODE_OPTIONS does not allow (bench/profile.ts).
   const nodeArgs = (env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
@@ -102,11 +102,12 @@ async function startServer(env: NodeJS.ProcessEnv, cpu: string | undefined, base
   const until = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`formsign serve exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    // /readyz: serve listens (and /healthz answers) before its start-up steps are done.
+    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > until) {
       child.kill('SIGKILL');
-      throw new Error(`formsign serve did not answer /healthz within 90 s: ${stderr}`);
+      throw new Error(`formsign serve was not ready (/readyz) within 90 s: ${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

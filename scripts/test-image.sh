@@ -167,10 +167,12 @@ step "starting '${IMAGE_CMD[*]}' and 'formsign worker' in the exported image as 
 in_image WORKER=off /bin/sh -c 'cd "$0" && exec "$@"' "$IMAGE_WORKDIR" "${IMAGE_CMD[@]}" > "$LOG" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 120); do
-  curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
+  # /readyz: serve listens (and /healthz answers) before its start-up steps are done.
+  curl -fsS "$BASE/readyz" >/dev/null 2>&1 && break
   kill -0 "${pids[0]}" 2>/dev/null || fail "formsign serve exited"
   sleep 0.5
 done
+curl -fsS "$BASE/healthz" >/dev/null || fail "/healthz"
 curl -fsS "$BASE/readyz" >/dev/null || fail "/readyz"
 # The worker after the server: the server's first start migrates and makes the demo account.
 in_image /bin/sh -c 'cd "$0" && exec formsign worker' "$IMAGE_WORKDIR" > "$WORKER_LOG" 2>&1 &

@@ -44,7 +44,7 @@ export interface Member {
   /** Worker ids (`formsign worker` prints its id) of every life of this slot; the last is current. */
   readonly workerIds: string[];
   alive(): boolean;
-  /** Started and answering (an API's /healthz), not killed since. */
+  /** Started and ready (an API's /readyz), not killed since. */
   ready(): boolean;
   pid(): number | undefined;
   kill9(): Promise<void>;
@@ -317,7 +317,8 @@ function member(role: Role, index: number, base: string, env: Record<string, str
           ready = true;
           return undefined;
         }
-      } else if (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) {
+      // /readyz, not /healthz: `serve` listens (and /healthz answers) before its start-up steps are done.
+      } else if (await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) {
         ready = true;
         return undefined;
       }
