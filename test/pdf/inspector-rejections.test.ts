@@ -114,7 +114,8 @@ describe('refusals', () => {
   });
 
   it('a worker that exceeds its heap limit → pdf_invalid, and a new worker takes over', async () => {
-    const small = createPdfInspector({ timeoutMs: 4_000, maxOldGenerationSizeMb: 48 });
+    // Room for pdf.js, which every import now loads to read text tags (issue 41); far below what the hog needs.
+    const small = createPdfInspector({ timeoutMs: 4_000, maxOldGenerationSizeMb: 128 });
     try {
       await small.inspect(readFixture(ALL_LABELLED));
       await expectRejection(small, heapHog(6_000_000), 'pdf_invalid', /memory/);
