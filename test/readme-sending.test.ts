@@ -156,10 +156,11 @@ describe("README's sending and webhook examples, run in order against a server",
     assert.match(voided, /"code":"form_not_voidable"/);
   });
 
-  it('the signer checks send to a new form: three recipients, no error', () => {
+  it('the signer checks send to a new form: four sends (e-mail, SMS, access code, and at Finish with a meaning), no error', () => {
     const out = outputOf('"method":"access_code"');
     assert.doesNotMatch(out, /"error"/);
-    assert.equal(out.match(/"object":"form"/g)?.length, 3);
+    assert.equal(out.match(/"object":"form"/g)?.length, 4);
+    assert.match(out, /"meaning":"Approved"/);
   });
 
   it('the completed-copy send and the notification address', () => {
