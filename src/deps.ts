@@ -8,7 +8,7 @@ import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
 import type { ScryptCost } from './domain/users/passwords.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
-import { ensureServiceSecret } from './db/repositories/service-secrets.js';
+import { ensureServiceSecret, findServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps, WebhookServices } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
 import { GENERATED_TYPES_PATH, loadOpenApiDocument } from './http/openapi.js';
@@ -195,7 +195,10 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   // A harness that asks for its own pool bounds (opts.pdf) gets a pool of its own, never the shared one.
   const pdf = opts.sharedPdfWork && !opts.pdf ? borrowedPdfWork(opts.sharedPdfWork) : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
-  const secret = (name: string) => untilDone(() => database.transact((trx) => ensureServiceSecret(trx, name, () => randomBytes(32).toString('base64url'), new Date().toISOString())));
+  // Read before the transaction: a later start (every operator command) then commits nothing, and
+  // a read-only command starts no WAL thread (issue 36 item 3).
+  const secret = async (name: string) => (await findServiceSecret(database.db, name))
+    ?? untilDone(() => database.transact((trx) => ensureServiceSecret(trx, name, () => randomBytes(32).toString('base64url'), new Date().toISOString())));
   const linkKey = await secret('signing_links');
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
   const fileKey = await secret('file_links');

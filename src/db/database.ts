@@ -151,12 +151,15 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('wal_autocheckpoint = 50000');
   file.pragma('journal_size_limit = 67108864');
   let restartWanted = false;
+  // Started by the first commit: until something is written there is no WAL to copy, and a read-only
+  // operator command (`accounts list`) then never pays for the thread (issue 36 item 3).
   // Exclusive locking (a start on a full disk) leaves no other connection in: SQLite's own checkpoint runs.
-  const checkpointer = exclusive ? { stop: async () => undefined } : startCheckpointer(filePath, {
+  let checkpointer: { stop(): Promise<void> } | undefined;
+  const checkpointerStarted = () => (checkpointer ??= exclusive ? { stop: async () => undefined } : startCheckpointer(filePath, {
     onRestartWanted: () => (restartWanted = true),
     ...(opts.walRestartFrames ? { restartFrames: opts.walRestartFrames } : {}),
     ...(opts.onCheckpointError ? { onError: opts.onCheckpointError } : {}),
-  });
+  }));
   const batch = new BatchState();
   const statements = withStatementCache(file, batch);
   const db = new Kysely<Database>({ dialect: guardDialect(new SqliteDialect({ database: statements })) });
@@ -165,6 +168,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     inTransaction: () => file.inTransaction,
     durable: () => walSync.durable(),
     afterCommit() {
+      checkpointerStarted();
       if (!restartWanted) return;
       restartWanted = false;
       file.pragma('wal_checkpoint(PASSIVE)');
@@ -177,7 +181,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     transact: commits.transact,
     transactReplayable: commits.transactReplayable,
     async close() {
-      await checkpointer.stop();
+      await checkpointer?.stop();
       // Before the connection closes: closing the last one deletes the WAL.
       await walSync.close();
       await flushThread?.stop();
