@@ -115,17 +115,17 @@ export function ActivityPage() {
         {list && list.data.length === 0 ? <Empty title="Nothing here"><p>{Object.values(filters).some(Boolean) ? 'No activity matches these filters.' : 'Nothing has happened in this account yet.'}</p></Empty> : null}
         {list && list.data.length > 0 ? (
           <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="activity-title">
-            <table className="table activity-table">
+            <table className="table activity-table stack-table">
               <thead>
-                <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col" className="hide-sm">From</th></tr>
+                <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">From</th></tr>
               </thead>
               <tbody>
                 {list.data.map((a) => (
                   <tr key={a.id} data-kind={a.kind}>
                     <td>{formatDateTime(a.created_at)}</td>
-                    <td>{a.actor.email ?? <span className="muted">{a.kind === 'member.sign_in_failed' ? 'Someone' : 'Operator'}</span>}</td>
+                    <td data-label="Who">{a.actor.email ?? <span className="muted">{a.kind === 'member.sign_in_failed' ? 'Someone' : 'Operator'}</span>}</td>
                     <td><strong>{KIND_LABELS[a.kind]}</strong>{a.target ? <> · {a.target}</> : null}{describe(a) ? <div className="muted small">{describe(a)}</div> : null}</td>
-                    <td className="hide-sm">{a.ip ?? <span className="muted">—</span>}</td>
+                    <td data-label="From">{a.ip ?? <span className="muted">—</span>}</td>
                   </tr>
                 ))}
               </tbody>

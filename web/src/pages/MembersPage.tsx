@@ -125,26 +125,28 @@ function MemberTable({ members, onChanged }: { members: Member[]; onChanged: () 
     <>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="members-title">
-        <table className="table">
+        <table className="table stack-table">
           <thead>
-            <tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col" className="hide-sm">Last sign-in</th><th scope="col" className="hide-sm">2FA</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            <tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">Last sign-in</th><th scope="col">2FA</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
           </thead>
           <tbody>
             {members.map((m) => {
               const me = m.id === session.user.id;
               const lastOwner = m.role === 'owner' && owners <= 1;
+              const mayTransfer = mayCall(session.user.role, 'POST /members/transfer-ownership') && !me && m.role !== 'owner';
+              const mayRemove = mayManage(m) && !lastOwner && !me;
               return (
                 <tr key={m.id}>
                   <td>{m.email}{me ? <span className="muted"> (you)</span> : null}<div className="muted small">Joined {formatDate(m.created_at)}</div></td>
-                  <td>
-                    {mayManage(m) && !lastOwner && !me ? (
+                  <td data-label="Role">
+                    {mayRemove ? (
                       <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void act(() => api('PATCH', `/members/${m.id}`, { role: e.target.value }))}>
                         {assignable(session).map((r) => <option key={r} value={r}>{r}</option>)}
                       </select>
                     ) : <span className="role-tag">{m.role}</span>}
                   </td>
-                  <td className="hide-sm">{formatDateTime(m.last_sign_in_at)}</td>
-                  <td className="hide-sm">{m.two_factor ? 'On' : 'Off'}</td>
+                  <td data-label="Last sign-in">{formatDateTime(m.last_sign_in_at)}</td>
+                  <td data-label="2FA">{m.two_factor ? 'On' : 'Off'}</td>
                   <td className="actions-cell">
                     {confirming?.id === m.id ? (
                       <span className="confirm">
@@ -153,12 +155,12 @@ function MemberTable({ members, onChanged }: { members: Member[]; onChanged: () 
                           : <button type="button" className="btn small danger" onClick={() => void act(() => api('POST', '/members/transfer-ownership', { user_id: m.id }))}>Make owner, I become admin</button>}
                         <button type="button" className="btn small ghost" onClick={() => setConfirming(null)}>Cancel</button>
                       </span>
-                    ) : (
+                    ) : mayTransfer || mayRemove ? (
                       <span className="row-actions">
-                        {mayCall(session.user.role, 'POST /members/transfer-ownership') && !me && m.role !== 'owner' ? <button type="button" className="btn small secondary" onClick={() => setConfirming({ id: m.id, action: 'transfer' })} aria-label={`Transfer ownership to ${m.email}`}>Transfer ownership</button> : null}
-                        {mayManage(m) && !lastOwner && !me ? <button type="button" className="btn small secondary" onClick={() => setConfirming({ id: m.id, action: 'remove' })} aria-label={`Remove ${m.email}`}>Remove</button> : null}
+                        {mayTransfer ? <button type="button" className="btn small secondary" onClick={() => setConfirming({ id: m.id, action: 'transfer' })} aria-label={`Transfer ownership to ${m.email}`}>Transfer ownership</button> : null}
+                        {mayRemove ? <button type="button" className="btn small secondary" onClick={() => setConfirming({ id: m.id, action: 'remove' })} aria-label={`Remove ${m.email}`}>Remove</button> : null}
                       </span>
-                    )}
+                    ) : null}
                   </td>
                 </tr>
               );
@@ -186,17 +188,17 @@ function Invitations({ members, onChanged }: { members: Members; onChanged: () =
       <h2 id="invitations-title">Open invitations</h2>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="invitations-title">
-        <table className="table">
+        <table className="table stack-table">
           <thead>
-            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" className="hide-sm">Invited by</th><th scope="col" className="hide-sm">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
           </thead>
           <tbody>
             {members.invitations.map((i) => (
               <tr key={i.id}>
                 <td>{i.email}</td>
-                <td><span className="role-tag">{i.role}</span></td>
-                <td className="hide-sm">{i.invited_by ?? <span className="muted">Operator</span>}</td>
-                <td className="hide-sm">{formatDateTime(i.expires_at)}</td>
+                <td data-label="Role"><span className="role-tag">{i.role}</span></td>
+                <td data-label="Invited by">{i.invited_by ?? <span className="muted">Operator</span>}</td>
+                <td data-label="Expires">{formatDateTime(i.expires_at)}</td>
                 <td className="actions-cell"><button type="button" className="btn small secondary" onClick={() => void withdraw(i.id)} aria-label={`Withdraw the invitation to ${i.email}`}>Withdraw</button></td>
               </tr>
             ))}
