@@ -6,7 +6,8 @@ import { print, UsageError } from './output.js';
 type Handler = (deps: Deps, args: string[], json: boolean) => Promise<void>;
 
 function line(a: ActivityView): string {
-  const who = a.actor.email ?? (a.kind === 'member.sign_in_failed' ? 'someone' : 'operator');
+  const key = a.detail?.['api_key'];
+  const who = a.actor.email ?? (a.kind === 'member.sign_in_failed' ? 'someone' : typeof key === 'string' ? `API key ${key}` : 'operator');
   const detail = a.detail ? `  ${Object.entries(a.detail).map(([k, v]) => `${k}=${String(v)}`).join(' ')}` : '';
   return `${a.created_at}  ${a.kind.padEnd(22)}  ${who}${a.target ? ` → ${a.target}` : ''}${a.ip ? `  from ${a.ip}` : ''}${detail}`;
 }

@@ -93,6 +93,13 @@ for (const dialect of DIALECTS) {
       clock.advance(1000);
       assert.equal((await admin.call('POST', `/dashboard/api/test/webhooks/${hookId}/rotate-secret`)).status, 200);
       assert.equal(errorCode(await admin.call('POST', '/dashboard/api/test/webhooks/wh_doesnotexist/rotate-secret')), 'resource_not_found');
+      // Through the API with a key: logged too, naming the key.
+      const apiKey = await owner.call('POST', '/dashboard/api/keys', { json: { mode: 'test', label: 'server' } });
+      const serverKey = apiKey.json<{ id: string; key: string; display: string }>();
+      const viaApi = await h.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { authorization: `Bearer ${apiKey.json<{ key: string }>().key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:9/api-hook', events: ['form.sent'] }) });
+      assert.equal(viaApi.statusCode, 201, viaApi.body);
+      const apiEntry = (await activity(owner, '?kind=webhook.created')).find((e) => e.target === 'http://127.0.0.1:9/api-hook');
+      assert.deepEqual([apiEntry?.actor, apiEntry?.detail], [{ id: null, email: null }, { mode: 'test', webhook_id: JSON.parse(viaApi.body).id, api_key: serverKey.id }]);
       clock.advance(1000);
       assert.equal((await owner.call('PUT', '/dashboard/api/settings/locale', { json: { locale: 'de' } })).status, 200);
       clock.advance(1000);
@@ -117,6 +124,8 @@ for (const dialect of DIALECTS) {
         ['key.revoked', admin.email, made.display],
         ['webhook.created', admin.email, 'http://127.0.0.1:9/hook'],
         ['webhook.rotated', admin.email, 'http://127.0.0.1:9/hook'],
+        ['key.created', owner.email, serverKey.display],
+        ['webhook.created', null, 'http://127.0.0.1:9/api-hook'],
         ['settings.changed', owner.email, 'locale'],
         ['member.removed', owner.email, sender.email],
       ].map((e) => JSON.stringify(e)).sort());
@@ -129,11 +138,11 @@ for (const dialect of DIALECTS) {
       assert.ok(entries.every((e) => e.created_at >= T0));
 
       // Filters: what, who, when.
-      assert.deepEqual((await activity(owner, '?kind=key.created')).map((e) => e.target), [made.display]);
+      assert.deepEqual((await activity(owner, '?kind=key.created')).map((e) => e.target).sort(), [made.display, serverKey.display].sort());
       assert.deepEqual([...new Set((await activity(owner, `?member=${admin.userId}`)).map((e) => e.actor.email))], [admin.email]);
       assert.equal((await activity(owner, `?member=${ownerId}&kind=member.signed_in`)).length, 2);
       assert.equal((await activity(owner, '?since=2026-12-08')).length, 0);
-      assert.equal((await activity(owner, '?until=2026-12-07')).length, 16, 'a day is taken whole');
+      assert.equal((await activity(owner, '?until=2026-12-07')).length, 18, 'a day is taken whole');
       assert.equal((await activity(owner, '?until=2026-12-06')).length, 0);
       const firstPage = await owner.call('GET', '/dashboard/api/activity?limit=5');
       assert.equal(firstPage.json<{ has_more: boolean }>().has_more, true);

@@ -3,6 +3,7 @@ import type { Transact, Trx } from '../../db/handles.js';
 import type { ActivityKind } from '../../lib/activity-kinds.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import type { PreparedWrite } from '../prepared-write.js';
 
 // The account activity log (issue 39 item 5): one function records an entry, inside the transaction
 // of the change it records, so the log has an entry exactly when the change happened.
@@ -61,4 +62,14 @@ export function withActivity<D extends { transact: Transact; clock: Clock }>(dep
     return result;
   }) as Transact;
   return { ...deps, transact };
+}
+
+/** A prepared write that also records an entry, made from what it returns, in its own transaction. */
+export async function loggedWrite<R>(deps: { clock: Clock }, prepared: Promise<PreparedWrite<R>>, entry: (result: R) => ActivityEntry): Promise<PreparedWrite<R>> {
+  const write = await prepared;
+  return async (trx) => {
+    const result = await write(trx);
+    await recordActivity(trx, deps, entry(result));
+    return result;
+  };
 }

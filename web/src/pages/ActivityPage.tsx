@@ -44,6 +44,13 @@ function describe(a: Activity): string {
     .join(', ');
 }
 
+/** Who, when no member did it: a wrong password's sender, an API key, or the operator at the command line. */
+function who(a: Activity): string {
+  if (a.kind === 'member.sign_in_failed') return 'Someone';
+  const key = a.detail?.['api_key'];
+  return typeof key === 'string' ? `API key ${key}` : 'Operator';
+}
+
 export function ActivityPage() {
   const [filters, setFilters] = useState<Filters>({ kind: '', member: '', since: '', until: '' });
   const [cursors, setCursors] = useState<string[]>([]);
@@ -123,7 +130,7 @@ export function ActivityPage() {
                 {list.data.map((a) => (
                   <tr key={a.id} data-kind={a.kind}>
                     <td>{formatDateTime(a.created_at)}</td>
-                    <td data-label="Who">{a.actor.email ?? <span className="muted">{a.kind === 'member.sign_in_failed' ? 'Someone' : 'Operator'}</span>}</td>
+                    <td data-label="Who">{a.actor.email ?? <span className="muted">{who(a)}</span>}</td>
                     <td><strong>{KIND_LABELS[a.kind]}</strong>{a.target ? <> · {a.target}</> : null}{describe(a) ? <div className="muted small">{describe(a)}</div> : null}</td>
                     <td data-label="From">{a.ip ?? <span className="muted">—</span>}</td>
                   </tr>
