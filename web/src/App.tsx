@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { api, ApiError, errorMessage, rememberSession, whenSignedOut, type Mode, type SessionView } from './api';
+import { api, ApiError, errorMessage, rememberSession, whenRefused, whenSignedOut, type Mode, type SessionView } from './api';
 import { pageConfig } from './config';
 import { AppContext, storedMode, storeMode, type AppState } from './mode';
 import { AuthPage } from './pages/AuthPage';
@@ -75,6 +75,17 @@ export function App() {
     whenSignedOut(() => {
       rememberSession(null);
       setAuth({ state: 'out', notice: 'Your session ended. Sign in again to continue.' });
+    });
+  }, []);
+
+  // A refusal may mean the member's role changed since the page loaded: read the session again, so
+  // the navigation and the pages show what the role allows now.
+  useEffect(() => {
+    whenRefused(() => {
+      api<SessionView>('GET', '/session').then((session) => {
+        setAuth((a) => (a.state === 'in' && a.session.user.role === session.user.role ? a : { state: 'in', session }));
+        rememberSession(session);
+      }, () => undefined);
     });
   }, []);
 

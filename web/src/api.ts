@@ -94,6 +94,7 @@ export class ApiError extends Error {
 
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
+let onRefused: () => void = () => undefined;
 
 export function rememberSession(session: SessionView | null): void {
   csrfToken = session?.csrf_token ?? '';
@@ -102,6 +103,11 @@ export function rememberSession(session: SessionView | null): void {
 /** Called when the server says the session is gone (expired, revoked, signed out elsewhere). */
 export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
+}
+
+/** Called when the member's role does not allow a call: the role may have changed since the page loaded. */
+export function whenRefused(fn: () => void): void {
+  onRefused = fn;
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -131,6 +137,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     const e = (json as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error;
     const err = new ApiError(res.status, e?.code ?? 'unknown', e?.message ?? `The server answered ${res.status}.`, e?.param);
     if (err.code === 'session_required' && path !== '/session') onSignedOut();
+    if (err.code === 'permission_denied') onRefused();
     throw err;
   }
   return json as T;
