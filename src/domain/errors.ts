@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   session_required: [401, 'authentication_error'],
   login_failed: [401, 'authentication_error'],
   csrf_token_invalid: [403, 'permission_error'],
+  // Issue 39 (CONTRACT Part E): the member's role does not allow this dashboard call.
+  permission_denied: [403, 'permission_error'],
   email_taken: [409, 'conflict_error'],
 } as const;
 

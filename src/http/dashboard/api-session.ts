@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { requestAccessEmail, resetPassword } from '../../domain/users/access-emails.js';
 import { logIn } from '../../domain/users/log-in.js';
+import { acceptInvitation, lookupInvitation } from '../../domain/users/invitations.js';
 import { logInWithLink, setPassword } from '../../domain/users/manage-users.js';
 import { endSession, resolveSession, type StartedSession } from '../../domain/users/sessions.js';
 import { signUp } from '../../domain/users/sign-up.js';
+import { clientIp } from './actor.js';
 import { assertSameOrigin, sessionGuard, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -38,7 +40,7 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/login-link', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token']);
-    return started(req, reply, await logInWithLink(deps, body['token']));
+    return started(req, reply, await logInWithLink(deps, body['token'], clientIp(req)));
   });
 
   // "E-mail me a sign-in link" and "Forgot password?": 202 and the same answer for any address.
@@ -51,7 +53,19 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/password-reset', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token', 'new_password']);
-    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'] }));
+    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'], ip: clientIp(req) }));
+  });
+
+  // An invitation to join an account (issue 39): what it is, then joining with a new password.
+  api.post('/invitation/lookup', async (req) => {
+    assertSameOrigin(req, deps.baseUrl);
+    return lookupInvitation(deps, jsonObject(req, ['token'])['token']);
+  });
+
+  api.post('/invitation/accept', async (req, reply) => {
+    assertSameOrigin(req, deps.baseUrl);
+    const body = jsonObject(req, ['token', 'password']);
+    return started(req, reply, await acceptInvitation(deps, { token: body['token'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.get('/session', { onRequest: guard }, async (req) => sessionOf(req).view);
@@ -66,9 +80,4 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
     const body = jsonObject(req, ['current_password', 'new_password']);
     return started(req, reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
   });
-}
-
-/** The client's address: the peer's, or with TRUST_PROXY the one a trusted proxy forwarded. */
-function clientIp(req: FastifyRequest): string | null {
-  return req.ip || null;
 }
