@@ -13,6 +13,7 @@ import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { RETENTION_COMMANDS, RETENTION_USAGE } from './retention-commands.js';
+import { SIGN_IN_COMMANDS, SIGN_IN_USAGE } from './sign-in-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 import { readInput } from './read-input.js';
@@ -146,6 +147,7 @@ const HANDLERS: Record<string, Handler> = {
   ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
   ...RETENTION_COMMANDS,
+  ...SIGN_IN_COMMANDS,
   ...FORM_COMMANDS,
 };
 
@@ -175,6 +177,7 @@ ${USER_USAGE}
 ${NOTIFY_USAGE}
 ${LOCALE_USAGE}
 ${RETENTION_USAGE}
+${SIGN_IN_USAGE}
 ${SEAL_USAGE}
 ${FORM_USAGE}
 ${VERIFY_USAGE}`;

@@ -31,6 +31,8 @@ export const PURGE_PLAN = {
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
+  // Issue 39: sign-in (single sign-on and two-factor), about accounts and users, not forms.
+  account_sign_in: 'not form data', user_totp: 'not form data', sso_domains: 'not form data', sso_flows: 'not form data', recovery_codes: 'not form data',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';

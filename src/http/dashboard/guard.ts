@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
-import { checkCsrf, requireSession, type Session } from '../../domain/users/sessions.js';
+import { checkCsrf, requireSession, requireSessionAt, type PendingStep, type Session } from '../../domain/users/sessions.js';
 import { sendJsonError } from '../error-body.js';
 import { readSessionCookie } from './session-cookie.js';
 
@@ -17,6 +17,18 @@ const sessions = new WeakMap<FastifyRequest, Session>();
 export function sessionGuard(deps: DomainDeps) {
   return async (req: FastifyRequest): Promise<void> => {
     const session = await requireSession(deps, readSessionCookie(req));
+    if (!SAFE.has(req.method)) checkCsrf(session, headerValue(req, CSRF_HEADER));
+    sessions.set(req, session);
+  };
+}
+
+/**
+ * The two-factor routes' guard: also lets through a half-signed-in session at one of `steps` (null: a
+ * full session), CSRF-checked the same way; every other route's guard refuses such a session.
+ */
+export function sessionGuardAt(deps: DomainDeps, steps: ReadonlyArray<PendingStep | null>) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const session = await requireSessionAt(deps, readSessionCookie(req), steps);
     if (!SAFE.has(req.method)) checkCsrf(session, headerValue(req, CSRF_HEADER));
     sessions.set(req, session);
   };

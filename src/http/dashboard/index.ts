@@ -5,6 +5,9 @@ import type { HttpServices } from '../services.js';
 import { registerKeysApi } from './api-keys.js';
 import { registerNotifySettingsApi } from './api-notify-settings.js';
 import { registerSessionApi } from './api-session.js';
+import { registerSignInPolicyApi } from './api-sign-in-policy.js';
+import { registerTwoFactorApi } from './api-two-factor.js';
+import { registerSsoCallback, registerSsoStart } from './sso-routes.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { jsonErrorHandler } from './guard.js';
 import { registerSpa } from './spa.js';
@@ -24,6 +27,8 @@ import { dashboardLimitHook } from './limit-hook.js';
  */
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
   registerSpa(app, s.domain, opts.distDir, Boolean(s.devOutbox && (s.devOutbox.email || s.devOutbox.sms)));
+  // Issue 39: the OpenID provider's redirect back lands outside the JSON API (it answers with a page).
+  registerSsoCallback(app, s.domain);
   await app.register(async (api) => {
     await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
@@ -32,6 +37,9 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     });
     registerSessionApi(api, s.domain);
+    registerSsoStart(api, s.domain);
+    registerTwoFactorApi(api, s.domain);
+    registerSignInPolicyApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
     // Dashboard part 2 (issue 24): writes count as the API endpoint they mirror.

@@ -7,6 +7,7 @@ import { EmbedOriginsForm } from './EmbedOrigins';
 import { LocaleSettingsForm } from './LocaleSettings';
 import { RetentionSettingsForm } from './RetentionSettings';
 import { NotifySettingsForm } from './NotifySettings';
+import { SignInPolicySettings, TwoFactorSettings } from './SecuritySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 
@@ -61,6 +62,8 @@ export function SettingsPage() {
         {done ? <Notice tone="success">Your password is saved.</Notice> : null}
         <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save password'}</button>
       </form>
+      <TwoFactorSettings />
+      <SignInPolicySettings />
     </>
   );
 }

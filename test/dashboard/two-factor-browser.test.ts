@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Secret, TOTP } from 'otpauth';
+import { checkPage, followNav, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
+import { PASSWORD, uniqueEmail } from './support.js';
+
+// Two-factor sign-in in Chromium at 1280 and 390 px (test-results/two-factor/): set up from Settings
+// with the QR code and the key shown as text (the code computed from that key, as an app would), the
+// recovery codes, then a sign-in with the code step; axe-clean at every step.
+
+const SHOTS = path.resolve('test-results', 'two-factor');
+
+const codeFor = (secret: string, at: number) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at });
+
+describe('two-factor sign-in in the browser', () => {
+  let stage: BrowserStage;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    stage = await startBrowserStage();
+  });
+  after(() => stage?.close());
+
+  const check = (w: Watched, name: string) => checkPage(w, SHOTS, name);
+
+  for (const width of [1280, 390]) {
+    it(`sets it up in Settings and signs in with a code (${width} px)`, async () => {
+      const email = uniqueEmail('totp');
+      const w = await openWatched(stage.browser, stage.origin, width);
+      const { page } = w;
+      await page.goto(`${stage.origin}/dashboard/signup`);
+      await signUpInPage(page, email);
+      await followNav(page, 'Settings');
+      await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const qr = page.getByRole('img', { name: 'QR code to add Formsign to your authenticator app' });
+      await qr.waitFor();
+      assert.ok(((await qr.getAttribute('src')) ?? '').startsWith('data:image/svg+xml;base64,'));
+      const secret = (await page.locator('code.secret').innerText()).replace(/\s+/g, '');
+      assert.match(secret, /^[A-Z2-7]{32}$/);
+      await qr.scrollIntoViewIfNeeded();
+      await check(w, 'enrol');
+      await page.getByLabel('Code from the app').fill('000000');
+      await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+      await page.getByText('That code is not right').waitFor();
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !p.includes('/two-factor/enrolment/confirm')));
+      await page.getByLabel('Code from the app').fill(codeFor(secret, Date.now()));
+      await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+      await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+      const codes = await page.locator('.recovery-codes code').allInnerTexts();
+      assert.equal(codes.length, 10);
+      await check(w, 'recovery-codes');
+      await page.getByRole('button', { name: 'I saved my recovery codes' }).click();
+      await page.getByText(/On since .*10 of 10 recovery codes left/).waitFor();
+      await check(w, 'enabled');
+      await w.context.close();
+
+      // A new browser: password, then the code step (a code of the next time step: the one used to
+      // confirm was spent).
+      const s = await openWatched(stage.browser, stage.origin, width);
+      await s.page.goto(`${stage.origin}/dashboard/login`);
+      await s.page.getByLabel('E-mail address').fill(email);
+      await s.page.getByLabel('Password').fill(PASSWORD);
+      await s.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await s.page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+      await check(s, 'code-step');
+      await s.page.getByLabel('Code').fill(codeFor(secret, Date.now() + 30_000));
+      await s.page.getByRole('button', { name: 'Verify and sign in' }).click();
+      await s.page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      await check(s, 'signed-in');
+      // The recovery route on the code step, seen too.
+      await s.context.close();
+      const r = await openWatched(stage.browser, stage.origin, width);
+      await r.page.goto(`${stage.origin}/dashboard/login`);
+      await r.page.getByLabel('E-mail address').fill(email);
+      await r.page.getByLabel('Password').fill(PASSWORD);
+      await r.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await r.page.getByRole('button', { name: 'Use a recovery code' }).click();
+      await r.page.getByLabel('Recovery code').fill(codes[0]!);
+      await check(r, 'recovery-step');
+      await r.page.getByRole('button', { name: 'Verify and sign in' }).click();
+      await r.page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      await r.context.close();
+    });
+  }
+
+  it('the sign-in page offers single sign-on (390 px), and says so when the server has none', async () => {
+    const w = await openWatched(stage.browser, stage.origin, 390);
+    await w.page.goto(`${stage.origin}/dashboard/login`);
+    await w.page.getByRole('button', { name: 'Sign in with SSO' }).waitFor();
+    await check(w, 'sign-in');
+    await w.page.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await w.page.getByText('Single sign-on is not set up on this server').waitFor();
+    w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !p.includes('/sso/start')));
+    await check(w, 'sso-unavailable');
+    await w.context.close();
+  });
+});
