@@ -37,6 +37,7 @@ import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
+import { activitySweepHandler } from './domain/activity/sweep-activity.js';
 import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formPurgeHandler } from './domain/forms/purge-files.js';
@@ -313,6 +314,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
     'idempotency.sweep': idempotencySweepHandler(domain),
+    'activity.sweep': activitySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
     'form.purge': formPurgeHandler(domain),
     'forms.retention': formsRetentionHandler(domain, (n) => metrics.formsPurged('retention', n)),

@@ -1,4 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ActivityKind } from '../lib/activity-kinds.js';
+import type { Role } from '../lib/member-roles.js';
 import type { MessageKind } from '../lib/message-kinds.js';
 import type { Mode } from '../lib/partition.js';
 
@@ -39,6 +41,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The address of the member who made it (0070); null for an operator's key. Absent on insert is null. */
+  created_by?: string | null;
 }
 
 export interface TemplatesTable {
@@ -422,12 +426,49 @@ export interface UsersTable {
   email: string;
   /** `scrypt$N$r$p$salt$hash` (base64url), or null until the user sets one (link-only sign-in). */
   password_hash: string | null;
+  /** What the member may do in the dashboard (0070; src/lib/member-roles.ts). */
+  role: Role;
+  /** When the member last signed in (0070); null until then. Absent on insert is null. */
+  last_sign_in_at?: string | null;
   created_at: string;
   updated_at: string;
 }
 
+/** An invitation to join an account's dashboard with a role (0070): e-mailed, 7 days, used once. */
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  token_hash: string;
+  /** The inviting member's address (kept as text: it still reads after they are removed). */
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+/** One entry of an account's activity log (0070): who did what, to what, from where, when. */
+export interface AccountActivityTable {
+  id: string;
+  account_id: string;
+  /** The member's user id; null for the operator (CLI) or someone not signed in. */
+  actor_id: string | null;
+  actor_email: string | null;
+  kind: ActivityKind;
+  /** What it was done to, as a person reads it: a member's address, a key's display, a webhook's URL. */
+  target: string | null;
+  ip: string | null;
+  /** JSON object of further facts (a role change's from/to, which setting). */
+  detail: string | null;
+  created_at: string;
+}
+
 /** What is left to do before a session is a full one (0075): a TOTP code, or enrolling one. */
 export type PendingStep = 'code' | 'enrol';
+
+/** A dashboard sign-in (0010); the cookie carries the token, the store its SHA-256. */
 export interface SessionsTable {
   token_hash: string;
   user_id: string;
@@ -436,6 +477,8 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The member's role when the session was issued (0070); a different role now rotates the session. */
+  role?: Role | null;
   /** Null: a full session; otherwise the second factor it still waits for (0075). */
   pending_step?: PendingStep | null;
 }
@@ -606,6 +649,8 @@ export interface Database {
   signing_drafts: SigningDraftsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
+  invitations: InvitationsTable;
+  account_activity: AccountActivityTable;
   account_sign_in: AccountSignInTable;
   user_totp: UserTotpTable;
   sso_domains: SsoDomainsTable;
@@ -703,3 +748,5 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountNotifyRow = Selectable<AccountNotifyTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type ActivityRow = Selectable<AccountActivityTable>;

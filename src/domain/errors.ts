@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   session_required: [401, 'authentication_error'],
   login_failed: [401, 'authentication_error'],
   csrf_token_invalid: [403, 'permission_error'],
+  // Issue 39 (CONTRACT Part E): the member's role does not allow this dashboard call.
+  permission_denied: [403, 'permission_error'],
   email_taken: [409, 'conflict_error'],
   // Issue 39 items 3 and 4: single sign-on and two-factor sign-in (the dashboard's own codes).
   /** The session has its password step only: the second factor (or enrolling one) comes first. */

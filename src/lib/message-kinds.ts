@@ -22,6 +22,8 @@ export const MESSAGE_KINDS = [
   'password_reset',
   /** "Finish later" on the signing page: the signing link again, to the signer who asked (issue 43). */
   'resume_link',
+  /** An invitation to join an account's dashboard as a member (issue 39). */
+  'member_invitation',
 ] as const;
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

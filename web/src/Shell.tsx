@@ -1,18 +1,21 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { mayCall } from '../../src/lib/dashboard-permissions';
 import { pageConfig } from './config';
 import { useApp } from './mode';
 import { Link } from './router';
 import { Logo } from './ui/Logo';
 
-const NAV: Array<[string, string]> = [
-  ['/dashboard/forms', 'Forms'],
-  ['/dashboard/templates', 'Templates'],
-  ['/dashboard/webhooks', 'Webhooks'],
-  ['/dashboard/keys', 'API keys'],
-  ['/dashboard/usage', 'Usage'],
-  ['/dashboard/outbox', 'Outbox'],
-  ['/dashboard/settings', 'Settings'],
-];
+// Each page with the API route it reads: a member sees only the pages their role may read (the
+// permission table, src/lib/dashboard-permissions.ts).
+const NAV = [
+  ['/dashboard/forms', 'Forms', 'GET /:mode/forms'],
+  ['/dashboard/templates', 'Templates', 'GET /:mode/templates'],
+  ['/dashboard/webhooks', 'Webhooks', 'GET /:mode/webhooks'],
+  ['/dashboard/keys', 'API keys', 'GET /keys'],
+  ['/dashboard/usage', 'Usage', 'GET /usage'],
+  ['/dashboard/outbox', 'Outbox', 'GET /:mode/outbox'],
+  ['/dashboard/settings', 'Settings', 'GET /session'],
+] as const;
 
 export function Shell({ path, wide, children }: { path: string; wide: boolean; children: ReactNode }) {
   const { session, mode, setMode, signOut } = useApp();
@@ -35,7 +38,7 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
             <span aria-hidden="true">☰</span> Menu
           </button>
           <nav id="dashboard-nav" className={menuOpen ? 'nav open' : 'nav'} aria-label="Dashboard">
-            {NAV.filter(([to]) => to !== '/dashboard/outbox' || pageConfig().devOutbox).map(([to, label]) => (
+            {NAV.filter(([to, , route]) => (to !== '/dashboard/outbox' || pageConfig().devOutbox) && mayCall(session.user.role, route)).map(([to, label]) => (
               <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>{label}</Link>
             ))}
             <a href="/docs">API reference</a>
@@ -66,7 +69,7 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
       </header>
       <main id="main" className={wide ? 'content wide' : 'content'}>{children}</main>
       <footer className="footer">
-        <span>Signed in as {session.user.email} · {session.account.name} ({session.account.plan} plan)</span>
+        <span>Signed in as {session.user.email} ({session.user.role}) · {session.account.name} ({session.account.plan} plan)</span>
         <a href="/docs">API reference</a>
       </footer>
     </div>

@@ -1,4 +1,6 @@
 import type { components } from '../../src/generated/api';
+import type { ActivityKind } from '../../src/lib/activity-kinds';
+import type { Role } from '../../src/lib/member-roles';
 import type { MessageKind } from '../../src/lib/message-kinds';
 
 // The dashboard API client: JSON in and out, the session cookie sent by the browser, the session's
@@ -12,7 +14,7 @@ export type Mode = 'test' | 'live';
 
 export interface SessionView {
   object: 'session';
-  user: { id: string; email: string; has_password: boolean };
+  user: { id: string; email: string; has_password: boolean; role: Role };
   account: { id: string; name: string; plan: 'trial' | 'paid' };
   csrf_token: string;
   expires_at: string;
@@ -37,7 +39,50 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The member who made it; null: the operator (CLI, first start). */
+  created_by: string | null;
   key?: string;
+}
+
+// Teams (issue 39): the account's members, open invitations and activity log.
+export type { ActivityKind, Role };
+
+export interface Member {
+  object: 'member';
+  id: string;
+  email: string;
+  role: Role;
+  has_password: boolean;
+  two_factor: boolean;
+  last_sign_in_at: string | null;
+  created_at: string;
+}
+
+export interface Invitation {
+  object: 'invitation';
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Members {
+  object: 'members';
+  data: Member[];
+  invitations: Invitation[];
+}
+
+export interface Activity {
+  object: 'activity';
+  id: string;
+  kind: ActivityKind;
+  actor: { id: string | null; email: string | null };
+  target: string | null;
+  ip: string | null;
+  detail: Record<string, unknown> | null;
+  created_at: string;
 }
 
 export interface List<T> {

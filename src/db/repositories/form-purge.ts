@@ -33,6 +33,7 @@ export const PURGE_PLAN = {
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
   // Issue 39: sign-in (single sign-on and two-factor), about accounts and users, not forms.
   account_sign_in: 'not form data', user_totp: 'not form data', sso_domains: 'not form data', sso_flows: 'not form data', recovery_codes: 'not form data',
+  invitations: 'not form data: a dashboard member invited to the account', account_activity: 'not form data: who did what in the dashboard (members, keys, webhooks, settings, sign-ins)',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';

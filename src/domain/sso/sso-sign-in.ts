@@ -8,7 +8,7 @@ import { OidcError, type OidcClient, type OidcIdentity } from '../../providers/o
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { insertNewSession, startedSession, type StartedSession } from '../users/sessions.js';
-import { recordSignInActivity } from '../users/sign-in-activity.js';
+import { recordActivity } from '../activity/record-activity.js';
 import { normalizeEmail } from '../users/user-rules.js';
 import { claimOf, emailDomain } from './sso-domains.js';
 
@@ -95,15 +95,14 @@ export async function finishSsoSignIn(deps: Deps, input: { flowToken: string | u
     throw new AppError('sso_not_available', `${email} is a user of another account on this server, which has not claimed ${emailDomain(email)}. Sign in there with your password.`);
   }
   const at = deps.clock.now().toISOString();
-  const user = existing ?? { id: newId('user'), account_id: account.id, email, password_hash: null, created_at: at, updated_at: at };
+  // Just in time: the first sign-in makes the user, as a sender (issue 39); an admin may raise the role.
+  const user = existing ?? { id: newId('user'), account_id: account.id, email, password_hash: null, role: 'sender' as const, last_sign_in_at: null, created_at: at, updated_at: at };
   const s = await deps.transact(async (trx) => {
     if (!existing) {
-      // Just in time: the first sign-in makes the user (teams gives them the role `sender`).
       await insertUser(trx, user);
-      await recordSignInActivity(trx, { accountId: account.id, userId: user.id, email, action: 'user.created_sso', ip: input.ip });
+      await recordActivity(trx, deps, { accountId: account.id, actor: { userId: user.id, email, ip: input.ip }, kind: 'member.joined', target: email, detail: { via: 'sso', role: user.role } });
     }
-    await recordSignInActivity(trx, { accountId: account.id, userId: user.id, email, action: 'user.signed_in_sso', ip: input.ip });
-    return insertNewSession(trx, deps, user);
+    return insertNewSession(trx, deps, user, { ip: input.ip, via: 'sso' });
   });
   return { ...(await startedSession(deps, s.token)), created: !existing };
 }

@@ -1,4 +1,5 @@
 import { findUserByEmail } from '../../db/repositories/users.js';
+import { recordActivity } from '../activity/record-activity.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { reserveLogin } from './login-throttle.js';
@@ -25,8 +26,10 @@ export async function logIn(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' |
   await assertPasswordAllowed(deps.db, email, user);
   const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await burnPasswordCheck(password, deps.passwordCost), false);
   if (!ok || !user) {
+    // A wrong password for a member's address goes in their account's log (an unknown address has none).
+    if (user) await deps.transact((trx) => recordActivity(trx, deps, { accountId: user.account_id, actor: { userId: null, email: null, ip: input.ip }, kind: 'member.sign_in_failed', target: user.email }));
     throw new AppError('login_failed', user && !user.password_hash ? `${WRONG} If you were given a sign-in link, use it, then set a password.` : WRONG);
   }
   await attempt.release();
-  return afterFirstFactor(deps, user);
+  return afterFirstFactor(deps, user, { ip: input.ip, via: 'password' });
 }

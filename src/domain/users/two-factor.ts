@@ -9,7 +9,8 @@ import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { reserveSecondFactor } from './login-throttle.js';
 import { insertNewSession, startedSession, type Session, type SessionView, type StartedSession } from './sessions.js';
-import { recordSignInActivity, type SignInActivity } from './sign-in-activity.js';
+import { OPERATOR, recordActivity } from '../activity/record-activity.js';
+import type { ActivityKind } from '../../lib/activity-kinds.js';
 import { normalizeEmail } from './user-rules.js';
 import { givenRecoveryCode, givenTotpCode, matchTotp, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpUri } from './totp.js';
 
@@ -53,8 +54,9 @@ async function userOf(deps: Deps, session: Session): Promise<UserRow & { totp: U
   return { ...user, totp: await findUserTotp(deps.db, user.account_id, user.id) };
 }
 
-const note = (deps: Deps, user: UserRow, action: SignInActivity, ip: string | null) =>
-  deps.transact((trx) => recordSignInActivity(trx, { accountId: user.account_id, userId: user.id, email: user.email, action, ip }));
+/** The activity log's entry for a two-factor event of the user (their own doing; the operator's has no actor). */
+const entry = (user: UserRow, kind: ActivityKind, ip: string | null, byOperator = false) =>
+  ({ accountId: user.account_id, actor: byOperator ? OPERATOR : { userId: user.id, email: user.email, ip }, kind, target: user.email });
 
 export async function twoFactorStatus(deps: Deps, session: Session): Promise<TwoFactorView> {
   const user = await userOf(deps, session);
@@ -93,8 +95,9 @@ export async function confirmEnrolment(deps: Deps, session: Session, input: { co
     if (!(await confirmTotpSecret(trx, user.account_id, user.id, pending, step, at))) return undefined;
     await replaceRecoveryCodes(trx, user.account_id, user.id, hashes, at);
     await revokeUserSessions(trx, user.account_id, user.id, at);
-    await recordSignInActivity(trx, { accountId: user.account_id, userId: user.id, email: user.email, action: 'two_factor.enabled', ip: input.ip });
-    return insertNewSession(trx, deps, user);
+    await recordActivity(trx, deps, entry(user, 'two_factor.enabled', input.ip));
+    // Enrolling as the step of a sign-in finishes that sign-in; from Settings it only renews the session.
+    return insertNewSession(trx, deps, user, session.pendingStep === 'enrol' ? { ip: input.ip, via: 'two_factor_enrolment' } : undefined);
   });
   if (!s) throw new AppError('parameter_invalid', 'This set-up was replaced by a newer one meanwhile. Scan the newest QR code and enter a code from it.');
   return { started: await startedSession(deps, s.token), recoveryCodes: codes };
@@ -116,11 +119,11 @@ export async function verifySecondFactor(deps: Deps, session: Session, input: { 
     const spent = byRecovery ? await consumeRecoveryCode(trx, user.account_id, user.id, recoveryCodeHash(code), at) : step !== null && (await advanceTotpStep(trx, user.account_id, user.id, step));
     if (!spent) return undefined;
     await revokeSession(trx, session.tokenHash, at);
-    if (byRecovery) await recordSignInActivity(trx, { accountId: user.account_id, userId: user.id, email: user.email, action: 'two_factor.recovery_code_used', ip: input.ip });
-    return insertNewSession(trx, deps, user);
+    if (byRecovery) await recordActivity(trx, deps, entry(user, 'two_factor.recovery_code_used', input.ip));
+    return insertNewSession(trx, deps, user, { ip: input.ip, via: byRecovery ? 'recovery_code' : 'two_factor' });
   });
   if (!s) {
-    await note(deps, user, 'two_factor.failed', input.ip);
+    await deps.transact((trx) => recordActivity(trx, deps, entry(user, 'two_factor.failed', input.ip)));
     throw byRecovery ? new AppError('auth_code_invalid', 'That recovery code is not right, or was used already. Each code works once.', 'recovery_code') : wrongCode('code');
   }
   await attempt.release();
@@ -138,11 +141,11 @@ export async function disableTwoFactor(deps: Deps, session: Session, input: { co
   const done = await deps.transact(async (trx) => {
     if (step === null || !(await advanceTotpStep(trx, user.account_id, user.id, step))) return false;
     await clearTotp(trx, user.account_id, user.id);
-    await recordSignInActivity(trx, { accountId: user.account_id, userId: user.id, email: user.email, action: 'two_factor.disabled', ip: input.ip });
+    await recordActivity(trx, deps, entry(user, 'two_factor.disabled', input.ip));
     return true;
   });
   if (!done) {
-    await note(deps, user, 'two_factor.failed', input.ip);
+    await deps.transact((trx) => recordActivity(trx, deps, entry(user, 'two_factor.failed', input.ip)));
     throw wrongCode('code');
   }
   await attempt.release();
@@ -158,7 +161,7 @@ export async function resetTwoFactor(deps: Deps, emailInput: string): Promise<{ 
   await deps.transact(async (trx) => {
     await clearTotp(trx, user.account_id, user.id);
     await revokeUserSessions(trx, user.account_id, user.id, at);
-    await recordSignInActivity(trx, { accountId: user.account_id, userId: user.id, email: user.email, action: 'two_factor.disabled', ip: null });
+    await recordActivity(trx, deps, entry(user, 'two_factor.disabled', null, true));
   });
   return { object: 'user', id: user.id, account_id: user.account_id, email: user.email };
 }

@@ -2,13 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { requestAccessEmail, resetPassword } from '../../domain/users/access-emails.js';
 import { logIn } from '../../domain/users/log-in.js';
+import { acceptInvitation, lookupInvitation } from '../../domain/users/invitations.js';
 import { logInWithLink, setPassword } from '../../domain/users/manage-users.js';
 import { endSession } from '../../domain/users/sessions.js';
 import { signUp } from '../../domain/users/sign-up.js';
+import { clientIp } from './actor.js';
 import { assertSameOrigin, sessionGuard, sessionGuardAt, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
 import { clearSessionCookie } from './session-cookie.js';
-import { clientIp, sendStarted, type Started } from './start-session.js';
+import { sendStarted, type Started } from './start-session.js';
 
 // Sign-up, sign-in (password or one-time link), the current session, sign-out and password setting;
 // e-mailed sign-in and reset links (issue 37). Every sign-in mints a new session token (a token the
@@ -35,7 +37,7 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/login-link', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token']);
-    return started(req, reply, await logInWithLink(deps, body['token']));
+    return started(req, reply, await logInWithLink(deps, body['token'], clientIp(req)));
   });
 
   // "E-mail me a sign-in link" and "Forgot password?": 202 and the same answer for any address.
@@ -48,7 +50,19 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/password-reset', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token', 'new_password']);
-    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'] }));
+    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'], ip: clientIp(req) }));
+  });
+
+  // An invitation to join an account (issue 39): what it is, then joining with a new password.
+  api.post('/invitation/lookup', async (req) => {
+    assertSameOrigin(req, deps.baseUrl);
+    return lookupInvitation(deps, jsonObject(req, ['token'])['token']);
+  });
+
+  api.post('/invitation/accept', async (req, reply) => {
+    assertSameOrigin(req, deps.baseUrl);
+    const body = jsonObject(req, ['token', 'password']);
+    return started(req, reply, await acceptInvitation(deps, { token: body['token'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.get('/session', { onRequest: guard }, async (req) => sessionOf(req).view);
@@ -65,4 +79,3 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
     return started(req, reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
   });
 }
-

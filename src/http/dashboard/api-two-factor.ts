@@ -3,7 +3,8 @@ import type { DomainDeps } from '../../domain/context.js';
 import { beginEnrolment, confirmEnrolment, disableTwoFactor, twoFactorStatus, verifySecondFactor, type EnrolledView } from '../../domain/users/two-factor.js';
 import { sessionGuardAt, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
-import { clientIp, replaceSession, sendStarted } from './start-session.js';
+import { clientIp } from './actor.js';
+import { replaceSession, sendStarted } from './start-session.js';
 
 // Two-factor sign-in (issue 39 item 4): the signed-in user's status, enrolment (also for a
 // half-signed-in session of an account that requires it), the code step of sign-in, and turning it

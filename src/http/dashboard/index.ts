@@ -3,13 +3,15 @@ import { AppError } from '../../domain/errors.js';
 import { acceptUploads } from '../plugins/uploads.js';
 import type { HttpServices } from '../services.js';
 import { registerKeysApi } from './api-keys.js';
+import { registerMembersApi } from './api-members.js';
 import { registerNotifySettingsApi } from './api-notify-settings.js';
 import { registerSessionApi } from './api-session.js';
 import { registerSignInPolicyApi } from './api-sign-in-policy.js';
 import { registerTwoFactorApi } from './api-two-factor.js';
 import { registerSsoCallback, registerSsoStart } from './sso-routes.js';
 import { registerTemplatesApi } from './api-templates.js';
-import { jsonErrorHandler } from './guard.js';
+import { hasSessionGuard, jsonErrorHandler } from './guard.js';
+import { needOf } from '../../lib/dashboard-permissions.js';
 import { registerSpa } from './spa.js';
 // Dashboard part 2 (issue 24).
 import { registerFormsApi } from './api-forms.js';
@@ -30,6 +32,15 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
   // Issue 39: the OpenID provider's redirect back lands outside the JSON API (it answers with a page).
   registerSsoCallback(app, s.domain);
   await app.register(async (api) => {
+    // Every route must be in the permission table, and one that needs a role must run the guard that
+    // enforces it: checked as each route is added, so an unlisted route stops the server at start.
+    api.addHook('onRoute', (route) => {
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+        const need = needOf(method, route.url);
+        if (need === undefined) throw new Error(`dashboard route ${method} ${route.url} is not in the permission table (src/lib/dashboard-permissions.ts)`);
+        if (need !== 'public' && !hasSessionGuard(route.onRequest)) throw new Error(`dashboard route ${method} ${route.url} needs the role ${need} but has no session guard`);
+      }
+    });
     await acceptUploads(api);
     api.setErrorHandler(jsonErrorHandler);
     api.addHook('onSend', async (_req, reply) => {
@@ -52,6 +63,7 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerAccountApi(api, s.domain, s.openapi, s.limits);
     registerNotifySettingsApi(api, s.domain);
     registerAccountSettingsApi(api, s.domain, s.openapi, limited);
+    registerMembersApi(api, s.domain);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

@@ -9,7 +9,8 @@ import { layout } from '../pages/layout.js';
 import { sendPage } from '../pages/send-page.js';
 import { assertSameOrigin } from './guard.js';
 import { jsonObject } from './json-input.js';
-import { clientIp, replaceSession } from './start-session.js';
+import { clientIp } from './actor.js';
+import { replaceSession } from './start-session.js';
 
 // Single sign-on (issue 39 item 3). The sign-in page asks POST /dashboard/api/sso/start for the
 // provider's address (the attempt's token goes into a cookie only /dashboard/sso reads, HttpOnly and

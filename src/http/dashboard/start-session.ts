@@ -23,8 +23,3 @@ export async function sendStarted(deps: DomainDeps, req: FastifyRequest, reply: 
   await replaceSession(deps, req, reply, s);
   return reply.code(status).send(s.view);
 }
-
-/** The client's address: the peer's, or with TRUST_PROXY the one a trusted proxy forwarded. */
-export function clientIp(req: FastifyRequest): string | null {
-  return req.ip || null;
-}
