@@ -92,8 +92,11 @@ for (const dialect of DIALECTS) {
       assert.equal(first.location, '/dashboard/templates');
       assert.ok(first.session);
       first.v.cookie = first.session;
-      const session = (await first.v.call('GET', '/dashboard/api/session')).json<{ user: { id: string; email: string; has_password: boolean }; account: { id: string } }>();
-      assert.deepEqual([session.user.email, session.user.has_password, session.account.id], [email.toLowerCase(), false, accountId]);
+      const session = (await first.v.call('GET', '/dashboard/api/session')).json<{ user: { id: string; email: string; has_password: boolean; role: string }; account: { id: string } }>();
+      assert.deepEqual([session.user.email, session.user.has_password, session.user.role, session.account.id], [email.toLowerCase(), false, 'sender', accountId], 'made a sender, without a password');
+      // The activity log: joined and signed in, both through single sign-on.
+      const log = await h.deps.database.db.selectFrom('account_activity').select(['kind', 'actor_id', 'target', 'detail']).where('account_id', '=', accountId).where('target', '=', email.toLowerCase()).orderBy('created_at').execute();
+      assert.deepEqual(log.map((e) => [e.kind, e.actor_id, JSON.parse(e.detail ?? '{}').via]), [['member.joined', session.user.id, 'sso'], ['member.signed_in', session.user.id, 'sso']]);
       const rows = await h.deps.database.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).execute();
       assert.equal(rows.length, 1);
       assert.deepEqual([rows[0]!.account_id, rows[0]!.password_hash], [accountId, null]);

@@ -112,6 +112,17 @@ for (const dialect of DIALECTS) {
       const reused = await third.call('POST', '/dashboard/api/two-factor/verify', { json: { recovery_code: recovery[3] } });
       assert.equal(reused.status, 400);
       assert.equal(errorCode(reused), 'auth_code_invalid');
+
+      // The activity log has each step; a half session is no sign-in until its code.
+      const log = await h.deps.database.db.selectFrom('account_activity').select(['kind', 'detail']).where('account_id', '=', a.accountId).orderBy('created_at').orderBy('id').execute();
+      const steps = log.map((e) => (e.kind === 'member.signed_in' ? `signed_in:${JSON.parse(e.detail ?? '{}').via}` : e.kind));
+      // (The test's clock stands still, so the entries share their time: compared as a set of counts.)
+      assert.deepEqual(steps.filter((k) => k !== 'signed_in:sign_up').sort(), [
+        'signed_in:recovery_code', 'signed_in:two_factor', 'two_factor.enabled', 'two_factor.failed', 'two_factor.failed', 'two_factor.failed', 'two_factor.recovery_code_used',
+      ]);
+      // Members: two-factor sign-in shows as on.
+      const members = await a.call('GET', '/dashboard/api/members');
+      assert.equal(members.json<{ data: Array<{ email: string; two_factor: boolean }> }>().data.find((m) => m.email === a.email)?.two_factor, true);
     });
 
     it(`the code step is throttled like the password: ${SECOND_FACTOR_CHECKS_PER_USER} wrong codes, then even the right one waits`, async () => {
