@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
+import { addSsoDomain } from '../../src/domain/sso/sso-domains.js';
+import { startTestProvider, type TestProvider } from '../shared/oidc-provider.js';
 import { checkPage, followNav, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
 import { PASSWORD, uniqueEmail } from './support.js';
 
@@ -91,15 +93,64 @@ describe('two-factor sign-in in the browser', () => {
     });
   }
 
-  it('the sign-in page offers single sign-on (390 px), and says so when the server has none', async () => {
+  it('the sign-in page offers no single sign-on when the server has no provider', async () => {
     const w = await openWatched(stage.browser, stage.origin, 390);
     await w.page.goto(`${stage.origin}/dashboard/login`);
-    await w.page.getByRole('button', { name: 'Sign in with SSO' }).waitFor();
-    await check(w, 'sign-in');
+    await w.page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+    assert.equal(await w.page.getByRole('button', { name: 'Sign in with SSO' }).count(), 0);
+    await w.context.close();
+  });
+});
+
+describe('single sign-on in the browser, through a real OpenID provider', () => {
+  let stage: BrowserStage;
+  let idp: TestProvider;
+  let callback = '';
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    idp = await startTestProvider(() => callback);
+    stage = await startBrowserStage(idp.env);
+    callback = `${stage.origin}/dashboard/sso/callback`;
+    const account = await stage.h.deps.database.db.selectFrom('accounts').select('id').where('name', '=', 'Account A').executeTakeFirstOrThrow();
+    await addSsoDomain(stage.h.deps.domain, account.id, 'acme-sso.test');
+  });
+  after(async () => {
+    await stage?.close();
+    await idp?.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`signs in with SSO from the sign-in page, the user made at the first sign-in (${width} px)`, async () => {
+      const email = `grace-${width}@acme-sso.test`;
+      idp.people.set(`grace-${width}`, { email, email_verified: true, name: 'Grace Hopper' });
+      idp.signInAs = `grace-${width}`;
+      const w = await openWatched(stage.browser, stage.origin, width);
+      await w.page.goto(`${stage.origin}/dashboard/login`);
+      await w.page.getByRole('button', { name: 'Sign in with SSO' }).waitFor();
+      await checkPage(w, SHOTS, 'sso-sign-in');
+      // E-mail first: the address alone, in a claimed domain, goes to the provider and back.
+      await w.page.getByLabel('E-mail address').fill(email);
+      await w.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await w.page.getByRole('heading', { name: 'No templates yet' }).waitFor();
+      forgive(w, new RegExp(`request away: ${idp.issuer.replace(/[.]/g, '\\.')}/`));
+      await checkPage(w, SHOTS, 'sso-signed-in');
+      const session = await w.page.evaluate(() => fetch('/dashboard/api/session').then((r) => r.json() as Promise<{ user: { email: string; role: string } }>));
+      assert.deepEqual([session.user.email, session.user.role], [email, 'sender']);
+      await w.context.close();
+    });
+  }
+
+  it('an address in no claimed domain gets a page that says so (390 px)', async () => {
+    idp.people.set('bob', { email: 'bob@elsewhere.test', email_verified: true, name: 'Bob' });
+    idp.signInAs = 'bob';
+    const w = await openWatched(stage.browser, stage.origin, 390);
+    await w.page.goto(`${stage.origin}/dashboard/login`);
     await w.page.getByRole('button', { name: 'Sign in with SSO' }).click();
-    await w.page.getByText('Single sign-on is not set up on this server').waitFor();
-    forgive(w, /sso\/start|status of 403/);
-    await check(w, 'sso-unavailable');
+    await w.page.getByRole('heading', { name: 'Single sign-on did not sign you in' }).waitFor();
+    await w.page.getByText('Single sign-on is not set up for elsewhere.test').waitFor();
+    forgive(w, new RegExp(`request away: ${idp.issuer.replace(/[.]/g, '\\.')}/|403 GET .*/dashboard/sso/callback|status of 403`));
+    await checkPage(w, SHOTS, 'sso-refused');
     await w.context.close();
   });
 });

@@ -34,7 +34,9 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(redirectUri: string): Promise<TestProvider> {
+/** `redirectUri`: Formsign's callback, or a function giving it when the first request comes (a server whose port is chosen after). */
+export async function startTestProvider(redirectUriOf: string | (() => string)): Promise<TestProvider> {
+  const redirectUri = () => (typeof redirectUriOf === 'string' ? redirectUriOf : redirectUriOf());
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -43,8 +45,8 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
   const people = new Map<string, Person>();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const state = { signInAs: '', codeTtl: 60 };
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' }],
+  const make = () => new Provider(issuer, {
+    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri()], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' }],
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' }] },
     cookies: { keys: ['a-cookie-key-of-the-test-provider'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -56,15 +58,19 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
       return person ? { accountId: sub, claims: async () => ({ sub, ...person }) } : undefined;
     },
   });
-  const handle = provider.callback();
+  let provider: Provider | undefined;
+  let handle: ReturnType<Provider['callback']> | undefined;
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    provider ??= make();
+    handle ??= provider.callback();
     if (!req.url?.startsWith('/interaction/')) return handle(req, res);
+    const p = provider;
     void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === 'login') return provider.interactionFinished(req, res, { login: { accountId: state.signInAs } }, { mergeWithLastSubmission: false });
-      const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+      const details = await p.interactionDetails(req, res);
+      if (details.prompt.name === 'login') return p.interactionFinished(req, res, { login: { accountId: state.signInAs } }, { mergeWithLastSubmission: false });
+      const grant = new p.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
       grant.addOIDCScope('openid email profile');
-      return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+      return p.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
     })().catch((err: unknown) => {
       res.statusCode = 500;
       res.end(String(err));
@@ -93,7 +99,7 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
       const jar = new Map<string, string>();
       let url = authorizationUrl;
       for (let i = 0; i < 12; i++) {
-        if (url.startsWith(redirectUri)) return url;
+        if (url.startsWith(redirectUri())) return url;
         const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
         for (const c of res.headers.getSetCookie()) {
           const pair = c.slice(0, c.indexOf(';') < 0 ? c.length : c.indexOf(';'));

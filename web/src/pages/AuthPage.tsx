@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, errorMessage, type ChallengeView, type SessionView, type SignInAnswer } from '../api';
+import { pageConfig } from '../config';
 import { Link } from '../router';
 import { Logo } from '../ui/Logo';
 import { Notice } from '../ui/ui';
@@ -38,7 +39,7 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
     setError(null);
     // E-mail first: an address alone, in a domain claimed for single sign-on, goes to the provider.
     const email = data.get('email');
-    if (kind === 'login' && data.get('password') === '' && typeof email === 'string' && email.trim() !== '') {
+    if (kind === 'login' && pageConfig().sso && data.get('password') === '' && typeof email === 'string' && email.trim() !== '') {
       try {
         return await startSso(email);
       } catch {
@@ -104,7 +105,7 @@ export function AuthPage({ kind, notice, onSignedIn }: { kind: Kind; notice?: st
           ) : null}
           {formError ? <div className="note error" role="alert">{formError}</div> : null}
           <button type="submit" className="btn primary block" disabled={busy}>{busy ? 'Please wait…' : kind === 'login' ? 'Sign in' : 'Create account'}</button>
-          {kind === 'login' ? (
+          {kind === 'login' && pageConfig().sso ? (
             <>
               <p className="auth-or"><span>or</span></p>
               <button type="button" className="btn secondary block" disabled={busy} onClick={() => void sso(form.current ? new FormData(form.current).get('email') : undefined)}>Sign in with SSO</button>
