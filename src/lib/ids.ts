@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   check: 'chk',
   /** A person's data export or erasure (issue 40). */
   dataSubjectRequest: 'dsr',
+  /** A bulk send (issue 42, CONTRACT Part E). */
+  bulkSend: 'bulk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -6,6 +6,7 @@ import { Logo } from './ui/Logo';
 
 const NAV: Array<[string, string]> = [
   ['/dashboard/forms', 'Forms'],
+  ['/dashboard/bulk', 'Bulk send'],
   ['/dashboard/templates', 'Templates'],
   ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/keys', 'API keys'],

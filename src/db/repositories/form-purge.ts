@@ -31,6 +31,8 @@ export const PURGE_PLAN = {
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
+  bulk_sends: 'not form data: a bulk send\'s template and counters',
+  bulk_send_rows: "a row's input (prefill values, recipients' addresses) is cleared when its form is sent or the row fails, before any purge can reach the form; the form id and the error stay",
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';

@@ -15,6 +15,7 @@ import { registerOutboxApi } from './api-outbox.js';
 import { registerAccountSettingsApi } from './api-account-settings.js';
 import { registerAccountApi } from './api-usage.js';
 import { registerWebhooksApi } from './api-webhooks.js';
+import { registerBulkSendsApi } from './api-bulk-sends.js';
 import { sessionGuard } from './guard.js';
 import { dashboardLimitHook } from './limit-hook.js';
 
@@ -44,6 +45,8 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerAccountApi(api, s.domain, s.openapi, s.limits);
     registerNotifySettingsApi(api, s.domain);
     registerAccountSettingsApi(api, s.domain, s.openapi, limited);
+    // Issue 42: the Bulk send page.
+    registerBulkSendsApi(api, s.domain, s.openapi, s.limits, limited);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });
