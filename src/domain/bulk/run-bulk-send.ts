@@ -17,10 +17,16 @@ import { recordBulkSendCompleted } from './record-bulk-event.js';
 
 type RunDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>;
 
-/** Rows one run takes before it hands the rest to the next run (and the slot to other jobs). */
-const BATCH = 50;
-/** Rows of a batch in flight at once: their transactions share SQLite's group commits. */
-const PARALLEL = 4;
+/**
+ * Rows one run takes before it hands the rest to the next run, which queues behind the jobs due before
+ * it (the invitations of this run among them): a few seconds of work, well inside the job's timeout.
+ */
+const BATCH = 200;
+/**
+ * Rows in flight at once: their transactions share SQLite's group commits and PostgreSQL's pool. Eight
+ * halves a row's cost against four (measured, 200 rows) while a shared commit stays short.
+ */
+const PARALLEL = 8;
 
 /** Another runner moved the row first (a job claimed again after its worker died): this one writes nothing. */
 class RowTaken extends Error {}
@@ -48,8 +54,11 @@ export function bulkSendRunHandler(deps: RunDeps): JobHandler<PayloadOf<'bulk_se
       }
       if (rows.length < BATCH) return;
       const now = isoNow(deps.clock);
+      // The next run is due as of this run's start, so it is claimed ahead of the invitations this run
+      // queued (due later): with run_at now it would wait for every one of them, and rows and messages
+      // would take turns instead of flowing side by side. It still holds one slot at a time.
       return async (trx) => {
-        await enqueue(trx, p, bulkSendRun, payload, { now });
+        await enqueue(trx, p, bulkSendRun, payload, { now, runAt: ctx.startedAt.toISOString() });
       };
     },
     async failed(trx, payload, ctx, failure) {

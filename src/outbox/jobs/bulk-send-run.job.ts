@@ -6,7 +6,8 @@ import { defineJob } from '../job.js';
  * transactions of its own that move the row's state (form created, then sent or failed), so a run
  * killed midway leaves every row either untouched, created or settled, and the next run goes on from
  * there. While rows remain, the run's outcome enqueues the next batch: one bulk send holds one worker
- * slot at a time, so a 5,000-row send never keeps other accounts' messages waiting behind it.
+ * slot at a time (of the worker's eight), so a 5,000-row send never keeps other accounts' messages
+ * waiting behind it.
  */
 export const bulkSendRun = defineJob({
   name: 'bulk_send.run',
