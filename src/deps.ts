@@ -43,6 +43,8 @@ import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formPurgeHandler } from './domain/forms/purge-files.js';
 import { formsRetentionHandler } from './domain/forms/retention.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
+import { MAX_ROWS as MAX_BULK_ROWS } from './domain/bulk/bulk-rules.js';
+import { bulkSendRunHandler } from './domain/bulk/run-bulk-send.js';
 import { countOpenJobs, oldestDueJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { createStorageHealth } from './lib/storage-health.js';
@@ -211,7 +213,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
-  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
+  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job), bulkSendMaxRows: MAX_BULK_ROWS[database.dialect] };
   const certificate = createCertificateReadiness(() => checkSigningCertificate(signingCertificate, clock.now(), READINESS_TIMEOUT_MS), () => clock.now().getTime(), READINESS_TIMEOUT_MS);
   const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError, certificate, logRepeats);
   wakeSignal.listen(worker.wake);
@@ -321,6 +323,7 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'form.remind': formRemindHandler(domain),
     'form.purge': formPurgeHandler(domain),
     'forms.retention': formsRetentionHandler(domain, (n) => metrics.formsPurged('retention', n)),
+    'bulk_send.run': bulkSendRunHandler(domain),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics, certificate), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;

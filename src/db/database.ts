@@ -41,6 +41,7 @@ import * as m0056 from './migrations/0056_check_log_ip.js';
 import * as m0065 from './migrations/0065_signing_drafts.js';
 import * as m0070 from './migrations/0070_teams.js';
 import * as m0075 from './migrations/0075_sso_and_two_factor.js';
+import * as m0080 from './migrations/0080_bulk_sends.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -253,6 +254,7 @@ export const migrations: Record<string, Migration> = {
   '0065_signing_drafts': m0065,
   '0070_teams': m0070,
   '0075_sso_and_two_factor': m0075,
+  '0080_bulk_sends': m0080,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

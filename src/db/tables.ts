@@ -709,6 +709,8 @@ export interface RecoveryCodesTable {
   user_id: string;
   created_at: string;
   used_at: string | null;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
 }
 
 /** A person's data export or erasure asked of a partition (0060): the address as its SHA-256 only. */
@@ -750,3 +752,40 @@ export type SessionRow = Selectable<SessionsTable>;
 export type AccountNotifyRow = Selectable<AccountNotifyTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type ActivityRow = Selectable<AccountActivityTable>;
+
+export type BulkSendStatus = 'processing' | 'completed';
+export type BulkRowStatus = 'pending' | 'sent' | 'failed';
+
+/** A bulk send (0080, issue 42): its counters move with the transactions that settle its rows. */
+export interface BulkSendsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  template_id: string;
+  status: BulkSendStatus;
+  total: number;
+  sent: number;
+  failed: number;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+export type BulkSendRow = Selectable<BulkSendsTable>;
+
+/** One row of a bulk send (0080): at most one form, made and sent by the job worker. */
+export interface BulkSendRowsTable {
+  bulk_id: string;
+  /** 1-based: `rows[row - 1]` of the request, or the CSV's row-th line after its header. */
+  row: number;
+  account_id: string;
+  mode: Mode;
+  status: BulkRowStatus;
+  /** JSON `{prefill, recipients, name?}` while the row is pending; null once it is sent or failed. */
+  input: string | null;
+  /** Set in the transaction that creates the row's form (before it is sent). */
+  form_id: string | null;
+  /** JSON `{code, message, param?}`: the contract's error that failed the row. */
+  error: string | null;
+  updated_at: string;
+}
+export type BulkSendRowRow = Selectable<BulkSendRowsTable>;

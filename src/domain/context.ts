@@ -61,6 +61,8 @@ export interface DomainDeps {
   readonly verifyPdf: (source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions) => Promise<Verification>;
   /** The audit trail of a form as a PDF of its own, drawn in the PDF pool. */
   readonly auditTrailPdf: (audit: AuditTrail, facts: SealFacts, opts?: JobOptions) => Promise<Uint8Array>;
+  /** Rows a bulk send takes (issue 42): 1,000 on SQLite, 5,000 on PostgreSQL (bulk/bulk-rules.ts says why). */
+  readonly bulkSendMaxRows?: number;
 }
 
 /**

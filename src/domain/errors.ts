@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   auth_code_invalid: [400, 'invalid_request_error'],
   auth_locked: [429, 'rate_limit_error'],
   plan_required: [402, 'permission_error'],
+  // Issue 42: a bulk send whose rows the month's remaining quota cannot cover (refused before any is sent).
+  quota_exceeded: [402, 'permission_error'],
   resource_not_found: [404, 'not_found_error'],
   route_not_found: [404, 'not_found_error'],
   method_not_allowed: [405, 'invalid_request_error'],

@@ -65,6 +65,12 @@ export const DASHBOARD_PERMISSIONS = {
   'POST /:mode/forms/:form_id/hold': 'admin',
   'DELETE /:mode/forms/:form_id/hold': 'admin',
 
+  // Bulk send (issue 42): senders send; every role reads a bulk send's progress and rows.
+  'POST /:mode/bulk-sends/preview': 'sender',
+  'POST /:mode/bulk-sends': 'sender',
+  'GET /:mode/bulk-sends/:bulk_id': 'viewer',
+  'GET /:mode/bulk-sends/:bulk_id/rows': 'viewer',
+
   // Webhooks: senders read them and their delivery log; admins change them.
   'GET /:mode/webhooks': 'sender',
   'GET /:mode/webhooks/:webhook_id/deliveries': 'sender',

@@ -25,6 +25,8 @@ export const ID_PREFIXES = {
   invitation: 'inv',
   /** An entry of an account's activity log (issue 39). */
   activity: 'act',
+  /** A bulk send (issue 42, CONTRACT Part E). */
+  bulkSend: 'bulk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -56,6 +56,7 @@ function scriptedHandlers() {
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
     'outbox.sweep': { run: async () => undefined },
+    'bulk_send.run': { run: async () => undefined },
   };
   return { handlers, calls, failures, state };
 }

@@ -20,6 +20,7 @@ import { NewForm } from './pages/NewForm';
 import { OutboxPage } from './pages/OutboxPage';
 import { UsagePage } from './pages/UsagePage';
 import { WebhooksPage } from './pages/WebhooksPage';
+import { BulkSendPage } from './pages/BulkSendPage';
 import { navigate, usePath } from './router';
 import { Shell } from './Shell';
 import { ErrorNote, Spinner } from './ui/ui';
@@ -124,7 +125,7 @@ export function App() {
     if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
     if (auth.state === 'out' && !PUBLIC.includes(path) && !ONE_TIME.includes(path)) {
       // After signing in, the person lands where they were going (a template's link, say).
-      if (/^\/dashboard\/(templates|keys|settings|forms|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
+      if (/^\/dashboard\/(templates|keys|settings|forms|bulk|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
       navigate('/dashboard/login', { replace: true });
     }
   }, [auth.state, path]);
@@ -147,6 +148,7 @@ export function App() {
   else if (path === '/dashboard/forms/new') page = <NewForm key={mode} />;
   else if (path === '/dashboard/forms/generate') page = <GenerateForm key={mode} />;
   else if (/^\/dashboard\/forms\/[^/]+$/.test(path)) page = <FormDetail key={`${path}-${mode}`} formId={decodeURIComponent(path.slice('/dashboard/forms/'.length))} />;
+  else if (path === '/dashboard/bulk') page = <BulkSendPage key={mode} />;
   else if (path === '/dashboard/webhooks') page = <WebhooksPage key={mode} />;
   else if (path === '/dashboard/usage') page = <UsagePage />;
   else if (path === '/dashboard/outbox') page = <OutboxPage key={mode} />;

@@ -9,6 +9,7 @@ import { Logo } from './ui/Logo';
 // permission table, src/lib/dashboard-permissions.ts).
 const NAV = [
   ['/dashboard/forms', 'Forms', 'GET /:mode/forms'],
+  ['/dashboard/bulk', 'Bulk send', 'POST /:mode/bulk-sends'],
   ['/dashboard/templates', 'Templates', 'GET /:mode/templates'],
   ['/dashboard/webhooks', 'Webhooks', 'GET /:mode/webhooks'],
   ['/dashboard/keys', 'API keys', 'GET /keys'],

@@ -168,6 +168,12 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEventType = Webhook['events'][number];
 export type SendFormRequest = components['schemas']['SendFormRequest'];
 export type SendRecipient = SendFormRequest['recipients'][number];
+// Issue 42: bulk send.
+export type BulkSend = components['schemas']['BulkSend'];
+export type BulkSendRow = components['schemas']['BulkSendRow'];
+
+/** The Bulk send page's preview: the CSV checked as the API checks it, nothing written. */
+export type { BulkPreview } from '../../src/lib/bulk-preview';
 
 export interface DevMessage {
   object: 'dev_message';

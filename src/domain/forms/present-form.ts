@@ -191,6 +191,8 @@ export const removedFormFields: FieldSet = fieldSet('[]');
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {
+  // An event about a bulk send (issue 42) keeps its object whole as its snapshot: no form to render.
+  if (e.type.startsWith('bulk_send.')) return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${e.form}}}`);
   const { state, values, detail } = stateOfSnapshot(e.form);
   const form = formJson(state, fields, links, values);
   const extra = detail?.authentication ? `,"authentication":${JSON.stringify(detail.authentication)}` : '';

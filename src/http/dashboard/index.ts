@@ -20,6 +20,7 @@ import { registerOutboxApi } from './api-outbox.js';
 import { registerAccountSettingsApi } from './api-account-settings.js';
 import { registerAccountApi } from './api-usage.js';
 import { registerWebhooksApi } from './api-webhooks.js';
+import { registerBulkSendsApi } from './api-bulk-sends.js';
 import { sessionGuard } from './guard.js';
 import { dashboardLimitHook } from './limit-hook.js';
 
@@ -64,6 +65,8 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerNotifySettingsApi(api, s.domain);
     registerAccountSettingsApi(api, s.domain, s.openapi, limited);
     registerMembersApi(api, s.domain);
+    // Issue 42: the Bulk send page.
+    registerBulkSendsApi(api, s.domain, s.openapi, s.limits, limited);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

@@ -3,6 +3,10 @@ import getReadiness from './health/getReadiness.js';
 import getOpenApiDocument from './meta/getOpenApiDocument.js';
 import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
+// Issue 42: bulk send.
+import createBulkSend from './bulk-sends/createBulkSend.js';
+import getBulkSend from './bulk-sends/getBulkSend.js';
+import listBulkSendRows from './bulk-sends/listBulkSendRows.js';
 import generateForm from './forms/generateForm.js';
 import deleteForm from './forms/deleteForm.js';
 import holdForm from './forms/holdForm.js';
@@ -56,6 +60,9 @@ import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
 export const ROUTES: readonly RouteDef[] = [
+  createBulkSend,
+  getBulkSend,
+  listBulkSendRows,
   getHealth,
   getReadiness,
   getOpenApiDocument,

@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "quota_exceeded", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -265,6 +265,62 @@ FormList = TypedDict("FormList", {
     "has_more": "bool",
 })
 
+BulkSendRowErrorsItem = TypedDict("BulkSendRowErrorsItem", {
+    "row": "int",
+    "error": "RowError",
+})
+
+# A bulk send (`createBulkSend`): one form per row, made from `template_id` and sent by the job
+BulkSend = TypedDict("BulkSend", {
+    "object": 'Literal["bulk_send"]',
+    "id": "str",
+    "mode": 'Literal["live", "test"]',
+    "template_id": "str",
+    "status": 'Literal["processing", "completed"]',
+    "total": "int",
+    "sent": "int",
+    "failed": "int",
+    "created_at": "str",
+    "completed_at": "Union[str, None]",
+    "row_errors": "NotRequired[List[BulkSendRowErrorsItem]]",
+})
+
+# Why a bulk send's row failed, as the contract's error (`Error`) without its request id.
+RowError = TypedDict("RowError", {
+    "code": "str",
+    "message": "str",
+    "param": "NotRequired[str]",
+})
+
+# One row of a bulk send and what became of it.
+BulkSendRow = TypedDict("BulkSendRow", {
+    "object": 'Literal["bulk_send_row"]',
+    "row": "int",
+    "status": 'Literal["pending", "sent", "failed"]',
+    "form_id": "Union[str, None]",
+    "error": "Union[RowError, None]",
+})
+
+# A page of a bulk send's rows, in row order.
+BulkSendRowList = TypedDict("BulkSendRowList", {
+    "object": 'Literal["list"]',
+    "data": "List[BulkSendRow]",
+    "has_more": "bool",
+})
+
+# The JSON body of `createBulkSend`.
+CreateBulkSendRequest = TypedDict("CreateBulkSendRequest", {
+    "template_id": "str",
+    "rows": "List[BulkSendRowInput]",
+})
+
+# One form to create and send. Each row is checked as `createForm`'s body (`prefill`, `name`) and
+BulkSendRowInput = TypedDict("BulkSendRowInput", {
+    "prefill": "NotRequired[Dict[str, Any]]",
+    "recipients": "NotRequired[Dict[str, Any]]",
+    "name": "NotRequired[Dict[str, Any]]",
+})
+
 # For `recipient.authenticated` only. Never the code.
 EventDataAuthentication = TypedDict("EventDataAuthentication", {
     "recipient_id": "str",
@@ -273,11 +329,11 @@ EventDataAuthentication = TypedDict("EventDataAuthentication", {
 })
 
 EventData = TypedDict("EventData", {
-    "object": "Form",
+    "object": "Union[Form, BulkSend]",
     "authentication": "NotRequired[EventDataAuthentication]",
 })
 
-# Something that happened to a form. The same object is the body of a webhook delivery and an entry
+# Something that happened to a form (or, for `bulk_send.completed`, to a bulk send). The same object
 Event = TypedDict("Event", {
     "object": 'Literal["event"]',
     "id": "str",
@@ -559,7 +615,7 @@ UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
 
 FieldCondition = Union[FieldCondition1, FieldCondition2, FieldCondition3, FieldCondition4, FieldCondition5]
 
-EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted"]
+EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted", "bulk_send.completed"]
 
 DeliveredEventType = Union[EventType, Literal["webhook.test"]]
 
@@ -687,6 +743,18 @@ class Operations:
     def get_form_evidence(self, form_id: str) -> "bytes":
         """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/evidence", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def create_bulk_send(self, body: "CreateBulkSendRequest", *, idempotency_key: Optional[str] = None) -> "BulkSend":
+        """Send a template to many recipients, one form per row (POST /api/v1/bulk-sends, operation createBulkSend)."""
+        return self._request("POST", "/api/v1/bulk-sends", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
+
+    def get_bulk_send(self, bulk_send_id: str) -> "BulkSend":
+        """Get a bulk send's progress (GET /api/v1/bulk-sends/{bulk_send_id}, operation getBulkSend)."""
+        return self._request("GET", f"/api/v1/bulk-sends/{_q(bulk_send_id)}", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def list_bulk_send_rows(self, bulk_send_id: str, *, limit: "Optional[int]" = None, starting_after: "Optional[int]" = None, status: 'Optional[Literal["pending", "sent", "failed"]]' = None) -> "BulkSendRowList":
+        """List a bulk send's rows (GET /api/v1/bulk-sends/{bulk_send_id}/rows, operation listBulkSendRows)."""
+        return self._request("GET", f"/api/v1/bulk-sends/{_q(bulk_send_id)}/rows", query={"limit": limit, "starting_after": starting_after, "status": status}, expect="json")  # type: ignore[no-any-return]
 
     def export_data_subject(self, *, email: "Optional[str]" = None, phone: "Optional[str]" = None) -> "bytes":
         """Export what is held about one person (ZIP) (GET /api/v1/data-subjects/export, operation exportDataSubject)."""
