@@ -39,6 +39,8 @@ import * as m0060 from './migrations/0060_data_subject_requests.js';
 import * as m0055 from './migrations/0055_signature_meaning.js';
 import * as m0056 from './migrations/0056_check_log_ip.js';
 import * as m0065 from './migrations/0065_signing_drafts.js';
+import * as m0085 from './migrations/0085_recipient_roles_and_messages.js';
+import * as m0086 from './migrations/0086_account_branding.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -245,6 +247,8 @@ export const migrations: Record<string, Migration> = {
   '0055_signature_meaning': m0055,
   '0056_check_log_ip': m0056,
   '0065_signing_drafts': m0065,
+  '0085_recipient_roles_and_messages': m0085,
+  '0086_account_branding': m0086,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

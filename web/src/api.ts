@@ -106,6 +106,8 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEventType = Webhook['events'][number];
 export type SendFormRequest = components['schemas']['SendFormRequest'];
 export type SendRecipient = SendFormRequest['recipients'][number];
+export type Branding = components['schemas']['Branding'];
+export type RecipientRole = components['schemas']['RecipientRole'];
 
 export interface DevMessage {
   object: 'dev_message';

@@ -11,7 +11,7 @@ import type { Database, EventRow } from '../tables.js';
  */
 export const PURGE_PLAN = {
   forms: 'kept as the tombstone: values, metadata, name, own fields, void reason and sealing error emptied',
-  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons)",
+  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons, the sender's messages)",
   signing_evidence: "the form's rows deleted (consent text as shown, UTC offset)",
   messages: "the form's rows deleted (addresses and bodies)",
   reminders: "the form's rows deleted",
@@ -31,6 +31,7 @@ export const PURGE_PLAN = {
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
+  account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';

@@ -13,6 +13,7 @@ import { registerFormsApi } from './api-forms.js';
 import { registerFormLifecycleApi } from './api-form-lifecycle.js';
 import { registerOutboxApi } from './api-outbox.js';
 import { registerAccountSettingsApi } from './api-account-settings.js';
+import { registerBrandingApi } from './api-branding.js';
 import { registerAccountApi } from './api-usage.js';
 import { registerWebhooksApi } from './api-webhooks.js';
 import { sessionGuard } from './guard.js';
@@ -44,6 +45,8 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerAccountApi(api, s.domain, s.openapi, s.limits);
     registerNotifySettingsApi(api, s.domain);
     registerAccountSettingsApi(api, s.domain, s.openapi, limited);
+    // Issue 42: Settings → Branding.
+    registerBrandingApi(api, s.domain, s.openapi);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

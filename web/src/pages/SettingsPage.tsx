@@ -7,6 +7,7 @@ import { EmbedOriginsForm } from './EmbedOrigins';
 import { LocaleSettingsForm } from './LocaleSettings';
 import { RetentionSettingsForm } from './RetentionSettings';
 import { NotifySettingsForm } from './NotifySettings';
+import { BrandingSettingsForm } from './BrandingSettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 
@@ -48,6 +49,7 @@ export function SettingsPage() {
         </dl>
         <AccountForm />
       </section>
+      <BrandingSettingsForm />
       <NotifySettingsForm />
       <LocaleSettingsForm />
       <RetentionSettingsForm />
