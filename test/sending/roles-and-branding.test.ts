@@ -122,7 +122,8 @@ for (const dialect of DIALECTS) {
       const after = await getForm(h, as, form.id);
       assert.equal(after.status, 'declined');
       assert.equal((after.recipients as unknown as Rcp[])[1]!.decline_reason, 'Clause 4 is wrong.');
-      assert.equal((await postApprove(h, boss)).statusCode, 410);
+      const late = await postApprove(h, boss);
+      assert.deepEqual([late.statusCode, JSON.parse(late.body).error.code], [409, 'form_not_sendable'], 'a declined form cannot be approved');
     });
 
     it('the brand, the message and the language: at the SMTP sink, on the signing page; a hostile SVG is sanitised; a light accent is darkened', async () => {
