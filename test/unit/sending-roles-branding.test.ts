@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accentFor, contrastOnWhite, MIN_CONTRAST, parseHexColour } from '../../src/domain/branding/accent-contrast.js';
+import { accentFor, contrastOnWhite, MIN_CONTRAST, parseHexColour, readsOnPages } from '../../src/lib/colour-contrast.js';
 import { sanitiseSvg } from '../../src/domain/branding/sanitise-svg.js';
 import { AppError } from '../../src/domain/errors.js';
 import { nextInTurn, remindable } from '../../src/domain/lifecycle/lifecycle-rules.js';
@@ -93,16 +93,19 @@ describe('SVG logo sanitising', () => {
 });
 
 describe('accent contrast', () => {
-  it('keeps a colour that reaches 4.5:1 on white and darkens one that does not, hue kept', () => {
+  it('keeps a colour that reads on the pages and darkens one that does not, to the lightest shade that does, hue kept', () => {
     assert.deepEqual(accentFor(parseHexColour('#1d4ed8')!), { color: '#1d4ed8', requested: '#1d4ed8', adjusted: false, contrast: 6.7, requestedContrast: 6.7 });
     const yellow = accentFor(parseHexColour('#fc0')!);
     assert.equal(yellow.requested, '#ffcc00');
     assert.equal(yellow.adjusted, true);
     assert.ok(yellow.requestedContrast < 2);
     const used = parseHexColour(yellow.color)!;
-    assert.ok(contrastOnWhite(used) >= MIN_CONTRAST, `${yellow.color} reaches 4.5:1`);
-    assert.ok(contrastOnWhite(used) < 4.7, `${yellow.color} is the lightest that does (${contrastOnWhite(used)})`);
+    assert.ok(readsOnPages(used), `${yellow.color} reads on white, the light grey and its wash`);
+    assert.ok(contrastOnWhite(used) >= MIN_CONTRAST && contrastOnWhite(used) < 5.2, `${yellow.color} is about the lightest that does (${contrastOnWhite(used)} on white)`);
+    const lighter = { r: Math.min(255, used.r + 3), g: Math.min(255, used.g + 3), b: used.b };
+    assert.equal(readsOnPages(lighter), false, 'a shade lighter would not read');
     assert.ok(used.r > used.g && used.g > used.b, `${yellow.color} is still a yellow-orange hue`);
-    assert.equal(accentFor(parseHexColour('#ffffff')!).color, '#767676', 'white becomes the lightest grey that reads');
+    const grey = parseHexColour(accentFor(parseHexColour('#ffffff')!).color)!;
+    assert.ok(grey.r === grey.g && grey.g === grey.b && readsOnPages(grey), 'white becomes a grey that reads');
   });
 });

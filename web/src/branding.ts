@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { parseHexColour, toHex, washOf } from '../../src/lib/colour-contrast';
 import { api, type Branding } from './api';
 
 // The account's brand in the dashboard (issue 42): its accent on links and buttons, its logo in the
@@ -15,10 +16,10 @@ function load(): Promise<Branding | null> {
   return loading;
 }
 
-/** The wash of an accent: the colour at 8% on white (badges, selected items). */
-export function washOf(hex: string): string {
-  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return `#${rgb.map((v) => Math.round(255 - (255 - v) * 0.08).toString(16).padStart(2, '0')).join('')}`;
+/** The wash of an accent: the colour at 8% on white (badges, selected items), as the server's pages have it. */
+export function washOfHex(hex: string): string {
+  const rgb = parseHexColour(hex);
+  return rgb ? toHex(washOf(rgb)) : hex;
 }
 
 function apply(b: Branding | null): void {
@@ -26,7 +27,7 @@ function apply(b: Branding | null): void {
   if (b?.accent_color) {
     root.setProperty('--brand', b.accent_color);
     root.setProperty('--brand-dark', b.accent_color);
-    root.setProperty('--brand-soft', washOf(b.accent_color));
+    root.setProperty('--brand-soft', washOfHex(b.accent_color));
   } else {
     for (const p of ['--brand', '--brand-dark', '--brand-soft']) root.removeProperty(p);
   }

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { oneLine } from '../sending/message-layout.js';
-import { accentFor, contrastOnWhite, parseHexColour } from './accent-contrast.js';
+import { accentFor, contrastOnWhite, parseHexColour } from '../../lib/colour-contrast.js';
 import { sanitiseSvg } from './sanitise-svg.js';
 
 // An account's brand (issue 42 item 4): read and set through the API (`getBranding`, `updateBranding`)

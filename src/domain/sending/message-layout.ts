@@ -50,7 +50,7 @@ function emailHtml(c: EmailContent): string {
   const locale = c.locale ?? DEFAULT_LOCALE;
   const dir = directionOf(locale);
   const row = (style: string, inner: string) => `<tr><td style="${style}">${inner}</td></tr>\n`;
-  // The accent was checked at 4.5:1 on white when the brand was set (branding/accent-contrast.ts).
+  // The accent was checked at 4.5:1 on white when the brand was set (lib/colour-contrast.ts).
   const accent = c.brand?.accent ?? ACCENT;
   const logo = c.brand?.logoUrl
     ? [row('padding:28px 32px 0 32px', `<img src="${e(c.brand.logoUrl)}" alt="${e(c.brand.name)}" height="40" style="display:block;height:40px;max-width:200px;border:0">`)]

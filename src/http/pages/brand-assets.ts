@@ -3,6 +3,7 @@ import { LOGO_PATH, logoBytes } from '../../domain/branding/branding.js';
 import { findLogoBySha256 } from '../../db/repositories/branding.js';
 import type { DomainDeps } from '../../domain/context.js';
 import { setSecurityHeaders } from './security-headers.js';
+import { parseHexColour, toHex, washOf } from '../../lib/colour-contrast.js';
 
 // An account's brand on pages and in e-mails (issue 42): its logo, and the stylesheet that sets its
 // accent (pages allow no inline style, so the colour travels as a stylesheet named by the colour).
@@ -22,12 +23,11 @@ const ACCENT_PATH = '/brand/accent/';
 /**
  * The accent in light mode only: a dark page keeps Formsign's light accent, which is what reaches
  * 4.5:1 on its dark background (an accent checked against white would not). The wash (selected
- * tabs, badges) is the accent at 8% on white.
+ * tabs, badges) is the accent at 8% on white (colour-contrast.ts washOf, which the check includes).
  */
 export function accentCss(hex: string): string {
-  const rgb = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const wash = rgb.map((v) => Math.round(255 - (255 - v) * 0.08).toString(16).padStart(2, '0')).join('');
-  return `@media not all and (prefers-color-scheme: dark) {\n  :root { --accent: #${hex}; --accent-ink: #ffffff; --accent-wash: #${wash}; }\n}\n`;
+  const wash = toHex(washOf(parseHexColour(`#${hex}`)!));
+  return `@media not all and (prefers-color-scheme: dark) {\n  :root { --accent: #${hex}; --accent-ink: #ffffff; --accent-wash: ${wash}; }\n}\n`;
 }
 
 export function registerBrandAssets(app: FastifyInstance, deps: Pick<DomainDeps, 'db'>): void {

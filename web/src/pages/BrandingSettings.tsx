@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, errorMessage, type Branding } from '../api';
-import { brandingSaved, logoPath, useBranding, washOf } from '../branding';
+import { brandingSaved, logoPath, useBranding, washOfHex } from '../branding';
 import { useApp } from '../mode';
 import { Notice, Spinner } from '../ui/ui';
 
@@ -129,7 +129,7 @@ export function BrandingSettingsForm() {
             <p className="small">{sender} asks you to review and sign this document.</p>
             <span className="brand-preview-button" style={{ background: shown, borderColor: shown }}>Review and sign</span>
             <p className="small"><span style={{ color: shown }}>Open the document (PDF)</span></p>
-            <span className="brand-preview-badge" style={{ background: washOf(shown), color: shown }}>Signer 1</span>
+            <span className="brand-preview-badge" style={{ background: washOfHex(shown), color: shown }}>Signer 1</span>
           </div>
         </figure>
       </div>

@@ -1,7 +1,8 @@
-// The accent colour carries white text (buttons) and is itself text on white (links), so it must reach
-// WCAG's 4.5:1 against white. A lighter colour is not refused: it is darkened — its HSL lightness
-// lowered, hue and saturation kept, to the lightest value that reaches 4.5:1 (found by bisection) — so
-// the brand stays recognisable and every page and e-mail stays readable. Pure; unit-tested.
+// The accent colour carries white text (buttons) and is itself text on the pages' light backgrounds
+// (links on white, on the signing page's light grey #eef0f5, on its own 8% wash), so it must reach
+// WCAG's 4.5:1 against each of them. A lighter colour is not refused: it is darkened — its HSL lightness
+// lowered, hue and saturation kept, to the lightest value that reads on all of them (found by
+// bisection) — so the brand stays recognisable and every page and e-mail stays readable. Pure; unit-tested.
 
 export const MIN_CONTRAST = 4.5;
 
@@ -35,6 +36,25 @@ function luminance({ r, g, b }: Rgb): number {
 /** The contrast ratio of a colour against white (1–21). */
 export function contrastOnWhite(c: Rgb): number {
   return 1.05 / (luminance(c) + 0.05);
+}
+
+/** The contrast ratio of two colours (1–21). */
+export function contrast(a: Rgb, b: Rgb): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The accent's wash: the colour at 8% on white (selected tabs, badges, the quote's border side). */
+export function washOf(c: Rgb): Rgb {
+  return { r: Math.round(255 - (255 - c.r) * 0.08), g: Math.round(255 - (255 - c.g) * 0.08), b: Math.round(255 - (255 - c.b) * 0.08) };
+}
+
+/** The signing page's body background (sign.css), the darkest light background accent text sits on (the e-mails' is #f4f5f7). */
+const LIGHT_GREY: Rgb = { r: 0xee, g: 0xf0, b: 0xf5 };
+
+/** Whether the colour reads (4.5:1) on white, on the light grey and on its own wash. */
+export function readsOnPages(c: Rgb): boolean {
+  return contrastOnWhite(c) >= MIN_CONTRAST && contrast(c, LIGHT_GREY) >= MIN_CONTRAST && contrast(c, washOf(c)) >= MIN_CONTRAST;
 }
 
 function toHsl({ r, g, b }: Rgb): { h: number; s: number; l: number } {
@@ -74,13 +94,13 @@ export interface AccentChoice {
   requestedContrast: number;
 }
 
-/** The colour to use for a requested accent: itself when it reaches 4.5:1 on white, else darkened until it does. */
+/** The colour to use for a requested accent: itself when it reads on the pages' backgrounds, else darkened until it does. */
 export function accentFor(requested: Rgb): AccentChoice {
   const given = toHex(requested);
   const base = parseHexColour(given)!;
   const floor2 = (n: number) => Math.floor(n * 100) / 100;
   const before = contrastOnWhite(base);
-  if (before >= MIN_CONTRAST) return { color: given, requested: given, adjusted: false, contrast: floor2(before), requestedContrast: floor2(before) };
+  if (readsOnPages(base)) return { color: given, requested: given, adjusted: false, contrast: floor2(before), requestedContrast: floor2(before) };
   const hsl = toHsl(base);
   // Bisection on lightness: lo always passes (0 is black, 21:1), hi always fails.
   let lo = 0;
@@ -89,7 +109,7 @@ export function accentFor(requested: Rgb): AccentChoice {
   for (let i = 0; i < 24; i++) {
     const mid = (lo + hi) / 2;
     const candidate = parseHexColour(toHex(fromHsl({ ...hsl, l: mid })))!;
-    if (contrastOnWhite(candidate) >= MIN_CONTRAST) {
+    if (readsOnPages(candidate)) {
       lo = mid;
       best = candidate;
     } else {
