@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { findBranding, saveBranding } from '../../db/repositories/branding.js';
+import { findBranding, findLogoBySha256, saveBranding } from '../../db/repositories/branding.js';
 import type { AccountBrandingRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import type { DomainDeps } from '../context.js';
@@ -60,6 +60,12 @@ export function presentBranding(baseUrl: string, row: AccountBrandingRow | undef
 /** The bytes of a stored logo as served: PNG from its base64, SVG as its text. */
 export function logoBytes(type: LogoType, stored: string): Buffer {
   return type === 'image/png' ? Buffer.from(stored, 'base64') : Buffer.from(stored, 'utf8');
+}
+
+/** A logo by its public address's SHA-256: its type and bytes as served; undefined when none has it. */
+export async function readLogo(deps: Pick<DomainDeps, 'db'>, sha256: string): Promise<{ type: LogoType; bytes: Buffer } | undefined> {
+  const found = await findLogoBySha256(deps.db, sha256);
+  return found?.logo && found.logo_type ? { type: found.logo_type, bytes: logoBytes(found.logo_type, found.logo) } : undefined;
 }
 
 export async function getBranding(deps: Pick<DomainDeps, 'db' | 'baseUrl'>, accountId: string): Promise<BrandingView> {

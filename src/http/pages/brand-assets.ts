@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LOGO_PATH, logoBytes } from '../../domain/branding/branding.js';
-import { findLogoBySha256 } from '../../db/repositories/branding.js';
+import { LOGO_PATH, readLogo } from '../../domain/branding/branding.js';
 import type { DomainDeps } from '../../domain/context.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { parseHexColour, toHex, washOf } from '../../lib/colour-contrast.js';
@@ -38,14 +37,14 @@ export function registerBrandAssets(app: FastifyInstance, deps: Pick<DomainDeps,
   });
   app.get<{ Params: { file: string } }>(`${LOGO_PATH}:file`, async (req, reply) => {
     const m = /^([0-9a-f]{64})\.(png|svg)$/.exec(req.params.file);
-    const found = m ? await findLogoBySha256(deps.db, m[1]!) : undefined;
-    if (!m || !found?.logo || !found.logo_type || (m[2] === 'png') !== (found.logo_type === 'image/png')) {
+    const found = m ? await readLogo(deps, m[1]!) : undefined;
+    if (!m || !found || (m[2] === 'png') !== (found.type === 'image/png')) {
       return setSecurityHeaders(reply).code(404).type('text/plain; charset=utf-8').send('No such logo.');
     }
-    return setSecurityHeaders(reply, found.logo_type === 'image/svg+xml' ? SVG_CSP : undefined)
+    return setSecurityHeaders(reply, found.type === 'image/svg+xml' ? SVG_CSP : undefined)
       .header('Cache-Control', 'public, max-age=31536000, immutable')
       .header('Cross-Origin-Resource-Policy', 'cross-origin')
-      .type(found.logo_type)
-      .send(logoBytes(found.logo_type, found.logo));
+      .type(found.type)
+      .send(found.bytes);
   });
 }

@@ -805,9 +805,10 @@ export interface paths {
          *     in `logo.data`. An SVG is rebuilt from an allowlist of drawing elements and attributes: scripts,
          *     event handlers (`on…`), `foreignObject`, styles and every reference outside the file (`href`,
          *     `url(…)` to anything but a local `#id`) are removed, and `logo.removed` lists what was. The accent
-         *     colour must reach 4.5:1 contrast against white (buttons carry white text, links are accent on
-         *     white): a lighter colour is darkened — its HSL lightness lowered, hue and saturation kept — to the
-         *     lightest shade that does; `accent_color` is the colour used, `accent_color_requested` the one given,
+         *     colour must reach 4.5:1 contrast against white (buttons carry white text) and against the light
+         *     backgrounds links sit on (the signing page's `#eef0f5`, the accent's own 8% tint): a lighter colour
+         *     is darkened — its HSL lightness lowered, hue and saturation kept — to the lightest shade that
+         *     reads on all of them; `accent_color` is the colour used, `accent_color_requested` the one given,
          *     `accent_adjusted` says whether they differ.
          */
         patch: operations["updateBranding"];
