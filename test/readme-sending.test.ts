@@ -164,6 +164,12 @@ describe("README's sending and webhook examples, run in order against a server",
     assert.match(out, /"meaning":"Approved"/);
   });
 
+  it('roles, the message and the brand (issue 42): a signer, an approver waiting its turn and a cc told at once; the accent darkened, the SVG cleaned', () => {
+    assert.match(outputOf('"role":"approver"'), /^signer sent, approver waiting, cc sent$/m);
+    assert.match(outputOf('Your lease, ready to sign') + outputOf('outbox messages   # Ada'), /invite email to ada@example\.com[\s\S]*Your lease, ready to sign[\s\S]*invite email to office@example\.com/);
+    assert.match(outputOf('/api/v1/branding'), /^#ffcc00 -> #856a00 \(5\.17:1\); removed: onload \(event handler\)$/m);
+  });
+
   it('the completed-copy send and the notification address', () => {
     assert.match(outputOf('"completed_copy":false'), /"status":"sent"/);
     assert.match(outputOf('set-notify'), /notices go to contracts@example\.com/);
