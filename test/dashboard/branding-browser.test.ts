@@ -44,13 +44,18 @@ describe('branding and the New form in the dashboard', () => {
       const preview = page.getByRole('figure', { name: /Preview/ });
       await preview.locator('img').waitFor();
       assert.match(await preview.innerText(), /Acme Homes/);
-      assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".brand-preview-button")).backgroundColor'), 'rgb(255, 204, 0)', 'the preview follows the colour as typed');
+      // The preview shows at once the colour the pages will use: the typed one, darkened by the server's rule.
+      await page.getByText('#ffcc00 is too light to read on the pages: #856a00 will be used').waitFor();
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".brand-preview-button")).backgroundColor'), 'rgb(133, 106, 0)');
+      await page.getByLabel('Accent colour as hex').fill('#0b5cad');
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".brand-preview-button")).backgroundColor'), 'rgb(11, 92, 173)', 'a colour that reads is used as it is');
+      await page.getByLabel('Accent colour as hex').fill('#ffcc00');
       await page.getByRole('button', { name: 'Save branding' }).click();
       await page.getByText(/The branding is saved\./).waitFor();
       const saved = await page.getByText(/The branding is saved\./).innerText();
-      assert.match(saved, /#ffcc00 has too little contrast on white; it was darkened to #[0-9a-f]{6} \(4\.\d+:1\)/);
+      assert.match(saved, /#ffcc00 is too light to read on the pages \(4\.5:1 is needed\); it was darkened to #[0-9a-f]{6} \(\d\.\d+:1 on white\)/);
       assert.match(saved, /onload \(event handler\)/);
-      assert.notEqual(await page.evaluate('getComputedStyle(document.querySelector(".brand-preview-button")).backgroundColor'), 'rgb(255, 204, 0)', 'after the save, the colour used');
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".brand-preview-button")).backgroundColor'), 'rgb(133, 106, 0)', 'after the save, the colour used');
       await page.locator('header img.brand-logo').waitFor();
       assert.match(await page.locator('header').innerText(), /Acme Homes/);
       await checkPage(w, SHOTS, 'settings-branding');

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, errorMessage, type Branding } from '../api';
+import { accentFor, parseHexColour } from '../../../src/lib/colour-contrast';
 import { brandingSaved, logoPath, useBranding, washOfHex } from '../branding';
 import { useApp } from '../mode';
 import { Notice, Spinner } from '../ui/ui';
@@ -77,8 +78,11 @@ export function BrandingSettingsForm() {
 
   if (!saved && !error) return <section className="card" aria-labelledby="branding-title"><h2 id="branding-title">Branding</h2><Spinner label="Loading…" /></section>;
   const previewLogo = logo.kind === 'new' ? logo.preview : logo.kind === 'remove' ? null : saved?.logo ? logoPath(saved.logo.url) : null;
-  // What the preview shows is what was typed; once saved, the colour the server settled on.
-  const shown = result?.accent_color ?? (useAccent ? accent : DEFAULT_ACCENT);
+  // The preview shows the colour the pages will use: the one typed, darkened by the server's own rule
+  // (lib/colour-contrast.ts) when it is too light to read, so what is previewed is what is saved.
+  const typed = useAccent ? parseHexColour(accent) : null;
+  const choice = typed ? accentFor(typed) : null;
+  const shown = choice?.color ?? DEFAULT_ACCENT;
   const sender = name.trim() || session.account.name;
   return (
     <section className="card" aria-labelledby="branding-title">
@@ -101,7 +105,8 @@ export function BrandingSettingsForm() {
                 <input id="brand-accent" type="text" value={accent} maxLength={7} pattern="#[0-9a-fA-F]{6}" onChange={(e) => setAccent(e.target.value)} aria-describedby="brand-accent-hint" aria-invalid={error?.param === 'accent_color' ? true : undefined} />
               </div>
             ) : null}
-            <p className="hint" id="brand-accent-hint">Buttons carry white text on it: a colour lighter than 4.5:1 against white is darkened (same hue) until it reads.</p>
+            {choice?.adjusted ? <p className="hint" role="status">{choice.requested} is too light to read on the pages: {choice.color} will be used (same hue, {choice.contrast}:1 on white).</p> : null}
+            <p className="hint" id="brand-accent-hint">Buttons carry white text on it and links are written in it: a colour too light for 4.5:1 contrast is darkened (same hue) until it reads.</p>
           </fieldset>
           <div className="field">
             <label htmlFor="brand-logo">Logo <span className="muted">(PNG or SVG, at most 200 KB)</span></label>
@@ -112,7 +117,7 @@ export function BrandingSettingsForm() {
           {result ? (
             <Notice tone="success">
               The branding is saved.
-              {result.accent_adjusted ? ` Your colour ${result.accent_color_requested} has too little contrast on white; it was darkened to ${result.accent_color} (${result.accent_contrast}:1).` : ''}
+              {result.accent_adjusted ? ` Your colour ${result.accent_color_requested} is too light to read on the pages (4.5:1 is needed); it was darkened to ${result.accent_color} (${result.accent_contrast}:1 on white).` : ''}
               {result.logo?.removed && result.logo.removed.length > 0 ? ` From the SVG we removed: ${result.logo.removed.join(', ')}.` : ''}
             </Notice>
           ) : null}
