@@ -42,6 +42,8 @@ import * as m0065 from './migrations/0065_signing_drafts.js';
 import * as m0070 from './migrations/0070_teams.js';
 import * as m0075 from './migrations/0075_sso_and_two_factor.js';
 import * as m0080 from './migrations/0080_bulk_sends.js';
+import * as m0085 from './migrations/0085_recipient_roles_and_messages.js';
+import * as m0086 from './migrations/0086_account_branding.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -255,6 +257,8 @@ export const migrations: Record<string, Migration> = {
   '0070_teams': m0070,
   '0075_sso_and_two_factor': m0075,
   '0080_bulk_sends': m0080,
+  '0085_recipient_roles_and_messages': m0085,
+  '0086_account_branding': m0086,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

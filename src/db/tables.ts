@@ -198,7 +198,9 @@ export interface OutboxTable {
 }
 
 /** `waiting`: sequential order, not messaged yet; `declined`: refused to sign (0013). */
-export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'declined';
+export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'approved' | 'declined';
+/** What a recipient does (issue 42; the list is recipient-roles.ts's RECIPIENT_ROLES). */
+export type RecipientRole = 'signer' | 'approver' | 'cc' | 'viewer';
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
 export type Channel = 'email' | 'sms';
 
@@ -241,6 +243,13 @@ export interface RecipientsTable {
   last_reminded_at: string | null;
   /** What their signature means ("Approved"; ≤ 80 characters), as the send gave it; null when none (0055). */
   meaning: string | null;
+  /** signer | approver | cc | viewer (0085); the default, `signer`, is what every earlier recipient was (and an insert without one). */
+  role: Generated<RecipientRole>;
+  /** The sender's words to this recipient (≤ 1,000 characters) and their invitation's subject; null: none (0085). */
+  message: string | null;
+  subject: string | null;
+  /** When an approver approved (0085). */
+  approved_at: string | null;
 }
 
 /** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */
@@ -711,6 +720,21 @@ export interface RecoveryCodesTable {
   used_at: string | null;
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
+  account_branding: AccountBrandingTable;
+}
+
+/** An account's brand (0086): logo as served, accent colour as used and as given, the sender's name. */
+export interface AccountBrandingTable {
+  account_id: string;
+  logo_type: 'image/png' | 'image/svg+xml' | null;
+  /** PNG bytes as base64, or the sanitised SVG text. */
+  logo: string | null;
+  /** SHA-256 (hex) of the logo's bytes as served: its public address. */
+  logo_sha256: string | null;
+  accent_color: string | null;
+  accent_requested: string | null;
+  sender_name: string | null;
+  updated_at: string;
 }
 
 /** A person's data export or erasure asked of a partition (0060): the address as its SHA-256 only. */
@@ -740,6 +764,7 @@ export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
+export type AccountBrandingRow = Selectable<AccountBrandingTable>;
 export type SigningEvidenceRow = Selectable<SigningEvidenceTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type ReminderRow = Selectable<RemindersTable>;

@@ -871,6 +871,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's brand
+         * @description The account's logo, accent colour and sender display name (one brand per account, shared by its
+         *     live and test keys), applied on signing pages, in every e-mail the account's forms send, in the
+         *     header of the audit page of sealed PDFs, and in the dashboard.
+         */
+        get: operations["getBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the account's brand
+         * @description Sets the parts given; `null` removes one. The logo is PNG or SVG, at most 200 KB, sent as base64
+         *     in `logo.data`. An SVG is rebuilt from an allowlist of drawing elements and attributes: scripts,
+         *     event handlers (`on…`), `foreignObject`, styles and every reference outside the file (`href`,
+         *     `url(…)` to anything but a local `#id`) are removed, and `logo.removed` lists what was. The accent
+         *     colour must reach 4.5:1 contrast against white (buttons carry white text) and against the light
+         *     backgrounds links sit on (the signing page's `#eef0f5`, the accent's own 8% tint): a lighter colour
+         *     is darkened — its HSL lightness lowered, hue and saturation kept — to the lightest shade that
+         *     reads on all of them; `accent_color` is the colour used, `accent_color_requested` the one given,
+         *     `accent_adjusted` says whether they differ.
+         */
+        patch: operations["updateBranding"];
+        trace?: never;
+    };
     "/api/v1/embed/origins": {
         parameters: {
             query?: never;
@@ -1717,10 +1751,11 @@ export interface components {
             /**
              * @description `waiting`: the form's signing order is `sequential` and this recipient's turn has not come, so
              *     it has not been messaged (its link answers `409 not_your_turn`). `declined`: the recipient
-             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`.
+             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`. `approved`:
+             *     an `approver` approved (`approved_at`). A `viewer` is done once `viewed`; a `cc` stays `sent`.
              * @enum {string}
              */
-            status: "waiting" | "sent" | "viewed" | "signed" | "declined";
+            status: "waiting" | "sent" | "viewed" | "signed" | "approved" | "declined";
             /**
              * @description What became of the message carrying the signing link: `queued` until the mail server or SMS
              *     gateway accepted it, `delivered` once it did, `failed` when the last attempt failed (it is
@@ -1773,7 +1808,71 @@ export interface components {
              *     signatures on the sealed PDF with their name and the UTC time, and stated in the audit trail.
              */
             meaning: string | null;
+            role: components["schemas"]["RecipientRole"];
+            /**
+             * Format: date-time
+             * @description When an `approver` approved; `null` until then (and for the other roles).
+             */
+            approved_at: string | null;
+            /** @description The sender's message to this recipient (the send's `message`, or the recipient's own); `null` when none. */
+            message: string | null;
         };
+        /** @description An account's brand. */
+        Branding: {
+            /** @constant */
+            object: "branding";
+            logo: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/svg+xml";
+                /**
+                 * Format: uri
+                 * @description The logo's public address (content-addressed, cached for a year), as e-mails and pages show it.
+                 */
+                url: string;
+                /** @description Bytes as served (an SVG after sanitising). */
+                size: number;
+                sha256: string;
+                /** @description What sanitising took out of an SVG (elements, attributes); present in the response of the upload only. */
+                removed?: string[];
+            };
+            /** @description The accent colour in use (at least 4.5:1 against white); `null`: Formsign's blue. */
+            accent_color: string | null;
+            /** @description The accent colour as given. */
+            accent_color_requested: string | null;
+            /** @description The colour given was darkened to reach 4.5:1 against white. */
+            accent_adjusted: boolean;
+            /** @description The contrast ratio of `accent_color` against white (two decimals, rounded down). */
+            accent_contrast: number | null;
+            /** @description The display name e-mails come from (`<sender_name> via Formsign`) and pages name as the sender; `null`: the account's name. */
+            sender_name: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /** @description The parts of the brand to set; `null` removes one, a part left out stays. */
+        UpdateBrandingRequest: {
+            logo?: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/svg+xml";
+                /** @description The file as base64 (at most 200 KB decoded). */
+                data: string;
+            };
+            /** @description `#rgb` or `#rrggbb`; darkened when it is under 4.5:1 against white. */
+            accent_color?: string | null;
+            sender_name?: string | null;
+        };
+        /**
+         * @description What the recipient does. `signer` (the default) fills their slot's fields and signs. `approver`
+         *     approves or declines (with a reason) on their page; they have no fields. `cc` is sent the invitation
+         *     for information and the completed copy; nothing is asked of them and they never wait for a turn.
+         *     `viewer` must open the document (the view is recorded, and in a `sequential` form the next turn
+         *     comes with it). Signing order applies to signers, approvers and viewers; the form is complete (and
+         *     sealed) when every signer and approver is done: cc and viewers never hold it open. A non-signer
+         *     whose signer slot has fields is refused with `400 parameter_invalid` (`param`
+         *     `recipients[i].role`): give them a slot without fields with `signer`, or make them a signer.
+         * @default signer
+         * @enum {string}
+         */
+        RecipientRole: "signer" | "approver" | "cc" | "viewer";
         /** @description Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them. */
         ReminderSchedule: {
             /** @description Days between the message (or the previous reminder) and the next reminder. */
@@ -2459,6 +2558,20 @@ export interface components {
         /** @description The body of `sendForm`. */
         SendFormRequest: {
             /**
+             * @description The sender's own words to every recipient of this call (a recipient's `message` overrides it):
+             *     quoted in the invitation (HTML-escaped, line breaks kept) and on the recipient's page. Kept with
+             *     each recipient, so a `sequential` recipient messaged later reads it too.
+             */
+            message?: string;
+            /** @description The invitation e-mail's subject for this call's recipients (one line); by default the usual one ("<account> asks you to sign …") in the recipient's language. */
+            subject?: string;
+            /**
+             * @description Days from the first send until the links stop working (default: the form's `expires_in_days`, 30
+             *     unless the create said otherwise). Only the first send sets `expires_at`; a later send naming
+             *     another value answers `400 parameter_invalid`.
+             */
+            expires_in_days?: number;
+            /**
              * @description `parallel` (the default) messages every recipient now; `sequential` messages them one at a time
              *     in signer order, the next when the previous has signed. Fixed by the form's first send: a later
              *     send naming another order answers `400 parameter_invalid`.
@@ -2498,6 +2611,9 @@ export interface components {
                  */
                 locale?: string;
                 auth?: components["schemas"]["RecipientAuth"];
+                role?: components["schemas"]["RecipientRole"];
+                /** @description This recipient's own message; overrides the call's `message` for them. */
+                message?: string;
                 /**
                  * @description What this recipient's signature means ("Approved", "Reviewed", "Author"; one line, at most 80
                  *     characters). The signing page shows it before signing; the sealed PDF prints it beside each
@@ -4624,6 +4740,81 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's brand (every part `null` when none was set). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBrandingRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's brand as now applied. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -96,6 +96,9 @@ export const DASHBOARD_PERMISSIONS = {
   'PATCH /settings/notifications': 'admin',
   'GET /settings/sign-in': 'admin',
   'PUT /settings/sign-in': 'admin',
+  // Issue 42: every member's dashboard wears the brand; admins change it.
+  'GET /settings/branding': 'viewer',
+  'PUT /settings/branding': 'admin',
   'GET /:mode/embed/origins': 'admin',
   'POST /:mode/embed/origins': 'admin',
   'DELETE /:mode/embed/origins': 'admin',

@@ -4,6 +4,7 @@ import { pageConfig } from './config';
 import { useApp } from './mode';
 import { Link } from './router';
 import { Logo } from './ui/Logo';
+import { logoPath, useBranding } from './branding';
 
 // Each page with the API route it reads: a member sees only the pages their role may read (the
 // permission table, src/lib/dashboard-permissions.ts).
@@ -20,6 +21,8 @@ const NAV = [
 
 export function Shell({ path, wide, children }: { path: string; wide: boolean; children: ReactNode }) {
   const { session, mode, setMode, signOut } = useApp();
+  // The account's brand (issue 42): its logo and name in the top bar, its accent everywhere.
+  const brand = useBranding();
   const paid = session.account.plan === 'paid';
   const [upgradeHint, setUpgradeHint] = useState(false);
   // On a narrow screen the links fold behind a Menu button (every page stays one tap away, with a cue);
@@ -31,9 +34,9 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
       <a className="skip" href="#main">Skip to content</a>
       <header className="topbar">
         <div className="topbar-inner">
-          <Link to="/dashboard/templates" className="brand" aria-label="Formsign dashboard home">
-            <Logo />
-            <span>Formsign</span>
+          <Link to="/dashboard/templates" className="brand" aria-label={`${brand?.sender_name ?? 'Formsign'} dashboard home`}>
+            {brand?.logo ? <img className="brand-logo" src={logoPath(brand.logo.url)} alt="" height={28} /> : <Logo />}
+            <span>{brand?.sender_name ?? 'Formsign'}</span>
           </Link>
           <button type="button" className="btn small secondary menu-button" aria-expanded={menuOpen} aria-controls="dashboard-nav" onClick={() => setMenuOpen((o) => !o)}>
             <span aria-hidden="true">☰</span> Menu

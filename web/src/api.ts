@@ -174,6 +174,8 @@ export type BulkSendRow = components['schemas']['BulkSendRow'];
 
 /** The Bulk send page's preview: the CSV checked as the API checks it, nothing written. */
 export type { BulkPreview } from '../../src/lib/bulk-preview';
+export type Branding = components['schemas']['Branding'];
+export type RecipientRole = components['schemas']['RecipientRole'];
 
 export interface DevMessage {
   object: 'dev_message';

@@ -11,7 +11,7 @@ import type { Database, EventRow } from '../tables.js';
  */
 export const PURGE_PLAN = {
   forms: 'kept as the tombstone: values, metadata, name, own fields, void reason and sealing error emptied',
-  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons)",
+  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons, the sender's messages)",
   signing_evidence: "the form's rows deleted (consent text as shown, UTC offset)",
   messages: "the form's rows deleted (addresses and bodies)",
   reminders: "the form's rows deleted",
@@ -36,6 +36,7 @@ export const PURGE_PLAN = {
   invitations: 'not form data: a dashboard member invited to the account', account_activity: 'not form data: who did what in the dashboard (members, keys, webhooks, settings, sign-ins)',
   bulk_sends: 'not form data: a bulk send\'s template and counters',
   bulk_send_rows: "a row's input (prefill values, recipients' addresses) is cleared when its form is sent or the row fails, before any purge can reach the form; the form id and the error stay",
+  account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';

@@ -35,6 +35,10 @@ export type RecipientState = Pick<
   readonly locale?: string | null;
   /** What their signature means (issue 38, migration 0055); absent from older snapshots. */
   readonly meaning?: string | null;
+  /** Issue 42 (migration 0085); absent from older snapshots, whose recipients were all signers. */
+  readonly role?: RecipientRow['role'];
+  readonly message?: string | null;
+  readonly approved_at?: string | null;
 };
 
 export interface FormState {
@@ -123,12 +127,15 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     last_reminded_at: r.last_reminded_at ?? null,
     meaning: r.meaning ?? null,
     locale: r.locale ?? null,
+    role: r.role ?? 'signer',
+    approved_at: r.approved_at ?? null,
+    message: r.message ?? null,
   };
 }
 
 const RECIPIENT_KEYS = [
   'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
-  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning', 'role', 'approved_at', 'message',
 ] as const;
 
 /**
@@ -158,7 +165,7 @@ export function snapshotJson(state: FormState): string {
  */
 export function scrubbedSnapshot(snapshot: string): string {
   const s = JSON.parse(snapshot) as Snapshot;
-  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }) }));
+  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }), ...(r.message === undefined ? {} : { message: null }) }));
   return JSON.stringify({ ...s, name: null, void_reason: null, sealing_error: null, values: {}, metadata: {}, recipients });
 }
 

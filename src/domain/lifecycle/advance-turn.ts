@@ -4,6 +4,7 @@ import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
 import type { RecipientRow } from '../../db/tables.js';
 import { pickLocale } from '../../lib/i18n/index.js';
+import { loadBrandLook } from '../branding/brand-look.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { composeMessage } from '../sending/compose-message.js';
@@ -13,6 +14,10 @@ import { addressOf, queueMessage, scheduleReminders, type MessageContext } from 
 /** The invite of one recipient: composed, queued for delivery, and its reminders promised. */
 export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, ctx: MessageContext, r: RecipientRow, now: string): Promise<void> {
   const message = composeMessage({
+    role: r.role,
+    message: r.message,
+    subject: r.subject,
+    brand: ctx.brand,
     channel: r.channel,
     to: addressOf(r),
     recipientName: r.name,
@@ -24,7 +29,15 @@ export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>,
     locale: pickLocale([r.locale, ctx.accountLocale]),
   });
   await queueMessage(trx, p, ctx.form.id, r, 'invite', message, now);
-  await scheduleReminders(trx, p, ctx.form, r.id, now);
+  // A cc is told, not asked: nothing to remind them of.
+  if (r.role !== 'cc') await scheduleReminders(trx, p, ctx.form, r.id, now);
+}
+
+/** What every message of the account's form needs to know of the account: its name, language and brand. */
+export async function messageContextOf(trx: Trx, deps: Pick<DomainDeps, 'baseUrl'>, p: Partition, form: MessageContext['form']): Promise<MessageContext> {
+  const account = await findAccount(trx, p.accountId);
+  const accountName = account?.name ?? 'Formsign';
+  return { form, accountName, accountLocale: account?.locale ?? null, brand: await loadBrandLook(trx, deps.baseUrl, p.accountId, accountName) };
 }
 
 /**
@@ -32,13 +45,12 @@ export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>,
  * gets its invite, in the caller's unit (a send, or the signature of the one before it). Returns the
  * form's recipients as they are after it. A parallel form has no one waiting, so nothing happens.
  */
-export async function advanceTurn(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, form: MessageContext['form'], now: string): Promise<RecipientRow[]> {
+export async function advanceTurn(trx: Trx, deps: Pick<DomainDeps, 'links' | 'baseUrl'>, p: Partition, form: MessageContext['form'], now: string): Promise<RecipientRow[]> {
   const recipients = await listRecipientsOfForm(trx, p, form.id);
   const next = nextInTurn(recipients);
   if (!next) return recipients;
   const messaged = await markRecipientMessaged(trx, p, next.id, now);
   if (!messaged) return recipients;
-  const account = await findAccount(trx, p.accountId);
-  await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, messaged, now);
+  await inviteRecipient(trx, deps, p, await messageContextOf(trx, deps, p, form), messaged, now);
   return recipients.map((r) => (r.id === messaged.id ? messaged : r));
 }

@@ -1,6 +1,7 @@
 import type { FormRow, FormStatus, RecipientRow, SigningOrder } from '../../db/tables.js';
 import { AppError } from '../errors.js';
 import { checkFieldValue } from '../forms/value-rules.js';
+import { actsInTurn, isDone } from '../sending/recipient-roles.js';
 
 // Pure rules of a form's life after sending (issue #23): whose turn it is, the reminder schedule, and
 // the free-text reasons of a decline or a void. Unit-tested without a database.
@@ -47,11 +48,12 @@ export function inSigningOrder<R extends Pick<RecipientRow, 'signer' | 'position
 
 /**
  * The recipient whose turn has come and who has not been messaged yet, if any: in a sequential form
- * the first one (in signing order) who has not signed, when it is still `waiting`. Everyone before it
- * has signed; nobody after it is messaged until it has.
+ * the first one (in signing order) who has not done their part (signed, approved, viewed), when it is
+ * still `waiting`. Everyone before it is done; nobody after it is messaged until it has.
  */
-export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 'status'>>(recipients: readonly R[]): R | undefined {
-  const first = inSigningOrder(recipients).find((r) => r.status !== 'signed');
+export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 'status' | 'role'>>(recipients: readonly R[]): R | undefined {
+  // A cc is told at once and takes no turn; the others' turn passes when they have done their part.
+  const first = inSigningOrder(recipients).find((r) => actsInTurn(r.role) && !isDone(r));
   return first?.status === 'waiting' ? first : undefined;
 }
 
@@ -61,9 +63,9 @@ export function reminderTimes(messagedAt: string, schedule: ReminderSchedule): A
   return Array.from({ length: schedule.max }, (_, i) => ({ seq: i + 1, at: new Date(start + (i + 1) * schedule.every_days * DAY_MS).toISOString() }));
 }
 
-/** A recipient who was messaged and has not yet signed or declined. */
-export function remindable(r: Pick<RecipientRow, 'status'>): boolean {
-  return r.status === 'sent' || r.status === 'viewed';
+/** A recipient who was messaged and has not yet done their part (signed, approved, opened) or declined; never a cc. */
+export function remindable(r: Pick<RecipientRow, 'status' | 'role'>): boolean {
+  return (r.status === 'sent' || r.status === 'viewed') && actsInTurn(r.role) && !isDone(r);
 }
 
 /**

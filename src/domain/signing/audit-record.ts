@@ -1,4 +1,5 @@
 import { findAccount } from '../../db/repositories/accounts.js';
+import { findBranding } from '../../db/repositories/branding.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
 import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
@@ -35,14 +36,19 @@ export interface AuditContext {
   accountName: string | null;
   /** The language of the audit trail: the account's default (accounts set-locale), else English. */
   locale: Locale;
+  /** The account's brand (issue 42): the audit header's colour and logo, and the sender name it states. */
+  brand?: AuditTrail['brand'];
+  senderName?: string | null;
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
 export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
-  const [evidence, account, checks, checkLog] = await Promise.all([
+  const [evidence, account, checks, checkLog, branding] = await Promise.all([
     listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId), listRecipientChecksOfForm(deps.db, p, formId), listCheckLogOfForm(deps.db, p, formId),
+    findBranding(deps.db, p.accountId),
   ]);
-  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog };
+  const brand = branding ? { accent: branding.accent_color, logoPng: branding.logo_type === 'image/png' && branding.logo ? new Uint8Array(Buffer.from(branding.logo, 'base64')) : null } : null;
+  return { evidence, accountName: account?.name ?? null, senderName: branding?.sender_name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog, brand };
 }
 
 /**
@@ -65,7 +71,8 @@ export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTra
       ...(facts.remindedAt ? { remindedAt: facts.remindedAt(r.id) } : {}),
       ...auditCheck(r, context),
     })),
-    sentBy: context.accountName,
+    sentBy: context.senderName ?? context.accountName,
+    brand: context.brand ?? null,
     completedAt: facts.completedAt,
     outcome: facts.outcome,
     voidReason: form.void_reason,
@@ -87,7 +94,7 @@ function auditCheck(r: RecipientRow, context: AuditContext): Pick<AuditRecipient
 function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidence: SigningEvidenceRow | undefined): AuditRecipient {
   return {
     name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
-    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
+    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at ?? r.approved_at, role: r.role,
     viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
     // One image per distinct picture: a signature repeated in several fields is shown once.
     marks: [...new Map(images.map((i) => [i.sha256, { kind: i.kind, method: i.method, png: i.png }])).values()],

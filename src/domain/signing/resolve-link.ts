@@ -42,7 +42,7 @@ export async function resolveSigningLink(deps: Pick<DomainDeps, 'db' | 'links' |
   // A form that is over is over for every link, a signed recipient's included.
   if (form.status === 'voided') return { state: 'voided', ...link };
   if (form.status === 'declined') return { state: 'declined', ...link };
-  if (recipient.status === 'signed') return { state: 'signed', ...link };
+  if (recipient.status === 'signed' || recipient.status === 'approved') return { state: 'signed', ...link };
   const expired = form.status === 'expired' || (form.expires_at !== null && form.expires_at <= isoNow(deps.clock));
   if (expired) return { state: 'expired', ...link };
   return { state: recipient.status === 'waiting' ? 'waiting' : 'open', ...link };

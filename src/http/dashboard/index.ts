@@ -18,6 +18,7 @@ import { registerFormsApi } from './api-forms.js';
 import { registerFormLifecycleApi } from './api-form-lifecycle.js';
 import { registerOutboxApi } from './api-outbox.js';
 import { registerAccountSettingsApi } from './api-account-settings.js';
+import { registerBrandingApi } from './api-branding.js';
 import { registerAccountApi } from './api-usage.js';
 import { registerWebhooksApi } from './api-webhooks.js';
 import { registerBulkSendsApi } from './api-bulk-sends.js';
@@ -67,6 +68,8 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
     registerMembersApi(api, s.domain);
     // Issue 42: the Bulk send page.
     registerBulkSendsApi(api, s.domain, s.openapi, s.limits, limited);
+    // Issue 42: Settings → Branding.
+    registerBrandingApi(api, s.domain, s.openapi);
     api.all('/*', async (req) => {
       throw new AppError('route_not_found', `No dashboard API route ${req.method} ${req.url.split('?')[0]}.`);
     });

@@ -56,6 +56,9 @@ import getFormEvidence from './evidence/getFormEvidence.js';
 import exportDataSubject from './data-subjects/exportDataSubject.js';
 import eraseDataSubject from './data-subjects/eraseDataSubject.js';
 import verifyPdf from './evidence/verifyPdf.js';
+// Issue 42: the account's brand.
+import getBranding from './branding/getBranding.js';
+import updateBranding from './branding/updateBranding.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
@@ -115,4 +118,6 @@ export const ROUTES: readonly RouteDef[] = [
   getFormEvidence,
   exportDataSubject,
   eraseDataSubject,
+  getBranding,
+  updateBranding,
 ];

@@ -90,7 +90,7 @@ export function FormDetail({ formId }: { formId: string }) {
                     <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
                     <td><StatusTag status={r.status} />{recipientNote(r)}</td>
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
-                    <td className="hide-sm">{roleName(roles, r.signer)}</td>
+                    <td className="hide-sm">{r.role === 'signer' ? roleName(roles, r.signer) : { approver: 'Approver', cc: 'Copy (cc)', viewer: 'Viewer' }[r.role]}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
                   </tr>
                 ))}

@@ -11,6 +11,7 @@ import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { ROLE_SUMMARY } from '../../../src/lib/member-roles';
 import { SettingsTabs } from './SettingsTabs';
 import { SignInPolicySettings, TwoFactorSettings } from './SecuritySettings';
+import { BrandingSettingsForm } from './BrandingSettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 // The account's settings are shown to the roles that may change them (admins and owners).
@@ -58,6 +59,7 @@ export function SettingsPage() {
       </section>
       {admin ? (
         <>
+          <BrandingSettingsForm />
           <NotifySettingsForm />
           <LocaleSettingsForm />
           <RetentionSettingsForm />

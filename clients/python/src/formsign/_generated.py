@@ -163,7 +163,7 @@ Recipient = TypedDict("Recipient", {
     "phone": "Union[str, None]",
     "channel": 'Literal["email", "sms"]',
     "signer": "int",
-    "status": 'Literal["waiting", "sent", "viewed", "signed", "declined"]',
+    "status": 'Literal["waiting", "sent", "viewed", "signed", "approved", "declined"]',
     "delivery_status": 'Literal["queued", "delivered", "failed"]',
     "delivery_error": "Union[str, None]",
     "signing_url": "str",
@@ -175,6 +175,41 @@ Recipient = TypedDict("Recipient", {
     "decline_reason": "Union[str, None]",
     "last_reminded_at": "Union[str, None]",
     "meaning": "Union[str, None]",
+    "role": "RecipientRole",
+    "approved_at": "Union[str, None]",
+    "message": "Union[str, None]",
+})
+
+BrandingLogo2 = TypedDict("BrandingLogo2", {
+    "content_type": 'Literal["image/png", "image/svg+xml"]',
+    "url": "str",
+    "size": "int",
+    "sha256": "str",
+    "removed": "NotRequired[List[str]]",
+})
+
+# An account's brand.
+Branding = TypedDict("Branding", {
+    "object": 'Literal["branding"]',
+    "logo": "Union[None, BrandingLogo2]",
+    "accent_color": "Union[str, None]",
+    "accent_color_requested": "Union[str, None]",
+    "accent_adjusted": "bool",
+    "accent_contrast": "Union[float, None]",
+    "sender_name": "Union[str, None]",
+    "updated_at": "Union[str, None]",
+})
+
+UpdateBrandingRequestLogo2 = TypedDict("UpdateBrandingRequestLogo2", {
+    "content_type": 'Literal["image/png", "image/svg+xml"]',
+    "data": "str",
+})
+
+# The parts of the brand to set; `null` removes one, a part left out stays.
+UpdateBrandingRequest = TypedDict("UpdateBrandingRequest", {
+    "logo": "NotRequired[Union[None, UpdateBrandingRequestLogo2]]",
+    "accent_color": "NotRequired[Union[str, None]]",
+    "sender_name": "NotRequired[Union[str, None]]",
 })
 
 # Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them.
@@ -564,11 +599,16 @@ SendFormRequestRecipientsItem = TypedDict("SendFormRequestRecipientsItem", {
     "signer": "NotRequired[int]",
     "locale": "NotRequired[str]",
     "auth": "NotRequired[RecipientAuth]",
+    "role": "NotRequired[RecipientRole]",
+    "message": "NotRequired[str]",
     "meaning": "NotRequired[str]",
 })
 
 # The body of `sendForm`.
 SendFormRequest = TypedDict("SendFormRequest", {
+    "message": "NotRequired[str]",
+    "subject": "NotRequired[str]",
+    "expires_in_days": "NotRequired[int]",
     "signing_order": 'NotRequired[Literal["parallel", "sequential"]]',
     "reminders": "NotRequired[ReminderSchedule]",
     "recipients": "List[SendFormRequestRecipientsItem]",
@@ -614,6 +654,8 @@ UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
 })
 
 FieldCondition = Union[FieldCondition1, FieldCondition2, FieldCondition3, FieldCondition4, FieldCondition5]
+
+RecipientRole = Literal["signer", "approver", "cc", "viewer"]
 
 EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted", "bulk_send.completed"]
 
@@ -767,6 +809,14 @@ class Operations:
     def download_file(self, token: str) -> "bytes":
         """Download a file by presigned address (GET /api/v1/files/pdf/{token}, operation downloadFile)."""
         return self._request("GET", f"/api/v1/files/pdf/{_q(token)}", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def get_branding(self) -> "Branding":
+        """The account's brand (GET /api/v1/branding, operation getBranding)."""
+        return self._request("GET", "/api/v1/branding", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def update_branding(self, body: "UpdateBrandingRequest") -> "Branding":
+        """Set the account's brand (PATCH /api/v1/branding, operation updateBranding)."""
+        return self._request("PATCH", "/api/v1/branding", query=None, json=body, expect="json")  # type: ignore[no-any-return]
 
     def list_embed_origins(self) -> "EmbedOriginList":
         """List the origins allowed to embed signing pages (GET /api/v1/embed/origins, operation listEmbedOrigins)."""

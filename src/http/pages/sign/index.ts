@@ -23,6 +23,8 @@ import { LANG_PARAM, pickedLocale, signerLocale, wordsFor } from './sign-words.j
 import { acceptedTags } from '../../../lib/i18n/index.js';
 import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
+import { approveForm } from '../../../domain/lifecycle/approve-form.js';
+import { rolePage } from './role-html.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
 import { endPageFacts } from '../../../domain/signing/end-page-facts.js';
@@ -112,6 +114,10 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     // Embedded signing: the account's allowed origins may frame the page and hear its messages.
     // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
     const embed = embedHead(link, origins, page.state);
+    // Issue 42: an approver, cc or viewer gets a page without fields (role-html.ts).
+    if (page.role !== 'signer' && (page.state === 'open' || page.state === 'signed')) {
+      return sendPage(reply, rolePage(w, page, { document: `${base}/document.pdf`, signedPdf: `${base}/signed.pdf`, approve: `${base}/approve${stay}`, decline: `${base}/decline${stay}` }, embed), policy);
+    }
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed, await endPageFacts(deps, link)), { status: 409, ...policy });
     if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
@@ -175,6 +181,16 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     await declineForm(deps, link, { reason });
     const picked = pickedLocale(req);
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
+  });
+
+  // An approver approves (issue 42): posted by assets/approve.js as a signature is. It is the approver's
+  // act of signing, so it passes the gate as a signature does (a check asked again at signing included).
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/approve', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    noFields(req.body, []);
+    const result = await approveForm(deps, link, clientOf(req));
+    const picked = pickedLocale(req);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'approved', complete: result.complete, next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
   // Progress on the server (issue 43): the values typed so far; `send_link` is "Finish later".

@@ -52,6 +52,8 @@ export const SIGN_ASSETS = {
   draftScript: moduleFile(here('draft.js'), 'draft', 'js', JS),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.
   missingBar: moduleFile(here('missing-bar.js'), 'missing-bar', 'js', JS),
+  // Recipient roles (issue 42): an approver's "Approve".
+  approveScript: moduleFile(here('approve.js'), 'approve', 'js', JS),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
