@@ -15,4 +15,5 @@ export const EVENT_TYPES = [
   "form.declined",
   "form.voided",
   "form.deleted",
+  "form.reassigned",
 ] as const satisfies readonly components['schemas']['EventType'][];

@@ -7,6 +7,7 @@ import { Link } from '../router';
 import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 import { FormActions } from './FormActions';
 import { FormDataActions } from './FormDataActions';
+import { canChange, ChangeRecipientButton, VerificationSection } from './RecipientChecks';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
 import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 import { StatusTag } from './status';
@@ -83,7 +84,7 @@ export function FormDetail({ formId }: { formId: string }) {
         {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
           <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recipients-title">
             <table className="table">
-              <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}</tr></thead>
+              <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}<th scope="col"><span className="visually-hidden">Change</span></th></tr></thead>
               <tbody>
                 {form.recipients.map((r) => (
                   <tr key={r.id}>
@@ -92,12 +93,14 @@ export function FormDetail({ formId }: { formId: string }) {
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
                     <td className="hide-sm">{roleName(roles, r.signer)}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
+                    <td>{canChange(form, r) ? <ChangeRecipientButton form={form} recipient={r} onChanged={(f) => { setForm(f); void refresh(); }} /> : null}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
+        {form.recipients.length > 0 ? <VerificationSection form={form} /> : null}
         {SENDABLE.has(form.status) ? <SendMore form={form} signers={signers} roles={roles} onSent={(f) => { setForm(f); void refresh(); }} /> : null}
       </section>
 
