@@ -84,16 +84,15 @@ export function FormDetail({ formId }: { formId: string }) {
         {form.recipients.length === 0 ? <p className="muted">Not sent yet. Add who signs below.</p> : (
           <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recipients-title">
             <table className="table">
-              <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}<th scope="col"><span className="visually-hidden">Change</span></th></tr></thead>
+              <thead><tr><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col" className="hide-sm">Delivery</th><th scope="col" className="hide-sm">Signer</th>{mode === 'test' ? <th scope="col">Signing link</th> : null}</tr></thead>
               <tbody>
                 {form.recipients.map((r) => (
                   <tr key={r.id}>
-                    <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
+                    <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div>{canChange(form, r) ? <ChangeRecipientButton form={form} recipient={r} onChanged={(f) => { setForm(f); void refresh(); }} /> : null}</td>
                     <td><StatusTag status={r.status} />{recipientNote(r)}</td>
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
                     <td className="hide-sm">{roleName(roles, r.signer)}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
-                    <td>{canChange(form, r) ? <ChangeRecipientButton form={form} recipient={r} onChanged={(f) => { setForm(f); void refresh(); }} /> : null}</td>
                   </tr>
                 ))}
               </tbody>

@@ -78,7 +78,7 @@ export function ChangeRecipientButton({ form, recipient, onChanged }: { form: Fo
   const who = recipient.name || recipient.email || recipient.phone || 'recipient';
   return (
     <>
-      <button type="button" className="btn ghost small" aria-label={`Change recipient ${who}`} onClick={() => setOpen(true)}>Change</button>
+      <button type="button" className="btn ghost small change-recipient" aria-label={`Change recipient ${who}`} onClick={() => setOpen(true)}>Change</button>
       {open ? <ChangeRecipientDialog form={form} recipient={recipient} onClose={() => setOpen(false)} onChanged={(f) => { setOpen(false); onChanged(f); }} /> : null}
     </>
   );
