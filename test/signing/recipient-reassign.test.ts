@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { listDevOutbox } from '../../src/domain/sending/dev-outbox.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink } from '../outbox/support/sending.js';
 import { pdfsigAndText } from '../shared/pdf-tools.js';
@@ -112,6 +113,13 @@ for (const dialect of DIALECTS) {
       assert.match(browserArabic.body, /<html lang="ar" dir="rtl">[\s\S]*لم يعد هذا الرابط يعمل/);
       const invite = await invitationTo('robert@example.com');
       assert.equal(invite.token, newToken);
+      // Generation 0 is the original derivation (links sent before generations existed stay valid); the
+      // dev outbox shows each invitation with the link it carried.
+      assert.equal(h.deps.domain.links.token(ids[0]!), tokens[0]);
+      assert.equal(h.deps.domain.links.token(ids[0]!, 1), newToken);
+      const outbox = await listDevOutbox(h.deps.domain, h.actors.aTest.partition, { email: true, sms: true }, { email: 'nobody@example.com' });
+      const invites = outbox.data.filter((m) => m.recipient_id === ids[0] && m.kind === 'invite').map((m) => [m.to, TOKEN.exec(m.signing_url ?? '')?.[1]]);
+      assert.deepEqual(invites.sort(), [['bob@example.com', tokens[0]], ['robert@example.com', newToken]]);
       const opened = await h.app.inject({ url: `/sign/${newToken}` });
       assert.equal(opened.statusCode, 200);
       assert.match(opened.body, /id="signing"/);
@@ -165,6 +173,21 @@ for (const dialect of DIALECTS) {
       assert.equal(removed.status, 200, removed.body);
       const open = TOKEN.exec(removed.json<FormJson>().recipients[0]!.signing_url)![1]!;
       assert.equal((await h.app.inject({ url: `/sign/${open}` })).statusCode, 200);
+    });
+
+    it('sequential: a waiting recipient changed gets no invitation until their turn, then the new link', async () => {
+      const { formId, ids, tokens } = await send([{ channel: 'email', email: 'first@example.com', signer: 1 }, { channel: 'email', email: 'second@example.com', signer: 2 }], { signing_order: 'sequential' });
+      const changed = await patch(formId, ids[1]!, { email: 'second.new@example.com' });
+      assert.equal(changed.status, 200, changed.body);
+      const waiting = changed.json<FormJson>().recipients[1]!;
+      assert.equal(waiting.status, 'waiting');
+      const newToken = TOKEN.exec(waiting.signing_url)![1]!;
+      await h.deps.worker.runDue();
+      assert.equal(sink.received.filter((m) => m.envelopeTo.includes('second.new@example.com')).length, 0, 'not their turn yet');
+      assert.equal((await h.app.inject({ url: `/sign/${tokens[1]}` })).statusCode, 410);
+      const signed = await post(tokens[0]!, '', { values: { full_name: 'First', signature: { image: strokePng(), method: 'drawn' } }, consent: true });
+      assert.equal(signed.statusCode, 200, signed.body);
+      assert.equal((await invitationTo('second.new@example.com')).token, newToken);
     });
 
     it('allow_reassign off: the page says the sender did not allow it, and the post is refused', async () => {
