@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { setNotifySettings } from '../../src/domain/accounts/notify-settings.js';
 import { listDevOutbox } from '../../src/domain/sending/dev-outbox.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink } from '../outbox/support/sending.js';
@@ -204,6 +205,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('allow_reassign on: the signer passes it on with a reason; the old link dies, the new person is invited, the sender hears of it', async () => {
+      await setNotifySettings(h.deps.domain, h.actors.aTest.partition.accountId, { notify_email: 'sender@acme.test' });
       const { formId, ids, tokens } = await send([{ channel: 'email', email: 'gus@example.com', name: 'Gus', locale: 'fr' }], { allow_reassign: true });
       const view = await h.app.inject({ url: `/sign/${tokens[0]}` });
       assert.match(view.body, new RegExp(`href="/sign/${tokens[0]}/reassign"`));
@@ -225,6 +227,11 @@ for (const dialect of DIALECTS) {
       await assertReplaced(tokens[0]!, /<html lang="fr"[\s\S]*Ce lien ne fonctionne plus/);
       const invite = await invitationTo('hal@example.com');
       assert.equal((await h.app.inject({ url: `/sign/${invite.token}` })).statusCode, 200);
+      // The sender's notification address is told who passed it to whom, and why.
+      const notice = sink.received.filter((m) => m.envelopeTo.includes('sender@acme.test')).at(-1);
+      assert.ok(notice, 'the sender was told');
+      assert.equal(notice.parsed.subject, 'Reassigned: Gus passed "Sample agreement" to Hal');
+      assert.match(notice.parsed.text ?? '', /Their reason: "Hal signs for the team while I am away"/);
       const form = await h.request({ url: `/api/v1/forms/${formId}`, as: h.actors.aTest });
       assert.deepEqual([form.json<FormJson>().recipients[0]!.email, form.json<FormJson>().recipients[0]!.name], ['hal@example.com', 'Hal']);
       const events = await h.request({ url: `/api/v1/forms/${formId}/events`, as: h.actors.aTest });

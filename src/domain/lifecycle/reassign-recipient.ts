@@ -15,6 +15,7 @@ import { recordFormEvent } from '../forms/record-event.js';
 import { normaliseRecipients, type NormalisedRecipient } from '../sending/recipient-rules.js';
 import type { CheckInput } from '../signing/gate/check-rules.js';
 import { hashPassword } from '../users/passwords.js';
+import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { inviteRecipient } from './advance-turn.js';
 import { ACTIVE, checkReason } from './lifecycle-rules.js';
 import { refuseClosedLink } from './closed-links.js';
@@ -118,6 +119,8 @@ export async function replaceRecipient(
   const account = await findAccount(trx, p.accountId);
   // A `waiting` recipient of a sequential form is invited when their turn comes, with the new link.
   if (moved.status !== 'waiting') await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, moved, now, { reminders: false });
+  // The signer's own decision is news to the sender: their notification address is told (as of a decline).
+  if (who.by === 'signer') await enqueueSenderNotice(trx, { partition: p, now }, form, { kind: 'reassigned', recipient: moved, previous: current, reason: who.reason });
   const state = formState(form, recipients.map((r) => (r.id === moved.id ? moved : r)));
   await recordFormEvent(trx, p, 'form.reassigned', state, now, { reassignment: { recipient_id: current.id, replaced_by: who.by } });
   return state;
