@@ -2389,8 +2389,8 @@ export interface components {
             /**
              * @description Lets each recipient pass the form to someone else from their signing page ("Not me? Assign to
              *     someone else": a name, an e-mail and a reason). Their link stops working, the new person is
-             *     invited, and `form.reassigned` is sent with `data.reassignment.replaced_by: signer`. Fixed by
-             *     the form's first send (default false).
+             *     invited, `form.reassigned` is sent with `data.reassignment.replaced_by: signer`, and the
+             *     account's notification address is e-mailed. Fixed by the form's first send (default false).
              */
             allow_reassign?: boolean;
         };
