@@ -130,6 +130,8 @@ export interface FormsTable {
   hold_reason: Generated<string | null>;
   hold_by: Generated<string | null>;
   hold_at: Generated<string | null>;
+  /** 1 when the send said `allow_reassign: true`: the signer may pass the form to someone else (0090). */
+  allow_reassign: Generated<number>;
 }
 
 /** A stored file of a purged form still to delete (0035); the row goes once the file is gone. */
@@ -250,6 +252,8 @@ export interface RecipientsTable {
   subject: string | null;
   /** When an approver approved (0085). */
   approved_at: string | null;
+  /** Which of the recipient's links is live (0090): bumped when the link is replaced (lib/signing-links.ts). */
+  link_generation: Generated<number>;
 }
 
 /** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */
@@ -625,6 +629,39 @@ export interface SigningDraftsTable {
 }
 export type SigningDraftRow = Selectable<SigningDraftsTable>;
 
+/** Who replaced a recipient's link (0090): the sender (PATCH, dashboard) or the signer passing the form on. */
+export type LinkReplacedBy = 'sender' | 'signer';
+
+/** A recipient's replaced link (0090): an old token's hash, and who the recipient was while it was live. */
+export interface RetiredLinksTable {
+  token_hash: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  /** The link generation this token was (recipients.link_generation then). */
+  generation: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  channel: Channel;
+  /** The recipient's locale then: the 410 page speaks it. */
+  locale: string | null;
+  replaced_by: LinkReplacedBy;
+  reason: string | null;
+  retired_at: string;
+}
+export type RetiredLinkRow = Selectable<RetiredLinksTable>;
+
+/** Codes asked for from one client address on an account's links in one window (0090; the per-address limit). */
+export interface CodeRequestWindowsTable {
+  account_id: string;
+  mode: Mode;
+  ip: string;
+  window_start: string;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -656,6 +693,8 @@ export interface Database {
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
   signing_drafts: SigningDraftsTable;
+  retired_links: RetiredLinksTable;
+  code_request_windows: CodeRequestWindowsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
   invitations: InvitationsTable;

@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   form_not_deletable: [409, 'conflict_error'],
   form_on_hold: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
+  // Issue 38: a signing link replaced by a new one (the recipient was corrected or passed the form on).
+  link_replaced: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],
   // Issue 35 (CONTRACT Part E): a PDF whose inspection exceeds its CPU or memory bound.

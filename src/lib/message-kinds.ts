@@ -14,6 +14,8 @@ export const MESSAGE_KINDS = [
   'notice_completed',
   'notice_declined',
   'notice_viewed',
+  /** A signer passed the form to someone else (issue 38, `allow_reassign`). */
+  'notice_reassigned',
   /** A signer check's one-time code (e-mail or SMS; issue 38). */
   'auth_code',
   /** A dashboard user's one-time sign-in link, asked for on the sign-in page (issue 37). */

@@ -26,6 +26,8 @@ export const PURGE_PLAN = {
   recipient_check_log: "the form's rows deleted (masked destinations, IPs)",
   signer_sessions: "the form's rows deleted (IPs, user agents)",
   signing_drafts: "the form's rows deleted (values typed so far)",
+  retired_links: "the form's rows deleted (replaced recipients' names, addresses and reasons)",
+  code_request_windows: 'not form data: codes asked for per client address and hour, deleted as the next hour is counted',
   accounts: 'not form data', account_notify: 'not form data', api_keys: 'not form data', templates: 'not form data',
   template_versions: 'not form data', service_secrets: 'not form data', webhooks: 'not form data', account_usage: 'not form data',
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
@@ -39,8 +41,8 @@ export const PURGE_PLAN = {
   account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
 } as const satisfies Record<keyof Database, string>;
 
-type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';
-const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'recipients'];
+type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links';
+const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'retired_links', 'recipients'];
 
 /** What the purge needs to know before deleting: the stored files the rows name, and the counts the tombstone keeps. */
 export interface PurgeInventory {

@@ -1,4 +1,5 @@
 import { findAccount } from '../../db/repositories/accounts.js';
+import { linkUrlOf } from '../../lib/signing-links.js';
 import { markRecipientMessaged } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
@@ -11,8 +12,12 @@ import { composeMessage } from '../sending/compose-message.js';
 import { nextInTurn } from './lifecycle-rules.js';
 import { addressOf, queueMessage, scheduleReminders, type MessageContext } from './message-recipient.js';
 
-/** The invite of one recipient: composed, queued for delivery, and its reminders promised. */
-export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, ctx: MessageContext, r: RecipientRow, now: string): Promise<void> {
+/**
+ * The invite of one recipient: composed, queued for delivery, and its reminders promised. A new link
+ * after a correction (reassign-recipient.ts) says `reminders: false`: the ones promised at the first
+ * invite still run and reach the recipient as the row is then.
+ */
+export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>, p: Partition, ctx: MessageContext, r: RecipientRow, now: string, opts: { reminders?: boolean } = {}): Promise<void> {
   const message = composeMessage({
     role: r.role,
     message: r.message,
@@ -23,14 +28,14 @@ export async function inviteRecipient(trx: Trx, deps: Pick<DomainDeps, 'links'>,
     recipientName: r.name,
     formName: ctx.form.name ?? 'a document',
     accountName: ctx.accountName,
-    signingUrl: deps.links.url(r.id),
+    signingUrl: linkUrlOf(deps.links, r),
     expiresAt: ctx.form.expires_at,
     // Written now, once: the recipient's language, else the account's (no browser to ask yet).
     locale: pickLocale([r.locale, ctx.accountLocale]),
   });
   await queueMessage(trx, p, ctx.form.id, r, 'invite', message, now);
   // A cc is told, not asked: nothing to remind them of.
-  if (r.role !== 'cc') await scheduleReminders(trx, p, ctx.form, r.id, now);
+  if (r.role !== 'cc' && opts.reminders !== false) await scheduleReminders(trx, p, ctx.form, r.id, now);
 }
 
 /** What every message of the account's form needs to know of the account: its name, language and brand. */

@@ -22,15 +22,23 @@ export interface ReminderSchedule {
 export interface LifecycleInput {
   signing_order?: SigningOrder | undefined;
   reminders?: ReminderSchedule | undefined;
+  /** Issue 38: the signer may pass the form to someone else from their page. */
+  allow_reassign?: boolean | undefined;
 }
+
+type Fixed = Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'allow_reassign'>;
 
 /**
  * What a send fixes: the first send sets the order (default parallel) and the reminder schedule; a
  * later send may repeat them but not change them (the recipients already messaged were promised them).
  */
-export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'>, input: LifecycleInput): Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'> {
+export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'> & Partial<Pick<FormRow, 'allow_reassign'>>, input: LifecycleInput): Fixed {
   if (form.signing_order === null) {
-    return { signing_order: input.signing_order ?? 'parallel', reminder_every_days: input.reminders?.every_days ?? null, reminder_max: input.reminders?.max ?? null };
+    return { signing_order: input.signing_order ?? 'parallel', reminder_every_days: input.reminders?.every_days ?? null, reminder_max: input.reminders?.max ?? null, allow_reassign: input.allow_reassign === true ? 1 : 0 };
+  }
+  const allowReassign = form.allow_reassign ?? 0;
+  if (input.allow_reassign !== undefined && (input.allow_reassign ? 1 : 0) !== allowReassign) {
+    throw new AppError('parameter_invalid', `This form's allow_reassign was fixed as ${allowReassign === 1} by its first send; it cannot change.`, 'allow_reassign');
   }
   if (input.signing_order !== undefined && input.signing_order !== form.signing_order) {
     throw new AppError('parameter_invalid', `This form's signing order was fixed as ${form.signing_order} by its first send; it cannot change.`, 'signing_order');
@@ -38,7 +46,7 @@ export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_eve
   if (input.reminders !== undefined && (input.reminders.every_days !== form.reminder_every_days || input.reminders.max !== form.reminder_max)) {
     throw new AppError('parameter_invalid', "This form's reminders were fixed by its first send; they cannot change.", 'reminders');
   }
-  return { signing_order: form.signing_order, reminder_every_days: form.reminder_every_days, reminder_max: form.reminder_max };
+  return { signing_order: form.signing_order, reminder_every_days: form.reminder_every_days, reminder_max: form.reminder_max, allow_reassign: allowReassign };
 }
 
 /** Recipients in the order they sign in a sequential form: by signer slot, then as first sent. */

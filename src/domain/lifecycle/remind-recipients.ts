@@ -1,5 +1,6 @@
 import { loadBrandLook } from '../branding/brand-look.js';
 import { findAccount } from '../../db/repositories/accounts.js';
+import { linkUrlOf } from '../../lib/signing-links.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { hasScheduledReminder, insertReminder, setRecipientReminded } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
@@ -42,7 +43,7 @@ async function sendReminder(
     // The account's brand (issue 42), as the invite had it.
     brand: await loadBrandLook(trx, deps.baseUrl, p.accountId, what.accountName),
     channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document',
-    accountName: what.accountName, signingUrl: deps.links.url(r.id), expiresAt: form.expires_at,
+    accountName: what.accountName, signingUrl: linkUrlOf(deps.links, r), expiresAt: form.expires_at,
     // The invite's language: the recipient's, else the account's default.
     locale: pickLocale([r.locale, what.accountLocale]),
   });

@@ -162,6 +162,7 @@ export type NoticeInput = {
   | { readonly kind: 'completed'; readonly copy: CopyDelivery; readonly signers: readonly string[] }
   | { readonly kind: 'declined'; readonly recipient: string; readonly reason: string | null; readonly at: string }
   | { readonly kind: 'viewed'; readonly recipient: string; readonly at: string }
+  | { readonly kind: 'reassigned'; readonly recipient: string; readonly previous: string; readonly reason: string | null; readonly at: string }
 );
 
 export function composeSenderNotice(n: NoticeInput): ComposedMessage {
@@ -200,6 +201,15 @@ function noticeContent(n: NoticeInput, form: string) {
         subject: `Viewed: ${oneLine(n.recipient)} opened "${form}"`,
         heading: `${oneLine(n.recipient)} opened “${form}”`,
         paragraphs: [`${oneLine(n.recipient)} opened "${form}" on ${formatWhen(n.at)}. You will hear again when it is signed.`],
+      };
+    case 'reassigned':
+      return {
+        subject: `Reassigned: ${oneLine(n.previous)} passed "${form}" to ${oneLine(n.recipient)}`,
+        heading: `${oneLine(n.previous)} passed “${form}” on`,
+        paragraphs: [
+          `${oneLine(n.previous)} passed "${form}" to ${oneLine(n.recipient)} on ${formatWhen(n.at)}. Their link no longer works; ${oneLine(n.recipient)} was sent a new one.`,
+          n.reason ? `Their reason: "${oneLine(n.reason)}"` : 'They gave no reason.',
+        ],
       };
   }
 }

@@ -104,7 +104,7 @@ export async function prepareSendForm(
       const row: RecipientRow = {
         id, account_id: p.accountId, mode: p.mode, form_id: form.id, position: existing.length + i, signer: signers[i]!,
         name: r.name, email: r.email, phone: r.phone, channel: r.channel, address_key: r.addressKey,
-        token_hash: deps.links.tokenHash(deps.links.token(id)),
+        token_hash: deps.links.tokenHash(deps.links.token(id)), link_generation: 0,
         // Sequential: messaged when its turn comes (advanceTurn, below and after each signature).
         // A cc takes no turn: told at once, whatever the order (recipient-roles.ts).
         status: sequential && actsInTurn(r.role) ? 'waiting' : 'sent', delivery_status: 'queued', delivery_error: null, sent_at: now, viewed_at: null, signed_at: null,

@@ -27,6 +27,11 @@ export const _LINK_STATES_ARE_PAGE_STATES: Same<SigningLink['state'], SigningPag
 // 32 bytes of HMAC as base64url (signing-links.ts).
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
+/** Whether `token` has the shape of a signing link's token (anything else is looked up nowhere). */
+export function isLinkToken(token: string): boolean {
+  return TOKEN.test(token);
+}
+
 /**
  * What a signing link (`/sign/<token>`) opens, or undefined for a token that is not one. The token is
  * the credential: it is looked up by its hash, and the partition comes from the recipient it names.

@@ -45,6 +45,8 @@ import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
 // After sending (issue #23).
 import remindForm from './forms/remindForm.js';
 import voidForm from './forms/voidForm.js';
+// Issue 38: correcting a recipient who has not signed.
+import updateRecipient from './forms/updateRecipient.js';
 // Embedded signing (issue 26).
 import listEmbedOrigins from './embed/listEmbedOrigins.js';
 import addEmbedOrigin from './embed/addEmbedOrigin.js';
@@ -106,6 +108,7 @@ export const ROUTES: readonly RouteDef[] = [
   // After sending (issue #23).
   remindForm,
   voidForm,
+  updateRecipient,
   // Issue 25 (evidence).
   resealForm,
   // Embedded signing (issue 26).

@@ -48,6 +48,8 @@ export interface AuditRecipient {
   check?: { method: 'email_code' | 'sms_code' | 'access_code'; when: 'open' | 'sign'; destination: string | null } | null;
   /** What happened in the check, oldest first: codes sent (masked destination), verified, wrong codes, locks. */
   checkLog?: ReadonlyArray<{ kind: 'code_sent' | 'verified' | 'failed' | 'locked'; purpose: 'open' | 'sign'; at: string; ip: string | null; destination: string | null }>;
+  /** Who held this recipient's earlier links (issue 38 item 5), oldest first: the person, who replaced them, why. */
+  replaced?: ReadonlyArray<{ who: string; by: 'sender' | 'signer'; reason: string | null; at: string }>;
 }
 
 export interface AuditTrail {
@@ -238,6 +240,7 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
     await row(w, w.t('audit.consent'), `"${isolate(r.consentText)}"\n${agreed}`, 'value', 8.5);
   }
   if (r.declinedAt) await row(w, w.t('audit.declineReason'), r.declineReason || w.t('audit.noReason'), 'value');
+  if (r.replaced?.length) await replacedRow(w, r.replaced);
   for (const mark of r.marks ?? []) await markRow(w, mark);
   w.y -= 2;
   await eventTable(w, r);
@@ -253,6 +256,16 @@ async function checkRow(w: PageWriter, r: AuditRecipient): Promise<void> {
   const count = (kind: string) => String(log.filter((e) => e.kind === kind).length);
   const summary = c.summary.replace('{sent}', count('code_sent')).replace('{failed}', count('failed')).replace('{locked}', count('locked'));
   await row(w, w.t('audit.authentication'), `${how}; ${check.when === 'sign' ? c.whenSign : c.whenOpen}.\n${summary}`, 'regular');
+}
+
+/** The people this recipient replaced (issue 38 item 5): who, when, by whom, and the signer's reason. */
+async function replacedRow(w: PageWriter, replaced: NonNullable<AuditRecipient['replaced']>): Promise<void> {
+  const c = checkAuditWords(w.locale);
+  const lines = replaced.map((e) => {
+    const line = (e.by === 'signer' ? c.passedOn : c.replacedBySender).replace('{who}', isolate(e.who)).replace('{time}', formatTime(e.at));
+    return e.reason ? `${line}: "${isolate(e.reason)}"` : line;
+  });
+  await row(w, c.replaced, lines.join('\n'), 'value');
 }
 
 const MARK_BOX = { width: 190, height: 56 };

@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "quota_exceeded", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "quota_exceeded", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "link_replaced", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -363,9 +363,16 @@ EventDataAuthentication = TypedDict("EventDataAuthentication", {
     "purpose": 'Literal["open", "sign"]',
 })
 
+# For `form.reassigned` only: whose link was replaced and by whom. The recipient in
+EventDataReassignment = TypedDict("EventDataReassignment", {
+    "recipient_id": "str",
+    "replaced_by": 'Literal["sender", "signer"]',
+})
+
 EventData = TypedDict("EventData", {
     "object": "Union[Form, BulkSend]",
     "authentication": "NotRequired[EventDataAuthentication]",
+    "reassignment": "NotRequired[EventDataReassignment]",
 })
 
 # Something that happened to a form (or, for `bulk_send.completed`, to a bulk send). The same object
@@ -613,6 +620,15 @@ SendFormRequest = TypedDict("SendFormRequest", {
     "reminders": "NotRequired[ReminderSchedule]",
     "recipients": "List[SendFormRequestRecipientsItem]",
     "notify": "NotRequired[SendNotify]",
+    "allow_reassign": "NotRequired[bool]",
+})
+
+# The body of `updateRecipient`; at least one member.
+UpdateRecipientRequest = TypedDict("UpdateRecipientRequest", {
+    "email": "NotRequired[str]",
+    "phone": "NotRequired[str]",
+    "name": "NotRequired[str]",
+    "auth": "NotRequired[Union[RecipientAuth, None]]",
 })
 
 # A check the recipient must pass before the signing page shows the document (signer
@@ -657,7 +673,7 @@ FieldCondition = Union[FieldCondition1, FieldCondition2, FieldCondition3, FieldC
 
 RecipientRole = Literal["signer", "approver", "cc", "viewer"]
 
-EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted", "bulk_send.completed"]
+EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted", "bulk_send.completed", "form.reassigned"]
 
 DeliveredEventType = Union[EventType, Literal["webhook.test"]]
 
@@ -757,6 +773,10 @@ class Operations:
     def send_form(self, form_id: str, body: "SendFormRequest", *, idempotency_key: Optional[str] = None) -> "Form":
         """Send a form to recipients (POST /api/v1/forms/{form_id}/send, operation sendForm)."""
         return self._request("POST", f"/api/v1/forms/{_q(form_id)}/send", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
+
+    def update_recipient(self, form_id: str, recipient_id: str, body: "UpdateRecipientRequest") -> "Form":
+        """Correct or replace a recipient who has not signed (PATCH /api/v1/forms/{form_id}/recipients/{recipient_id}, operation updateRecipient)."""
+        return self._request("PATCH", f"/api/v1/forms/{_q(form_id)}/recipients/{_q(recipient_id)}", query=None, json=body, expect="json")  # type: ignore[no-any-return]
 
     def remind_form(self, form_id: str, body: "RemindFormRequest", *, idempotency_key: Optional[str] = None) -> "Form":
         """Remind recipients who have not signed (POST /api/v1/forms/{form_id}/remind, operation remindForm)."""

@@ -466,6 +466,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/recipients/{recipient_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /**
+                 * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+                 *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+                 */
+                recipient_id: components["parameters"]["RecipientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct or replace a recipient who has not signed
+         * @description Changes a recipient who has not signed (or declined) while the form is `sent` or `viewed`: their
+         *     `name`, `email`, `phone` or check (`auth`; `null` removes it). Give at least one. The recipient
+         *     keeps their `id`, signer slot and place in the signing order, and gets a new `signing_url`: the
+         *     old link stops working at once (its page and every request of it answer `410 link_replaced`, the
+         *     page in the signer's language), any session or draft on it ends, and a new invitation goes out on
+         *     the recipient's channel (a `waiting` recipient of a sequential form is invited when their turn
+         *     comes). The channel follows the address given: `email` alone makes it `email`, `phone` alone
+         *     `sms`. The form's audit trail keeps who the recipient was before and when they were replaced.
+         *     Emits `form.reassigned` with `data.reassignment.replaced_by: sender`.
+         *
+         *     Answers `404 resource_not_found` for a recipient not on this form, `409 form_not_sendable` for
+         *     one who signed or declined or a form that is over, `409 form_expired` past `expires_at`, and
+         *     `409 form_already_sent` when the new address is another recipient's of the form.
+         */
+        patch: operations["updateRecipient"];
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/remind": {
         parameters: {
             query?: never;
@@ -1441,6 +1484,30 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "form.reassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.reassigned
+         * @description Sent when a recipient who had not signed is replaced: the sender corrected their name, address or
+         *     check (`updateRecipient`), or the recipient passed the form to someone else from their signing page
+         *     (a form sent with `allow_reassign: true`). The old link stops working at once and the new person is
+         *     invited. `data.reassignment` says whose link and who replaced it; `data.object` is the form as it
+         *     is now, with the new person in place of the old.
+         */
+        post: operations["onFormReassigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1478,7 +1545,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "quota_exceeded" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "document_unconvertible" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "quota_exceeded" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "link_replaced" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "document_unconvertible" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -2137,7 +2204,7 @@ export interface components {
          * @description The type of an event, in `Event.type`, a webhook's `events` and the events list's filter. This is the one list of event types: the generated types, the webhooks' `DeliveredEventType`, the dashboard's webhook page and the docs derive from it (docs/architecture.md, "Adding an event type"). Each has a `webhooks` entry below saying when it is sent.
          * @enum {string}
          */
-        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "form.deleted" | "bulk_send.completed";
+        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "form.deleted" | "bulk_send.completed" | "form.reassigned";
         /** @description What a delivery carries in `Service-Event-Type` and `event_type`; an `EventType`, or `webhook.test` for a test delivery. */
         DeliveredEventType: components["schemas"]["EventType"] | "webhook.test";
         /**
@@ -2173,6 +2240,19 @@ export interface components {
                      * @enum {string}
                      */
                     purpose: "open" | "sign";
+                };
+                /**
+                 * @description For `form.reassigned` only: whose link was replaced and by whom. The recipient in
+                 *     `data.object` is the new person (same `id`, a new `signing_url`); who they replaced is in
+                 *     the form's audit trail, not in the event.
+                 */
+                reassignment?: {
+                    recipient_id: string;
+                    /**
+                     * @description `sender`: `updateRecipient` (API or dashboard); `signer`: the recipient passed the form on from their signing page (`allow_reassign`).
+                     * @enum {string}
+                     */
+                    replaced_by: "sender" | "signer";
                 };
             };
         };
@@ -2623,6 +2703,22 @@ export interface components {
                 meaning?: string;
             }[];
             notify?: components["schemas"]["SendNotify"];
+            /**
+             * @description Lets each recipient pass the form to someone else from their signing page ("Not me? Assign to
+             *     someone else": a name, an e-mail and a reason). Their link stops working, the new person is
+             *     invited, `form.reassigned` is sent with `data.reassignment.replaced_by: signer`, and the
+             *     account's notification address is e-mailed. Fixed by the form's first send (default false).
+             */
+            allow_reassign?: boolean;
+        };
+        /** @description The body of `updateRecipient`; at least one member. */
+        UpdateRecipientRequest: {
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            name?: string;
+            /** @description The new check (replacing the one asked at the send), or `null` for none. */
+            auth?: components["schemas"]["RecipientAuth"] | null;
         };
         /**
          * @description A check the recipient must pass before the signing page shows the document (signer
@@ -2998,6 +3094,11 @@ export interface components {
         FormId: string;
         /** @description The id of a bulk send (`bulk_…`). */
         BulkSendId: string;
+        /**
+         * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+         *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+         */
+        RecipientId: string;
         /**
          * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
          *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
@@ -4052,6 +4153,59 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /**
+                 * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+                 *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+                 */
+                recipient_id: components["parameters"]["RecipientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRecipientRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, with the recipient as changed and their new `signing_url`. */
+            200: {
+                headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6317,6 +6471,82 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, a redirect, no answer within 15 seconds or a refused connection is a failed attempt, retried on the schedule of every delivery, with the same event id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormReassigned: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.reassigned";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -48,6 +48,8 @@ export const SIGN_ASSETS = {
   declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
   // Signer checks (issue 38): the code screen.
   checkScript: moduleFile(here('check.js'), 'check', 'js', JS),
+  // Issue 38 item 5: "Not me? Assign to someone else" (its own page, reassign-html.ts).
+  reassignScript: moduleFile(here('reassign.js'), 'reassign', 'js', JS),
   // Progress on the server (issue 43): drafts saved as the signer types, and "Finish later".
   draftScript: moduleFile(here('draft.js'), 'draft', 'js', JS),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.

@@ -5,6 +5,7 @@ import { formatUtc, LANGUAGE_NAMES, LOCALES } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { checkWords } from './check-words.js';
+import { reassignWords } from './reassign-words.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
@@ -105,7 +106,7 @@ function meaningLine(w: Words, meaning: string): SafeHtml {
 }
 
 /** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -158,6 +159,7 @@ ${page.meaning ? html`<p class="meaning" id="meaning">${meaningLine(w, page.mean
 </form>
 ${controls.length > 0 ? draftControls(w, urls.draft) : ''}
 ${declineControls(w, urls.decline)}
+${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${reassignWords(w.locale).link}</a></p>` : ''}
 </aside>
 </div>
 </main>
