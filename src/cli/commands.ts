@@ -16,6 +16,7 @@ import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
 import { ACTIVITY_COMMANDS, ACTIVITY_USAGE } from './activity-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { RETENTION_COMMANDS, RETENTION_USAGE } from './retention-commands.js';
+import { SIGN_IN_COMMANDS, SIGN_IN_USAGE } from './sign-in-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 import { readInput } from './read-input.js';
@@ -149,6 +150,7 @@ const HANDLERS: Record<string, Handler> = {
   ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
   ...RETENTION_COMMANDS,
+  ...SIGN_IN_COMMANDS,
   ...FORM_COMMANDS,
   ...ACTIVITY_COMMANDS,
 };
@@ -179,6 +181,7 @@ ${USER_USAGE}
 ${NOTIFY_USAGE}
 ${LOCALE_USAGE}
 ${RETENTION_USAGE}
+${SIGN_IN_USAGE}
 ${ACTIVITY_USAGE}
 ${SEAL_USAGE}
 ${FORM_USAGE}

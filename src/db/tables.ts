@@ -465,6 +465,9 @@ export interface AccountActivityTable {
   created_at: string;
 }
 
+/** What is left to do before a session is a full one (0075): a TOTP code, or enrolling one. */
+export type PendingStep = 'code' | 'enrol';
+
 /** A dashboard sign-in (0010); the cookie carries the token, the store its SHA-256. */
 export interface SessionsTable {
   token_hash: string;
@@ -476,6 +479,8 @@ export interface SessionsTable {
   revoked_at: string | null;
   /** The member's role when the session was issued (0070); a different role now rotates the session. */
   role?: Role | null;
+  /** Null: a full session; otherwise the second factor it still waits for (0075). */
+  pending_step?: PendingStep | null;
 }
 
 /** What a one-time link is for (0050). */
@@ -646,6 +651,64 @@ export interface Database {
   data_subject_requests: DataSubjectRequestsTable;
   invitations: InvitationsTable;
   account_activity: AccountActivityTable;
+  account_sign_in: AccountSignInTable;
+  user_totp: UserTotpTable;
+  sso_domains: SsoDomainsTable;
+  sso_flows: SsoFlowsTable;
+  recovery_codes: RecoveryCodesTable;
+}
+
+/** An account's sign-in policy (0075); no row: neither required. */
+export interface AccountSignInTable {
+  account_id: string;
+  /** 1: the account's users sign in through the OpenID provider only, no password. */
+  sso_required: number;
+  /** 1: password users must enrol a TOTP authenticator. */
+  require_2fa: number;
+  updated_at: string;
+}
+
+/** A user's TOTP authenticator (0075); no row, or no `secret`: no two-factor sign-in. */
+export interface UserTotpTable {
+  user_id: string;
+  account_id: string;
+  /** Base32 secret of the confirmed enrolment. */
+  secret: string | null;
+  /** The secret an enrolment showed, until a code from it confirms it. */
+  pending_secret: string | null;
+  enabled_at: string | null;
+  /** The RFC 6238 time step of the last code accepted: one of that step or before is refused. */
+  last_step: number | null;
+  updated_at: string;
+}
+export type UserTotpRow = Selectable<UserTotpTable>;
+
+/** An e-mail domain an account claimed for single sign-on (0075); one account per domain. */
+export interface SsoDomainsTable {
+  domain: string;
+  account_id: string;
+  created_at: string;
+}
+
+/** A started OpenID Connect sign-in (0075), found by the SHA-256 of its cookie token; spent once. */
+export interface SsoFlowsTable {
+  id_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export type SsoFlowRow = Selectable<SsoFlowsTable>;
+
+/** A two-factor recovery code (0075): its SHA-256, spent once. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  account_id: string;
+  user_id: string;
+  created_at: string;
+  used_at: string | null;
 }
 
 /** A person's data export or erasure asked of a partition (0060): the address as its SHA-256 only. */

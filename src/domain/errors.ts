@@ -59,6 +59,15 @@ export const ERROR_CODES = {
   // Issue 39 (CONTRACT Part E): the member's role does not allow this dashboard call.
   permission_denied: [403, 'permission_error'],
   email_taken: [409, 'conflict_error'],
+  // Issue 39 items 3 and 4: single sign-on and two-factor sign-in (the dashboard's own codes).
+  /** The session has its password step only: the second factor (or enrolling one) comes first. */
+  two_factor_required: [401, 'authentication_error'],
+  /** The provider's sign-in did not complete: unknown or spent attempt, wrong state or nonce, refused code. */
+  sso_failed: [401, 'authentication_error'],
+  /** No single sign-on for this address: none configured, or its domain claimed by no account. */
+  sso_not_available: [403, 'permission_error'],
+  /** The account signs in through its identity provider only: no password. */
+  sso_required: [403, 'permission_error'],
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

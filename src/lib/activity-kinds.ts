@@ -18,6 +18,12 @@ export const ACTIVITY_KINDS = [
   'webhook.rotated',
   'webhook.deleted',
   'settings.changed',
+  // Issue 39 item 4: two-factor sign-in (a sign-in through single sign-on is member.signed_in, via sso).
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.recovery_code_used',
+  /** A wrong code at the second step (or to turn it off): the password was right. */
+  'two_factor.failed',
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];

@@ -27,6 +27,14 @@ export const DASHBOARD_PERMISSIONS = {
   'POST /password-reset': 'public',
   'POST /invitation/lookup': 'public',
   'POST /invitation/accept': 'public',
+  // Issue 39: single sign-on starts without a session; the two-factor routes are every member's own
+  // (their guard also admits the half-signed-in session of the step they finish).
+  'POST /sso/start': 'public',
+  'GET /two-factor': 'viewer',
+  'POST /two-factor/enrolment': 'viewer',
+  'POST /two-factor/enrolment/confirm': 'viewer',
+  'POST /two-factor/verify': 'viewer',
+  'POST /two-factor/disable': 'viewer',
   'GET /session': 'viewer',
   'POST /logout': 'viewer',
   'POST /password': 'viewer',
@@ -80,6 +88,8 @@ export const DASHBOARD_PERMISSIONS = {
   'PUT /settings/retention': 'admin',
   'GET /settings/notifications': 'admin',
   'PATCH /settings/notifications': 'admin',
+  'GET /settings/sign-in': 'admin',
+  'PUT /settings/sign-in': 'admin',
   'GET /:mode/embed/origins': 'admin',
   'POST /:mode/embed/origins': 'admin',
   'DELETE /:mode/embed/origins': 'admin',

@@ -20,6 +20,16 @@ export interface SessionView {
   expires_at: string;
 }
 
+/** Sign-in's answer when the password was right and a second factor is due (issue 39). */
+export interface ChallengeView {
+  object: 'two_factor_challenge';
+  step: 'code' | 'enrol';
+  csrf_token: string;
+  expires_at: string;
+}
+
+export type SignInAnswer = SessionView | ChallengeView;
+
 export interface ApiKey {
   object: 'api_key';
   id: string;
@@ -96,7 +106,7 @@ let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
 let onRefused: () => void = () => undefined;
 
-export function rememberSession(session: SessionView | null): void {
+export function rememberSession(session: SessionView | ChallengeView | null): void {
   csrfToken = session?.csrf_token ?? '';
 }
 

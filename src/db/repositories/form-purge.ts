@@ -31,6 +31,8 @@ export const PURGE_PLAN = {
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
+  // Issue 39: sign-in (single sign-on and two-factor), about accounts and users, not forms.
+  account_sign_in: 'not form data', user_totp: 'not form data', sso_domains: 'not form data', sso_flows: 'not form data', recovery_codes: 'not form data',
   invitations: 'not form data: a dashboard member invited to the account', account_activity: 'not form data: who did what in the dashboard (members, keys, webhooks, settings, sign-ins)',
 } as const satisfies Record<keyof Database, string>;
 

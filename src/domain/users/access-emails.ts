@@ -11,7 +11,8 @@ import { AppError } from '../errors.js';
 import { composeAccessEmail } from './compose-access-email.js';
 import { reserveAccessEmail } from './login-throttle.js';
 import { hashPassword } from './passwords.js';
-import { startSession, type StartedSession } from './sessions.js';
+import type { StartedChallenge, StartedSession } from './sessions.js';
+import { afterFirstFactor } from './two-factor-gate.js';
 import { queueUserEmail } from './user-email.js';
 import { checkNewPassword, normalizeEmail } from './user-rules.js';
 
@@ -90,7 +91,7 @@ const INVALID_LINK = 'This link is not valid: it was used already, has expired o
  * (whoever held one), and a new session starts for this browser. A password that breaks the rules is
  * refused before the link is spent, so the person can try another with the same link.
  */
-export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; new_password: unknown; ip?: string | null }): Promise<StartedSession> {
+export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; new_password: unknown; ip?: string | null }): Promise<StartedSession | StartedChallenge> {
   const password = checkNewPassword(input.new_password, 'new_password');
   const token = input.token;
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw new AppError('login_failed', INVALID_LINK);
@@ -105,5 +106,6 @@ export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | '
     await recordActivity(trx, deps, { accountId: found.account_id, actor: { userId: found.id, email: found.email, ip: input.ip ?? null }, kind: 'member.password_changed', target: found.email, detail: { via: 'reset_link' } });
     return { ...found, password_hash: hash };
   });
-  return startSession(deps, user, { ip: input.ip ?? null, via: 'password_reset' });
+  // A reset link proves the mailbox, not the authenticator: two-factor sign-in still asks for its code.
+  return afterFirstFactor(deps, user, { ip: input.ip ?? null, via: 'password_reset' });
 }

@@ -11,7 +11,8 @@ import { AppError, notFound } from '../errors.js';
 import { issueLoginLink, LINK_PATHS } from './access-emails.js';
 import { reservePasswordCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { startSession, type Session, type StartedSession } from './sessions.js';
+import { startSession, type Session, type StartedChallenge, type StartedSession } from './sessions.js';
+import { afterFirstFactor } from './two-factor-gate.js';
 import { checkNewPassword, checkRole, normalizeEmail } from './user-rules.js';
 
 export interface UserView {
@@ -65,14 +66,15 @@ export async function createLoginLink(deps: Pick<DomainDeps, 'db' | 'transact' |
 }
 
 /** Signs in with a link's token, once; a used, expired or unknown token gets the same answer. */
-export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown, ip: string | null = null): Promise<StartedSession> {
+export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown, ip: string | null = null): Promise<StartedSession | StartedChallenge> {
   const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask for a new one on the sign-in page.');
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw invalid;
   const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock), 'sign_in'));
   if (!userId) throw invalid;
   const user = await findUserById(deps.db, userId);
   if (!user) throw invalid;
-  return startSession(deps, user, { ip, via: 'link' });
+  // A link is one factor, as a password is: two-factor sign-in still asks for its code.
+  return afterFirstFactor(deps, user, { ip, via: 'link' });
 }
 
 /**

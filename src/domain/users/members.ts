@@ -1,5 +1,6 @@
 import { countOwners, deleteUser, findUser, findUserByEmail, listAccountUsers, setUserRole } from '../../db/repositories/users.js';
 import { listOpenInvitations } from '../../db/repositories/invitations.js';
+import { clearTotp, findUserTotp, usersWithTotp } from '../../db/repositories/two-factor.js';
 import type { UserRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { roleAtLeast, type Role } from '../../lib/member-roles.js';
@@ -30,17 +31,13 @@ export interface MembersView {
   invitations: InvitationView[];
 }
 
-/**
- * Whether the member signs in with a second factor. Two-factor sign-in (issue 39 item 4) adds its
- * column to users; until then no member has it. Read by name so this file need not change with it.
- */
-export function twoFactorOn(user: UserRow): boolean {
-  const row = user as unknown as Record<string, unknown>;
-  return ['totp_enabled_at', 'two_factor_enabled_at', 'totp_confirmed_at'].some((c) => row[c] !== undefined && row[c] !== null);
+/** Whether the member signs in with a second factor (a confirmed authenticator, user_totp). */
+async function twoFactorOf(deps: Pick<DomainDeps, 'db'>, user: UserRow): Promise<boolean> {
+  return Boolean((await findUserTotp(deps.db, user.account_id, user.id))?.secret);
 }
 
-export function presentMember(u: UserRow): MemberView {
-  return { object: 'member', id: u.id, email: u.email, role: u.role, has_password: u.password_hash !== null, two_factor: twoFactorOn(u), last_sign_in_at: u.last_sign_in_at ?? null, created_at: u.created_at };
+export function presentMember(u: UserRow, twoFactor: boolean): MemberView {
+  return { object: 'member', id: u.id, email: u.email, role: u.role, has_password: u.password_hash !== null, two_factor: twoFactor, last_sign_in_at: u.last_sign_in_at ?? null, created_at: u.created_at };
 }
 
 /** Who is asking: the signed-in member (or the operator, with the account's every power). */
@@ -51,7 +48,8 @@ export interface MemberActor extends Actor {
 export async function listMembers(deps: Pick<DomainDeps, 'db' | 'clock'>, accountId: string): Promise<MembersView> {
   const users = await listAccountUsers(deps.db, accountId);
   const invitations = await listOpenInvitations(deps.db, accountId, isoNow(deps.clock));
-  return { object: 'members', data: users.map(presentMember), invitations: invitations.map(presentInvitation) };
+  const withTotp = await usersWithTotp(deps.db, accountId);
+  return { object: 'members', data: users.map((u) => presentMember(u, withTotp.has(u.id))), invitations: invitations.map(presentInvitation) };
 }
 
 async function memberOf(deps: Pick<DomainDeps, 'db'>, accountId: string, userId: string): Promise<UserRow> {
@@ -75,7 +73,7 @@ export async function changeRole(deps: Pick<DomainDeps, 'db' | 'transact' | 'clo
   const user = await memberOf(deps, accountId, userId);
   assertMayManage(actor, user.role, 'user_id');
   assertMayManage(actor, role, 'role');
-  if (user.role === role) return presentMember(user);
+  if (user.role === role) return presentMember(user, await twoFactorOf(deps, user));
   const at = isoNow(deps.clock);
   await deps.transact(async (trx) => {
     // Counted in the write: two demotions at once cannot both leave the account without an owner.
@@ -83,7 +81,7 @@ export async function changeRole(deps: Pick<DomainDeps, 'db' | 'transact' | 'clo
     if (!(await setUserRole(trx, accountId, userId, role, at))) throw notFound('member', userId, 'user_id');
     await recordActivity(trx, deps, { accountId, actor, kind: 'member.role_changed', target: user.email, detail: { from: user.role, to: role } });
   });
-  return presentMember({ ...user, role, updated_at: at });
+  return presentMember({ ...user, role, updated_at: at }, await twoFactorOf(deps, user));
 }
 
 /** Removes a member: the user, their sessions (every open tab loses access at its next request) and links. */
@@ -94,8 +92,10 @@ export async function removeMember(deps: Pick<DomainDeps, 'db' | 'transact' | 'c
     if (user.role === 'owner' && (await countOwners(trx, accountId)) <= 1) throw new AppError('parameter_invalid', 'The only owner cannot be removed: make another member owner first (Transfer ownership).', 'user_id');
     if (!(await deleteUser(trx, accountId, userId))) throw notFound('member', userId, 'user_id');
     await recordActivity(trx, deps, { accountId, actor, kind: 'member.removed', target: user.email, detail: { role: user.role } });
+    // Their authenticator and recovery codes go with them.
+    await clearTotp(trx, accountId, userId);
   });
-  return presentMember(user);
+  return presentMember(user, false);
 }
 
 /** The owner hands ownership to another member, who becomes owner; the giver becomes an admin. */

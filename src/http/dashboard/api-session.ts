@@ -4,26 +4,23 @@ import { requestAccessEmail, resetPassword } from '../../domain/users/access-ema
 import { logIn } from '../../domain/users/log-in.js';
 import { acceptInvitation, lookupInvitation } from '../../domain/users/invitations.js';
 import { logInWithLink, setPassword } from '../../domain/users/manage-users.js';
-import { endSession, resolveSession, type StartedSession } from '../../domain/users/sessions.js';
+import { endSession } from '../../domain/users/sessions.js';
 import { signUp } from '../../domain/users/sign-up.js';
 import { clientIp } from './actor.js';
-import { assertSameOrigin, sessionGuard, sessionOf } from './guard.js';
+import { assertSameOrigin, sessionGuard, sessionGuardAt, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie } from './session-cookie.js';
+import { sendStarted, type Started } from './start-session.js';
 
 // Sign-up, sign-in (password or one-time link), the current session, sign-out and password setting;
 // e-mailed sign-in and reset links (issue 37). Every sign-in mints a new session token (a token the
-// browser brought is never adopted) and ends the session the browser held before, if any.
+// browser brought is never adopted) and ends the session the browser held before, if any. A user with
+// two-factor sign-in gets a half-signed-in session first (api-two-factor.ts finishes it).
 
 export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void {
   const guard = sessionGuard(deps);
   const secure = deps.baseUrl.startsWith('https:');
-  const started = async (req: FastifyRequest, reply: FastifyReply, s: StartedSession, status = 200) => {
-    const previous = await resolveSession(deps, readSessionCookie(req));
-    if (previous) await endSession(deps, previous);
-    setSessionCookie(reply, s.token, s.view.expires_at, secure);
-    return reply.code(status).send(s.view);
-  };
+  const started = (req: FastifyRequest, reply: FastifyReply, s: Started, status = 200) => sendStarted(deps, req, reply, s, status);
 
   api.post('/signup', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
@@ -70,7 +67,8 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
 
   api.get('/session', { onRequest: guard }, async (req) => sessionOf(req).view);
 
-  api.post('/logout', { onRequest: guard }, async (req, reply) => {
+  // A half-signed-in session may sign out too ("Cancel" on the code step).
+  api.post('/logout', { onRequest: sessionGuardAt(deps, [null, 'code', 'enrol']) }, async (req, reply) => {
     await endSession(deps, sessionOf(req));
     clearSessionCookie(reply, secure);
     return reply.code(204).send();

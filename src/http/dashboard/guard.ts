@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
-import { checkCsrf, requireSession, rotateSession, type Session } from '../../domain/users/sessions.js';
+import { checkCsrf, requireSession, requireSessionAt, rotateSession, type PendingStep, type Session } from '../../domain/users/sessions.js';
 import { sendJsonError } from '../error-body.js';
 import { assertAllowed } from './permissions.js';
 import { readSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -19,9 +19,21 @@ const sessions = new WeakMap<FastifyRequest, Session>();
 const guards = new WeakSet<object>();
 
 export function sessionGuard(deps: DomainDeps) {
+  return guardWith(deps, (token) => requireSession(deps, token));
+}
+
+/**
+ * The two-factor routes' guard: also lets through a half-signed-in session at one of `steps` (null: a
+ * full session), checked the same way; every other route's guard refuses such a session.
+ */
+export function sessionGuardAt(deps: DomainDeps, steps: ReadonlyArray<PendingStep | null>) {
+  return guardWith(deps, (token) => requireSessionAt(deps, token, steps));
+}
+
+function guardWith(deps: DomainDeps, find: (cookieToken: string | undefined) => Promise<Session>) {
   const secure = deps.baseUrl.startsWith('https:');
   const guard = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const session = await requireSession(deps, readSessionCookie(req));
+    const session = await find(readSessionCookie(req));
     if (!SAFE.has(req.method)) checkCsrf(session, headerValue(req, CSRF_HEADER));
     assertAllowed(session.role, req.method, req.routeOptions.url ?? req.url);
     // Issued under another role (changed since): a new session id before anything else happens.

@@ -6,6 +6,9 @@ import { registerKeysApi } from './api-keys.js';
 import { registerMembersApi } from './api-members.js';
 import { registerNotifySettingsApi } from './api-notify-settings.js';
 import { registerSessionApi } from './api-session.js';
+import { registerSignInPolicyApi } from './api-sign-in-policy.js';
+import { registerTwoFactorApi } from './api-two-factor.js';
+import { registerSsoCallback, registerSsoStart } from './sso-routes.js';
 import { registerTemplatesApi } from './api-templates.js';
 import { hasSessionGuard, jsonErrorHandler } from './guard.js';
 import { needOf } from '../../lib/dashboard-permissions.js';
@@ -26,6 +29,8 @@ import { dashboardLimitHook } from './limit-hook.js';
  */
 export async function registerDashboard(app: FastifyInstance, s: HttpServices, opts: { uploadBodyLimit: number; distDir?: string }): Promise<void> {
   registerSpa(app, s.domain, opts.distDir, Boolean(s.devOutbox && (s.devOutbox.email || s.devOutbox.sms)));
+  // Issue 39: the OpenID provider's redirect back lands outside the JSON API (it answers with a page).
+  registerSsoCallback(app, s.domain);
   await app.register(async (api) => {
     // Every route must be in the permission table, and one that needs a role must run the guard that
     // enforces it: checked as each route is added, so an unlisted route stops the server at start.
@@ -43,6 +48,9 @@ export async function registerDashboard(app: FastifyInstance, s: HttpServices, o
       if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     });
     registerSessionApi(api, s.domain);
+    registerSsoStart(api, s.domain);
+    registerTwoFactorApi(api, s.domain);
+    registerSignInPolicyApi(api, s.domain);
     registerTemplatesApi(api, s.domain, { ...opts, limits: s.limits, onLimited: (reason) => s.metrics?.limited(reason) });
     registerKeysApi(api, s.domain, s.authenticator);
     // Dashboard part 2 (issue 24): writes count as the API endpoint they mirror.

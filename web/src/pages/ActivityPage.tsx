@@ -26,6 +26,10 @@ const KIND_LABELS: Readonly<Record<Activity['kind'], string>> = {
   'webhook.rotated': 'Webhook secret rotated',
   'webhook.deleted': 'Webhook deleted',
   'settings.changed': 'Settings changed',
+  'two_factor.enabled': 'Two-factor sign-in on',
+  'two_factor.disabled': 'Two-factor sign-in off',
+  'two_factor.recovery_code_used': 'Recovery code used',
+  'two_factor.failed': 'Wrong two-factor code',
 };
 
 interface Filters {

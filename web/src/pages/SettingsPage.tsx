@@ -10,6 +10,7 @@ import { NotifySettingsForm } from './NotifySettings';
 import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { ROLE_SUMMARY } from '../../../src/lib/member-roles';
 import { SettingsTabs } from './SettingsTabs';
+import { SignInPolicySettings, TwoFactorSettings } from './SecuritySettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
 // The account's settings are shown to the roles that may change them (admins and owners).
@@ -72,6 +73,8 @@ export function SettingsPage() {
         {done ? <Notice tone="success">Your password is saved.</Notice> : null}
         <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save password'}</button>
       </form>
+      <TwoFactorSettings />
+      {mayCall(session.user.role, 'PUT /settings/sign-in') ? <SignInPolicySettings /> : null}
     </>
   );
 }
