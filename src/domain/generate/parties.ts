@@ -4,6 +4,7 @@
 // minors". A clause gives its parties (in the order named, optional when a condition goes with them)
 // and leaves the rest of the sentence to be read as fields.
 import { fold, INITIALS, OPTIONAL, typeOf } from './lexicon.js';
+import { namesAField } from './segment.js';
 import type { Language } from './spec.js';
 
 export interface Party {
@@ -31,7 +32,7 @@ const VERB: Record<Language, RegExp> = {
   en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by)\b/giu,
   es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|(?:lo |la )?(?:aprueba|valida|autoriza)\s+firmando|(?:lo |la )?refrendan?|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|(?:aprobado|autorizado|revisado|solicitado)\s+por)(?![\p{L}])/giu,
   fr: /(?<![\p{L}])(?:valide\s+en\s+signant|contresignent|contresigne|signent|signe|signer|signant|signatures\s+(?:du|de|des)|(?:approuvé|validé|vérifié|autorisé|visé)\s+par)(?![\p{L}])/giu,
-  de: /(?<![\p{L}])(?:unterschrieben(?:\s+(?:wird|werden))?\s+(?=von|vom)|(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
+  de: /(?<![\p{L}])(?:unterschrieben(?:\s+(?:wird|werden))?(?=\s+(?:von|vom)\s)|(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
   it: /(?<![\p{L}])(?:approva\s+firmando|controfirmano|controfirma|(?:approvato|autorizzato|verificato|vistato)\s+da|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
   pt: /(?<![\p{L}])(?:aprova\s+assinando|(?:aprovado|autorizado|verificado|visado)\s+por|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
 };
@@ -123,7 +124,10 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
     }
     if (both) bothDated ||= dated;
     const cleanLead = lead.replace(/^\s*,?\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|datent|date|datiert|data|datam)(?:\s+(?:it|them|lo|la|le|es))?\b/i, '');
-    if (!conditionedBefore && cleanLead.trim()) keep.push(cleanLead);
+    // "It has to be signed by …", "Lo tienen que firmar …", "À signer par …": a lead that names no field is the clause's own words.
+    const leadWords = cleanLead.trim().split(/\s+/).filter(Boolean);
+    const bareLead = leadWords.length > 0 && leadWords.length <= 4 && !namesAField(fold(cleanLead.trim().replace(/^[,;]\s*/, '')));
+    if (!conditionedBefore && cleanLead.trim() && !bareLead) keep.push(cleanLead);
     // What follows the last verb is read on only when it names initials ("and an agent initials").
     if (i === hits.length - 1 && INITIALS.test(fold(tail))) keep.push(tail);
     consumedTo = start + hit[0].length + afterUsed;

@@ -20,8 +20,8 @@ export const SECTION_MARK = '\u2062§';
 export const TICK_REMARK = 'tick box';
 
 const SUBJECT = /^\s*(?:subject|re|asunto|objet|betreff|oggetto|assunto)\s*:\s*(.+)$/im;
-const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?)\b/;
-const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
+const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?|exm[oa]s?|madame|monsieur|mesdames|pessoal)\b/;
+const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
 /** A request to the reader: it asks for the form, it is not one of its fields. */
 const REQUEST = /^(?:(?:hi|hey)\s+)?(?:could|can|would|will) you\b|^(?:(?:nos|me|mi|ci|nous|me)\s+)?(?:podrias|puedes|consegue|mi prepari|mi crei|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
@@ -108,7 +108,9 @@ function dropLetterFrame(lines: string[]): string[] {
     const inline = /^((?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ciao|olá|ola|oi)(?![\p{L}])[^,:!\n]{0,25})[,:!]\s+(?=\S)/iu.exec(out[first]!.trim());
     if (inline && GREETING.test(fold(inline[1]!))) out[first] = out[first]!.trim().slice(inline[0].length);
     const f = fold(out[first]!.trim());
-    if (GREETING.test(f) && f.split(/\s+/).length <= 6 && !/[:;]\s*\S/.test(f.replace(/[,:!]\s*$/, '')) && !/,\s*\S.*,/.test(f)) out[first] = '';
+    // "Madame, Monsieur,", "Bom dia, pessoal,": a short line that greets and ends like a greeting goes whole.
+    const greetingLine = GREETING.test(f) && f.split(/\s+/).length <= 6 && /[,!:]\s*$/.test(f);
+    if (greetingLine || (GREETING.test(f) && f.split(/\s+/).length <= 6 && !/[:;]\s*\S/.test(f.replace(/[,:!]\s*$/, '')) && !/,\s*\S.*,/.test(f))) out[first] = '';
   }
   for (let i = first + 1; i < out.length; i++) {
     if (SIGN_OFF.test(fold(out[i]!.trim()))) return out.slice(0, i);

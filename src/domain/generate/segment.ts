@@ -107,7 +107,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
         // "Babysitter agreement between parents and babysitter, hourly rate, …"
         title = first.split(',')[0]!;
         parts[0] = first.slice(first.indexOf(',') + 1).trim();
-      } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
+      } else if (parts.length > 1 && !first.includes(',') && !/\?/.test(first) && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
         title = first;
         parts.shift();
       }

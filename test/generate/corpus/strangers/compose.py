@@ -154,7 +154,8 @@ def rows(r, lang, key):
     specs = []
     for i in range(1, n + 1):
         for s, a, t in cols:
-            specs.append('|'.join(f'{w} {i} {x}' for w in (sg, pl.lower()) for x in a.split('|')) + f':{t}?')
+            # the column as written is an alternative too ("child 1 date of birth")
+            specs.append('|'.join(f'{w} {i} {x}' for w in (sg, pl.lower()) for x in a.split('|') + [s.lower()]) + f':{t}?')
     return text, specs
 
 FRAME = {
@@ -300,7 +301,7 @@ UNSUPPORTED = [
  ('ron', 'Bună ziua,\n\nAvem nevoie de un formular de înscriere: nume și prenume, data nașterii, adresa de e-mail, număr de telefon și adresa de domiciliu. Semnează solicitantul și un martor.\n\nMulțumesc,\nAndrei'),
  ('fin', 'Hei,\n\nvoisitko tehdä ilmoittautumislomakkeen? Tarvitsemme nimen, syntymäajan, sähköpostiosoitteen, puhelinnumeron ja osoitteen. Hakija allekirjoittaa.\n\nKiitos,\nMikko'),
  ('hun', 'Kedves Anna!\n\nKészítenél egy jelentkezési lapot? Kell a teljes név, születési dátum, e-mail cím, telefonszám és lakcím. A jelentkező és a szülő aláírja.\n\nKöszönöm,\nPéter'),
- ('ind', 'Halo tim,\n\nTolong buatkan formulir pendaftaran karyawan baru: nama lengkap, tanggal lahir, alamat email, nomor telepon, dan alamat rumah. Karyawan dan manajer menandatangani.\n\nTerima kasih,\nDewi'),
+ ('ind|zlm', 'Halo tim,\n\nTolong buatkan formulir pendaftaran karyawan baru: nama lengkap, tanggal lahir, alamat email, nomor telepon, dan alamat rumah. Karyawan dan manajer menandatangani.\n\nTerima kasih,\nDewi'),
  ('nob|nno|dan', 'Hei Kari,\n\nKan du lage et påmeldingsskjema? Vi trenger fullt navn, fødselsdato, e-postadresse, telefonnummer og adresse. Deltakeren skriver under, og en foresatt signerer for de under 18.\n\nHilsen\nOla'),
  ('slk|ces', 'Dobrý deň,\n\nprosím pripravte prihlášku: meno a priezvisko, dátum narodenia, adresa bydliska, telefónne číslo a e-mail. Podpisuje žiadateľ a svedok.\n\nĎakujem,\nPeter'),
  ('hrv|bos|srp', 'Poštovani,\n\nmolim vas pripremite obrazac za prijavu: ime i prezime, datum rođenja, adresa stanovanja, broj telefona i e-mail adresa. Potpisuju podnositelj zahtjeva i svjedok.\n\nLijep pozdrav,\nIvana'),
