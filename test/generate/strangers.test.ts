@@ -55,8 +55,8 @@ describe('built-in generator on descriptions as strangers paste them', () => {
   it('reads choices written every way', () => {
     const got = generateBuiltin('Sign-up:\n- Contract type: permanent | temporary | internship\n- Smoker: [ ] yes [ ] no\n- Room ☐ single ☐ double\n- T-shirt size S / M / L / XL\n- Preferred day: Mon/Tue/Wed\n- Overall rating 1/2/3/4/5\n- Payment method, one of: cash, card or bank transfer\nThe member signs.').fields;
     assert.deepEqual(got.filter((f) => f.options).map((f) => `${f.label}:${f.type}=${f.options!.join('/')}`), [
-      'Contract type:radio=permanent/temporary/internship', 'Smoker:radio=Yes/No', 'Room:radio=single/double', 'T-shirt size:radio=S/M/L/XL',
-      'Preferred day:radio=Mon/Tue/Wed', 'Overall rating:select=1/2/3/4/5', 'Payment method:radio=cash/card/bank transfer',
+      'Contract type:radio=Permanent/Temporary/Internship', 'Smoker:radio=Yes/No', 'Room:radio=Single/Double', 'T-shirt size:radio=S/M/L/XL',
+      'Preferred day:radio=Mon/Tue/Wed', 'Overall rating:select=1/2/3/4/5', 'Payment method:radio=Cash/Card/Bank transfer',
     ]);
   });
 

@@ -153,7 +153,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   const words = WORDS[language];
   const prepared = prepare(lines, language);
   const groups = new Groups();
-  const seg = sentences(glue(prepared.text), groups);
+  // A title from the subject or the request: the first line is then a field, not a second title.
+  const seg = sentences(glue(prepared.text), groups, prepared.title !== undefined);
   const roles = new Roles(language);
   const fields: Array<GeneratedField & { order: number }> = [];
   const seen = new Set<string>();
@@ -386,7 +387,8 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
 
 function readField(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
   const words = WORDS[language];
-  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim()).replace(FORM_WHERE, '')
+  // "please describe what happened": the request to the signer is the field.
+  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(/^please\s+(?=(?:describe|explain|list|give|tell|state|provide|detail|outline)\b)/i, '')).replace(FORM_WHERE, '')
     .replace(PERSON_GIVES, (all: string, who: string) => (!severalGive || /^(?:they|he|she|you|we|person|signer|couple|parents?)$|\b(?:should|must|will|can|to|may)\b/i.test(who) ? all : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };

@@ -21,7 +21,7 @@ export function identifyLanguage(text: string): Language {
   const plain = text.replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/g, ' ').replace(/[\d_|[\]☐□]+/g, ' ').replace(/\s+/g, ' ').trim();
   const letters = plain.match(/\p{L}/gu)?.length ?? 0;
   const byWords = detectLanguage(plain);
-  if (letters < MIN_LETTERS) return byWords;
+  if (letters < MIN_LETTERS) return shortText(plain, byWords);
   const ranked = francAll(plain, { minLength: 10 });
   const [top, topScore] = ranked[0] ?? ['und', 0];
   if (top === 'und') return byWords;
@@ -36,14 +36,35 @@ export function identifyLanguage(text: string): Language {
   throw new UnsupportedLanguageError(languageName(top), top);
 }
 
+// Common words and the words of forms; in short text the language with most of them wins.
 const STOPS: Record<Language, RegExp> = {
-  en: /^(?:the|and|of|for|to|a|an|with|your|their|is|are|we|you|please|sign|signs|name|date|phone|email|address|number|or|if|in|on|at|by|it|this|that)$/,
-  es: /^(?:el|la|los|las|y|de|del|para|con|su|sus|que|por|un|una|firma|firman|nombre|fecha|telefono|direccion|o|en|se|es|al)$/,
-  fr: /^(?:le|la|les|et|de|du|des|pour|avec|votre|vos|que|un|une|nom|prenom|adresse|telephone|signature|signe|ou|en|est|au|aux|l|d)$/,
-  de: /^(?:der|die|das|und|des|mit|fur|von|name|unterschrift|datum|vorname|nachname|anschrift|ihre|ich|oder|ein|eine|den|dem|zu|im|bitte|wir)$/,
-  it: /^(?:il|lo|gli|e|della|dello|dell|di|per|nome|cognome|indirizzo|firma|firmano|telefono|data|che|se|un|una|con|dei|delle|o|del|la|le|i)$/,
-  pt: /^(?:o|os|as|e|do|da|dos|das|de|para|com|nome|morada|telefone|assinatura|assina|assinam|um|uma|se|em|ao|ou|seu|sua|no|na|que)$/,
+  en: /^(?:the|and|of|for|to|a|an|with|your|their|is|are|we|you|please|sign|signs|name|date|phone|email|address|number|or|if|in|on|at|by|it|this|that|form|describe|signature|birth)$/,
+  es: /^(?:el|los|las|y|del|para|con|su|sus|por|firma|firman|nombre|fecha|telefono|direccion|en|es|al|formulario|explique|apellidos|nacimiento|correo|dni)$/,
+  fr: /^(?:le|les|et|du|des|pour|avec|votre|vos|une|nom|prenom|adresse|telephone|signe|ou|est|au|aux|l|d|formulaire|decrivez|naissance|courriel|fiche)$/,
+  de: /^(?:der|die|das|und|des|mit|fur|von|unterschrift|datum|vorname|nachname|anschrift|ihre|ich|oder|ein|eine|den|dem|zu|im|bitte|wir|formular|begrundung|angaben|geburtsdatum|antrag)$/,
+  it: /^(?:il|lo|gli|della|dello|dell|di|per|nome|cognome|indirizzo|firma|firmano|telefono|che|dei|delle|del|modulo|motivazione|richiesta|nascita|codice|fiscale)$/,
+  pt: /^(?:o|os|do|da|dos|das|com|nome|morada|telefone|assinatura|assina|assinam|um|uma|em|ao|ou|seu|sua|no|na|descreva|nascimento|telemovel|celular|endereco|cpf|nif)$/,
 };
+const LANGS = Object.keys(STOPS) as Language[];
+
+/**
+ * A short description ("Formular: Begründung.") is read, never refused: its common words (and field
+ * words: "nombre", "telefone") decide, franc among the six languages only when there are none.
+ */
+function shortText(plain: string, byWords: Language): Language {
+  const counts = LANGS.map((l) => stopCount(plain, l));
+  const best = Math.max(...counts);
+  const tied = LANGS.filter((_, i) => counts[i] === best);
+  if (best > 0 && tied.length === 1) return tied[0]!;
+  // None or several: franc among those (or all six).
+  const only = Object.keys(SUPPORTED).filter((code) => best === 0 || tied.includes(SUPPORTED[code]!));
+  const top = francAll(plain, { only, minLength: 1 })[0];
+  return (top && SUPPORTED[top[0]]) ?? byWords;
+}
+
+function stopCount(text: string, lang: Language): number {
+  return fold(text).split(/[^a-z]+/).filter((w) => w && STOPS[lang].test(w)).length;
+}
 
 function stopShare(text: string, lang: Language): number {
   const words = fold(text).split(/[^a-z]+/).filter(Boolean);

@@ -50,8 +50,9 @@ export function prepare(prompt: string, lang: Language): Prepared {
   let lines = text.split('\n');
   lines = dropLetterFrame(lines);
   lines = tables(lines);
-  lines = rewriteChoices(lines);
   lines = checklists(lines);
+  // After the checklists: "each item yes / no / n/a:" is their header, not a choice of its own.
+  lines = rewriteChoices(lines);
   lines = sections(lines);
   text = lines.map((l) => l.replace(TICK, (m) => (m.trim() ? '\u2063TICK\u2063' : m))).join('\n')
     .replace(/\u2063TICK\u2063(.*)$/gm, (_, rest: string) => `${rest.trim()} (${TICK_REMARK})`);

@@ -71,12 +71,12 @@ export class Groups {
 }
 
 /** Lines, bullets, sentences and semicolons; the first short heading becomes the title. */
-export function sentences(prompt: string, groups: Groups): Segmented {
+export function sentences(prompt: string, groups: Groups, titled = false): Segmented {
   const text = groups.protect(prompt.replace(/\r\n?/g, '\n'))
     .replace(/^[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])[ \t]+/gm, '\n')
     .replace(/[ \t]+/g, ' ');
   const parts = text
-    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-Z¿¡]|[a-zà-ÿ](?![^.!?\n]*\/))/)
+    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-ZÀ-Ý¿¡]|[a-zà-ÿ](?![^.!?\n]*\/))/)
     .map((s) => s.trim().replace(/^[-–—:,\s]+|[-–—,\s]+$/g, ''))
     .filter((s) => s.length > 0);
   let title: string | undefined;
@@ -107,7 +107,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
         // "Babysitter agreement between parents and babysitter, hourly rate, …"
         title = first.split(',')[0]!;
         parts[0] = first.slice(first.indexOf(',') + 1).trim();
-      } else if (parts.length > 1 && !first.includes(',') && !/\?/.test(first) && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
+      } else if (!titled && parts.length > 1 && !first.includes(',') && !/\?/.test(first) && !/\u2063\d+\u2063/.test(first) && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
         title = first;
         parts.shift();
       }
