@@ -204,7 +204,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let condition: string | undefined;
     let owner: string | undefined;
     let last: GeneratedField | undefined;
-    // "Signature of the tenant: ____ Date: ____": a date of signing next to a signature is that signer's.
+    // "Signature of the tenant: ____ Date: ____": a date of signing right after a signature is that signer's.
     let lastSigned: number | undefined;
     const severalGive = (rest.match(GIVES_THEIR) ?? []).length >= 2;
     for (const item of items(rest, groups)) {
@@ -226,6 +226,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       } else if (made.kind === 'date_signed') {
         datesSigned.push({ slot: (roles.list.length > 0 ? roles.owner(made.label) : 0) || lastSigned || 1, order: order++, label: made.label });
       } else if (made.kind === 'field') {
+        // Only a date right after a signature is that signature's.
+        lastSigned = undefined;
         addField(made.field);
         last = fields[fields.length - 1];
         // "a parent or guardian's name and their signature": "their" is the parent's or guardian's.
