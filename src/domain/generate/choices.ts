@@ -61,12 +61,20 @@ function choices(s: string): string {
     return rewrite(s, at, s.slice(at).split(BOX));
   }
   for (const sep of [/\s*\|\s*/, /\s+\/\s+/]) {
-    const parts = s.split(sep);
+    // The choices are the comma-separated piece with the separators in it: "name, size S / M / L, email".
+    const first = s.search(sep);
+    if (first < 0) continue;
+    const from = s.lastIndexOf(',', first) + 1;
+    const comma = s.indexOf(',', first);
+    const to = comma >= 0 ? comma : s.length;
+    const chunk = s.slice(from, to);
+    const parts = chunk.split(sep);
     const colon = parts[0]!.lastIndexOf(':');
     if (parts.length >= 3 || (parts.length === 2 && colon >= 0)) {
       // The first choice starts after the colon, or is the last word before the first separator.
       const at = colon >= 0 ? colon + 1 : parts[0]!.search(/\S+\s*$/);
-      return rewrite(s, at, s.slice(at).split(sep));
+      const done = rewrite(chunk, at, chunk.slice(at).split(sep));
+      return `${s.slice(0, from)}${/^\s*/.exec(chunk)![0]}${done.trimStart()}${s.slice(to)}`;
     }
   }
   // "Preferred day: Mon/Tue/Wed", "Overall rating 1/2/3/4/5": bare slashes between short words.

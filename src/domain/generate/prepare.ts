@@ -82,7 +82,8 @@ export function prepare(prompt: string, lang: Language): Prepared {
       title ??= formPhrase(sentence);
       continue;
     }
-    if (INTRO.test(f) && /[.!]\s*$/.test(sentence.trim()) && !/[:,]\s*\S+\s*,/.test(sentence) && !/\b(?:with|including|where|that|which|con|avec|mit|wo|donde|dove|onde|ou|y|and|et|und|e)\b/.test(f.replace(/^[^,]{0,40},/, ''))) {
+    // "We need: name, size …" is the list itself, not a request.
+    if (INTRO.test(f) && /[.!]\s*$/.test(sentence.trim()) && !/[:,]\s*\S+\s*,/.test(sentence) && !/:\s*\S/.test(sentence) && !/\b(?:with|including|where|that|which|con|avec|mit|wo|donde|dove|onde|ou|y|and|et|und|e)\b/.test(f.replace(/^[^,]{0,40},/, ''))) {
       title ??= formPhrase(sentence);
       continue;
     }
