@@ -390,7 +390,7 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
 function readField(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
   const words = WORDS[language];
   // "please describe what happened": the request to the signer is the field.
-  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(/^please\s+(?=(?:describe|explain|list|give|tell|state|provide|detail|outline)\b)/i, '')).replace(FORM_WHERE, '')
+  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(/^please\s+(?=(?:describe|explain|list|give|tell|state|provide|detail|outline)\b)/i, '').replace(/^(?:also\s+)?needs?\s+(?=\S+\s+\S)/i, '')).replace(FORM_WHERE, '')
     .replace(PERSON_GIVES, (all: string, who: string) => (!severalGive || /^(?:they|he|she|you|we|person|signer|couple|parents?)$|\b(?:should|must|will|can|to|may)\b/i.test(who) ? all : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };

@@ -4,7 +4,7 @@
 // "Tick all that apply" makes one tick box per choice (the type system has no multi-select), and a
 // repeated row ("up to 3 children: name and date of birth each", "Items 1–5: description, qty, price")
 // one field per row and column: "Child 1 name", "Child 1 date of birth", "Child 2 name" …
-import { fold } from './lexicon.js';
+import { fold, YES_NO } from './lexicon.js';
 
 /** In a choice's remarks: "tick all that apply" under this label (spaces kept as word joiners). */
 export const MULTI_MARK = '\u2064multi:';
@@ -27,7 +27,14 @@ export function rewriteChoices(lines: string[]): string[] {
 }
 
 function sentence(s: string): string {
-  return rows(choices(s));
+  // One choice list rewritten a pass: "meal chicken | fish | veggie, will they attend yes/no" has two.
+  let out = s;
+  for (let i = 0; i < 6; i++) {
+    const next = choices(out);
+    if (next === out) break;
+    out = next;
+  }
+  return rows(out);
 }
 
 /** Where the label ends: after the last comma or colon before the choices, at the start otherwise. */
@@ -79,7 +86,9 @@ function choices(s: string): string {
   }
   // "Preferred day: Mon/Tue/Wed", "Overall rating 1/2/3/4/5": bare slashes between short words.
   const bare = /(?::\s*|\s)([^\s/,.;:()]{1,15}(?:\/[^\s/,.;:()]{1,15}){1,9})(?=[\s.,;]|$)/u.exec(s);
-  if (bare && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(bare[1]!) && (/:\s*$/.test(s.slice(0, bare.index + 1)) || bare[1]!.split('/').length >= 3)) {
+  // "will they attend yes/no": two answers that are yes and no need no colon.
+  const yesNo = bare !== null && bare[1]!.split('/').length === 2 && bare[1]!.split('/').every((x) => YES_NO.test(fold(x)));
+  if (bare && !/^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(bare[1]!) && (/:\s*$/.test(s.slice(0, bare.index + 1)) || bare[1]!.split('/').length >= 3 || yesNo)) {
     const at = bare.index + bare[0].length - bare[1]!.length;
     return rewrite(s, at, bare[1]!.split('/'), at + bare[1]!.length);
   }

@@ -104,11 +104,20 @@ const isContent = (l: string | undefined): boolean => l !== undefined && l.trim(
 function headings(lines: string[]): string[] {
   const firstContent = lines.findIndex((l) => l.trim() !== '');
   return lines.map((l, i) => {
-    if (i === firstContent || BLANK.test(l)) return l;
+    if (BLANK.test(l)) return l;
     const next = lines.slice(i + 1).find((x) => x.trim() !== '');
     if (next === undefined) return l;
+    // "Section 1 - Applicant" heads its fields even as the first line.
     const word = SECTION_WORD.exec(l);
     if (word) return `${SECTION_MARK}${sectionLabel(word[1]!.trim() || l.trim())}`;
+    if (i === firstContent) return l;
+    // "Dati del bambino: nome, cognome, data di nascita": a label naming no field over a list of fields heads them.
+    const group = /^\s*([^:,.;|()]{2,40}):\s*(\S.*)$/u.exec(l);
+    // (Not a repeated row: "Positionen 1–2: Beschreibung, Menge", "up to 3 children: name, date of birth".)
+    if (group && !/\d/.test(group[1]!) && group[1]!.trim().split(/\s+/).length <= 4 && !namesAField(fold(group[1]!)) && /^\p{Lu}/u.test(group[1]!.trim())) {
+      const items = group[2]!.split(/\s*,\s*/);
+      if (items.length >= 2 && items.filter((x) => namesAField(fold(x))).length >= 2) return `${SECTION_MARK}${sectionLabel(group[1]!)}\n${group[2]!}`;
+    }
     const numbered = NUMBERED.exec(l);
     // "3. Declaration" over unnumbered lines heads them; "1. Full name" then "2. Email" is a list.
     if (numbered && !/^\s*\d{1,2}[.)]\s/.test(next) && isContent(next) && numbered[2]!.split(/\s+/).length <= 5) return `${SECTION_MARK}${sectionLabel(numbered[2]!)}`;

@@ -21,9 +21,9 @@ export const TICK_REMARK = 'tick box';
 
 const SUBJECT = /^\s*(?:subject|re|asunto|objet|betreff|oggetto|assunto)\s*:\s*(.+)$/im;
 const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?|exm[oa]s?|madame|monsieur|mesdames|pessoal)\b/;
-const SIGN_OFF = /^[¡!]?(?:thanks|thank you|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
+const SIGN_OFF = /^[¡!]?(?:thanks|thank you|thx|ta|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
 /** A request to the reader: it asks for the form, it is not one of its fields. */
-const REQUEST = /^(?:(?:hi|hey)\s+)?(?:could|can|would|will) you\b|^(?:(?:nos|me|mi|ci|nous|me)\s+)?(?:podrias|puedes|consegue|mi prepari|mi crei|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
+const REQUEST = /^(?:(?:hi|hey)\s+)?(?:(?:quick one|quick question)\s*[-,:]?\s*)?(?:could|can|would|will) (?:you|u|ya)\b|^(?:(?:nos|me|mi|ci|nous|me)\s+)?(?:podrias|puedes|consegue|mi prepari|mi crei|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
 const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|(?:please\s+)?(?:make|create|prepare|set up|build)|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de (?:preparer|creer|faire)|wir brauchen|wir benotigen|ich brauche|bitte (?:erstellt|erstellen sie|macht)|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 const MAKE = /\b(?:set up|make|create|prepare|whip up|put together|build|draft|design|do|hac\w*|prepar\w*|cre[ae]\w*|faire|fai|fare|fazer|faz|montar|monter|erstell\w*|anleg\w*|mach\w*|criar)\b/;
@@ -108,7 +108,12 @@ function dropLetterFrame(lines: string[]): string[] {
   if (first >= 0) {
     // "Dear all, please put together …": the greeting goes, the request stays.
     const inline = /^((?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ciao|olá|ola|oi)(?![\p{L}])[^,:!\n]{0,25})[,:!]\s+(?=\S)/iu.exec(out[first]!.trim());
-    if (inline && GREETING.test(fold(inline[1]!))) out[first] = out[first]!.trim().slice(inline[0].length);
+    if (inline && GREETING.test(fold(inline[1]!))) {
+      out[first] = out[first]!.trim().slice(inline[0].length);
+      // "Olá equipe, tudo bem?", "Hi Sam, how are you?": small talk after the greeting, a short question naming no field.
+      const smallTalk = /^([^?.!\n]{1,25}\?)\s*/.exec(out[first]!);
+      if (smallTalk && smallTalk[1]!.split(/\s+/).length <= 4 && !namesAField(fold(smallTalk[1]!))) out[first] = out[first]!.slice(smallTalk[0].length);
+    }
     const f = fold(out[first]!.trim());
     // "Madame, Monsieur,", "Bom dia, pessoal,": a short line that greets and ends like a greeting goes whole.
     const greetingLine = GREETING.test(f) && f.split(/\s+/).length <= 6 && /[,!:]\s*$/.test(f);

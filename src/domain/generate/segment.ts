@@ -81,7 +81,8 @@ export function sentences(prompt: string, groups: Groups, titled = false): Segme
     .filter((s) => s.length > 0);
   let title: string | undefined;
   const first = parts[0];
-  if (first !== undefined) {
+  // A section heading (segmentLines' mark) is never the title.
+  if (first !== undefined && !first.startsWith('\u2062')) {
     const head = splitHead(first);
     if (head && /:\s*$/.test(first) && wordCount(head.right) <= 3 && !head.right.includes(',')) {
       // "Liability waiver - climbing:" on its own line: the whole line is the title.
