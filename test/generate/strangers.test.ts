@@ -60,6 +60,16 @@ describe('built-in generator on descriptions as strangers paste them', () => {
     ]);
   });
 
+  it('reads a chatty message: several choice lists in one sentence, small talk, a label over a list of fields', () => {
+    assert.deepEqual(fields('hey! quick one - can u make a rsvp thing for the wedding? need guest name, will they attend yes/no, meal choice chicken | fish | veggie. they sign at the bottom. ta'),
+      ['Guest name:text@1', 'Will they attend:radio=Yes/No@1', 'Meal choice:radio=Chicken/Fish/Veggie@1', 'Signature:signature@1']);
+    assert.deepEqual(generateBuiltin('Olá equipe, tudo bem?\n\nPreciso de uma ficha de inscrição. Nome completo, CPF.').fields.map((f) => f.label), ['Nome completo', 'CPF', 'Assinatura']);
+    const grouped = generateBuiltin('Buongiorno,\nmi servirebbe un modulo per il corso di nuoto.\nDati del bambino: nome, cognome, data di nascita\nFirma di un genitore');
+    assert.deepEqual(grouped.fields.map((f) => `${f.label}:${f.section ?? ''}`), ['Nome:Dati del bambino', 'Cognome:Dati del bambino', 'Data di nascita:Dati del bambino', 'Firma di un genitore:']);
+    assert.deepEqual(generateBuiltin('Section 1 - Applicant\nName: ____\nSection 2 - Employment history\nPrevious employer: ____').fields.map((f) => `${f.label}:${f.section ?? ''}`),
+      ['Name:Applicant', 'Previous employer:Employment history', 'Signature:']);
+  });
+
   it('makes "tick all that apply" one optional tick box per choice, in every language', () => {
     assert.deepEqual(fields('Dietary requirements (tick all that apply): vegetarian, vegan, halal. Guest signs.').slice(0, 3),
       ['Dietary requirements: vegetarian:checkbox?@1', 'Dietary requirements: vegan:checkbox?@1', 'Dietary requirements: halal:checkbox?@1']);
