@@ -70,6 +70,17 @@ describe('built-in generator on descriptions as strangers paste them', () => {
       ['Name:Applicant', 'Previous employer:Employment history', 'Signature:']);
   });
 
+  it('reads a reply thread, a French note and a German order form as written', () => {
+    const es = generateBuiltin('Asunto: RE: ficha socios\n\nHola Marta!\nTe paso lo que hablamos. Necesito que la ficha tenga:\n* Nombre y apellidos\n* ¿Autoriza el uso de imágenes? Sí / No\nFirman el socio y, si es menor, su padre o tutor.\nUn abrazo\nPepe\n\nEl mar, 3 mar 2026 a las 10:00, Marta <marta@club.es> escribió:\n> Pepe, ¿me mandas los campos?');
+    assert.equal(es.title, 'Ficha socios');
+    assert.deepEqual(es.fields.map((f) => `${f.label}:${f.type}${f.required ? '' : '?'}@${f.signer}`), ['Nombre y apellidos:text@1', 'Autoriza el uso de imágenes:radio@1', 'Firma (Socio):signature@1', 'Firma (Padre / tutor):signature?@2']);
+    const fr = generateBuiltin("Bonjour,\n\nIl faudrait une autorisation parentale : nom de l'élève, régime alimentaire ☐ aucun ☐ végétarien, classe. Jusqu'à 2 personnes autorisées à récupérer l'enfant : nom et téléphone.\nSignature du responsable légal précédée de la mention « lu et approuvé ».\n\nMerci d'avance !\nSophie");
+    assert.deepEqual(fr.fields.filter((f) => f.options || f.name.startsWith('personne')).map((f) => f.name), ['regime_alimentaire', 'personne_1_nom', 'personne_1_telephone', 'personne_2_nom', 'personne_2_telephone']);
+    assert.deepEqual(fr.signers.map((x) => x.role), ['Responsable légal']);
+    const de = generateBuiltin('BESTELLSCHEIN\n\nKundendaten\nFirma: ______\nAnsprechpartner: ______\n\nOrt, Datum: ______ Unterschrift Kunde: ______');
+    assert.deepEqual(de.fields.map((f) => `${f.label}:${f.type}:${f.section ?? ''}`), ['Firma:text:Kundendaten', 'Ansprechpartner:text:Kundendaten', 'Unterschrift Kunde:signature:', 'Datum der Unterschrift:date_signed:']);
+  });
+
   it('makes "tick all that apply" one optional tick box per choice, in every language', () => {
     assert.deepEqual(fields('Dietary requirements (tick all that apply): vegetarian, vegan, halal. Guest signs.').slice(0, 3),
       ['Dietary requirements: vegetarian:checkbox?@1', 'Dietary requirements: vegan:checkbox?@1', 'Dietary requirements: halal:checkbox?@1']);

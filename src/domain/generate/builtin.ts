@@ -74,12 +74,16 @@ function cleanRole(raw: string, lang: Language): string {
   s = s
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
     .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
+    // "responsable légal précédée de la mention …": what follows a participle or "with" is not the role.
+    .replace(/\s+(?:pr[ée]c[ée]d[ée]e?s?|preceded|followed|suivie?s?|gefolgt|seguid[oa]s?|seguit[oa]|precedut[oa]|with|avec|mit|con|com)\b.*$/iu, '')
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
     .trim();
   if (lang === 'en' && s) {
     // "Parents / guardians" → "Parent / guardian".
     s = s.split(/\s*\/\s*/).map((alt) => (/\s/.test(alt) ? alt : nlp()(alt).nouns().toSingular().text() || alt)).join(' / ');
   }
+  // A role is a party's name: more than four words is a sentence, and the signer stays unnamed ("Signer 2").
+  if (s.split(/\s*\/\s*/).some((alt) => alt.split(/\s+/).length > 4)) return '';
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
 }
 

@@ -18,7 +18,7 @@ const BOX = /\[\s?\]|☐|□/g;
 const TICK_ALL = /\(?\s*(?:(?:tick|check|select|mark|choose)\s+(?:all|any|as many as)\s+(?:that|which)\s+apply|(?:marque|seleccione|elija)\s+(?:todas?\s+)?(?:las|los)\s+que\s+correspondan|(?:cochez|s[ée]lectionnez)\s+toutes\s+les\s+(?:cases|r[ée]ponses|mentions)\s+(?:utiles|qui\s+conviennent|qui\s+s['’]appliquent)|alles\s+zutreffende\s+ankreuzen|zutreffendes\s+ankreuzen|mehrfachnennung(?:en)?\s+m[öo]glich|mehrfachauswahl\s+m[öo]glich|barrare\s+tutte\s+le\s+(?:voci|caselle)\s+(?:pertinenti|che\s+interessano)|sono\s+possibili\s+pi[uù]\s+risposte|assinale\s+todas\s+as\s+op[çc][õo]es\s+(?:aplic[áa]veis|que\s+se\s+aplicam)|marque\s+todas\s+as\s+op[çc][õo]es|v[áa]rias\s+respostas\s+poss[íi]veis)\s*\)?\s*[:\-–—]?\s*/iu;
 const ONE_OF = /,?\s*\b(?:one of|either|una de|uno de|l['’]une? de|eine[rs]? von|eine der folgenden|una tra|uno tra|una fra|uma de|um de)\s*:?\s+/iu;
 const LIST = /\s*,\s*|\s+(?:or|o|ou|oder|u|and|y|e|et|und)\s+/i;
-const ROW_UP_TO = /\b(?:up to|a maximum of|max(?:imum)?\.?|hasta|jusqu['’](?:à|a)|bis zu|fino a|at[ée]|room for|space for|espacio para|place pour|platz f[üu]r|spazio per|espa[çc]o para)\s+(\d{1,2})\s+(\p{L}[\p{L}-]*)\s*(?:\(|:|,|\s)\s*(?:jeweils\s+|je\s+)?([^.;()\n]+?)\s*(?:\b(?:for each|each|per (?:row|person)|de cada un[oa]|de cada um[a]?|pour chacun(?:e)?|jeweils|per ciascun[oa]|per ognuno)\b)?\s*\)?\s*(?=[.;\n]|$)/iu;
+const ROW_UP_TO = /\b(?:up to|a maximum of|max(?:imum)?\.?|hasta|jusqu['’](?:à|a)|bis zu|fino a|at[ée]|room for|space for|espacio para|place pour|platz f[üu]r|spazio per|espa[çc]o para)\s+(\d{1,2})\s+(\p{L}[\p{L}-]*)(?:[^:.;()\n]{0,60}?\s*(?:\(|:)|\s*,|\s+(?=jeweils|je\s))\s*(?:jeweils\s+|je\s+)?([^.;()\n]+?)\s*(?:\b(?:for each|each|per (?:row|person)|de cada un[oa]|de cada um[a]?|pour chacun(?:e)?|jeweils|per ciascun[oa]|per ognuno)\b)?\s*\)?\s*(?=[.;\n]|$)/iu;
 const ROW_RANGE = /(\p{L}[\p{L}-]*)\s+(?:da\s+|de\s+|von\s+)?1\s*(?:[-–]|to|a|à|bis|al|até)\s*(\d{1,2})\s*:\s*([^.;\n]+?)\s*(?=[.;\n]|$)/iu;
 
 /** Every sentence of every line, its choices and rows rewritten. */
@@ -64,8 +64,12 @@ function choices(s: string): string {
   if (/\([^)]*[|/☐□]/.test(s)) return s;
   const boxes = s.match(BOX)?.length ?? 0;
   if (boxes >= 2) {
+    // The boxes' choices end at the first comma after the last box: "diet ☐ none ☐ vegan, and comments".
     const at = s.search(BOX);
-    return rewrite(s, at, s.slice(at).split(BOX));
+    const lastBox = Math.max(s.lastIndexOf('☐'), s.lastIndexOf('□'), s.lastIndexOf(']'));
+    const comma = s.indexOf(',', lastBox);
+    const to = comma >= 0 ? comma : s.length;
+    return `${rewrite(s.slice(0, to), at, s.slice(at, to).split(BOX))}${s.slice(to)}`;
   }
   for (const sep of [/\s*\|\s*/, /\s+\/\s+/]) {
     // The choices are the comma-separated piece with the separators in it: "name, size S / M / L, email".

@@ -28,7 +28,7 @@ const BLANK = /_{3,}/;
 const ONLY_BLANK = /^[\s_./-]*_{3,}[\s_./-]*$/;
 const DATE_BLANK = /_{1,}\s*\/\s*_{1,}\s*\/\s*_{2,}|\b(?:dd|jj|tt|gg)\s*\/\s*mm\s*\/\s*(?:yyyy|aaaa|jjjj|yy|aa)\b/i;
 const SIGNATURE_WORD = /\b(?:signature|signed|firma|unterschrift|assinatura)\b/;
-const DATE_WORD = /^(?:date|fecha|datum|data|le|em|am|on|place and date|lieu et date|ort,? datum|lugar y fecha|luogo e data|local e data)$/;
+const DATE_WORD = /^(?:date|fecha|datum|data|le|em|am|on|place and date|place,? date|lieu et date|lieu,? date|fait a|ort,? datum|lugar y fecha|lugar,? fecha|luogo e data|luogo,? data|local e data|local,? data)$/;
 
 /** The pasted text with its noise gone and its headings and blanks marked. */
 export function segmentLines(text: string): string {
@@ -111,6 +111,8 @@ function headings(lines: string[]): string[] {
     const word = SECTION_WORD.exec(l);
     if (word) return `${SECTION_MARK}${sectionLabel(word[1]!.trim() || l.trim())}`;
     if (i === firstContent) return l;
+    // "Kundendaten" over "Firma: ____": a short line with no blank over a paper form's blank heads it.
+    if (BLANK.test(next) && !l.includes(':') && l.trim().split(/\s+/).length <= 3 && !/^\s*[-*•·\d]/.test(l)) return `${SECTION_MARK}${sectionLabel(l.trim())}`;
     // "Dati del bambino: nome, cognome, data di nascita": a label naming no field over a list of fields heads them.
     const group = /^\s*([^:,.;|()]{2,40}):\s*(\S.*)$/u.exec(l);
     // (Not a repeated row: "Positionen 1–2: Beschreibung, Menge", "up to 3 children: name, date of birth".)
@@ -160,13 +162,10 @@ function blanks(lines: string[]): string[] {
     }
     // "Signature of the tenant: ________   Date: ___/___/____" → "Signature of the tenant, <date signed>".
     const parts = line.split(/\s*(?:_{2,}[\s_./-]*)+\s*/).map((p) => p.trim().replace(/\s*:\s*$/, '')).filter(Boolean);
-    let signed = false;
-    const read = parts.map((p) => {
-      const f = fold(p);
-      if (SIGNATURE_WORD.test(f)) { signed = true; return p; }
-      if (signed && DATE_WORD.test(f)) return DATE_SIGNED_MARK;
-      return p;
-    });
+    // "Ort, Datum: ____ Unterschrift Kunde: ____": a date on a signature's line is its date, before or after it.
+    const signed = parts.some((p) => SIGNATURE_WORD.test(fold(p)));
+    const dates = signed ? parts.filter((p) => DATE_WORD.test(fold(p))) : [];
+    const read = [...parts.filter((p) => !dates.includes(p)), ...dates.map(() => DATE_SIGNED_MARK)];
     if (read.length === 0) continue;
     // "Date of birth: __/__/____": the blank says it is a date.
     const dated = !signed && DATE_BLANK.test(line) && read.length === 1 && !/\b(?:date|fecha|datum|data)\b/.test(fold(read[0]!)) ? ' (date)' : '';

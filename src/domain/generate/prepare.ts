@@ -21,14 +21,14 @@ export const TICK_REMARK = 'tick box';
 
 const SUBJECT = /^\s*(?:subject|re|asunto|objet|betreff|oggetto|assunto)\s*:\s*(.+)$/im;
 const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?|exm[oa]s?|madame|monsieur|mesdames|pessoal)\b/;
-const SIGN_OFF = /^[¡!]?(?:thanks|thank you|thx|ta|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}]+){0,3}[\s,.!]*$/u;
+const SIGN_OFF = /^[¡!]?(?:thanks|thank you|thx|ta|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}'’]+){0,3}[\s,.!]*$/u;
 /** A request to the reader: it asks for the form, it is not one of its fields. */
 const REQUEST = /^(?:(?:hi|hey)\s+)?(?:(?:quick one|quick question)\s*[-,:]?\s*)?(?:could|can|would|will) (?:you|u|ya)\b|^(?:(?:nos|me|mi|ci|nous|me)\s+)?(?:podrias|puedes|consegue|mi prepari|mi crei|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
 const INTRO = /^(?:[^,]{0,40},\s*)?(?:please\s+)?(?:(?:i|we)\s+(?:need|want|would like)|(?:please\s+)?(?:make|create|prepare|set up|build)|necesito|necesitamos|nous avons besoin|il nous faut|il nous faudrait|merci de (?:preparer|creer|faire)|wir brauchen|wir benotigen|ich brauche|bitte (?:erstellt|erstellen sie|macht)|ci serve|mi serve|abbiamo bisogno|vi chiedo|preciso|precisamos|necessitamos)\b/;
 const MAKE = /\b(?:set up|make|create|prepare|whip up|put together|build|draft|design|do|hac\w*|prepar\w*|cre[ae]\w*|faire|fai|fare|fazer|faz|montar|monter|erstell\w*|anleg\w*|mach\w*|criar)\b/;
 /** "Details below.", "Necesitamos un formulario con lo siguiente.": points at what follows, names no field. */
-const POINTS_BELOW = /(?:\bbelow|\bthe following|lo siguiente|a continuacion|ce qui suit|ci-dessous|folgende(?:n|m)? angaben|unten|quanto segue|qui sotto|di seguito|o seguinte|abaixo|os dados|los datos|les infos|i dati|the details)\s*[.:!]?\s*$/;
+const POINTS_BELOW = /(?:\bbelow|\bthe following|lo siguiente|a continuacion|ce qui suit|ci-dessous|folgende(?:n|m)? angaben|unten|quanto segue|qui sotto|di seguito|o seguinte|abaixo|os dados|los datos|les infos|i dati|the details|lo que hablamos|what we discussed|ce dont on a parle|was wir besprochen haben|quello che ci siamo detti|o que falamos|o que combinamos)\s*[.:!]?\s*$/;
 /** "We're running the spring 5k and need a registration form.": about the form, not in it. */
 const NEEDS_FORM = /\b(?:need|needs|want|would like|necesitamos|necesito|besoin d|brauchen|benotigen|serve|servono|bisogno di|precisamos|preciso)\b\s+(?:(?:a|an|un|una|une|ein|eine|einen|um|uma|un['’])\s+)?(?:[\p{L}'’-]+\s+){0,3}?(?:form|sign-up|registration|application|agreement|nda|waiver|formulario|solicitud|formulaire|fiche|formular|antrag|modulo|ficha|formulario)\b/u;
 const AS_DISCUSSED = /^\s*(?:as (?:discussed|agreed|mentioned|promised|requested)|following (?:our|the|your) (?:call|meeting|chat|conversation)|como (?:hablamos|acordamos|comentamos|falamos|combinado)|comme (?:convenu|discuté|prévu|promis)|wie (?:besprochen|vereinbart|versprochen)|come (?:d['’]accordo|concordato|discusso|promesso)|conforme (?:combinado|falamos))\s*,?\s*/iu;
@@ -44,7 +44,8 @@ export function prepare(prompt: string, lang: Language): Prepared {
   let title: string | undefined;
   const subject = SUBJECT.exec(text);
   if (subject) {
-    title = subject[1]!.trim();
+    // "RE: ficha socios", "AW: Formular", "TR : …": the reply and forward marks are not the title.
+    title = subject[1]!.trim().replace(/^(?:(?:re|aw|tr|rv|r|fw|fwd|wg|enc|i)\s*:\s*)+/i, '');
     text = text.replace(SUBJECT, '');
   }
   let lines = text.split('\n');

@@ -76,7 +76,7 @@ export function sentences(prompt: string, groups: Groups, titled = false): Segme
     .replace(/^[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])[ \t]+/gm, '\n')
     .replace(/[ \t]+/g, ' ');
   const parts = text
-    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-ZÀ-Ý¿¡]|[a-zà-ÿ](?![^.!?\n]*\/))/)
+    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-ZÀ-Ýa-zà-ÿ¿¡](?![^.!?\n]*\/))/)
     .map((s) => s.trim().replace(/^[-–—:,\s]+|[-–—,\s]+$/g, ''))
     .filter((s) => s.length > 0);
   let title: string | undefined;
