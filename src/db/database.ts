@@ -39,6 +39,7 @@ import * as m0060 from './migrations/0060_data_subject_requests.js';
 import * as m0055 from './migrations/0055_signature_meaning.js';
 import * as m0056 from './migrations/0056_check_log_ip.js';
 import * as m0065 from './migrations/0065_signing_drafts.js';
+import * as m0100 from './migrations/0100_form_attachments.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -245,6 +246,7 @@ export const migrations: Record<string, Migration> = {
   '0055_signature_meaning': m0055,
   '0056_check_log_ip': m0056,
   '0065_signing_drafts': m0065,
+  '0100_form_attachments': m0100,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

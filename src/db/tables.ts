@@ -570,6 +570,27 @@ export interface SigningDraftsTable {
 }
 export type SigningDraftRow = Selectable<SigningDraftsTable>;
 
+/** A file a signer attached to an `attachment` field (0100; issue 41), its bytes in the blob store. */
+export interface FormAttachmentsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  field_name: string;
+  /** The name the signer's file had (control characters dropped), shown and used for downloads. */
+  filename: string;
+  /** Known by its content: application/pdf, image/png or image/jpeg. */
+  content_type: string;
+  size: number;
+  sha256: string;
+  blob_key: string;
+  created_at: string;
+  /** When the signer signed with it; null while it may still be removed. */
+  submitted_at: string | null;
+}
+export type FormAttachmentRow = Selectable<FormAttachmentsTable>;
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -601,6 +622,7 @@ export interface Database {
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
   signing_drafts: SigningDraftsTable;
+  form_attachments: FormAttachmentsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
 }

@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   check: 'chk',
   /** A person's data export or erasure (issue 40). */
   dataSubjectRequest: 'dsr',
+  /** A file a signer attached (issue 41). */
+  attachment: 'att',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -16,6 +16,7 @@ const EXPECTED = [
   'GET /sign/:token/signed.pdf', 'HEAD /sign/:token/signed.pdf',
   'POST /sign/:token/decline', 'POST /sign/:token/auth/start', 'POST /sign/:token/auth/verify',
   'PUT /sign/:token/draft',
+  'POST /sign/:token/attachments', 'DELETE /sign/:token/attachments/:attachment_id',
 ];
 
 describe('signer gate: the routes', () => {
@@ -58,6 +59,7 @@ for (const dialect of DIALECTS) {
         'GET /sign/:token': 'view', 'POST /sign/:token': 'sign', 'GET /sign/:token/document.pdf': 'document', 'GET /sign/:token/signed.pdf': 'signed_pdf',
         'POST /sign/:token/decline': 'decline', 'POST /sign/:token/auth/start': 'check', 'POST /sign/:token/auth/verify': 'check',
         'PUT /sign/:token/draft': 'draft',
+        'POST /sign/:token/attachments': 'attachment', 'DELETE /sign/:token/attachments/:attachment_id': 'attachment',
       });
     });
 

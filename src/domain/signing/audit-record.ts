@@ -1,7 +1,8 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
+import { listFormAttachments } from '../../db/repositories/form-attachments.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
-import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
+import type { FormAttachmentRow, FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { AuditRecipient, AuditTrail } from '../../pdf/index.js';
@@ -35,14 +36,20 @@ export interface AuditContext {
   accountName: string | null;
   /** The language of the audit trail: the account's default (accounts set-locale), else English. */
   locale: Locale;
+  /** The files the signers attached and signed with (issue 41), oldest first. */
+  attachments?: readonly FormAttachmentRow[];
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
 export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
-  const [evidence, account, checks, checkLog] = await Promise.all([
+  const [evidence, account, checks, checkLog, attachments] = await Promise.all([
     listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId), listRecipientChecksOfForm(deps.db, p, formId), listCheckLogOfForm(deps.db, p, formId),
+    listFormAttachments(deps.db, p, formId),
   ]);
-  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog };
+  return {
+    evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog,
+    attachments: attachments.filter((a) => a.submitted_at !== null),
+  };
 }
 
 /**
@@ -70,6 +77,9 @@ export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTra
     outcome: facts.outcome,
     voidReason: form.void_reason,
     locale: context.locale,
+    ...(context.attachments && context.attachments.length > 0
+      ? { attachments: context.attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, sha256: a.sha256, size: a.size })) }
+      : {}),
   };
 }
 
