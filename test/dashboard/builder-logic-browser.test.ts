@@ -94,7 +94,7 @@ describe('builder: conditions, formulas, attachments and Detect tags (Chromium)'
         await page.getByRole('button', { name: 'Detect tags' }).click();
         const found = page.getByRole('group', { name: 'Fields found in the document' });
         await found.waitFor({ timeout: 60_000 });
-        assert.equal(await found.locator('li').count(), 2, 'rent and pets, the tags the template lacks');
+        assert.equal(await found.getByRole('checkbox').count(), 2, 'rent and pets, the tags the template lacks');
         await page.screenshot({ path: path.join(SHOTS, `builder-detect-${width}.png`) });
         await assertAxeClean(page, `detect tags ${width}`);
         await found.getByRole('button', { name: 'Add 2 fields' }).click();
@@ -119,6 +119,7 @@ describe('builder: conditions, formulas, attachments and Detect tags (Chromium)'
         await page.locator('#max-files').fill('3');
         await page.locator('.inspector').scrollIntoViewIfNeeded();
         await page.screenshot({ path: path.join(SHOTS, `builder-logic-${width}.png`), fullPage: width < 500 });
+        assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= width, 'nothing pushes the page sideways');
         await assertAxeClean(page, `logic editors ${width}`);
 
         await page.getByRole('button', { name: 'Save', exact: true }).click();
