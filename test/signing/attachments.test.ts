@@ -138,6 +138,10 @@ for (const dialect of DIALECTS) {
       const removed = await h.app.inject({ method: 'DELETE', url: `/sign/${token}/attachments/${extra.json<{ id: string }>().id}`, headers: SIGN_HEADERS });
       assert.equal(removed.statusCode, 200, removed.body);
       assert.equal((await h.app.inject({ method: 'DELETE', url: `/sign/${token}/attachments/${extra.json<{ id: string }>().id}`, headers: SIGN_HEADERS })).statusCode, 404);
+      // A file left in a field its condition hides (no ID card ticked) is dropped when the signer signs.
+      const hidden = await attach('id_card', jpeg(), 'id-again.jpg');
+      assert.equal(hidden.statusCode, 201, hidden.body);
+      const hiddenId = hidden.json<{ id: string }>().id;
 
       // Before signing, the API does not serve a file still being chosen.
       assert.equal((await h.request({ url: `/api/v1/forms/${formId}/attachments/${a1.id}`, as })).status, 404);
@@ -154,6 +158,8 @@ for (const dialect of DIALECTS) {
       const form = (await h.request({ url: `/api/v1/forms/${formId}`, as })).json<{ fields: Array<{ name: string; value: unknown }> }>();
       assert.equal(form.fields.find((f) => f.name === 'documents')?.value, `${a1.id},${a2.id}`);
       assert.equal(form.fields.find((f) => f.name === 'id_card')?.value, null);
+      assert.equal((await h.request({ url: `/api/v1/forms/${formId}/attachments/${hiddenId}`, as })).status, 404);
+      assert.ok(!(await allBlobKeys(h)).some((k) => k.includes(hiddenId)), "the hidden field's file is deleted from the store");
 
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-attach-'));
       try {
