@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
-import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
-import { freePort } from '../shared/free-port.js';
+import type { Page } from 'playwright-core';
+import type { Harness } from '../harness.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
-import { uniqueEmail } from './support.js';
+import { openDashboardBrowser, signedInDashboard, type DashboardBrowser } from './builder-browser.js';
 
 // The builder edits what issue 41 added (item 6), in Chromium at 1280 and 390 px: "Detect tags" reads
 // a tagged template's document again and offers the fields it lacks (added, then saved); a number
@@ -23,22 +20,15 @@ const LEASE = path.resolve('test/fixtures/tags/lease.pdf');
 interface Field { name: string; type: string; label?: string; page: number; y: number; condition?: unknown; formula?: string; accept?: string[]; max_files?: number }
 
 describe('builder: conditions, formulas, attachments and Detect tags (Chromium)', () => {
+  let d: DashboardBrowser;
   let h: Harness;
-  let browser: Browser;
-  let origin: string;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    h = await createHarness('sqlite', { env: { BASE_URL: origin } });
-    await h.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    d = await openDashboardBrowser();
+    h = d.h;
   });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  after(() => d?.close());
 
   /** The tagged lease without two of its tag fields (rent, pets), plus the fields the test edits. */
   async function leaseTemplate(): Promise<string> {
@@ -62,29 +52,15 @@ describe('builder: conditions, formulas, attachments and Detect tags (Chromium)'
     return t.id;
   }
 
-  async function signedIn(width: number): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1, hasTouch: width < 500 });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
-    const user = await createUser(h.deps.domain, { accountId: h.actors.aTest.partition.accountId, email: uniqueEmail('logic') });
-    const link = await createLoginLink(h.deps.domain, user.email);
-    await page.goto(`${origin}${new URL(link.url).pathname}${new URL(link.url).hash}`);
-    await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
-    return { page, problems, close: () => context.close() };
-  }
-
   const pick = (page: Page, label: string) => page.locator('.field-list button', { hasText: label }).first().click();
 
   for (const width of [1280, 390]) {
     it(`at ${width} px: detects tags, edits a formula with its preview, a condition and an attachment field, flags duplicate labels, and saves`, async () => {
       const templateId = await leaseTemplate();
-      const w = await signedIn(width);
+      const w = await signedInDashboard(d, width, 'logic');
       const { page } = w;
       try {
-        await page.goto(`${origin}/dashboard/templates/${templateId}`);
+        await page.goto(`${d.origin}/dashboard/templates/${templateId}`);
         await page.locator('.builder').waitFor();
         await waitForInk(page, '.pdf-canvas');
         assert.equal(await page.locator('.fl-flag', { hasText: 'Same label' }).count(), 2, 'both Contact fields are flagged');
