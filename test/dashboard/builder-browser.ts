@@ -1,37 +1,13 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
-import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
-import { freePort } from '../shared/free-port.js';
+import type { BrowserStage } from './browser-support.js';
 import { uniqueEmail } from './support.js';
 
-// What the builder's Chromium tests share: a server listening on a free port (its own BASE_URL) with
-// Chromium beside it, and a page signed in to account A's dashboard that collects what went wrong.
-
-export interface DashboardBrowser {
-  h: Harness;
-  browser: Browser;
-  origin: string;
-  close(): Promise<void>;
-}
-
-export async function openDashboardBrowser(): Promise<DashboardBrowser> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const h = await createHarness('sqlite', { env: { BASE_URL: origin } });
-  await h.app.listen({ port, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  return {
-    h, browser, origin,
-    async close() {
-      await browser.close();
-      await h.close();
-    },
-  };
-}
+// What the builder's Chromium tests share (beside browser-support.ts's stage): a page signed in to
+// account A's dashboard by a login link, collecting what went wrong.
 
 /** A new browser context `width` px wide, signed in to account A's test dashboard by a login link; `problems` collects console errors, page errors and 4xx/5xx answers. */
-export async function signedInDashboard(d: DashboardBrowser, width: number, tag: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+export async function signedInDashboard(d: BrowserStage, width: number, tag: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
   const context = await d.browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1, hasTouch: width < 500 });
   const page = await context.newPage();
   const problems: string[] = [];

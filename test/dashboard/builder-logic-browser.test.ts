@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import type { Harness } from '../harness.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
-import { openDashboardBrowser, signedInDashboard, type DashboardBrowser } from './builder-browser.js';
+import { signedInDashboard } from './builder-browser.js';
+import { startBrowserStage, type BrowserStage } from './browser-support.js';
 
 // The builder edits what issue 41 added (item 6), in Chromium at 1280 and 390 px: "Detect tags" reads
 // a tagged template's document again and offers the fields it lacks (added, then saved); a number
@@ -20,12 +21,12 @@ const LEASE = path.resolve('test/fixtures/tags/lease.pdf');
 interface Field { name: string; type: string; label?: string; page: number; y: number; condition?: unknown; formula?: string; accept?: string[]; max_files?: number }
 
 describe('builder: conditions, formulas, attachments and Detect tags (Chromium)', () => {
-  let d: DashboardBrowser;
+  let d: BrowserStage;
   let h: Harness;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    d = await openDashboardBrowser();
+    d = await startBrowserStage();
     h = d.h;
   });
   after(() => d?.close());

@@ -7,7 +7,8 @@ import type { Harness } from '../harness.js';
 import { fixture } from '../shared/fixtures.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
-import { openDashboardBrowser, signedInDashboard, type DashboardBrowser } from './builder-browser.js';
+import { signedInDashboard } from './builder-browser.js';
+import { startBrowserStage, type BrowserStage } from './browser-support.js';
 
 // The builder's "Relabel from the PDF" in Chromium at 1280 and 390 px: a 1040 whose fields have no
 // labels (as a template made before labels were imported) gets the XFA's words at a click, saved at
@@ -28,13 +29,13 @@ const FINDINGS = ['page-has-heading-one', 'heading-order', 'empty-heading', 'ari
 interface Field { name: string; type: string; label?: string }
 
 describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
-  let d: DashboardBrowser;
+  let d: BrowserStage;
   let h: Harness;
   let origin: string;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    d = await openDashboardBrowser();
+    d = await startBrowserStage();
     h = d.h;
     origin = d.origin;
   });
