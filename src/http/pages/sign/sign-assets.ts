@@ -40,6 +40,8 @@ export const SIGN_ASSETS = {
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   fieldLogic: moduleFile(FIELD_LOGIC, 'field-logic', 'js', JS),
   waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
+  // Files the signer attaches (issue 41): loaded only by pages with an attachment field.
+  attachments: moduleFile(here('attachments.js'), 'attachments', 'js', JS),
   localTime: moduleFile(here('sign-local-time.js'), 'sign-local-time', 'js', JS),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
   embedBridge: moduleFile(here('embed-bridge.js'), 'embed-bridge', 'js', JS),

@@ -12,6 +12,7 @@ import { declineControls } from './decline-controls.js';
 import { draftControls } from './draft-controls.js';
 import type { BrandLook } from '../../../domain/branding/brand-look.js';
 import { brandHead, brandMark, senderMessage } from './brand-html.js';
+import { attachmentControl } from './attachment-controls.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -89,6 +90,8 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
       return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${label}${star}</span>
 <canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${w.t('sign.notSignedYet', { label })}" data-label="${label}" hidden></canvas>
 <button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${w.t(f.type === 'initials' ? 'sign.addInitials' : 'sign.addSignature')}</button>${error}</div>`;
+    case 'attachment':
+      return attachmentControl(w, f, id);
     case 'date_signed':
       return html`<div class="ctl"><span class="sig-label">${label}</span><p class="auto-date">${signedOn} <span class="muted">— ${w.t('sign.autoDate')}</span></p></div>`;
     default:
@@ -188,7 +191,8 @@ ${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${rea
 </dialog>
 ${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>
-<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>`;
+<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>${mine.some(({ f }) => f.type === 'attachment') ? html`
+<script type="module" src="${SIGN_ASSETS.attachments.url}"></script>` : ''}`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">
