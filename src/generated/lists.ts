@@ -16,4 +16,5 @@ export const EVENT_TYPES = [
   "form.voided",
   "form.deleted",
   "bulk_send.completed",
+  "form.reassigned",
 ] as const satisfies readonly components['schemas']['EventType'][];

@@ -52,6 +52,7 @@ function scriptedHandlers() {
     'form.remind': { run: async () => undefined },
     'form.purge': { run: async () => undefined },
     'forms.retention': { run: async () => undefined },
+    'activity.sweep': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
     'outbox.sweep': { run: async () => undefined },

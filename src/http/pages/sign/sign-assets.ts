@@ -48,10 +48,14 @@ export const SIGN_ASSETS = {
   declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
   // Signer checks (issue 38): the code screen.
   checkScript: moduleFile(here('check.js'), 'check', 'js', JS),
+  // Issue 38 item 5: "Not me? Assign to someone else" (its own page, reassign-html.ts).
+  reassignScript: moduleFile(here('reassign.js'), 'reassign', 'js', JS),
   // Progress on the server (issue 43): drafts saved as the signer types, and "Finish later".
   draftScript: moduleFile(here('draft.js'), 'draft', 'js', JS),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.
   missingBar: moduleFile(here('missing-bar.js'), 'missing-bar', 'js', JS),
+  // Recipient roles (issue 42): an approver's "Approve".
+  approveScript: moduleFile(here('approve.js'), 'approve', 'js', JS),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
