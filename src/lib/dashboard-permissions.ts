@@ -55,11 +55,15 @@ export const DASHBOARD_PERMISSIONS = {
   'GET /:mode/forms/:form_id/pdf': 'viewer',
   'GET /:mode/forms/:form_id/signed-pdf': 'viewer',
   'GET /:mode/forms/:form_id/evidence': 'viewer',
+  // The form's signature check (a read), registered by api-form-lifecycle.ts; missing here after the merge.
+  'GET /:mode/forms/:form_id/verification': 'viewer',
   'POST /:mode/forms': 'sender',
   'POST /:mode/forms/generate': 'sender',
   'POST /:mode/forms/:form_id/send': 'sender',
   'POST /:mode/forms/:form_id/remind': 'sender',
   'POST /:mode/forms/:form_id/void': 'sender',
+  // "Change recipient" (the API's updateRecipient), registered by api-form-lifecycle.ts; missing here after the merge.
+  'PATCH /:mode/forms/:form_id/recipients/:recipient_id': 'sender',
   // Deleting a form and legal holds reach beyond sending: "everything on forms" is the admin's.
   'DELETE /:mode/forms/:form_id': 'admin',
   'POST /:mode/forms/:form_id/hold': 'admin',
