@@ -18,6 +18,7 @@ const EXPECTED = [
   'PUT /sign/:token/draft',
   'GET /sign/:token/reassign', 'HEAD /sign/:token/reassign', 'POST /sign/:token/reassign',
   'POST /sign/:token/attachments', 'DELETE /sign/:token/attachments/:attachment_id',
+  'POST /sign/:token/approve',
 ];
 
 describe('signer gate: the routes', () => {
@@ -61,6 +62,8 @@ for (const dialect of DIALECTS) {
         'POST /sign/:token/decline': 'decline', 'POST /sign/:token/auth/start': 'check', 'POST /sign/:token/auth/verify': 'check',
         'PUT /sign/:token/draft': 'draft', 'GET /sign/:token/reassign': 'reassign', 'POST /sign/:token/reassign': 'reassign',
         'POST /sign/:token/attachments': 'attachment', 'DELETE /sign/:token/attachments/:attachment_id': 'attachment',
+        // Issue 42: an approver's approval is their signature's place in the order.
+        'POST /sign/:token/approve': 'sign',
       });
     });
 
