@@ -1,3 +1,4 @@
+// test-runner: own-process — it replaces process.stdout.write to read what the CLI prints
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OUTBOX_COMMANDS } from '../../src/cli/outbox-commands.js';
