@@ -37,10 +37,17 @@ export interface SigningPage {
   recipientLocale: string | null;
   accountLocale: string | null;
   /**
-   * Where a signer can write to the sender: the account's notify_email, read for an expired link only
-   * (the expired page says whom to ask); null: the sender's name alone.
+   * Where a signer can write to the sender: the account's notify_email (the expired page says whom to
+   * ask; the open page's Help, issue 43); null: the sender's name alone.
    */
   contactEmail: string | null;
+  /**
+   * The signer may hand their part to someone else (`/sign/<token>/reassign`, issue 43 item 6). False
+   * until the form allows reassignment; the reassignment feature sets it from the form.
+   */
+  allowReassign: boolean;
+  /** When the recipient's draft on the server was last saved (drafts/signing-draft.ts withDraft); null: none. */
+  draftSavedAt: string | null;
   /** A declined form: who declined (name or address) and when. */
   declined: { by: string; at: string } | null;
   /** A voided form: when the sender withdrew it. */
@@ -63,7 +70,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     findAccount(deps.db, p.accountId),
     listRecipientsOfForm(deps.db, p, form.id),
     // The address its notices go to is the one a signer can write to (it is also the Reply-To).
-    link.state === 'expired' ? findAccountNotify(deps.db, p.accountId) : undefined,
+    link.state === 'expired' || link.state === 'open' ? findAccountNotify(deps.db, p.accountId) : undefined,
   ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   return {
@@ -86,6 +93,8 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     recipientLocale: recipient.locale,
     accountLocale: account?.locale ?? null,
     contactEmail: notify?.notify_email ?? null,
+    allowReassign: false,
+    draftSavedAt: null,
     declined: declinedBy(recipients),
     voidedAt: form.voided_at,
   };
