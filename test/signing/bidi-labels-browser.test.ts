@@ -27,13 +27,14 @@ const CASES = [...MIXED_DIRECTION.map((c) => c.text), ...ENGLISH];
 function visualOrders(page: Page, selector: string, text: string): Promise<{ shown: string; isolated: string }> {
   return page.evaluate(`(() => {
     const CONTROLS = /[\\u2066-\\u2069\\u200e\\u200f]/;
+    // Where each character of the words is drawn, left to right; on one line (nothing wraps while measured).
     const order = (root, text) => {
       const nodes = [];
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       let all = '';
       while (walker.nextNode()) { nodes.push({ node: walker.currentNode, at: all.length }); all += walker.currentNode.data; }
-      const start = all.indexOf(text);
-      if (start < 0) return 'missing: ' + all;
+      const start = all.toLowerCase().indexOf(text.toLowerCase());
+      if (start < 0) return { text: null, order: 'missing: ' + all };
       const chars = [];
       for (let i = start; i < start + text.length; i++) {
         const ch = all[i];
@@ -45,18 +46,27 @@ function visualOrders(page: Page, selector: string, text: string): Promise<{ sho
         const r = range.getClientRects()[0];
         if (r) chars.push({ ch, x: r.left + r.width / 2, i });
       }
-      return chars.sort((a, b) => a.x - b.x || a.i - b.i).map((c) => c.ch).join('');
+      return { text: all.slice(start, start + text.length), order: chars.sort((a, b) => a.x - b.x || a.i - b.i).map((c) => c.ch).join('') };
     };
     const el = document.querySelector(${JSON.stringify(selector)});
+    const wrap = el.style.whiteSpace;
+    el.style.whiteSpace = 'nowrap';
+    const shown = order(el, ${JSON.stringify(text)});
+    el.style.whiteSpace = wrap;
+    if (shown.text === null) return { shown: shown.order, isolated: '' };
+    // The same words (as the page wrote them: a label's first letter may be capitalised), alone in <bdi>.
     const ref = document.createElement('div');
     ref.dir = 'rtl';
+    ref.style.position = 'absolute';
+    ref.style.whiteSpace = 'nowrap';
+    ref.style.width = 'max-content';
     const bdi = document.createElement('bdi');
-    bdi.textContent = ${JSON.stringify(text)};
+    bdi.textContent = shown.text;
     ref.append(bdi);
     el.after(ref);
-    const out = { shown: order(el, ${JSON.stringify(text)}), isolated: order(ref, ${JSON.stringify(text)}) };
+    const isolated = order(ref, shown.text).order;
     ref.remove();
-    return out;
+    return { shown: shown.order, isolated };
   })()`) as Promise<{ shown: string; isolated: string }>;
 }
 
