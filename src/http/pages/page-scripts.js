@@ -32,7 +32,8 @@ export function readPageScript(jsUrl) {
     if (error.code !== 'ENOENT') throw error;
   }
   const ts = fileURLToPath(new URL(jsUrl.href.replace(/\.js$/, '.ts')));
-  // Loaded only here: a built server (dist/) never compiles and never loads esbuild.
-  const esbuild = createRequire(import.meta.url)('esbuild');
+  // Loaded only here: a built server (dist/) never compiles and never loads esbuild. Resolved from the
+  // script's own place (this module's import.meta.url would name the bundle's chunk once bundled).
+  const esbuild = createRequire(jsUrl)('esbuild');
   return Buffer.from(compilePageScript(esbuild, fs.readFileSync(ts, 'utf8'), ts));
 }
