@@ -99,6 +99,12 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
   }
 }
 
+/**
+ * A narrow screen starts in guided mode (assets/guided.ts) when the signer has at least this many
+ * fields: a long form is walked one field at a time; a few fields read faster as the list.
+ */
+const GUIDED_MIN_FIELDS = 8;
+
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
 /** "By signing, you sign as: Approved." — the meaning in bold, in its own direction inside any sentence. */
 function meaningLine(w: Words, meaning: string): SafeHtml {
@@ -135,7 +141,8 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
   const sender = html`<bdi>${page.senderName}</bdi>`;
   const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });
   const menu = actionsMenu(w, { document: urls.document, reassign: page.allowReassign && urls.reassign ? urls.reassign : null, sender: page.senderName, contactEmail: page.contactEmail, canFinishLater: controls.length > 0 });
-  const body = html`<main class="sign-main" id="signing" data-config="${config}">
+  const long = mine.filter(({ f }) => f.type !== 'date_signed').length + (page.ownSignature ? 1 : 0) >= GUIDED_MIN_FIELDS;
+  const body = html`<main class="sign-main${long ? ' long-form' : ''}" id="signing" data-config="${config}">
 <div class="sign-top">${menu}</div>
 <div class="sign-intro">
 <h1><bdi>${page.formName}</bdi></h1>

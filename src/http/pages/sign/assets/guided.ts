@@ -13,12 +13,6 @@ const TEXT = config.text ?? {};
 const t = (key: string, vars: Record<string, string | number> = {}): string => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
-/**
- * Guided mode is where a narrow screen starts when the signer has at least this many fields: a long
- * form is walked one field at a time; a few fields read faster as the list ("One field at a time"
- * offers the sheet there too).
- */
-const GUIDED_MIN_FIELDS = 8;
 /** CSS px per PDF point while guided: 8 pt print reads at 14 px, a 7 pt checkbox is drawn 12 px (its tap area is 24 px). */
 const GUIDED_SCALE = 1.75;
 const NARROW = window.matchMedia('(max-width: 899.98px)');
@@ -211,7 +205,11 @@ if (form && panel && doc && pages && guide && form.querySelector('[data-field]')
   window.addEventListener('resize', () => {
     if (on) measure();
   });
-  const long = boxes.length >= GUIDED_MIN_FIELDS;
+  // A long form (the server's call: sign-html.ts) starts guided on a narrow screen; a few fields read
+  // faster as the list ("One field at a time" offers the sheet there too).
+  const long = document.querySelector('.sign-main.long-form') !== null;
   NARROW.addEventListener('change', () => (NARROW.matches && long ? enter() : leave()));
   if (NARROW.matches && long) enter();
 }
+// The layout is shown once guided mode is decided, so it never jumps from the list to the sheet (CLS).
+document.querySelector('.sign-main')?.classList.add('guide-ready');
