@@ -5,3 +5,5 @@ export function build(): Promise<number>;
 /** Whether a file in src/ (or openapi.yaml) changed since the last build. */
 export function isStale(): boolean;
 export function buildIfStale(): Promise<void>;
+/** The line each chunk of dist/bundle starts with: a `require` for the bundled CommonJS package. */
+export const REQUIRE_BANNER: string;

@@ -49,6 +49,10 @@ export const GROUPS: Record<GroupName, readonly string[]> = {
     'test/unit/route-definition.test.ts',
     // Issue 27: the cluster under faults (child processes on PostgreSQL, Redis, S3).
     'test/cluster/*.test.ts',
+    // Issue 39: teams (roles, members, invitations, activity log).
+    'test/teams/*.test.ts',
+    // Issue 42: recipient roles, the sender's message, branding.
+    'test/sending/*.test.ts',
     ...[BROWSER, PURE_PDF, ...UNIT_ELSEWHERE].map((p) => `!${p}`),
   ],
   browser: [BROWSER],

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { SSO_CALLBACK_PATH } from './lib/sso-paths.js';
 
 // The only module that reads process.env (CONTRACT.md Part C). Parsed once, frozen, passed down.
 
@@ -62,6 +63,17 @@ const trustProxy = z.string().transform((v, ctx): boolean | string[] => {
   return entries;
 });
 
+// An identity provider is reached over https; plain http only on this machine (a provider in a test,
+// or one behind the same host), where nothing on the network can read or change the exchange.
+function oidcIssuerValid(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(u.hostname));
+  } catch {
+    return false;
+  }
+}
+
 const schema = z
   .object({
     // 0 (any free port) stays accepted for tests; people are told the range they mean.
@@ -115,6 +127,10 @@ const schema = z
     DEFAULT_PLAN: z.enum(['trial', 'paid'], { error: 'must be trial or paid' }).default('trial'),
     PLAN_TRIAL_MONTHLY_CALLS: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000),
     PLAN_PAID_MONTHLY_CALLS: z.coerce.number().int().min(1).max(1_000_000_000).default(10_000),
+    // Single sign-on (issue 39): the OpenID Connect provider the dashboard's claimed domains sign in with.
+    OIDC_ISSUER_URL: z.string().refine(oidcIssuerValid, 'must be an https:// URL (http:// only for localhost or 127.0.0.1)').optional(),
+    OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
   })
   .superRefine((c, ctx) => {
     // S3 is all-or-nothing: a half-configured bucket would silently fall back to local files.
@@ -134,6 +150,11 @@ const schema = z
     }
     if ((c.TSA_USERNAME !== undefined || c.TSA_PASSWORD !== undefined) && !c.TSA_URLS) {
       ctx.addIssue({ code: 'custom', path: ['TSA_URLS'], message: 'is required when TSA_USERNAME or TSA_PASSWORD is set' });
+    }
+    // OIDC: the issuer and the client id together; a secret only with them (without one: a public client, PKCE only).
+    if ((c.OIDC_ISSUER_URL === undefined) !== (c.OIDC_CLIENT_ID === undefined) || (c.OIDC_CLIENT_SECRET !== undefined && c.OIDC_ISSUER_URL === undefined)) {
+      const missing = c.OIDC_ISSUER_URL === undefined ? 'OIDC_ISSUER_URL' : 'OIDC_CLIENT_ID';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when any OIDC_* variable is set' });
     }
     if (c.SIGNING_CERT_PASSWORD !== undefined && !c.SIGNING_CERT_P12) {
       ctx.addIssue({ code: 'custom', path: ['SIGNING_CERT_P12'], message: 'is required when SIGNING_CERT_PASSWORD is set' });
@@ -186,6 +207,11 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** TSA_URLS (in order), TSA_USERNAME/TSA_PASSWORD (HTTP basic), TSA_TIMEOUT_MS (each); unset: seals are B-B. */
   readonly tsa: { readonly urls: readonly string[]; readonly timeoutMs: number; readonly username: string | undefined; readonly password: string | undefined } | undefined;
+  /**
+   * OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (issue 39): the dashboard's single sign-on;
+   * the provider sends people back to `redirectUri` (BASE_URL + /dashboard/sso/callback).
+   */
+  readonly oidc: { readonly issuerUrl: string; readonly clientId: string; readonly clientSecret: string | undefined; readonly redirectUri: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -207,10 +233,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const dataDir = path.resolve(c.DATA_DIR);
+  const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   const config: Config = {
     port: c.PORT,
     host: c.HOST,
-    baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
     trustProxy: c.TRUST_PROXY,
     dataDir,
     databaseUrl: c.DATABASE_URL,
@@ -235,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: c.LOG_FORMAT ?? (stdoutIsTty ? 'pretty' : 'json'),
     metricsToken: c.METRICS_TOKEN,
     tsa: c.TSA_URLS ? { urls: c.TSA_URLS, timeoutMs: c.TSA_TIMEOUT_MS, username: c.TSA_USERNAME, password: c.TSA_PASSWORD } : undefined,
+    oidc: c.OIDC_ISSUER_URL && c.OIDC_CLIENT_ID ? { issuerUrl: c.OIDC_ISSUER_URL, clientId: c.OIDC_CLIENT_ID, clientSecret: c.OIDC_CLIENT_SECRET, redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}` } : undefined,
   };
   return deepFreeze(config);
 }

@@ -8,7 +8,7 @@ import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
 import type { ScryptCost } from './domain/users/passwords.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
-import { ensureServiceSecret } from './db/repositories/service-secrets.js';
+import { ensureServiceSecret, findServiceSecret } from './db/repositories/service-secrets.js';
 import type { DomainDeps, WebhookServices } from './domain/context.js';
 import { createAuthenticator, type Authenticator } from './domain/keys/authenticate.js';
 import { GENERATED_TYPES_PATH, loadOpenApiDocument } from './http/openapi.js';
@@ -32,15 +32,19 @@ import { createSmtpEmailSender, devEmailSender, type EmailSender } from './provi
 import { createTwilioSmsSender, devSmsSender, type SmsSender } from './providers/sms/index.js';
 import { createWebhookSender, type Resolver } from './providers/webhook-http/index.js';
 import { createChatModel } from './providers/llm/index.js';
+import { createOidcClient } from './providers/oidc/oidc-client.js';
 import { webhookDeliveryHandler } from './domain/webhooks/deliver-webhook.js';
 import { publishAllPending } from './domain/webhooks/publish-events.js';
 import { webhookSweepHandler } from './domain/webhooks/sweep-deliveries.js';
 import { outboxSweepHandler } from './outbox/sweep-done-jobs.js';
+import { activitySweepHandler } from './domain/activity/sweep-activity.js';
 import { idempotencySweepHandler } from './domain/idempotency/sweep-keys.js';
 import { formSealHandler, type SealDeps } from './domain/signing/seal-form.js';
 import { formPurgeHandler } from './domain/forms/purge-files.js';
 import { formsRetentionHandler } from './domain/forms/retention.js';
 import { formRemindHandler } from './domain/lifecycle/remind-recipients.js';
+import { MAX_ROWS as MAX_BULK_ROWS } from './domain/bulk/bulk-rules.js';
+import { bulkSendRunHandler } from './domain/bulk/run-bulk-send.js';
 import { countOpenJobs, oldestDueJobs } from './db/repositories/outbox-depth.js';
 import { createLimits, type Limits } from './domain/limits/limits.js';
 import { createStorageHealth } from './lib/storage-health.js';
@@ -195,18 +199,21 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
   // A harness that asks for its own pool bounds (opts.pdf) gets a pool of its own, never the shared one.
   const pdf = opts.sharedPdfWork && !opts.pdf ? borrowedPdfWork(opts.sharedPdfWork) : createPdfWork({ ...pdfPoolOptions(config), ...opts.pdf });
   // One key for every instance on this database: a link made by one server opens on another.
-  const secret = (name: string) => untilDone(() => database.transact((trx) => ensureServiceSecret(trx, name, () => randomBytes(32).toString('base64url'), new Date().toISOString())));
+  // Read before the transaction: a later start (every operator command) then commits nothing, and
+  // a read-only command starts no WAL thread (issue 36 item 3).
+  const secret = async (name: string) => (await findServiceSecret(database.db, name))
+    ?? untilDone(() => database.transact((trx) => ensureServiceSecret(trx, name, () => randomBytes(32).toString('base64url'), new Date().toISOString())));
   const linkKey = await secret('signing_links');
   const links = createSigningLinks({ baseUrl: config.baseUrl, key: linkKey });
   const fileKey = await secret('file_links');
   const fileLinks = createFileLinks({ key: fileKey });
   // Units that enqueue a job wake this process's worker once they have committed (outbox/wakeup.ts).
   const wakeSignal = new WakeSignal();
-  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, documents: createOfficeConverter(config.officeConverter), pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
+  const domain: DomainDeps = { ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}), ...(config.oidc ? { oidc: createOidcClient(config.oidc) } : {}), db: database.db, transact: transactWithWakeup(database.transact, wakeSignal.fire), transactReplayable: database.transactReplayable, clock, blobs, pdfInspector: pdf.inspector, documents: createOfficeConverter(config.officeConverter), pdfRenderer: pdf.renderer, templateCache: new TemplateCache(TEMPLATE_CACHE_BYTES), renderCache: createRenderCache(blobs, RENDER_CACHE), links, fileLinks, baseUrl: config.baseUrl, webhooks: createWebhookServices(config, opts, metrics), signingCertificate, copies: { attachMaxBytes: config.mailAttachMaxBytes }, plans: config.plans, generate: {
     layout: (req, job) => pdf.generate(req, job),
     model: config.llm ? createChatModel({ ...config.llm, ...(opts.llmTimeoutMs ? { timeoutMs: opts.llmTimeoutMs } : {}) }) : undefined,
     onModelFailure: (err) => console.error(`formsign generate: the model failed, the built-in generator answered: ${err instanceof Error ? err.message : String(err)}`),
-  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job) };
+  }, verifyPdf: (source, service, job) => pdf.verify(source, service, job), auditTrailPdf: (audit, facts, job) => pdf.auditTrail(audit, facts, job), bulkSendMaxRows: MAX_BULK_ROWS[database.dialect] };
   const certificate = createCertificateReadiness(() => checkSigningCertificate(signingCertificate, clock.now(), READINESS_TIMEOUT_MS), () => clock.now().getTime(), READINESS_TIMEOUT_MS);
   const { worker, closeSenders } = createWorker(config, database, domain, pdf, opts, metrics, onConnectionError, certificate, logRepeats);
   wakeSignal.listen(worker.wake);
@@ -312,9 +319,11 @@ function createWorker(config: Config, database: DatabaseHandle, domain: DomainDe
     'webhook.sweep': webhookSweepHandler(domain),
     'outbox.sweep': outboxSweepHandler(domain),
     'idempotency.sweep': idempotencySweepHandler(domain),
+    'activity.sweep': activitySweepHandler(domain),
     'form.remind': formRemindHandler(domain),
     'form.purge': formPurgeHandler(domain),
     'forms.retention': formsRetentionHandler(domain, (n) => metrics.formsPurged('retention', n)),
+    'bulk_send.run': bulkSendRunHandler(domain),
     'form.seal': formSealHandler({ ...domain, seal: withAfterSeal(timedSeal(countTsaFailures((req, job) => pdfWork.seal(req, domain.signingCertificate, job, config.tsa), metrics, certificate), metrics), opts.afterSeal) }),
   };
   const { databaseUrl } = config;

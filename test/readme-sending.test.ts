@@ -28,7 +28,8 @@ const SECTIONS: Array<[string, string]> = [
   ['## Send it, sign it, get the signed PDF', "## Signers' languages"],
   ["## Signers' languages", '## After sending: order, reminders, decline, void'],
   ['## After sending: order, reminders, decline, void', '## Who signed: signer checks'],
-  ['## Who signed: signer checks', '## The completed copy and notices'],
+  ['## Who signed: signer checks', '## Roles, your message and your brand'],
+  ['## Roles, your message and your brand', '## The completed copy and notices'],
   ['## The completed copy and notices', '## Evidence'],
   ['## Forms from a description', '## Webhooks'],
   ['## Webhooks', '## Embedded signing'],
@@ -161,6 +162,12 @@ describe("README's sending and webhook examples, run in order against a server",
     assert.doesNotMatch(out, /"error"/);
     assert.equal(out.match(/"object":"form"/g)?.length, 4);
     assert.match(out, /"meaning":"Approved"/);
+  });
+
+  it('roles, the message and the brand (issue 42): a signer, an approver waiting its turn and a cc told at once; the accent darkened, the SVG cleaned', () => {
+    assert.match(outputOf('"role":"approver"'), /^signer sent, approver waiting, cc sent$/m);
+    assert.match(outputOf('Your lease, ready to sign') + outputOf('outbox messages   # Ada'), /invite email to ada@example\.com[\s\S]*Your lease, ready to sign[\s\S]*invite email to office@example\.com/);
+    assert.match(outputOf('/api/v1/branding'), /^#ffcc00 -> #856a00 \(5\.17:1\); removed: onload \(event handler\)$/m);
   });
 
   it('the completed-copy send and the notification address', () => {

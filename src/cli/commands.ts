@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
 import { createAccount, getAccount, setAccountLimits, setAccountPlan } from '../domain/accounts/manage-accounts.js';
+import { OPERATOR } from '../domain/activity/record-activity.js';
 import { createApiKey, listKeys, revokeKey } from '../domain/keys/manage-keys.js';
+import { keyActivity } from '../domain/users/account-keys.js';
 import type { Mode } from '../lib/partition.js';
 import { NOTIFY_COMMANDS, NOTIFY_USAGE } from './notify-commands.js';
 import { FORM_COMMANDS, FORM_USAGE } from './form-commands.js';
@@ -11,8 +13,10 @@ import { OUTBOX_COMMANDS, OUTBOX_USAGE } from './outbox-commands.js';
 import { VERIFY_USAGE } from './verify-command.js';
 import { SEAL_COMMANDS, SEAL_USAGE } from './seal-commands.js';
 import { USER_COMMANDS, USER_USAGE } from './user-commands.js';
+import { ACTIVITY_COMMANDS, ACTIVITY_USAGE } from './activity-commands.js';
 import { LOCALE_COMMANDS, LOCALE_USAGE } from './locale-commands.js';
 import { RETENTION_COMMANDS, RETENTION_USAGE } from './retention-commands.js';
+import { SIGN_IN_COMMANDS, SIGN_IN_USAGE } from './sign-in-commands.js';
 import { listAccounts } from './account-list.js';
 import { CLI, OperatorError, print, UsageError, warn } from './output.js';
 import { readInput } from './read-input.js';
@@ -103,7 +107,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   async 'keys create'(deps, args, json) {
     const { values } = opts(args, { account: { type: 'string' }, mode: { type: 'string' }, label: { type: 'string' } });
-    const key = await createApiKey(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode), label: values.label });
+    const key = await createApiKey(deps.domain, { accountId: need(values.account, '--account'), mode: mode(values.mode), label: values.label }, keyActivity(deps.domain, OPERATOR, 'key.created'));
     print(json, key, () => `Created ${key.mode} key ${key.id}:\n  ${key.key}\nIt is shown this once; only its hash is stored.`);
     if (key.mode === 'live') {
       const account = await getAccount(deps.domain, key.account_id);
@@ -120,7 +124,7 @@ const HANDLERS: Record<string, Handler> = {
   async 'keys revoke'(deps, args, json) {
     const { positionals } = opts(args, {});
     if (!positionals[0]) throw new UsageError('usage: keys revoke KEY_ID');
-    const key = await revokeKey(deps.domain, positionals[0]);
+    const key = await revokeKey(deps.domain, positionals[0], keyActivity(deps.domain, OPERATOR, 'key.revoked'));
     print(json, key, () => `Revoked ${key.id} (${key.display}). Servers stop accepting it within a few seconds.`);
   },
   async 'templates import'(deps, args, json) {
@@ -146,7 +150,9 @@ const HANDLERS: Record<string, Handler> = {
   ...NOTIFY_COMMANDS,
   ...LOCALE_COMMANDS,
   ...RETENTION_COMMANDS,
+  ...SIGN_IN_COMMANDS,
   ...FORM_COMMANDS,
+  ...ACTIVITY_COMMANDS,
 };
 
 function parseJsonFile(file: string): unknown {
@@ -175,6 +181,8 @@ ${USER_USAGE}
 ${NOTIFY_USAGE}
 ${LOCALE_USAGE}
 ${RETENTION_USAGE}
+${SIGN_IN_USAGE}
+${ACTIVITY_USAGE}
 ${SEAL_USAGE}
 ${FORM_USAGE}
 ${VERIFY_USAGE}`;

@@ -39,6 +39,12 @@ import * as m0060 from './migrations/0060_data_subject_requests.js';
 import * as m0055 from './migrations/0055_signature_meaning.js';
 import * as m0056 from './migrations/0056_check_log_ip.js';
 import * as m0065 from './migrations/0065_signing_drafts.js';
+import * as m0070 from './migrations/0070_teams.js';
+import * as m0075 from './migrations/0075_sso_and_two_factor.js';
+import * as m0080 from './migrations/0080_bulk_sends.js';
+import * as m0085 from './migrations/0085_recipient_roles_and_messages.js';
+import * as m0086 from './migrations/0086_account_branding.js';
+import * as m0090 from './migrations/0090_link_replacement.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -151,12 +157,15 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   file.pragma('wal_autocheckpoint = 50000');
   file.pragma('journal_size_limit = 67108864');
   let restartWanted = false;
+  // Started by the first commit: until something is written there is no WAL to copy, and a read-only
+  // operator command (`accounts list`) then never pays for the thread (issue 36 item 3).
   // Exclusive locking (a start on a full disk) leaves no other connection in: SQLite's own checkpoint runs.
-  const checkpointer = exclusive ? { stop: async () => undefined } : startCheckpointer(filePath, {
+  let checkpointer: { stop(): Promise<void> } | undefined;
+  const checkpointerStarted = () => (checkpointer ??= exclusive ? { stop: async () => undefined } : startCheckpointer(filePath, {
     onRestartWanted: () => (restartWanted = true),
     ...(opts.walRestartFrames ? { restartFrames: opts.walRestartFrames } : {}),
     ...(opts.onCheckpointError ? { onError: opts.onCheckpointError } : {}),
-  });
+  }));
   const batch = new BatchState();
   const statements = withStatementCache(file, batch);
   const db = new Kysely<Database>({ dialect: guardDialect(new SqliteDialect({ database: statements })) });
@@ -165,6 +174,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     inTransaction: () => file.inTransaction,
     durable: () => walSync.durable(),
     afterCommit() {
+      checkpointerStarted();
       if (!restartWanted) return;
       restartWanted = false;
       file.pragma('wal_checkpoint(PASSIVE)');
@@ -177,7 +187,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
     transact: commits.transact,
     transactReplayable: commits.transactReplayable,
     async close() {
-      await checkpointer.stop();
+      await checkpointer?.stop();
       // Before the connection closes: closing the last one deletes the WAL.
       await walSync.close();
       await flushThread?.stop();
@@ -245,6 +255,12 @@ export const migrations: Record<string, Migration> = {
   '0055_signature_meaning': m0055,
   '0056_check_log_ip': m0056,
   '0065_signing_drafts': m0065,
+  '0070_teams': m0070,
+  '0075_sso_and_two_factor': m0075,
+  '0080_bulk_sends': m0080,
+  '0085_recipient_roles_and_messages': m0085,
+  '0086_account_branding': m0086,
+  '0090_link_replacement': m0090,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ActivityKind } from '../lib/activity-kinds.js';
+import type { Role } from '../lib/member-roles.js';
 import type { MessageKind } from '../lib/message-kinds.js';
 import type { Mode } from '../lib/partition.js';
 
@@ -39,6 +41,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The address of the member who made it (0070); null for an operator's key. Absent on insert is null. */
+  created_by?: string | null;
 }
 
 export interface TemplatesTable {
@@ -126,6 +130,8 @@ export interface FormsTable {
   hold_reason: Generated<string | null>;
   hold_by: Generated<string | null>;
   hold_at: Generated<string | null>;
+  /** 1 when the send said `allow_reassign: true`: the signer may pass the form to someone else (0090). */
+  allow_reassign: Generated<number>;
 }
 
 /** A stored file of a purged form still to delete (0035); the row goes once the file is gone. */
@@ -194,7 +200,9 @@ export interface OutboxTable {
 }
 
 /** `waiting`: sequential order, not messaged yet; `declined`: refused to sign (0013). */
-export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'declined';
+export type RecipientStatus = 'waiting' | 'sent' | 'viewed' | 'signed' | 'approved' | 'declined';
+/** What a recipient does (issue 42; the list is recipient-roles.ts's RECIPIENT_ROLES). */
+export type RecipientRole = 'signer' | 'approver' | 'cc' | 'viewer';
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
 export type Channel = 'email' | 'sms';
 
@@ -237,6 +245,15 @@ export interface RecipientsTable {
   last_reminded_at: string | null;
   /** What their signature means ("Approved"; ≤ 80 characters), as the send gave it; null when none (0055). */
   meaning: string | null;
+  /** signer | approver | cc | viewer (0085); the default, `signer`, is what every earlier recipient was (and an insert without one). */
+  role: Generated<RecipientRole>;
+  /** The sender's words to this recipient (≤ 1,000 characters) and their invitation's subject; null: none (0085). */
+  message: string | null;
+  subject: string | null;
+  /** When an approver approved (0085). */
+  approved_at: string | null;
+  /** Which of the recipient's links is live (0090): bumped when the link is replaced (lib/signing-links.ts). */
+  link_generation: Generated<number>;
 }
 
 /** One reminder sent (0013): the audit's record; `seq` numbers a scheduled one (unique per recipient). */
@@ -422,9 +439,47 @@ export interface UsersTable {
   email: string;
   /** `scrypt$N$r$p$salt$hash` (base64url), or null until the user sets one (link-only sign-in). */
   password_hash: string | null;
+  /** What the member may do in the dashboard (0070; src/lib/member-roles.ts). */
+  role: Role;
+  /** When the member last signed in (0070); null until then. Absent on insert is null. */
+  last_sign_in_at?: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** An invitation to join an account's dashboard with a role (0070): e-mailed, 7 days, used once. */
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  token_hash: string;
+  /** The inviting member's address (kept as text: it still reads after they are removed). */
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+/** One entry of an account's activity log (0070): who did what, to what, from where, when. */
+export interface AccountActivityTable {
+  id: string;
+  account_id: string;
+  /** The member's user id; null for the operator (CLI) or someone not signed in. */
+  actor_id: string | null;
+  actor_email: string | null;
+  kind: ActivityKind;
+  /** What it was done to, as a person reads it: a member's address, a key's display, a webhook's URL. */
+  target: string | null;
+  ip: string | null;
+  /** JSON object of further facts (a role change's from/to, which setting). */
+  detail: string | null;
+  created_at: string;
+}
+
+/** What is left to do before a session is a full one (0075): a TOTP code, or enrolling one. */
+export type PendingStep = 'code' | 'enrol';
 
 /** A dashboard sign-in (0010); the cookie carries the token, the store its SHA-256. */
 export interface SessionsTable {
@@ -435,6 +490,10 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The member's role when the session was issued (0070); a different role now rotates the session. */
+  role?: Role | null;
+  /** Null: a full session; otherwise the second factor it still waits for (0075). */
+  pending_step?: PendingStep | null;
 }
 
 /** What a one-time link is for (0050). */
@@ -570,6 +629,39 @@ export interface SigningDraftsTable {
 }
 export type SigningDraftRow = Selectable<SigningDraftsTable>;
 
+/** Who replaced a recipient's link (0090): the sender (PATCH, dashboard) or the signer passing the form on. */
+export type LinkReplacedBy = 'sender' | 'signer';
+
+/** A recipient's replaced link (0090): an old token's hash, and who the recipient was while it was live. */
+export interface RetiredLinksTable {
+  token_hash: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  /** The link generation this token was (recipients.link_generation then). */
+  generation: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  channel: Channel;
+  /** The recipient's locale then: the 410 page speaks it. */
+  locale: string | null;
+  replaced_by: LinkReplacedBy;
+  reason: string | null;
+  retired_at: string;
+}
+export type RetiredLinkRow = Selectable<RetiredLinksTable>;
+
+/** Codes asked for from one client address on an account's links in one window (0090; the per-address limit). */
+export interface CodeRequestWindowsTable {
+  account_id: string;
+  mode: Mode;
+  ip: string;
+  window_start: string;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_notify: AccountNotifyTable;
@@ -601,8 +693,87 @@ export interface Database {
   recipient_check_log: RecipientCheckLogTable;
   signer_sessions: SignerSessionsTable;
   signing_drafts: SigningDraftsTable;
+  retired_links: RetiredLinksTable;
+  code_request_windows: CodeRequestWindowsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
+  invitations: InvitationsTable;
+  account_activity: AccountActivityTable;
+  account_sign_in: AccountSignInTable;
+  user_totp: UserTotpTable;
+  sso_domains: SsoDomainsTable;
+  sso_flows: SsoFlowsTable;
+  recovery_codes: RecoveryCodesTable;
+}
+
+/** An account's sign-in policy (0075); no row: neither required. */
+export interface AccountSignInTable {
+  account_id: string;
+  /** 1: the account's users sign in through the OpenID provider only, no password. */
+  sso_required: number;
+  /** 1: password users must enrol a TOTP authenticator. */
+  require_2fa: number;
+  updated_at: string;
+}
+
+/** A user's TOTP authenticator (0075); no row, or no `secret`: no two-factor sign-in. */
+export interface UserTotpTable {
+  user_id: string;
+  account_id: string;
+  /** Base32 secret of the confirmed enrolment. */
+  secret: string | null;
+  /** The secret an enrolment showed, until a code from it confirms it. */
+  pending_secret: string | null;
+  enabled_at: string | null;
+  /** The RFC 6238 time step of the last code accepted: one of that step or before is refused. */
+  last_step: number | null;
+  updated_at: string;
+}
+export type UserTotpRow = Selectable<UserTotpTable>;
+
+/** An e-mail domain an account claimed for single sign-on (0075); one account per domain. */
+export interface SsoDomainsTable {
+  domain: string;
+  account_id: string;
+  created_at: string;
+}
+
+/** A started OpenID Connect sign-in (0075), found by the SHA-256 of its cookie token; spent once. */
+export interface SsoFlowsTable {
+  id_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export type SsoFlowRow = Selectable<SsoFlowsTable>;
+
+/** A two-factor recovery code (0075): its SHA-256, spent once. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  account_id: string;
+  user_id: string;
+  created_at: string;
+  used_at: string | null;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
+  account_branding: AccountBrandingTable;
+}
+
+/** An account's brand (0086): logo as served, accent colour as used and as given, the sender's name. */
+export interface AccountBrandingTable {
+  account_id: string;
+  logo_type: 'image/png' | 'image/svg+xml' | null;
+  /** PNG bytes as base64, or the sanitised SVG text. */
+  logo: string | null;
+  /** SHA-256 (hex) of the logo's bytes as served: its public address. */
+  logo_sha256: string | null;
+  accent_color: string | null;
+  accent_requested: string | null;
+  sender_name: string | null;
+  updated_at: string;
 }
 
 /** A person's data export or erasure asked of a partition (0060): the address as its SHA-256 only. */
@@ -632,6 +803,7 @@ export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type RecipientRow = Selectable<RecipientsTable>;
+export type AccountBrandingRow = Selectable<AccountBrandingTable>;
 export type SigningEvidenceRow = Selectable<SigningEvidenceTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type ReminderRow = Selectable<RemindersTable>;
@@ -642,3 +814,42 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountNotifyRow = Selectable<AccountNotifyTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type ActivityRow = Selectable<AccountActivityTable>;
+
+export type BulkSendStatus = 'processing' | 'completed';
+export type BulkRowStatus = 'pending' | 'sent' | 'failed';
+
+/** A bulk send (0080, issue 42): its counters move with the transactions that settle its rows. */
+export interface BulkSendsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  template_id: string;
+  status: BulkSendStatus;
+  total: number;
+  sent: number;
+  failed: number;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+export type BulkSendRow = Selectable<BulkSendsTable>;
+
+/** One row of a bulk send (0080): at most one form, made and sent by the job worker. */
+export interface BulkSendRowsTable {
+  bulk_id: string;
+  /** 1-based: `rows[row - 1]` of the request, or the CSV's row-th line after its header. */
+  row: number;
+  account_id: string;
+  mode: Mode;
+  status: BulkRowStatus;
+  /** JSON `{prefill, recipients, name?}` while the row is pending; null once it is sent or failed. */
+  input: string | null;
+  /** Set in the transaction that creates the row's form (before it is sent). */
+  form_id: string | null;
+  /** JSON `{code, message, param?}`: the contract's error that failed the row. */
+  error: string | null;
+  updated_at: string;
+}
+export type BulkSendRowRow = Selectable<BulkSendRowsTable>;

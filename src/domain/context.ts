@@ -2,6 +2,7 @@
 // here, not beside their implementations in the areas below, so that this file imports nothing from
 // domain/ but leaf types: every use case imports it, and an import back into an area would close a circle.
 import type { OfficeConverter } from '../providers/documents/office-converter.js';
+import type { OidcClient } from '../providers/oidc/oidc-client.js';
 import type { Db, ReplayableTransact, Transact } from '../db/handles.js';
 import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
@@ -54,10 +55,14 @@ export interface DomainDeps {
   readonly copies: { readonly attachMaxBytes: number };
   /** The plans' terms: what a sign-up gets and each plan's monthly quota (config DEFAULT_PLAN, PLAN_*). */
   readonly plans: PlanSettings;
+  /** The dashboard's single sign-on provider (config OIDC_*); absent: no single sign-on. */
+  readonly oidc?: OidcClient;
   /** What a PDF's signatures prove, analysed in the PDF pool (verify/verify-document.ts). */
   readonly verifyPdf: (source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions) => Promise<Verification>;
   /** The audit trail of a form as a PDF of its own, drawn in the PDF pool. */
   readonly auditTrailPdf: (audit: AuditTrail, facts: SealFacts, opts?: JobOptions) => Promise<Uint8Array>;
+  /** Rows a bulk send takes (issue 42): 1,000 on SQLite, 5,000 on PostgreSQL (bulk/bulk-rules.ts says why). */
+  readonly bulkSendMaxRows?: number;
 }
 
 /**

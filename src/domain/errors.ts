@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   auth_code_invalid: [400, 'invalid_request_error'],
   auth_locked: [429, 'rate_limit_error'],
   plan_required: [402, 'permission_error'],
+  // Issue 42: a bulk send whose rows the month's remaining quota cannot cover (refused before any is sent).
+  quota_exceeded: [402, 'permission_error'],
   resource_not_found: [404, 'not_found_error'],
   route_not_found: [404, 'not_found_error'],
   method_not_allowed: [405, 'invalid_request_error'],
@@ -39,6 +41,8 @@ export const ERROR_CODES = {
   form_not_deletable: [409, 'conflict_error'],
   form_on_hold: [409, 'conflict_error'],
   link_expired: [410, 'invalid_request_error'],
+  // Issue 38: a signing link replaced by a new one (the recipient was corrected or passed the form on).
+  link_replaced: [410, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
   unsupported_media_type: [415, 'invalid_request_error'],
   // Issue 35 (CONTRACT Part E): a PDF whose inspection exceeds its CPU or memory bound.
@@ -56,7 +60,18 @@ export const ERROR_CODES = {
   session_required: [401, 'authentication_error'],
   login_failed: [401, 'authentication_error'],
   csrf_token_invalid: [403, 'permission_error'],
+  // Issue 39 (CONTRACT Part E): the member's role does not allow this dashboard call.
+  permission_denied: [403, 'permission_error'],
   email_taken: [409, 'conflict_error'],
+  // Issue 39 items 3 and 4: single sign-on and two-factor sign-in (the dashboard's own codes).
+  /** The session has its password step only: the second factor (or enrolling one) comes first. */
+  two_factor_required: [401, 'authentication_error'],
+  /** The provider's sign-in did not complete: unknown or spent attempt, wrong state or nonce, refused code. */
+  sso_failed: [401, 'authentication_error'],
+  /** No single sign-on for this address: none configured, or its domain claimed by no account. */
+  sso_not_available: [403, 'permission_error'],
+  /** The account signs in through its identity provider only: no password. */
+  sso_required: [403, 'permission_error'],
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

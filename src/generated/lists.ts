@@ -15,4 +15,6 @@ export const EVENT_TYPES = [
   "form.declined",
   "form.voided",
   "form.deleted",
+  "bulk_send.completed",
+  "form.reassigned",
 ] as const satisfies readonly components['schemas']['EventType'][];

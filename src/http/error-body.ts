@@ -41,7 +41,7 @@ const FILE_STORE_RETRY_AFTER_S = 5;
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
   const fe = err as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
-  if (fe.validation && fe.validation.length > 0) return fromValidation(fe.validation[0]!, fe.validationContext ?? 'body');
+  if (fe.validation && fe.validation.length > 0) return validationError(fe.validation[0]!, fe.validationContext ?? 'body');
   if (isStorageFull(err)) {
     return new AppError('storage_unavailable', `The server's storage is full (no space left on its disk), so nothing was saved and nothing changed. Try again in ${STORAGE_RETRY_AFTER_S} seconds; the operator has been told.`, undefined, { 'Retry-After': String(STORAGE_RETRY_AFTER_S) });
   }
@@ -91,7 +91,8 @@ function toParam(pointer: string, extra?: string): string {
   return parts.map((p, i) => (/^\d+$/.test(p) && i > 0 ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
 }
 
-function fromValidation(e: ErrorObject, context: string): AppError {
+/** The contract's error for a schema violation (also a bulk send's row checked as a single call's body). */
+export function validationError(e: ErrorObject, context: string): AppError {
   // Path parameters are ids, not pattern-checked: one that fails validation (a NUL in it) names nothing.
   if (context === 'params') return new AppError('resource_not_found', 'No object exists at this address.');
   const where = context === 'querystring' ? 'query parameter' : 'parameter';

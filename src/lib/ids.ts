@@ -21,6 +21,12 @@ export const ID_PREFIXES = {
   check: 'chk',
   /** A person's data export or erasure (issue 40). */
   dataSubjectRequest: 'dsr',
+  /** An invitation to join an account's dashboard (issue 39). */
+  invitation: 'inv',
+  /** An entry of an account's activity log (issue 39). */
+  activity: 'act',
+  /** A bulk send (issue 42, CONTRACT Part E). */
+  bulkSend: 'bulk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -14,6 +14,8 @@ export const MESSAGE_KINDS = [
   'notice_completed',
   'notice_declined',
   'notice_viewed',
+  /** A signer passed the form to someone else (issue 38, `allow_reassign`). */
+  'notice_reassigned',
   /** A signer check's one-time code (e-mail or SMS; issue 38). */
   'auth_code',
   /** A dashboard user's one-time sign-in link, asked for on the sign-in page (issue 37). */
@@ -22,6 +24,8 @@ export const MESSAGE_KINDS = [
   'password_reset',
   /** "Finish later" on the signing page: the signing link again, to the signer who asked (issue 43). */
   'resume_link',
+  /** An invitation to join an account's dashboard as a member (issue 39). */
+  'member_invitation',
 ] as const;
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { JobDefinition, JobHandler } from './job.js';
+import { activitySweep } from './jobs/activity-sweep.job.js';
+import { bulkSendRun } from './jobs/bulk-send-run.job.js';
 import { formPurge } from './jobs/form-purge.job.js';
 import { formRemind } from './jobs/form-remind.job.js';
 import { formSeal } from './jobs/form-seal.job.js';
@@ -23,6 +25,8 @@ export const JOBS = {
   [formRemind.name]: formRemind,
   [formPurge.name]: formPurge,
   [formsRetention.name]: formsRetention,
+  [activitySweep.name]: activitySweep,
+  [bulkSendRun.name]: bulkSendRun,
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -52,9 +52,11 @@ function scriptedHandlers() {
     'form.remind': { run: async () => undefined },
     'form.purge': { run: async () => undefined },
     'forms.retention': { run: async () => undefined },
+    'activity.sweep': { run: async () => undefined },
     'webhook.deliver': { run: async () => undefined },
     'webhook.sweep': { run: async () => undefined },
     'outbox.sweep': { run: async () => undefined },
+    'bulk_send.run': { run: async () => undefined },
   };
   return { handlers, calls, failures, state };
 }

@@ -16,6 +16,7 @@ const EXPECTED = [
   'GET /sign/:token/signed.pdf', 'HEAD /sign/:token/signed.pdf',
   'POST /sign/:token/decline', 'POST /sign/:token/auth/start', 'POST /sign/:token/auth/verify',
   'PUT /sign/:token/draft',
+  'GET /sign/:token/reassign', 'HEAD /sign/:token/reassign', 'POST /sign/:token/reassign',
 ];
 
 describe('signer gate: the routes', () => {
@@ -57,7 +58,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Object.fromEntries(routes.filter((r) => r.method !== 'HEAD').map((r) => [`${r.method} ${r.url}`, r.purpose])), {
         'GET /sign/:token': 'view', 'POST /sign/:token': 'sign', 'GET /sign/:token/document.pdf': 'document', 'GET /sign/:token/signed.pdf': 'signed_pdf',
         'POST /sign/:token/decline': 'decline', 'POST /sign/:token/auth/start': 'check', 'POST /sign/:token/auth/verify': 'check',
-        'PUT /sign/:token/draft': 'draft',
+        'PUT /sign/:token/draft': 'draft', 'GET /sign/:token/reassign': 'reassign', 'POST /sign/:token/reassign': 'reassign',
       });
     });
 

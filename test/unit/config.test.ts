@@ -109,3 +109,24 @@ describe('config: TSA_URLS', () => {
     }
   });
 });
+
+describe('config: OIDC_* (issue 39, single sign-on)', () => {
+  it('the provider and client, with the redirect URI derived from BASE_URL', () => {
+    const c = loadConfig({ BASE_URL: 'https://sign.acme.test/', OIDC_ISSUER_URL: 'https://id.acme.test/realms/acme', OIDC_CLIENT_ID: 'formsign', OIDC_CLIENT_SECRET: 's3cret' });
+    assert.deepEqual(c.oidc, { issuerUrl: 'https://id.acme.test/realms/acme', clientId: 'formsign', clientSecret: 's3cret', redirectUri: 'https://sign.acme.test/dashboard/sso/callback' });
+    assert.equal(loadConfig({}).oidc, undefined);
+    assert.equal(loadConfig({ OIDC_ISSUER_URL: 'http://127.0.0.1:4444', OIDC_CLIENT_ID: 'public' }).oidc?.clientSecret, undefined, 'a public client, on loopback over http');
+  });
+
+  it('refuses plain http off this machine and a half configuration, naming the variable', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ OIDC_ISSUER_URL: 'http://id.acme.test', OIDC_CLIENT_ID: 'x' }, 'OIDC_ISSUER_URL'],
+      [{ OIDC_ISSUER_URL: 'https://id.acme.test' }, 'OIDC_CLIENT_ID'],
+      [{ OIDC_CLIENT_ID: 'x' }, 'OIDC_ISSUER_URL'],
+      [{ OIDC_CLIENT_SECRET: 'x' }, 'OIDC_ISSUER_URL'],
+    ];
+    for (const [env, variable] of cases) {
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === variable, JSON.stringify(env));
+    }
+  });
+});

@@ -85,6 +85,8 @@ for (const dialect of DIALECTS) {
         assert.ok(gotAll.every((e) => e.mode === 'test'));
         const signedEvent = gotAll.find((e) => e.type === 'form.signed')!;
         assert.equal(signedEvent.data.object.id, formId);
+        // data.object is a Form for form.* events (a BulkSend for bulk_send.completed).
+        assert.ok(signedEvent.data.object.object === 'form');
         assert.equal(signedEvent.data.object.recipients[0]?.email, 'ann@example.com');
         assert.equal(gotAll.find((e) => e.type === 'form.expired')!.data.object.status, 'expired');
 

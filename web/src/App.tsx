@@ -1,11 +1,14 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { api, ApiError, errorMessage, rememberSession, whenSignedOut, type Mode, type SessionView } from './api';
+import { api, ApiError, errorMessage, rememberSession, whenRefused, whenSignedOut, type Mode, type SessionView } from './api';
 import { pageConfig } from './config';
 import { AppContext, storedMode, storeMode, type AppState } from './mode';
 import { AuthPage } from './pages/AuthPage';
 import { KeysPage } from './pages/KeysPage';
 import { LinkSignIn } from './pages/LinkSignIn';
 import { ResetPassword } from './pages/EmailLink';
+import { ActivityPage } from './pages/ActivityPage';
+import { JoinPage } from './pages/JoinPage';
+import { MembersPage } from './pages/MembersPage';
 import { NotFound } from './pages/NotFound';
 import { SettingsPage } from './pages/SettingsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
@@ -17,6 +20,7 @@ import { NewForm } from './pages/NewForm';
 import { OutboxPage } from './pages/OutboxPage';
 import { UsagePage } from './pages/UsagePage';
 import { WebhooksPage } from './pages/WebhooksPage';
+import { BulkSendPage } from './pages/BulkSendPage';
 import { navigate, usePath } from './router';
 import { Shell } from './Shell';
 import { ErrorNote, Spinner } from './ui/ui';
@@ -27,6 +31,8 @@ const Builder = lazy(() => import('./builder/Builder'));
 type Auth = { state: 'loading' } | { state: 'error'; message: string } | { state: 'out'; notice?: string } | { state: 'in'; session: SessionView };
 
 const PUBLIC = ['/dashboard/login', '/dashboard/signup'];
+/** Where one-time links land (sign-in, reset, invitation): they work without a session. */
+const ONE_TIME = ['/dashboard/link', '/dashboard/reset', '/dashboard/join'];
 const NEXT = 'formsign.next';
 
 function afterSignIn(): string {
@@ -57,7 +63,7 @@ export function App() {
   }, [signedIn]);
 
   useEffect(() => {
-    if (path === '/dashboard/link' || path === '/dashboard/reset') return;
+    if (ONE_TIME.includes(path)) return;
     if (!pageConfig().signedIn) {
       setAuth({ state: 'out' });
       return;
@@ -70,6 +76,17 @@ export function App() {
     whenSignedOut(() => {
       rememberSession(null);
       setAuth({ state: 'out', notice: 'Your session ended. Sign in again to continue.' });
+    });
+  }, []);
+
+  // A refusal may mean the member's role changed since the page loaded: read the session again, so
+  // the navigation and the pages show what the role allows now.
+  useEffect(() => {
+    whenRefused(() => {
+      api<SessionView>('GET', '/session').then((session) => {
+        setAuth((a) => (a.state === 'in' && a.session.user.role === session.user.role ? a : { state: 'in', session }));
+        rememberSession(session);
+      }, () => undefined);
     });
   }, []);
 
@@ -106,14 +123,15 @@ export function App() {
   // Addresses that mean "the start": the list of templates once signed in, the sign-in page before.
   useEffect(() => {
     if (auth.state === 'in' && (path === '/dashboard' || path === '/dashboard/' || PUBLIC.includes(path))) navigate('/dashboard/templates', { replace: true });
-    if (auth.state === 'out' && !PUBLIC.includes(path) && path !== '/dashboard/link' && path !== '/dashboard/reset') {
+    if (auth.state === 'out' && !PUBLIC.includes(path) && !ONE_TIME.includes(path)) {
       // After signing in, the person lands where they were going (a template's link, say).
-      if (/^\/dashboard\/(templates|keys|settings|forms|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
+      if (/^\/dashboard\/(templates|keys|settings|forms|bulk|webhooks|usage|outbox)/.test(path)) sessionStorage.setItem(NEXT, path);
       navigate('/dashboard/login', { replace: true });
     }
   }, [auth.state, path]);
 
   if (path === '/dashboard/reset') return <ResetPassword onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
+  if (path === '/dashboard/join') return <JoinPage onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
   if (path === '/dashboard/link') return <LinkSignIn onSignedIn={(s) => { signedIn(s); navigate('/dashboard/templates', { replace: true }); }} />;
   if (auth.state === 'loading') return <main className="center-page"><Spinner label="Opening the dashboard…" /></main>;
   if (auth.state === 'error') return <main className="center-page"><ErrorNote onRetry={() => void load()}>{auth.message}</ErrorNote></main>;
@@ -130,10 +148,13 @@ export function App() {
   else if (path === '/dashboard/forms/new') page = <NewForm key={mode} />;
   else if (path === '/dashboard/forms/generate') page = <GenerateForm key={mode} />;
   else if (/^\/dashboard\/forms\/[^/]+$/.test(path)) page = <FormDetail key={`${path}-${mode}`} formId={decodeURIComponent(path.slice('/dashboard/forms/'.length))} />;
+  else if (path === '/dashboard/bulk') page = <BulkSendPage key={mode} />;
   else if (path === '/dashboard/webhooks') page = <WebhooksPage key={mode} />;
   else if (path === '/dashboard/usage') page = <UsagePage />;
   else if (path === '/dashboard/outbox') page = <OutboxPage key={mode} />;
   else if (path === '/dashboard/settings') page = <SettingsPage />;
+  else if (path === '/dashboard/settings/members') page = <MembersPage />;
+  else if (path === '/dashboard/settings/activity') page = <ActivityPage />;
   else page = <NotFound />;
 
   return (

@@ -1,21 +1,28 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { mayCall } from '../../src/lib/dashboard-permissions';
 import { pageConfig } from './config';
 import { useApp } from './mode';
 import { Link } from './router';
 import { Logo } from './ui/Logo';
+import { logoPath, useBranding } from './branding';
 
-const NAV: Array<[string, string]> = [
-  ['/dashboard/forms', 'Forms'],
-  ['/dashboard/templates', 'Templates'],
-  ['/dashboard/webhooks', 'Webhooks'],
-  ['/dashboard/keys', 'API keys'],
-  ['/dashboard/usage', 'Usage'],
-  ['/dashboard/outbox', 'Outbox'],
-  ['/dashboard/settings', 'Settings'],
-];
+// Each page with the API route it reads: a member sees only the pages their role may read (the
+// permission table, src/lib/dashboard-permissions.ts).
+const NAV = [
+  ['/dashboard/forms', 'Forms', 'GET /:mode/forms'],
+  ['/dashboard/bulk', 'Bulk send', 'POST /:mode/bulk-sends'],
+  ['/dashboard/templates', 'Templates', 'GET /:mode/templates'],
+  ['/dashboard/webhooks', 'Webhooks', 'GET /:mode/webhooks'],
+  ['/dashboard/keys', 'API keys', 'GET /keys'],
+  ['/dashboard/usage', 'Usage', 'GET /usage'],
+  ['/dashboard/outbox', 'Outbox', 'GET /:mode/outbox'],
+  ['/dashboard/settings', 'Settings', 'GET /session'],
+] as const;
 
 export function Shell({ path, wide, children }: { path: string; wide: boolean; children: ReactNode }) {
   const { session, mode, setMode, signOut } = useApp();
+  // The account's brand (issue 42): its logo and name in the top bar, its accent everywhere.
+  const brand = useBranding();
   const paid = session.account.plan === 'paid';
   const [upgradeHint, setUpgradeHint] = useState(false);
   // On a narrow screen the links fold behind a Menu button (every page stays one tap away, with a cue);
@@ -27,15 +34,15 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
       <a className="skip" href="#main">Skip to content</a>
       <header className="topbar">
         <div className="topbar-inner">
-          <Link to="/dashboard/templates" className="brand" aria-label="Formsign dashboard home">
-            <Logo />
-            <span>Formsign</span>
+          <Link to="/dashboard/templates" className="brand" aria-label={`${brand?.sender_name ?? 'Formsign'} dashboard home`}>
+            {brand?.logo ? <img className="brand-logo" src={logoPath(brand.logo.url)} alt="" height={28} /> : <Logo />}
+            <span>{brand?.sender_name ?? 'Formsign'}</span>
           </Link>
           <button type="button" className="btn small secondary menu-button" aria-expanded={menuOpen} aria-controls="dashboard-nav" onClick={() => setMenuOpen((o) => !o)}>
             <span aria-hidden="true">☰</span> Menu
           </button>
           <nav id="dashboard-nav" className={menuOpen ? 'nav open' : 'nav'} aria-label="Dashboard">
-            {NAV.filter(([to]) => to !== '/dashboard/outbox' || pageConfig().devOutbox).map(([to, label]) => (
+            {NAV.filter(([to, , route]) => (to !== '/dashboard/outbox' || pageConfig().devOutbox) && mayCall(session.user.role, route)).map(([to, label]) => (
               <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>{label}</Link>
             ))}
             <a href="/docs">API reference</a>
@@ -66,7 +73,7 @@ export function Shell({ path, wide, children }: { path: string; wide: boolean; c
       </header>
       <main id="main" className={wide ? 'content wide' : 'content'}>{children}</main>
       <footer className="footer">
-        <span>Signed in as {session.user.email} · {session.account.name} ({session.account.plan} plan)</span>
+        <span>Signed in as {session.user.email} ({session.user.role}) · {session.account.name} ({session.account.plan} plan)</span>
         <a href="/docs">API reference</a>
       </footer>
     </div>

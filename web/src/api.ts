@@ -1,4 +1,6 @@
 import type { components } from '../../src/generated/api';
+import type { ActivityKind } from '../../src/lib/activity-kinds';
+import type { Role } from '../../src/lib/member-roles';
 import type { MessageKind } from '../../src/lib/message-kinds';
 
 // The dashboard API client: JSON in and out, the session cookie sent by the browser, the session's
@@ -12,11 +14,21 @@ export type Mode = 'test' | 'live';
 
 export interface SessionView {
   object: 'session';
-  user: { id: string; email: string; has_password: boolean };
+  user: { id: string; email: string; has_password: boolean; role: Role };
   account: { id: string; name: string; plan: 'trial' | 'paid' };
   csrf_token: string;
   expires_at: string;
 }
+
+/** Sign-in's answer when the password was right and a second factor is due (issue 39). */
+export interface ChallengeView {
+  object: 'two_factor_challenge';
+  step: 'code' | 'enrol';
+  csrf_token: string;
+  expires_at: string;
+}
+
+export type SignInAnswer = SessionView | ChallengeView;
 
 export interface ApiKey {
   object: 'api_key';
@@ -27,7 +39,50 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The member who made it; null: the operator (CLI, first start). */
+  created_by: string | null;
   key?: string;
+}
+
+// Teams (issue 39): the account's members, open invitations and activity log.
+export type { ActivityKind, Role };
+
+export interface Member {
+  object: 'member';
+  id: string;
+  email: string;
+  role: Role;
+  has_password: boolean;
+  two_factor: boolean;
+  last_sign_in_at: string | null;
+  created_at: string;
+}
+
+export interface Invitation {
+  object: 'invitation';
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Members {
+  object: 'members';
+  data: Member[];
+  invitations: Invitation[];
+}
+
+export interface Activity {
+  object: 'activity';
+  id: string;
+  kind: ActivityKind;
+  actor: { id: string | null; email: string | null };
+  target: string | null;
+  ip: string | null;
+  detail: Record<string, unknown> | null;
+  created_at: string;
 }
 
 export interface List<T> {
@@ -49,14 +104,20 @@ export class ApiError extends Error {
 
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
+let onRefused: () => void = () => undefined;
 
-export function rememberSession(session: SessionView | null): void {
+export function rememberSession(session: SessionView | ChallengeView | null): void {
   csrfToken = session?.csrf_token ?? '';
 }
 
 /** Called when the server says the session is gone (expired, revoked, signed out elsewhere). */
 export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
+}
+
+/** Called when the member's role does not allow a call: the role may have changed since the page loaded. */
+export function whenRefused(fn: () => void): void {
+  onRefused = fn;
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -86,6 +147,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     const e = (json as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error;
     const err = new ApiError(res.status, e?.code ?? 'unknown', e?.message ?? `The server answered ${res.status}.`, e?.param);
     if (err.code === 'session_required' && path !== '/session') onSignedOut();
+    if (err.code === 'permission_denied') onRefused();
     throw err;
   }
   return json as T;
@@ -106,6 +168,14 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookEventType = Webhook['events'][number];
 export type SendFormRequest = components['schemas']['SendFormRequest'];
 export type SendRecipient = SendFormRequest['recipients'][number];
+// Issue 42: bulk send.
+export type BulkSend = components['schemas']['BulkSend'];
+export type BulkSendRow = components['schemas']['BulkSendRow'];
+
+/** The Bulk send page's preview: the CSV checked as the API checks it, nothing written. */
+export type { BulkPreview } from '../../src/lib/bulk-preview';
+export type Branding = components['schemas']['Branding'];
+export type RecipientRole = components['schemas']['RecipientRole'];
 
 export interface DevMessage {
   object: 'dev_message';

@@ -7,6 +7,8 @@ export interface PageConfig {
   signedIn: boolean;
   /** The server keeps a dev outbox (no SMTP server or SMS gateway): its page is offered. */
   devOutbox?: boolean;
+  /** An OpenID provider is configured (OIDC_ISSUER_URL): the sign-in page offers single sign-on. */
+  sso?: boolean;
 }
 
 export function pageConfig(): PageConfig {

@@ -11,7 +11,7 @@ import type { Database, EventRow } from '../tables.js';
  */
 export const PURGE_PLAN = {
   forms: 'kept as the tombstone: values, metadata, name, own fields, void reason and sealing error emptied',
-  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons)",
+  recipients: "the form's rows deleted (names, addresses, IPs, user agents, decline reasons, the sender's messages)",
   signing_evidence: "the form's rows deleted (consent text as shown, UTC offset)",
   messages: "the form's rows deleted (addresses and bodies)",
   reminders: "the form's rows deleted",
@@ -26,15 +26,23 @@ export const PURGE_PLAN = {
   recipient_check_log: "the form's rows deleted (masked destinations, IPs)",
   signer_sessions: "the form's rows deleted (IPs, user agents)",
   signing_drafts: "the form's rows deleted (values typed so far)",
+  retired_links: "the form's rows deleted (replaced recipients' names, addresses and reasons)",
+  code_request_windows: 'not form data: codes asked for per client address and hour, deleted as the next hour is counted',
   accounts: 'not form data', account_notify: 'not form data', api_keys: 'not form data', templates: 'not form data',
   template_versions: 'not form data', service_secrets: 'not form data', webhooks: 'not form data', account_usage: 'not form data',
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
   login_failures: 'not form data', embed_origins: 'not form data', event_counters: 'not form data: the next event number per partition',
   data_subject_requests: 'not form data: a person\'s export or erasure, the address kept as its SHA-256 only',
+  // Issue 39: sign-in (single sign-on and two-factor), about accounts and users, not forms.
+  account_sign_in: 'not form data', user_totp: 'not form data', sso_domains: 'not form data', sso_flows: 'not form data', recovery_codes: 'not form data',
+  invitations: 'not form data: a dashboard member invited to the account', account_activity: 'not form data: who did what in the dashboard (members, keys, webhooks, settings, sign-ins)',
+  bulk_sends: 'not form data: a bulk send\'s template and counters',
+  bulk_send_rows: "a row's input (prefill values, recipients' addresses) is cleared when its form is sent or the row fails, before any purge can reach the form; the form id and the error stay",
+  account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
 } as const satisfies Record<keyof Database, string>;
 
-type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts';
-const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'recipients'];
+type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links';
+const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'retired_links', 'recipients'];
 
 /** What the purge needs to know before deleting: the stored files the rows name, and the counts the tombstone keeps. */
 export interface PurgeInventory {

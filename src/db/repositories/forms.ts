@@ -73,7 +73,7 @@ export async function updateForm(
   trx: Trx,
   p: Partition,
   id: string,
-  patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'completed_at' | 'updated_at' | 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>>,
+  patch: Partial<Pick<FormRow, 'status' | 'sent_at' | 'expires_at' | 'expires_in_days' | 'completed_at' | 'updated_at' | 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'voided_at' | 'void_reason'>>,
 ): Promise<void> {
   await trx.updateTable('forms').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).execute();
 }

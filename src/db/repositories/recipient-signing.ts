@@ -35,6 +35,11 @@ export function markRecipientSigned(trx: Trx, p: Partition, id: string, seen: Cl
   return moveRecipient(trx, p, id, 'viewed', { status: 'signed', signed_at: seen.at, signed_ip: seen.ip, signed_user_agent: seen.userAgent, updated_at: seen.at });
 }
 
+/** An approver approves (issue 42): `viewed` → `approved`; undefined when they already had (or declined). */
+export function markRecipientApproved(trx: Trx, p: Partition, id: string, seen: ClientSeen): Promise<RecipientRow | undefined> {
+  return moveRecipient(trx, p, id, 'viewed', { status: 'approved', approved_at: seen.at, signed_ip: seen.ip, signed_user_agent: seen.userAgent, updated_at: seen.at });
+}
+
 /** The form's first view: `sent` → `viewed` (a form already viewed, or in another state, is left as it is). */
 export function markFormViewed(trx: Trx, p: Partition, id: string, at: string): Promise<FormRow | undefined> {
   return trx

@@ -12,6 +12,8 @@ const insertRow = preparedInsert('recipients', [
   'declined_at', 'decline_reason', 'last_reminded_at',
   // 0055
   'meaning',
+  // 0085
+  'role', 'message', 'subject', 'approved_at',
 ]);
 
 export function insertRecipient(trx: Trx, p: Partition, row: Omit<RecipientRow, 'account_id' | 'mode'>): Promise<void> {

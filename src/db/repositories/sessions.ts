@@ -15,14 +15,17 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string): P
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
-    .select(['users.email as user_email', 'users.password_hash as user_password_hash', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at'])
+    .select(['users.email as user_email', 'users.password_hash as user_password_hash', 'users.role as user_role', 'users.last_sign_in_at as user_last_sign_in_at', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at'])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { user_email, user_password_hash, user_created_at, user_updated_at, ...session } = row;
-  return { session, user: { id: session.user_id, account_id: session.account_id, email: user_email, password_hash: user_password_hash, created_at: user_created_at, updated_at: user_updated_at } };
+  const { user_email, user_password_hash, user_role, user_last_sign_in_at, user_created_at, user_updated_at, ...session } = row;
+  return {
+    session,
+    user: { id: session.user_id, account_id: session.account_id, email: user_email, password_hash: user_password_hash, role: user_role, last_sign_in_at: user_last_sign_in_at ?? null, created_at: user_created_at, updated_at: user_updated_at },
+  };
 }
 
 /** A user's ended sessions (expired or revoked), dropped when the user signs in again. */

@@ -76,3 +76,14 @@ export async function failuresFromIpSince(db: Db, p: Partition, ip: string, sinc
     .where('kind', '=', 'failed').where('at', '>', since).orderBy('at').execute();
   return rows.map((r) => r.at);
 }
+
+/** The recipient's check removed (the sender's correction said `auth: null`, or gives a new one). */
+export async function removeRecipientCheck(trx: Trx, p: Partition, recipientId: string): Promise<void> {
+  await trx.deleteFrom('recipient_checks').where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode).execute();
+}
+
+/** The check kept for a new person (issue 38 item 5): no live code, no wrong tries, no lock; its SMS number as given. */
+export async function resetRecipientCheck(trx: Trx, p: Partition, recipientId: string, phone: string | null, now: string): Promise<void> {
+  await trx.updateTable('recipient_checks').set({ phone, code_hash: null, code_purpose: null, code_expires_at: null, failures: 0, locked_until: null, updated_at: now })
+    .where('recipient_id', '=', recipientId).where('account_id', '=', p.accountId).where('mode', '=', p.mode).execute();
+}

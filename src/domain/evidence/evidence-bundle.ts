@@ -1,4 +1,5 @@
 import { allEventsOfForm, messagesOfForm } from '../../db/repositories/form-evidence.js';
+import { listRetiredLinksOfForm } from '../../db/repositories/link-replacement.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
@@ -32,7 +33,7 @@ const pretty = (v: unknown): Uint8Array => utf8(`${JSON.stringify(v, null, 2)}\n
 export async function evidenceBundle(deps: Deps, p: Partition, formId: string, job: JobOptions): Promise<{ zip: Uint8Array; filename: string }> {
   const form = await loadForm(deps, p, formId);
   const { pdf: signed } = await readSignedPdf(deps, p, form.id);
-  const [audit, events, fields, recipients, messages, checks, checkLog, consents, sealed] = await Promise.all([
+  const [audit, events, fields, recipients, messages, checks, checkLog, consents, sealed, retired] = await Promise.all([
     auditTrailPdf(deps, p, form.id, job),
     allEventsOfForm(deps.db, p, form.id),
     formFields(deps, p, form),
@@ -42,13 +43,14 @@ export async function evidenceBundle(deps: Deps, p: Partition, formId: string, j
     listCheckLogOfForm(deps.db, p, form.id),
     listSigningEvidenceOfForm(deps.db, p, form.id),
     findSealedFile(deps.db, p, form.id),
+    listRetiredLinksOfForm(deps.db, p, form.id),
   ]);
   const evidence = {
     object: 'evidence', form_id: form.id, mode: form.mode, form_name: form.name, template_id: form.template_id,
     created_at: form.created_at, sent_at: form.sent_at, completed_at: form.completed_at,
     sealed: sealed ? { sha256: sealed.sha256, filled_sha256: sealed.filled_sha256 ?? null, sealed_at: sealed.created_at, size: sealed.size } : null,
     sealed_by: deps.signingCertificate.subject,
-    recipients: recipientEvidence({ recipients, messages, checks, checkLog, consents }),
+    recipients: recipientEvidence({ recipients, messages, checks, checkLog, consents, retired }),
   };
   const files: ZipEntry[] = [
     { name: 'signed.pdf', data: signed },

@@ -1,4 +1,4 @@
-import type { MessageRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
+import type { MessageRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
 import { formatUtcOffset } from '../signing/consent.js';
 
 // evidence.json of the evidence bundle (issue 40): per recipient, how they were reached, when and
@@ -17,6 +17,8 @@ export interface RecipientEvidence {
   consented: { at: string; text: string; locale: string | null; utc_offset: string | null } | null;
   signed: { at: string; ip: string | null; user_agent: string | null } | null;
   declined: { at: string; reason: string | null } | null;
+  /** Who held this recipient's earlier links (issue 38 item 5), oldest first: replaced by the sender or passed on by the signer. */
+  replaced: Array<{ name: string | null; email: string | null; phone: string | null; replaced_by: string; reason: string | null; at: string }>;
 }
 
 export interface EvidenceRows {
@@ -25,6 +27,7 @@ export interface EvidenceRows {
   checks: readonly RecipientCheckRow[];
   checkLog: readonly RecipientCheckLogRow[];
   consents: readonly SigningEvidenceRow[];
+  retired?: readonly RetiredLinkRow[];
 }
 
 export function recipientEvidence(rows: EvidenceRows): RecipientEvidence[] {
@@ -52,6 +55,7 @@ export function recipientEvidence(rows: EvidenceRows): RecipientEvidence[] {
         : null,
       signed: r.signed_at ? { at: r.signed_at, ip: r.signed_ip, user_agent: r.signed_user_agent } : null,
       declined: r.declined_at ? { at: r.declined_at, reason: r.decline_reason } : null,
+      replaced: (rows.retired ?? []).filter((l) => l.recipient_id === r.id).map((l) => ({ name: l.name, email: l.email, phone: l.phone, replaced_by: l.replaced_by, reason: l.reason, at: l.retired_at })),
     };
   });
 }

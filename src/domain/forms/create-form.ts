@@ -125,6 +125,7 @@ export function prepareDraftForm(deps: Pick<DomainDeps, 'clock' | 'links'>, p: P
     hold_reason: null,
     hold_by: null,
     hold_at: null,
+    allow_reassign: 0,
   };
   const state = formState(row, []);
   const form = formJson(state, d.fields, deps.links, encoded);

@@ -1,6 +1,6 @@
 import type { EventRow, FormRow, RecipientRow } from '../../db/tables.js';
 import type { components } from '../../generated/api.js';
-import type { SigningLinks } from '../../lib/signing-links.js';
+import { linkUrlOf, type SigningLinks } from '../../lib/signing-links.js';
 import type { FieldValue } from '../../pdf/index.js';
 import { json, str, type Json } from '../json.js';
 import { encodeValues, fieldSet, fieldsWithValuesJson, type EncodedValues, type FieldSet } from '../templates/field-set.js';
@@ -24,7 +24,7 @@ export type FormHead = Pick<FormRow, 'id' | 'mode' | 'status' | 'name' | 'templa
   /** A legal hold (0036). */
   Partial<Pick<FormRow, 'hold_reason' | 'hold_by' | 'hold_at'>>;
 
-/** What the Recipient object shows; the signing link is derived from the id, never stored. */
+/** What the Recipient object shows; the signing link is derived from the id and link generation, never stored. */
 export type RecipientState = Pick<
   RecipientRow,
   'id' | 'name' | 'email' | 'phone' | 'channel' | 'signer' | 'status' | 'delivery_status' | 'delivery_error' | 'sent_at' | 'viewed_at' | 'signed_at'
@@ -35,6 +35,12 @@ export type RecipientState = Pick<
   readonly locale?: string | null;
   /** What their signature means (issue 38, migration 0055); absent from older snapshots. */
   readonly meaning?: string | null;
+  /** Issue 42 (migration 0085); absent from older snapshots, whose recipients were all signers. */
+  readonly role?: RecipientRow['role'];
+  readonly message?: string | null;
+  readonly approved_at?: string | null;
+  /** Which of its links is live (issue 38, migration 0090); absent from older snapshots (the first, 0). */
+  readonly link_generation?: number;
 };
 
 export interface FormState {
@@ -114,7 +120,7 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     status: r.status,
     delivery_status: r.delivery_status,
     delivery_error: r.delivery_error,
-    signing_url: links.url(r.id),
+    signing_url: linkUrlOf(links, r),
     sent_at: r.sent_at,
     viewed_at: r.viewed_at,
     signed_at: r.signed_at,
@@ -123,12 +129,15 @@ export function presentRecipient(r: RecipientState, links: SigningLinks): Recipi
     last_reminded_at: r.last_reminded_at ?? null,
     meaning: r.meaning ?? null,
     locale: r.locale ?? null,
+    role: r.role ?? 'signer',
+    approved_at: r.approved_at ?? null,
+    message: r.message ?? null,
   };
 }
 
 const RECIPIENT_KEYS = [
   'id', 'name', 'email', 'phone', 'channel', 'signer', 'status', 'delivery_status', 'delivery_error', 'sent_at', 'viewed_at', 'signed_at',
-  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning',
+  'declined_at', 'decline_reason', 'last_reminded_at', 'locale', 'meaning', 'role', 'approved_at', 'message', 'link_generation',
 ] as const;
 
 /**
@@ -158,7 +167,7 @@ export function snapshotJson(state: FormState): string {
  */
 export function scrubbedSnapshot(snapshot: string): string {
   const s = JSON.parse(snapshot) as Snapshot;
-  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }) }));
+  const recipients = (s.recipients ?? []).map((r) => ({ ...r, name: null, email: null, phone: null, delivery_error: null, decline_reason: null, ...(r.meaning === undefined ? {} : { meaning: null }), ...(r.message === undefined ? {} : { message: null }) }));
   return JSON.stringify({ ...s, name: null, void_reason: null, sealing_error: null, values: {}, metadata: {}, recipients });
 }
 
@@ -166,8 +175,13 @@ function num(n: number | null | undefined): string {
   return n === null || n === undefined ? 'null' : String(n);
 }
 
-/** What an event says beside the form (`data.authentication` of `recipient.authenticated`, issue 38). */
-export type EventDetail = { authentication: NonNullable<EventView['data']['authentication']> };
+/**
+ * What an event says beside the form (issue 38): `data.authentication` of `recipient.authenticated`,
+ * `data.reassignment` of `form.reassigned`.
+ */
+export type EventDetail =
+  | { authentication: NonNullable<EventView['data']['authentication']>; reassignment?: undefined }
+  | { reassignment: NonNullable<EventView['data']['reassignment']>; authentication?: undefined };
 
 interface Snapshot extends FormHead {
   values: Record<string, FieldValue>;
@@ -191,8 +205,10 @@ export const removedFormFields: FieldSet = fieldSet('[]');
 
 /** The Event object, which is also the webhook body, from the event row and its form's fields. */
 export function eventJson(e: EventRow, fields: FieldSet, links: SigningLinks): Json<EventView> {
+  // An event about a bulk send (issue 42) keeps its object whole as its snapshot: no form to render.
+  if (e.type.startsWith('bulk_send.')) return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${e.form}}}`);
   const { state, values, detail } = stateOfSnapshot(e.form);
   const form = formJson(state, fields, links, values);
-  const extra = detail?.authentication ? `,"authentication":${JSON.stringify(detail.authentication)}` : '';
+  const extra = detail?.authentication ? `,"authentication":${JSON.stringify(detail.authentication)}` : detail?.reassignment ? `,"reassignment":${JSON.stringify(detail.reassignment)}` : '';
   return json(`{"object":"event","id":${str(e.id)},"type":${str(e.type)},"created_at":${str(e.created_at)},"mode":${str(e.mode)},"data":{"object":${form.json}${extra}}}`);
 }

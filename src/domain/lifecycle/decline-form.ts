@@ -21,6 +21,8 @@ import { ACTIVE, checkReason } from './lifecycle-rules.js';
  */
 export async function declineForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, link: SigningLink, input: { reason?: unknown }): Promise<{ declinedAt: string }> {
   refuseClosedLink(link);
+  // A cc and a viewer are asked nothing, so they have nothing to decline (issue 42).
+  if (link.recipient.role === 'cc' || link.recipient.role === 'viewer') throw new AppError('parameter_invalid', `You are a ${link.recipient.role} of this document: nothing is asked of you, so there is nothing to decline.`);
   const reason = checkReason(input.reason, 'reason');
   const { partition: p, form, recipient } = link;
   const at = isoNow(deps.clock);

@@ -1,6 +1,7 @@
 import type { FormRow, FormStatus, RecipientRow, SigningOrder } from '../../db/tables.js';
 import { AppError } from '../errors.js';
 import { checkFieldValue } from '../forms/value-rules.js';
+import { actsInTurn, isDone } from '../sending/recipient-roles.js';
 
 // Pure rules of a form's life after sending (issue #23): whose turn it is, the reminder schedule, and
 // the free-text reasons of a decline or a void. Unit-tested without a database.
@@ -21,15 +22,23 @@ export interface ReminderSchedule {
 export interface LifecycleInput {
   signing_order?: SigningOrder | undefined;
   reminders?: ReminderSchedule | undefined;
+  /** Issue 38: the signer may pass the form to someone else from their page. */
+  allow_reassign?: boolean | undefined;
 }
+
+type Fixed = Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max' | 'allow_reassign'>;
 
 /**
  * What a send fixes: the first send sets the order (default parallel) and the reminder schedule; a
  * later send may repeat them but not change them (the recipients already messaged were promised them).
  */
-export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'>, input: LifecycleInput): Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'> {
+export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_every_days' | 'reminder_max'> & Partial<Pick<FormRow, 'allow_reassign'>>, input: LifecycleInput): Fixed {
   if (form.signing_order === null) {
-    return { signing_order: input.signing_order ?? 'parallel', reminder_every_days: input.reminders?.every_days ?? null, reminder_max: input.reminders?.max ?? null };
+    return { signing_order: input.signing_order ?? 'parallel', reminder_every_days: input.reminders?.every_days ?? null, reminder_max: input.reminders?.max ?? null, allow_reassign: input.allow_reassign === true ? 1 : 0 };
+  }
+  const allowReassign = form.allow_reassign ?? 0;
+  if (input.allow_reassign !== undefined && (input.allow_reassign ? 1 : 0) !== allowReassign) {
+    throw new AppError('parameter_invalid', `This form's allow_reassign was fixed as ${allowReassign === 1} by its first send; it cannot change.`, 'allow_reassign');
   }
   if (input.signing_order !== undefined && input.signing_order !== form.signing_order) {
     throw new AppError('parameter_invalid', `This form's signing order was fixed as ${form.signing_order} by its first send; it cannot change.`, 'signing_order');
@@ -37,7 +46,7 @@ export function fixLifecycle(form: Pick<FormRow, 'signing_order' | 'reminder_eve
   if (input.reminders !== undefined && (input.reminders.every_days !== form.reminder_every_days || input.reminders.max !== form.reminder_max)) {
     throw new AppError('parameter_invalid', "This form's reminders were fixed by its first send; they cannot change.", 'reminders');
   }
-  return { signing_order: form.signing_order, reminder_every_days: form.reminder_every_days, reminder_max: form.reminder_max };
+  return { signing_order: form.signing_order, reminder_every_days: form.reminder_every_days, reminder_max: form.reminder_max, allow_reassign: allowReassign };
 }
 
 /** Recipients in the order they sign in a sequential form: by signer slot, then as first sent. */
@@ -47,11 +56,12 @@ export function inSigningOrder<R extends Pick<RecipientRow, 'signer' | 'position
 
 /**
  * The recipient whose turn has come and who has not been messaged yet, if any: in a sequential form
- * the first one (in signing order) who has not signed, when it is still `waiting`. Everyone before it
- * has signed; nobody after it is messaged until it has.
+ * the first one (in signing order) who has not done their part (signed, approved, viewed), when it is
+ * still `waiting`. Everyone before it is done; nobody after it is messaged until it has.
  */
-export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 'status'>>(recipients: readonly R[]): R | undefined {
-  const first = inSigningOrder(recipients).find((r) => r.status !== 'signed');
+export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 'status' | 'role'>>(recipients: readonly R[]): R | undefined {
+  // A cc is told at once and takes no turn; the others' turn passes when they have done their part.
+  const first = inSigningOrder(recipients).find((r) => actsInTurn(r.role) && !isDone(r));
   return first?.status === 'waiting' ? first : undefined;
 }
 
@@ -61,9 +71,9 @@ export function reminderTimes(messagedAt: string, schedule: ReminderSchedule): A
   return Array.from({ length: schedule.max }, (_, i) => ({ seq: i + 1, at: new Date(start + (i + 1) * schedule.every_days * DAY_MS).toISOString() }));
 }
 
-/** A recipient who was messaged and has not yet signed or declined. */
-export function remindable(r: Pick<RecipientRow, 'status'>): boolean {
-  return r.status === 'sent' || r.status === 'viewed';
+/** A recipient who was messaged and has not yet done their part (signed, approved, opened) or declined; never a cc. */
+export function remindable(r: Pick<RecipientRow, 'status' | 'role'>): boolean {
+  return (r.status === 'sent' || r.status === 'viewed') && actsInTurn(r.role) && !isDone(r);
 }
 
 /**

@@ -7,6 +7,7 @@ import { enqueue } from '../../outbox/enqueue.js';
 import { formRemind } from '../../outbox/jobs/form-remind.job.js';
 import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
 import type { ComposedMessage } from '../sending/compose-message.js';
+import type { BrandLook } from '../branding/brand-look.js';
 import { reminderTimes } from './lifecycle-rules.js';
 
 /** Who and what a message is about: enough to compose any of the recipient's messages. */
@@ -15,6 +16,8 @@ export interface MessageContext {
   accountName: string;
   /** The account's default language (i18n): the recipient's own locale comes first. */
   accountLocale: string | null;
+  /** The account's brand (issue 42): its name, logo and accent in the message. */
+  brand?: BrandLook;
 }
 
 export function addressOf(r: Pick<RecipientRow, 'channel' | 'email' | 'phone'>): string {

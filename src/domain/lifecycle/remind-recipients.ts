@@ -1,4 +1,6 @@
+import { loadBrandLook } from '../branding/brand-look.js';
 import { findAccount } from '../../db/repositories/accounts.js';
+import { linkUrlOf } from '../../lib/signing-links.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { hasScheduledReminder, insertReminder, setRecipientReminded } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
@@ -21,7 +23,7 @@ import { composeReminder } from '../sending/compose-message.js';
 import { ACTIVE, MANUAL_REMINDER_GAP_MS, remindable } from './lifecycle-rules.js';
 import { addressOf, queueMessage } from './message-recipient.js';
 
-type RemindDeps = Pick<DomainDeps, 'links'>;
+type RemindDeps = Pick<DomainDeps, 'links' | 'baseUrl'>;
 
 /**
  * One reminder, in the caller's unit: the invite's facts again on the same channel with the same
@@ -38,8 +40,10 @@ async function sendReminder(
   now: string,
 ): Promise<RecipientRow> {
   const message = composeReminder({
+    // The account's brand (issue 42), as the invite had it.
+    brand: await loadBrandLook(trx, deps.baseUrl, p.accountId, what.accountName),
     channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document',
-    accountName: what.accountName, signingUrl: deps.links.url(r.id), expiresAt: form.expires_at,
+    accountName: what.accountName, signingUrl: linkUrlOf(deps.links, r), expiresAt: form.expires_at,
     // The invite's language: the recipient's, else the account's default.
     locale: pickLocale([r.locale, what.accountLocale]),
   });
@@ -60,7 +64,7 @@ function stillOut(form: FormRow, now: string): boolean {
  * longer out (signed, declined, voided, expired), the recipient has signed or declined, or this
  * reminder was already sent (its number is the promise: kept once, whichever worker ran it).
  */
-export function formRemindHandler(deps: Pick<DomainDeps, 'clock' | 'links'>): JobHandler<PayloadOf<'form.remind'>> {
+export function formRemindHandler(deps: Pick<DomainDeps, 'clock' | 'links' | 'baseUrl'>): JobHandler<PayloadOf<'form.remind'>> {
   return {
     async run(payload, ctx) {
       const p = ctx.partition;
@@ -86,7 +90,7 @@ export function formRemindHandler(deps: Pick<DomainDeps, 'clock' | 'links'>): Jo
  * schedule) refuses the whole call with 429 `reminder_too_soon` and `Retry-After`.
  */
 export async function remindForm(
-  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>,
   p: Partition,
   formId: string,
   input: { recipients?: readonly string[] | undefined },
@@ -96,7 +100,7 @@ export async function remindForm(
 
 /** remindForm's reads; the write it prepares checks the form under its lock and sends the reminders. */
 export async function prepareRemindForm(
-  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>,
   p: Partition,
   formId: string,
   input: { recipients?: readonly string[] | undefined },
@@ -138,7 +142,7 @@ function pickTargets(recipients: readonly RecipientRow[], ids: readonly string[]
     const r = recipients.find((x) => x.id === id);
     if (!r) throw new AppError('parameter_invalid', `${param} is not a recipient of this form: '${id}'.`, param);
     if (!remindable(r)) {
-      const why = r.status === 'waiting' ? 'is waiting for their turn and has not been messaged yet' : `has ${r.status}`;
+      const why = r.role === 'cc' ? 'is a cc: nothing is asked of them' : r.status === 'waiting' ? 'is waiting for their turn and has not been messaged yet' : r.role === 'viewer' && r.status === 'viewed' ? 'has opened the document, which is all a viewer does' : `has ${r.status}`;
       throw new AppError('parameter_invalid', `${param} (${id}) ${why}; only a recipient who was messaged and has not signed can be reminded.`, param);
     }
     return { r, param };

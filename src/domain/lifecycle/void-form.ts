@@ -1,3 +1,4 @@
+import { loadBrandLook } from '../branding/brand-look.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
@@ -24,7 +25,7 @@ import { addressOf, queueMessage } from './message-recipient.js';
  * notice on their channel, and `form.voided` is recorded.
  */
 export async function voidForm(
-  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>,
   p: Partition,
   formId: string,
   input: { reason?: string | undefined },
@@ -34,7 +35,7 @@ export async function voidForm(
 
 /** voidForm's checks of its input and reads; the write it prepares is the whole void, returning the form's JSON. */
 export async function prepareVoidForm(
-  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links'>,
+  deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>,
   p: Partition,
   formId: string,
   input: { reason?: string | undefined },
@@ -60,9 +61,11 @@ export async function prepareVoidForm(
     await deleteFormDrafts(trx, p, form.id);
     const recipients = await listRecipientsOfForm(trx, p, form.id);
     const account = await findAccount(trx, p.accountId);
+    const brand = await loadBrandLook(trx, deps.baseUrl, p.accountId, account?.name ?? 'Formsign');
     for (const r of recipients) {
       if (r.status === 'waiting') continue;
-      const notice = composeVoidNotice({ channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', reason, locale: pickLocale([r.locale, account?.locale]) });
+      const notice = composeVoidNotice({
+        brand, channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', reason, locale: pickLocale([r.locale, account?.locale]) });
       await queueMessage(trx, p, form.id, r, 'void_notice', notice, now);
     }
     const state = formState(voided, recipients);

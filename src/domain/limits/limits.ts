@@ -32,6 +32,13 @@ export interface Limits {
    * headers are the window ones only, since no account's month is concerned.
    */
   checkAddress(address: string): LimitVerdict | Promise<LimitVerdict>;
+  /** Calls left in the account's month (null: no monthly quota), counting this process's unwritten ones. */
+  monthlyLeft(accountId: string): Promise<number | null>;
+  /**
+   * Counts `calls` calls made on the account's behalf by one request (a bulk send's rows, each a
+   * createForm and a sendForm: issue 42), toward the month and the day, as those calls would count.
+   */
+  charge(accountId: string, calls: number): void;
   /** Writes the counted calls now (tests; shutdown does it through close). */
   flush(): Promise<void>;
   /**
@@ -91,6 +98,15 @@ export function createLimits(opts: LimitsOptions): Limits {
       // The replay was counted moments ago by check(), at this same month and day.
       const nowMs = clock.now().getTime();
       quota.uncount(accountId, monthSpan(nowMs).month, dayOf(nowMs));
+    },
+    async monthlyLeft(accountId) {
+      const account = await quota.limits(accountId);
+      if (account.monthlyLimit === null) return null;
+      return Math.max(0, account.monthlyLimit - quota.used(accountId, monthSpan(clock.now().getTime()).month));
+    },
+    charge(accountId, calls) {
+      const nowMs = clock.now().getTime();
+      quota.count(accountId, monthSpan(nowMs).month, dayOf(nowMs), calls);
     },
     flush: () => quota.flush(),
     async snapshot(accountId, endpoints) {

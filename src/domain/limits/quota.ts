@@ -139,10 +139,11 @@ export class QuotaCounter {
     return (e && e.month === month ? e.dbCalls : 0) + (this.pending.get(key) ?? 0) + (this.inflight.get(key) ?? 0);
   }
 
-  count(accountId: string, month: string, day?: string): void {
+  /** `calls`: more than one when a call does the work of several (a bulk send's rows, issue 42). */
+  count(accountId: string, month: string, day?: string, calls = 1): void {
     const key = `${accountId}\t${month}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-    if (day !== undefined) this.dayEntry(accountId, day).calls++;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + calls);
+    if (day !== undefined) this.dayEntry(accountId, day).calls += calls;
   }
 
   /** A request refused with 429 (never counted toward the quota; shown per day on the dashboard). */

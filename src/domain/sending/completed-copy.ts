@@ -1,3 +1,4 @@
+import { loadBrandLook } from '../branding/brand-look.js';
 import type { Trx } from '../../db/handles.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { insertMessage } from '../../db/repositories/messages.js';
@@ -49,10 +50,11 @@ export async function enqueueCompletedMessages(
   const copy = sealedCopy(deps, p, file, now);
   if (form.completed_copy !== 0) {
     const account = await findAccount(trx, p.accountId);
+    const brand = await loadBrandLook(trx, deps.baseUrl, p.accountId, account?.name ?? 'Formsign');
     for (const r of recipients) {
       const to = r.channel === 'email' ? r.email : r.phone;
       if (!to) continue;
-      const composed = composeCompletedCopy({ channel: r.channel, to, recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', copy: copy.delivery, locale: pickLocale([r.locale, account?.locale]) });
+      const composed = composeCompletedCopy({ brand, channel: r.channel, to, recipientName: r.name, formName: form.name ?? 'a document', accountName: account?.name ?? 'Formsign', copy: copy.delivery, locale: pickLocale([r.locale, account?.locale]) });
       const attachment = r.channel === 'email' ? copy.attachment : null;
       const messageId = newId('message');
       await insertMessage(trx, p, {

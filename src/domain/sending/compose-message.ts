@@ -1,6 +1,9 @@
 import type { Channel } from '../../db/tables.js';
-import { DEFAULT_LOCALE, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
-import { clip, escapeHtml, formatWhen, oneLine, renderEmail } from './message-layout.js';
+import { DEFAULT_LOCALE, fill, formatUtc, t, type Locale } from '../../lib/i18n/index.js';
+import { roleWords } from '../../lib/i18n/role-words.js';
+import type { RecipientRole } from '../../db/tables.js';
+import type { BrandLook } from '../branding/brand-look.js';
+import { clip, escapeHtml, formatWhen, oneLine, renderEmail, type EmailContent } from './message-layout.js';
 
 // What each kind of message says, one block per kind; the layout they share is message-layout.ts.
 // Messages are composed when their cause is written (a send, a seal, a view) and stored as composed
@@ -45,28 +48,57 @@ export interface MessageInput {
   readonly expiresAt: string | null;
   /** The recipient's language (lib/i18n pickLocale); English when not given. */
   readonly locale?: Locale;
+  /** What the recipient does (issue 42): an approver, a cc and a viewer are asked other things than a signer. */
+  readonly role?: RecipientRole;
+  /** The sender's own words (issue 42), quoted as written (escaped in the HTML part, line breaks kept). */
+  readonly message?: string | null;
+  /** The send's own subject line (issue 42), in place of the default one. */
+  readonly subject?: string | null;
+  /** The account's brand (issue 42); its name replaces the account's. */
+  readonly brand?: BrandLook | undefined;
+}
+
+/** The brand's part of an e-mail, and the name that says who asks. */
+function branded(accountName: string, brand: BrandLook | undefined): { account: string; brand?: EmailContent['brand'] } {
+  return brand ? { account: oneLine(brand.name), brand } : { account: oneLine(accountName) };
+}
+
+/** The most a send's (or a recipient's) message may say (issue 42). */
+export const MAX_MESSAGE_CHARS = 1000;
+
+/** The sender's message as the e-mail quotes it: trimmed, at most 1,000 characters, no control characters but line breaks. */
+function quoteOf(message: string | null | undefined, account: string, locale: Locale): EmailContent['quote'] {
+  const text = message?.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ').trim();
+  return text ? { label: fill(roleWords(locale).messageFrom, { account }), text: clip(text, MAX_MESSAGE_CHARS) } : undefined;
 }
 
 /** The invitation (the name `composeMessage` is the first kind's, kept for its callers). */
 export function composeMessage(m: MessageInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
-  const account = oneLine(m.accountName);
+  const { account, brand } = branded(m.accountName, m.brand);
   const form = oneLine(m.formName);
+  const role = m.role ?? 'signer';
+  const words = roleWords(locale);
   if (m.channel === 'sms') {
-    return { channel: 'sms', text: t(locale, 'sms.invite', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
+    const vars = { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl };
+    return { channel: 'sms', text: role === 'signer' ? t(locale, 'sms.invite', vars) : fill(words[`${role}.sms` as const], vars) };
   }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const vars = { account, form };
   const { text, html } = renderEmail({
     locale,
     account,
-    heading: t(locale, 'email.heading', { form }),
+    ...(brand ? { brand } : {}),
+    heading: role === 'signer' ? t(locale, 'email.heading', { form }) : fill(words[`${role}.heading` as const], vars),
     greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
-    paragraphs: [t(locale, 'email.asks', { account, form })],
-    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
-    notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
+    paragraphs: [role === 'signer' ? t(locale, 'email.asks', vars) : fill(words[`${role}.asks` as const], vars)],
+    quote: quoteOf(m.message, account, locale),
+    action: { label: role === 'signer' ? t(locale, 'email.button') : words[`${role}.button` as const], textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    notes: m.expiresAt && role !== 'cc' ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
     footer: t(locale, 'email.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(t(locale, 'email.subject', { account, form }), 200), text, html };
+  const subject = m.subject ? oneLine(m.subject) : role === 'signer' ? t(locale, 'email.subject', vars) : fill(words[`${role}.subject` as const], vars);
+  return { channel: 'email', subject: clip(subject, 200), text, html };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -91,11 +123,12 @@ export interface CompletedCopyInput {
   readonly copy: CopyDelivery;
   /** The recipient's language; English when not given. */
   readonly locale?: Locale;
+  readonly brand?: BrandLook | undefined;
 }
 
 export function composeCompletedCopy(m: CompletedCopyInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
-  const account = oneLine(m.accountName);
+  const { account, brand } = branded(m.accountName, m.brand);
   const form = oneLine(m.formName);
   if (m.channel === 'sms') {
     return { channel: 'sms', text: t(locale, 'copy.sms', { form: clip(form, 60), account: clip(account, 40), url: m.copy.url }) };
@@ -105,6 +138,7 @@ export function composeCompletedCopy(m: CompletedCopyInput): ComposedMessage {
   const { text, html } = renderEmail({
     locale,
     account,
+    ...(brand ? { brand } : {}),
     heading: t(locale, 'copy.heading', { form }),
     greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
     paragraphs: [t(locale, m.copy.attached ? 'copy.attached' : 'copy.link', { form }), t(locale, 'copy.seal')],
@@ -128,6 +162,7 @@ export type NoticeInput = {
   | { readonly kind: 'completed'; readonly copy: CopyDelivery; readonly signers: readonly string[] }
   | { readonly kind: 'declined'; readonly recipient: string; readonly reason: string | null; readonly at: string }
   | { readonly kind: 'viewed'; readonly recipient: string; readonly at: string }
+  | { readonly kind: 'reassigned'; readonly recipient: string; readonly previous: string; readonly reason: string | null; readonly at: string }
 );
 
 export function composeSenderNotice(n: NoticeInput): ComposedMessage {
@@ -167,6 +202,15 @@ function noticeContent(n: NoticeInput, form: string) {
         heading: `${oneLine(n.recipient)} opened “${form}”`,
         paragraphs: [`${oneLine(n.recipient)} opened "${form}" on ${formatWhen(n.at)}. You will hear again when it is signed.`],
       };
+    case 'reassigned':
+      return {
+        subject: `Reassigned: ${oneLine(n.previous)} passed "${form}" to ${oneLine(n.recipient)}`,
+        heading: `${oneLine(n.previous)} passed “${form}” on`,
+        paragraphs: [
+          `${oneLine(n.previous)} passed "${form}" to ${oneLine(n.recipient)} on ${formatWhen(n.at)}. Their link no longer works; ${oneLine(n.recipient)} was sent a new one.`,
+          n.reason ? `Their reason: "${oneLine(n.reason)}"` : 'They gave no reason.',
+        ],
+      };
   }
 }
 
@@ -176,13 +220,14 @@ function noticeContent(n: NoticeInput, form: string) {
 /** A reminder: the invite's facts again, said as a reminder, with the same link, in the recipient's language. */
 export function composeReminder(m: MessageInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
-  const account = oneLine(m.accountName);
+  const { account, brand } = branded(m.accountName, m.brand);
   const form = oneLine(m.formName);
   if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'remind.sms', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
   const name = m.recipientName ? oneLine(m.recipientName) : null;
   const { text, html } = renderEmail({
     locale,
     account,
+    ...(brand ? { brand } : {}),
     heading: t(locale, 'remind.heading', { form }),
     greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
     paragraphs: [t(locale, 'remind.asks', { account, form })],
@@ -202,12 +247,13 @@ export interface VoidNoticeInput {
   readonly reason: string | null;
   /** The recipient's language (lib/i18n pickLocale); English when not given. */
   readonly locale?: Locale;
+  readonly brand?: BrandLook | undefined;
 }
 
 /** The sender withdrew the form: a short notice that the link no longer works, with the reason if given. */
 export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
-  const account = oneLine(m.accountName);
+  const { account, brand } = branded(m.accountName, m.brand);
   const form = oneLine(m.formName);
   const reason = m.reason ? oneLine(m.reason) : null;
   if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'void.sms', { account: clip(account, 40), form: clip(form, 60) }) };
@@ -215,6 +261,7 @@ export function composeVoidNotice(m: VoidNoticeInput): ComposedMessage {
   const { text, html } = renderEmail({
     locale,
     account,
+    ...(brand ? { brand } : {}),
     heading: t(locale, 'void.heading', { form }),
     greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
     paragraphs: [t(locale, 'void.text', { account, form }), ...(reason ? [t(locale, 'void.reason', { reason })] : [])],

@@ -1,3 +1,4 @@
+import { findBrandingLook } from '../../db/repositories/branding.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { findMessage, recordMessageDelivered, recordMessageFailed } from '../../db/repositories/messages.js';
 import { findAccountNotify } from '../../db/repositories/notify-settings.js';
@@ -91,7 +92,7 @@ function tracksRecipient(m: MessageRow): string | null {
 
 async function send(deps: DeliveryDeps, p: Partition, m: MessageRow, signal: AbortSignal): Promise<{ transport: string; providerMessageId: string | null }> {
   if (m.channel === 'email') {
-    const [account, notify] = await Promise.all([findAccount(deps.db, p.accountId), findAccountNotify(deps.db, p.accountId)]);
+    const [account, notify, brand] = await Promise.all([findAccount(deps.db, p.accountId), findAccountNotify(deps.db, p.accountId), findBrandingLook(deps.db, p.accountId)]);
     const attachments = [];
     if (m.attachment_key) {
       const content = await deps.blobs.get(m.attachment_key);
@@ -101,7 +102,8 @@ async function send(deps: DeliveryDeps, p: Partition, m: MessageRow, signal: Abo
     }
     const sent = await deps.email.send({
       id: m.id, to: m.to_address, subject: m.subject ?? '', text: m.text, html: m.html ?? '',
-      fromName: senderDisplayName(account?.name ?? 'Formsign'),
+      // Every e-mail of the account, whatever its kind, comes from its brand's sender name (issue 42).
+      fromName: senderDisplayName(brand?.sender_name ?? account?.name ?? 'Formsign'),
       ...(notify?.notify_email ? { replyTo: notify.notify_email } : {}),
       attachments,
     }, signal);

@@ -1,3 +1,4 @@
+import { retiredLinksOfRecipients } from '../../db/repositories/link-replacement.js';
 import { findMessage, listMessages } from '../../db/repositories/messages.js';
 import type { MessageRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
@@ -47,6 +48,10 @@ const shown = (channels: DevOutboxChannels, viewer: DevOutboxViewer, row: Pick<M
 
 export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: Partition, channels: DevOutboxChannels, viewer: DevOutboxViewer, limit = 50): Promise<{ object: 'list'; data: DevMessageView[]; has_more: false }> {
   const rows = await listMessages(deps.db, { partition: p, limit });
+  // An invitation carries the link live when it was written: a recipient changed since (issue 38) has
+  // a link generation for each replacement made up to then (the new invite shares its replacement's time).
+  const retired = await retiredLinksOfRecipients(deps.db, p, [...new Set(rows.flatMap((r) => (r.recipient_id !== null && r.kind === 'invite' ? [r.recipient_id] : [])))]);
+  const generationAt = (recipientId: string, at: string) => retired.filter((l) => l.recipient_id === recipientId && l.retired_at <= at).length;
   const data = rows.filter((r) => shown(channels, viewer, r)).map((r) => ({
     object: 'dev_message' as const,
     id: r.id,
@@ -59,7 +64,7 @@ export async function listDevOutbox(deps: Pick<DomainDeps, 'db' | 'links'>, p: P
     text: r.text,
     has_html: r.html !== null,
     // Only an invitation carries the recipient's signing link (a completed copy links the signed PDF).
-    signing_url: r.recipient_id !== null && r.kind === 'invite' ? deps.links.url(r.recipient_id) : null,
+    signing_url: r.recipient_id !== null && r.kind === 'invite' ? deps.links.url(r.recipient_id, generationAt(r.recipient_id, r.created_at)) : null,
     status: r.status,
     error: r.error,
     created_at: r.created_at,

@@ -18,6 +18,10 @@ export interface EmailContent {
   readonly notes?: readonly string[];
   /** One line: who sent it and why the reader got it. */
   readonly footer: string;
+  /** The sender's own words (issue 42), quoted after the paragraphs with their line breaks: a label and the text. */
+  readonly quote?: { readonly label: string; readonly text: string } | undefined;
+  /** The account's brand (issue 42): its logo above the heading, its accent on the button and links. */
+  readonly brand?: { readonly name: string; readonly accent: string | null; readonly logoUrl: string | null } | undefined;
 }
 
 /** The text part and the HTML part of one e-mail, saying the same things in the same order. */
@@ -25,6 +29,7 @@ export function renderEmail(c: EmailContent): { text: string; html: string } {
   const text = [
     ...(c.greeting ? [c.greeting, ''] : []),
     ...c.paragraphs.flatMap((p) => [p, '']),
+    ...(c.quote ? [c.quote.label, ...c.quote.text.split('\n').map((l) => `> ${l}`), ''] : []),
     ...(c.action ? [`${c.action.textLabel}: ${c.action.url}`, ''] : []),
     ...(c.notes ?? []).flatMap((n) => [n, '']),
     c.footer,
@@ -45,12 +50,21 @@ function emailHtml(c: EmailContent): string {
   const locale = c.locale ?? DEFAULT_LOCALE;
   const dir = directionOf(locale);
   const row = (style: string, inner: string) => `<tr><td style="${style}">${inner}</td></tr>\n`;
+  // The accent was checked at 4.5:1 on white when the brand was set (lib/colour-contrast.ts).
+  const accent = c.brand?.accent ?? ACCENT;
+  const logo = c.brand?.logoUrl
+    ? [row('padding:28px 32px 0 32px', `<img src="${e(c.brand.logoUrl)}" alt="${e(c.brand.name)}" height="40" style="display:block;height:40px;max-width:200px;border:0">`)]
+    : [];
   const body = [
-    row(`padding:28px 32px 8px 32px;font-size:13px;color:${MUTED}`, e(c.account)),
+    ...logo,
+    row(`padding:${logo.length > 0 ? '12px' : '28px'} 32px 8px 32px;font-size:13px;color:${MUTED}`, e(c.account)),
     row(`padding:0 32px;font-size:22px;line-height:1.3;font-weight:600;color:${INK}`, e(c.heading)),
     ...(c.greeting ? [row('padding:16px 32px 0 32px;font-size:15px;line-height:1.5', e(c.greeting))] : []),
     ...c.paragraphs.map((p) => row('padding:10px 32px 0 32px;font-size:15px;line-height:1.5', e(p))),
-    ...(c.action ? [actionRows(c.action, locale)] : []),
+    ...(c.quote
+      ? [row('padding:16px 32px 0 32px;font-size:15px;line-height:1.5', `<p style="margin:0 0 6px 0;font-size:13px;color:${MUTED}">${e(c.quote.label)}</p><div style="margin:0;padding:10px 14px;border-inline-start:4px solid ${accent};background:#f4f5f7;white-space:pre-line">${e(c.quote.text)}</div>`)]
+      : []),
+    ...(c.action ? [actionRows(c.action, locale, accent)] : []),
     ...(c.notes ?? []).map((n) => row(`padding:16px 32px 0 32px;font-size:13px;line-height:1.5;color:${MUTED}`, e(n))),
     row('height:24px;line-height:24px;font-size:0', '&nbsp;'),
     row(`padding:20px 32px 28px 32px;font-size:12px;line-height:1.5;color:${MUTED};border-top:1px solid ${LINE}`, e(c.footer)),
@@ -66,12 +80,12 @@ ${body}</table></td></tr></table>
 `;
 }
 
-function actionRows(a: NonNullable<EmailContent['action']>, locale: Locale): string {
+function actionRows(a: NonNullable<EmailContent['action']>, locale: Locale, accent: string): string {
   const url = escapeHtml(a.url);
-  return `<tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:${ACCENT}">
+  return `<tr><td style="padding:24px 32px"><table role="presentation" cellpadding="0" cellspacing="0"><tr><td style="border-radius:6px;background:${accent}">
 <a href="${url}" style="display:inline-block;padding:12px 24px;font-size:15px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(a.label)}</a>
 </td></tr></table></td></tr>
-<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:${MUTED}">${escapeHtml(t(locale, 'email.copy'))}<br><a href="${url}" dir="ltr" style="color:${ACCENT};word-break:break-all">${url}</a></td></tr>
+<tr><td style="padding:0 32px;font-size:13px;line-height:1.5;color:${MUTED}">${escapeHtml(t(locale, 'email.copy'))}<br><a href="${url}" dir="ltr" style="color:${accent};word-break:break-all">${url}</a></td></tr>
 `;
 }
 

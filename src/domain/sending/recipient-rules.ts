@@ -1,5 +1,8 @@
 import type * as LibPhoneNumber from 'libphonenumber-js';
-import type { Channel, RecipientRow } from '../../db/tables.js';
+import type { Channel, RecipientRole, RecipientRow } from '../../db/tables.js';
+import type { FieldDef } from '../../pdf/field.js';
+import { DEFAULT_ROLE, isRecipientRole, RECIPIENT_ROLES, signsDocument } from './recipient-roles.js';
+import { MAX_MESSAGE_CHARS } from './compose-message.js';
 import { canonicalLocaleTag } from '../../lib/i18n/index.js';
 import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import { AppError } from '../errors.js';
@@ -26,6 +29,10 @@ export interface RecipientInput {
   auth?: CheckInput | undefined;
   /** What their signature means (issue 38): "Approved", "Reviewed"; at most 80 characters, one line. */
   meaning?: string | undefined;
+  /** signer (default) | approver | cc | viewer (issue 42). */
+  role?: string | undefined;
+  /** Their own message, in place of the send's (issue 42). */
+  message?: string | undefined;
 }
 
 export interface NormalisedRecipient {
@@ -44,6 +51,9 @@ export interface NormalisedRecipient {
   check: NormalisedCheck | null;
   /** What their signature means, trimmed; null when none. */
   meaning: string | null;
+  role: RecipientRole;
+  /** Their own message (issue 42), checked; null: the send's, if any. */
+  message: string | null;
 }
 
 /** The one e-mail rule (value-rules.js): a recipient's address, the account's notify_email and e-mail fields pass the same test. */
@@ -78,7 +88,49 @@ export function normaliseRecipients(input: readonly RecipientInput[]): Normalise
     if (first !== undefined) throw invalid(i, '', `recipients[${i}] is the same recipient as recipients[${first}] (${r.channel} ${addressKey}).`);
     seen.set(key, i);
     const check = r.auth === undefined ? null : normaliseCheck(r.auth, { email, phone: r.channel === 'sms' ? phone : null }, `recipients[${i}]`, (raw) => normalisePhone(raw, i, 'auth.phone'));
-    return { name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i), check, meaning: normaliseMeaning(r.meaning, `recipients[${i}].meaning`) };
+    const role = r.role ?? DEFAULT_ROLE;
+    if (!isRecipientRole(role)) throw invalid(i, 'role', `recipients[${i}].role must be one of ${RECIPIENT_ROLES.join(', ')}.`);
+    return {
+      name, channel: r.channel, email, phone, addressKey, signer: r.signer, locale: normaliseLocale(r.locale, i), check,
+      meaning: normaliseMeaning(r.meaning, `recipients[${i}].meaning`), role, message: normaliseMessage(r.message, `recipients[${i}].message`),
+    };
+  });
+}
+
+/**
+ * A sender's message (issue 42): at most 1,000 characters, line breaks kept (other control characters
+ * refused), not blank. Escaped wherever it is shown (e-mail HTML, the signing page).
+ */
+export function normaliseMessage(raw: string | undefined, param: string): string | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string') throw new AppError('parameter_invalid', `${param} must be a string.`, param);
+  const message = raw.replace(/\r\n?/g, '\n').trim();
+  if (message === '') throw new AppError('parameter_invalid', `${param} must not be blank; leave it out to have none.`, param);
+  if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(message)) throw new AppError('parameter_invalid', `${param} must be plain text (line breaks are kept; tabs and other control characters are not).`, param);
+  if ([...message].length > MAX_MESSAGE_CHARS) throw new AppError('parameter_invalid', `${param} must be at most ${MAX_MESSAGE_CHARS} characters; it has ${[...message].length}.`, param);
+  return message;
+}
+
+/** The invitation's own subject line (issue 42): one line of at most 200 characters. */
+export function normaliseSubject(raw: string | undefined, param: string): string | null {
+  if (raw === undefined) return null;
+  const subject = typeof raw === 'string' ? raw.trim() : '';
+  if (subject === '') throw new AppError('parameter_invalid', `${param} must not be blank; leave it out to have the default one.`, param);
+  if (/[\u0000-\u001f\u007f]/.test(subject)) throw new AppError('parameter_invalid', `${param} must be one line of plain text.`, param);
+  if ([...subject].length > 200) throw new AppError('parameter_invalid', `${param} must be at most 200 characters.`, param);
+  return subject;
+}
+
+/**
+ * Only a signer fills fields (issue 42): an approver, cc or viewer whose slot has fields is refused,
+ * naming the slot's fields so the sender can give them another slot or make them a signer.
+ */
+export function refuseFieldsOfNonSigners(defs: readonly Pick<FieldDef, 'name' | 'signer'>[], incoming: readonly NormalisedRecipient[], slots: readonly number[]): void {
+  incoming.forEach((r, i) => {
+    if (signsDocument(r.role)) return;
+    const theirs = defs.filter((f) => f.signer === slots[i]).map((f) => f.name);
+    if (theirs.length === 0) return;
+    throw invalid(i, 'role', `recipients[${i}] is a${r.role === 'approver' ? 'n' : ''} ${r.role}, but signer slot ${slots[i]} has fields (${theirs.slice(0, 5).join(', ')}${theirs.length > 5 ? ', …' : ''}); only a signer fills fields. Give them a slot without fields with recipients[${i}].signer, or make them a signer.`);
   });
 }
 

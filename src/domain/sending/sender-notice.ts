@@ -21,7 +21,9 @@ export interface SealedCopy {
 export type SenderNotice =
   | { readonly kind: 'completed'; readonly copy: SealedCopy; readonly signers: readonly RecipientRow[] }
   | { readonly kind: 'declined'; readonly recipient: RecipientRow; readonly reason: string | null }
-  | { readonly kind: 'viewed'; readonly recipient: RecipientRow };
+  | { readonly kind: 'viewed'; readonly recipient: RecipientRow }
+  /** Issue 38: a signer passed the form on; `recipient` is the new person, `previous` who passed it. */
+  | { readonly kind: 'reassigned'; readonly recipient: RecipientRow; readonly previous: Pick<RecipientRow, 'name' | 'email' | 'phone' | 'channel'>; readonly reason: string | null };
 
 /** The unit the notice is written in: whose form, and the time of the change it reports. */
 export interface NoticeContext {
@@ -30,7 +32,7 @@ export interface NoticeContext {
   readonly now: string;
 }
 
-const KIND: Record<SenderNotice['kind'], MessageKind> = { completed: 'notice_completed', declined: 'notice_declined', viewed: 'notice_viewed' };
+const KIND: Record<SenderNotice['kind'], MessageKind> = { completed: 'notice_completed', declined: 'notice_declined', viewed: 'notice_viewed', reassigned: 'notice_reassigned' };
 
 /**
  * Tells the account's notify_email of a form's completion, a decline or (when the account opted in) a
@@ -51,7 +53,9 @@ export async function enqueueSenderNotice(trx: Trx, ctx: NoticeContext, form: Pi
       ? { ...base, kind: 'completed', copy: notice.copy.delivery, signers: notice.signers.map(displayName) }
       : notice.kind === 'declined'
         ? { ...base, kind: 'declined', recipient: displayName(notice.recipient), reason: notice.reason, at: ctx.now }
-        : { ...base, kind: 'viewed', recipient: displayName(notice.recipient), at: ctx.now },
+        : notice.kind === 'reassigned'
+          ? { ...base, kind: 'reassigned', recipient: displayName(notice.recipient), previous: displayName(notice.previous), reason: notice.reason, at: ctx.now }
+          : { ...base, kind: 'viewed', recipient: displayName(notice.recipient), at: ctx.now },
   );
   const messageId = newId('message');
   const attachment = notice.kind === 'completed' ? notice.copy.attachment : null;

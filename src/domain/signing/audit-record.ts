@@ -1,7 +1,9 @@
 import { findAccount } from '../../db/repositories/accounts.js';
+import { findBranding } from '../../db/repositories/branding.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
-import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, SigningEvidenceRow } from '../../db/tables.js';
+import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
+import { listRetiredLinksOfForm } from '../../db/repositories/link-replacement.js';
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
 import type { AuditRecipient, AuditTrail } from '../../pdf/index.js';
@@ -32,17 +34,24 @@ export interface AuditContext {
   /** The checks asked of the recipients (issue 38) and what happened in them, oldest first. */
   checks?: readonly RecipientCheckRow[];
   checkLog?: readonly RecipientCheckLogRow[];
+  /** The links replaced (issue 38 item 5): who held each recipient's earlier links. */
+  retired?: readonly RetiredLinkRow[];
   accountName: string | null;
   /** The language of the audit trail: the account's default (accounts set-locale), else English. */
   locale: Locale;
+  /** The account's brand (issue 42): the audit header's colour and logo, and the sender name it states. */
+  brand?: AuditTrail['brand'];
+  senderName?: string | null;
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
 export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
-  const [evidence, account, checks, checkLog] = await Promise.all([
+  const [evidence, account, checks, checkLog, branding, retired] = await Promise.all([
     listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId), listRecipientChecksOfForm(deps.db, p, formId), listCheckLogOfForm(deps.db, p, formId),
+    findBranding(deps.db, p.accountId), listRetiredLinksOfForm(deps.db, p, formId),
   ]);
-  return { evidence, accountName: account?.name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog };
+  const brand = branding ? { accent: branding.accent_color, logoPng: branding.logo_type === 'image/png' && branding.logo ? new Uint8Array(Buffer.from(branding.logo, 'base64')) : null } : null;
+  return { evidence, accountName: account?.name ?? null, senderName: branding?.sender_name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog, brand, retired };
 }
 
 /**
@@ -64,8 +73,10 @@ export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTra
       ...auditRecipient(r, facts.images.filter((i) => i.recipientId === r.id), byRecipient.get(r.id)),
       ...(facts.remindedAt ? { remindedAt: facts.remindedAt(r.id) } : {}),
       ...auditCheck(r, context),
+      ...auditReplaced(r, context),
     })),
-    sentBy: context.accountName,
+    sentBy: context.senderName ?? context.accountName,
+    brand: context.brand ?? null,
     completedAt: facts.completedAt,
     outcome: facts.outcome,
     voidReason: form.void_reason,
@@ -84,10 +95,21 @@ function auditCheck(r: RecipientRow, context: AuditContext): Pick<AuditRecipient
   return { check: { method: check.method, when: check.check_when, destination }, checkLog };
 }
 
+/** Who held the recipient's earlier links (issue 38 item 5), oldest first; absent when none. */
+function auditReplaced(r: RecipientRow, context: AuditContext): Pick<AuditRecipient, 'replaced'> {
+  const earlier = (context.retired ?? []).filter((l) => l.recipient_id === r.id);
+  if (earlier.length === 0) return {};
+  const who = (l: RetiredLinkRow) => {
+    const address = (l.channel === 'sms' ? l.phone : l.email) ?? '';
+    return l.name ? `${l.name} (${address})` : address;
+  };
+  return { replaced: earlier.map((l) => ({ who: who(l), by: l.replaced_by, reason: l.reason, at: l.retired_at })) };
+}
+
 function auditRecipient(r: RecipientRow, images: readonly SignedImage[], evidence: SigningEvidenceRow | undefined): AuditRecipient {
   return {
     name: displayName(r), email: r.email, phone: r.phone, channel: r.channel, signer: r.signer,
-    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at,
+    sentAt: r.sent_at, viewedAt: r.viewed_at, signedAt: r.signed_at ?? r.approved_at, role: r.role,
     viewedIp: r.viewed_ip, viewedUserAgent: r.viewed_user_agent, signedIp: r.signed_ip, signedUserAgent: r.signed_user_agent,
     // One image per distinct picture: a signature repeated in several fields is shown once.
     marks: [...new Map(images.map((i) => [i.sha256, { kind: i.kind, method: i.method, png: i.png }])).values()],

@@ -1,6 +1,7 @@
 import { setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm, updateForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { isComplete } from '../sending/recipient-roles.js';
 import { insertSealedFile } from '../../db/repositories/sealed-files.js';
 import type { FormRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
@@ -56,7 +57,7 @@ export async function recordSealedForm(
     if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return false;
     const recipients = await listRecipientsOfForm(trx, p, formId);
     const sealed = new Set(sealedRecipientIds);
-    if (recipients.length !== sealed.size || recipients.some((r) => r.status !== 'signed' || !sealed.has(r.id))) return false;
+    if (recipients.length !== sealed.size || !isComplete(recipients) || recipients.some((r) => !sealed.has(r.id))) return false;
     const file = { form_id: formId, blob_key: key, sha256, size: pdf.byteLength, created_at: now, filled_sha256: filledSha256, audit_locale: auditLocale };
     await insertSealedFile(trx, p, file);
     const sealing = { sealing_status: 'sealed', sealing_attempts: attempt, sealing_error: null, sealing_next_at: null } as const;

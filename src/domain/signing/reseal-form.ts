@@ -1,6 +1,7 @@
 import { findFormPartition, setFormSealing } from '../../db/repositories/form-sealing.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { isComplete } from '../sending/recipient-roles.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import type { Json } from '../json.js';
@@ -59,7 +60,7 @@ export async function prepareResealForm(deps: Omit<ResealDeps, 'transact'>, p: P
 export function whyNotResealable(form: FormRow, recipients: readonly RecipientRow[], now: string): string | undefined {
   if (form.status === 'signed') return 'it is signed and its sealed document is stored';
   if (form.status !== 'sent' && form.status !== 'viewed') return `it is ${form.status}, and only a form every recipient signed is sealed`;
-  if (recipients.length === 0 || recipients.some((r) => r.status !== 'signed')) return 'not every recipient has signed it yet';
+  if (!isComplete(recipients)) return 'not every signer and approver is done with it yet';
   if (form.sealing_status === 'failed') return undefined;
   if (form.sealing_status === 'pending') {
     // Its next attempt, or (none failed yet) its first, which the last signature enqueued.
@@ -71,7 +72,7 @@ export function whyNotResealable(form: FormRow, recipients: readonly RecipientRo
 }
 
 function lastSignedAt(recipients: readonly RecipientRow[]): string | undefined {
-  const times = recipients.flatMap((r) => (r.signed_at ? [r.signed_at] : [])).sort();
+  const times = recipients.flatMap((r) => { const at = r.signed_at ?? r.approved_at; return at ? [at] : []; }).sort();
   return times[times.length - 1];
 }
 

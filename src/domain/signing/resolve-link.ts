@@ -27,6 +27,11 @@ export const _LINK_STATES_ARE_PAGE_STATES: Same<SigningLink['state'], SigningPag
 // 32 bytes of HMAC as base64url (signing-links.ts).
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
+/** Whether `token` has the shape of a signing link's token (anything else is looked up nowhere). */
+export function isLinkToken(token: string): boolean {
+  return TOKEN.test(token);
+}
+
 /**
  * What a signing link (`/sign/<token>`) opens, or undefined for a token that is not one. The token is
  * the credential: it is looked up by its hash, and the partition comes from the recipient it names.
@@ -42,7 +47,7 @@ export async function resolveSigningLink(deps: Pick<DomainDeps, 'db' | 'links' |
   // A form that is over is over for every link, a signed recipient's included.
   if (form.status === 'voided') return { state: 'voided', ...link };
   if (form.status === 'declined') return { state: 'declined', ...link };
-  if (recipient.status === 'signed') return { state: 'signed', ...link };
+  if (recipient.status === 'signed' || recipient.status === 'approved') return { state: 'signed', ...link };
   const expired = form.status === 'expired' || (form.expires_at !== null && form.expires_at <= isoNow(deps.clock));
   if (expired) return { state: 'expired', ...link };
   return { state: recipient.status === 'waiting' ? 'waiting' : 'open', ...link };

@@ -2,6 +2,7 @@ import { recordSealAttemptFailed } from '../../db/repositories/form-sealing.js';
 import { findForm } from '../../db/repositories/forms.js';
 import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
+import { isComplete } from '../sending/recipient-roles.js';
 import { findTemplate } from '../../db/repositories/templates.js';
 import type { Partition } from '../../lib/partition.js';
 import type { JobHandler } from '../../outbox/job.js';
@@ -67,7 +68,7 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
-  if (recipients.length === 0 || recipients.some((r) => r.status !== 'signed')) return undefined;
+  if (!isComplete(recipients)) return undefined;
   const fields = await formFields(deps, p, form);
   const record = await loadSigningRecord(deps, p, form.id, form.values);
   const source = await deps.blobs.get(form.pdf_key);

@@ -4,7 +4,10 @@ import { markRecipientSigned, setFormValues } from '../../db/repositories/recipi
 import { insertSignature } from '../../db/repositories/signatures.js';
 import { insertSigningEvidence } from '../../db/repositories/signing-evidence.js';
 import { deleteRecipientDraft } from '../../db/repositories/signing-drafts.js';
+import type { Trx } from '../../db/handles.js';
+import type { RecipientRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
+import { isComplete } from '../sending/recipient-roles.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { formSeal } from '../../outbox/jobs/form-seal.job.js';
@@ -38,7 +41,7 @@ export interface SignResult {
   complete: boolean;
 }
 
-type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templateCache' | 'links'>;
+type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templateCache' | 'links' | 'baseUrl'>;
 
 /**
  * A recipient signs: their values checked as prefill is, their signature images stored in the blob
@@ -49,6 +52,7 @@ type SignDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'blobs' | 'templa
 export async function signForm(deps: SignDeps, link: SigningLink, input: SignInput, client: Client): Promise<SignResult> {
   const { partition: p, form, recipient } = link;
   refuseClosedLink(link);
+  if (recipient.role !== 'signer') throw new AppError('parameter_invalid', `You are the ${recipient.role} of this document, not a signer: there is nothing for you to sign.`);
   if (input.consent !== true) throw new AppError('parameter_invalid', 'Tick the box to agree to sign electronically before you finish.', 'consent');
   const consent = await shownConsent(deps, p, recipient, input.locale, input.languageChoices ?? { picked: null, accepted: [] });
   const fields = await formFields(deps, p, form);
@@ -69,7 +73,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     if (locked.status === 'signed') throw new AppError('form_not_sendable', 'This document has already been signed by everyone.');
     if (locked.status === 'declined' || locked.status === 'voided') refuseClosedLink({ ...link, state: locked.status });
     // A signature without a page view before it (a client posting directly) still records the view.
-    await markViewed(trx, p, form.id, recipient.id, seen);
+    await markViewed(trx, deps, p, form.id, recipient.id, seen);
     const signed = await markRecipientSigned(trx, p, recipient.id, seen);
     if (!signed) throw new AppError('form_not_sendable', 'You have already signed this document.');
     // The values typed so far (issue 43) have no use left: they are the signature's now.
@@ -87,14 +91,20 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     }
     // Sequential order: the next recipient's turn comes with this signature, in this unit.
     const recipients = await advanceTurn(trx, deps, p, locked, at);
-    const complete = recipients.every((r) => r.status === 'signed');
-    if (complete) {
-      await enqueue(trx, p, formSeal, { form_id: form.id }, { now: at });
-      // The Form shows `sealing: pending` from this signature until the seal is stored (issue 25).
-      await setFormSealing(trx, p, form.id, { sealing_status: 'pending', sealing_attempts: 0, sealing_error: null, sealing_next_at: null });
-    }
-    return { complete };
+    return { complete: await sealWhenComplete(trx, p, form.id, recipients, at) };
   });
+}
+
+/**
+ * When every signer and approver is done (cc and viewers never hold a form open), the seal job is
+ * enqueued in the caller's unit (the last signature or approval). Returns whether it was.
+ */
+export async function sealWhenComplete(trx: Trx, p: Partition, formId: string, recipients: readonly RecipientRow[], at: string): Promise<boolean> {
+  if (!isComplete(recipients)) return false;
+  await enqueue(trx, p, formSeal, { form_id: formId }, { now: at });
+  // The Form shows `sealing: pending` from this signature until the seal is stored (issue 25).
+  await setFormSealing(trx, p, formId, { sealing_status: 'pending', sealing_attempts: 0, sealing_error: null, sealing_next_at: null });
+  return true;
 }
 
 /**

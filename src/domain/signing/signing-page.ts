@@ -6,6 +6,8 @@ import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
 import { displayName } from '../sending/display-name.js';
+import { loadBrandLook, type BrandLook } from '../branding/brand-look.js';
+import { stillWaitingFor } from '../sending/recipient-roles.js';
 import type { SigningLink } from './resolve-link.js';
 import { needsOwnSignature } from './signing-rules.js';
 import { viewForm, type Client } from './view-form.js';
@@ -41,17 +43,18 @@ export interface SigningPage {
    * ask; the open page's Help, issue 43); null: the sender's name alone.
    */
   contactEmail: string | null;
-  /**
-   * The signer may hand their part to someone else (`/sign/<token>/reassign`, issue 43 item 6). False
-   * until the form allows reassignment; the reassignment feature sets it from the form.
-   */
-  allowReassign: boolean;
   /** When the recipient's draft on the server was last saved (drafts/signing-draft.ts withDraft); null: none. */
   draftSavedAt: string | null;
   /** A declined form: who declined (name or address) and when. */
   declined: { by: string; at: string } | null;
   /** A voided form: when the sender withdrew it. */
   voidedAt: string | null;
+  /** What this recipient does (issue 42): a non-signer's page has no fields. */
+  role: RecipientRow['role'];
+  /** The sender's own words to this recipient (issue 42), plain text; null when none. */
+  message: string | null;
+  /** The account's brand (issue 42): the page's logo, accent and the sender's name. */
+  brand: BrandLook;
   /** What this recipient's signature means (issue 38: "Approved"), shown before signing; null when none. */
   meaning: string | null;
 }
@@ -62,7 +65,7 @@ const IMAGE_TYPES: ReadonlySet<FieldDef['type']> = new Set(['signature', 'initia
  * What the signing page shows for an opened link; a first open of an open link records the view
  * (view-form.ts) before the page is built, so the page never shows a state older than its own view.
  */
-export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache'>, link: SigningLink, client: Client): Promise<SigningPage> {
+export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>, link: SigningLink, client: Client): Promise<SigningPage> {
   await viewForm(deps, link, client);
   const { partition: p, form, recipient } = link;
   const [fields, account, recipients, notify] = await Promise.all([
@@ -73,16 +76,20 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     link.state === 'expired' || link.state === 'open' ? findAccountNotify(deps.db, p.accountId) : undefined,
   ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
+  const brand = await loadBrandLook(deps.db, deps.baseUrl, p.accountId, account?.name ?? 'The sender');
   return {
+    brand,
     state: link.state,
     formName: form.name ?? 'Document',
-    senderName: account?.name ?? 'The sender',
+    senderName: brand.name,
     recipientName: displayName(recipient),
     meaning: recipient.meaning ?? null,
     expiresAt: form.expires_at,
-    signedAt: recipient.signed_at,
+    signedAt: recipient.signed_at ?? recipient.approved_at,
+    role: recipient.role,
+    message: recipient.message,
     sealed: form.status === 'signed',
-    waitingFor: recipients.filter((r) => r.id !== recipient.id && r.status !== 'signed').length,
+    waitingFor: stillWaitingFor(recipients, recipient.id),
     fields: fields.defs.map(({ signer, ...f }) => {
       const value = values[f.name] ?? null;
       const mine = signer === recipient.signer;
@@ -93,7 +100,6 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     recipientLocale: recipient.locale,
     accountLocale: account?.locale ?? null,
     contactEmail: notify?.notify_email ?? null,
-    allowReassign: false,
     draftSavedAt: null,
     declined: declinedBy(recipients),
     voidedAt: form.voided_at,

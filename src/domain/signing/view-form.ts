@@ -9,6 +9,7 @@ import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { ACTIVE } from '../lifecycle/lifecycle-rules.js';
+import { advanceTurn } from '../lifecycle/advance-turn.js';
 import type { SigningLink } from './resolve-link.js';
 
 /** Who opened a page: the address and browser the audit trail keeps. */
@@ -23,11 +24,11 @@ export interface Client {
  * transaction, with the viewed notice to the account when it opted in. Later opens write nothing.
  * Returns whether this call was the first view.
  */
-export async function viewForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, link: SigningLink, client: Client): Promise<boolean> {
+export async function viewForm(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links' | 'baseUrl'>, link: SigningLink, client: Client): Promise<boolean> {
   // The common case, a page opened again, costs no write.
   if (link.state !== 'open' || link.recipient.status !== 'sent') return false;
   const at = isoNow(deps.clock);
-  return deps.transact((trx) => markViewed(trx, link.partition, link.form.id, link.recipient.id, { at, ...client }));
+  return deps.transact((trx) => markViewed(trx, deps, link.partition, link.form.id, link.recipient.id, { at, ...client }));
 }
 
 /**
@@ -35,13 +36,15 @@ export async function viewForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, lin
  * is locked first, as sends and signatures lock it, so concurrent changes of one form queue in one
  * order; the recipient's conditional update then lets exactly one of concurrent first opens through.
  */
-export async function markViewed(trx: Trx, p: Partition, formId: string, recipientId: string, seen: ClientSeen): Promise<boolean> {
+export async function markViewed(trx: Trx, deps: Pick<DomainDeps, 'links' | 'baseUrl'>, p: Partition, formId: string, recipientId: string, seen: ClientSeen): Promise<boolean> {
   const form = await lockForm(trx, p, formId, seen.at);
   // Only a form still out with its recipients records views (not signed, expired, declined or voided).
   if (!form || !ACTIVE.has(form.status)) return false;
   const recipient = await markRecipientViewed(trx, p, recipientId, seen);
   if (!recipient) return false;
   const viewed = (await markFormViewed(trx, p, formId, seen.at)) ?? form;
+  // A viewer's part is this view (issue 42): in a sequential form the next recipient's turn comes with it.
+  if (recipient.role === 'viewer') await advanceTurn(trx, deps, p, form, seen.at);
   await recordFormEvent(trx, p, 'form.viewed', formState(viewed, await listRecipientsOfForm(trx, p, formId)), seen.at);
   // The account's notify_email hears of each recipient's first view if it opted in.
   await enqueueSenderNotice(trx, { partition: p, now: seen.at }, form, { kind: 'viewed', recipient });

@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { findAccount } from '../../db/repositories/accounts.js';
-import { insertMessage } from '../../db/repositories/messages.js';
 import { consumeLoginLink, insertLoginLink, revokeUserSessions } from '../../db/repositories/sessions.js';
 import { findUserByEmail, findUserById, setUserPassword } from '../../db/repositories/users.js';
 import type { LoginLinkPurpose, UserRow } from '../../db/tables.js';
 import type { Trx } from '../../db/handles.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { newId } from '../../lib/ids.js';
-import { enqueue } from '../../outbox/enqueue.js';
-import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
+import { recordActivity } from '../activity/record-activity.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { composeAccessEmail } from './compose-access-email.js';
 import { reserveAccessEmail } from './login-throttle.js';
 import { hashPassword } from './passwords.js';
-import { startSession, type StartedSession } from './sessions.js';
+import type { StartedChallenge, StartedSession } from './sessions.js';
+import { afterFirstFactor } from './two-factor-gate.js';
+import { queueUserEmail } from './user-email.js';
 import { checkNewPassword, normalizeEmail } from './user-rules.js';
 
 // Signing in to the dashboard without the command line (issue 37 item 4): the sign-in page asks for an
@@ -72,15 +71,7 @@ export async function requestAccessEmail(deps: Pick<DomainDeps, 'db' | 'transact
       const link = await issueLoginLink(trx, deps, user, purpose, EMAILED_LINK_MINUTES);
       const account = await findAccount(trx, user.account_id);
       const composed = composeAccessEmail({ purpose, to: email, accountName: account?.name ?? 'Formsign', url: link.url, minutes: EMAILED_LINK_MINUTES, baseUrl: deps.baseUrl });
-      const now = deps.clock.now().toISOString();
-      const messageId = newId('message');
-      // The test partition: the one the dashboard opens in, so the dev outbox shows it there.
-      const p = { accountId: user.account_id, mode: 'test' as const };
-      await insertMessage(trx, p, {
-        id: messageId, kind: purpose === 'reset' ? 'password_reset' : 'sign_in_link', form_id: null, recipient_id: null,
-        channel: 'email', to_address: email, subject: composed.subject, text: composed.text, html: composed.html, created_at: now,
-      });
-      await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now });
+      await queueUserEmail(trx, deps, { accountId: user.account_id, kind: purpose === 'reset' ? 'password_reset' : 'sign_in_link', to: email, ...composed });
     });
   }
   const what = purpose === 'reset' ? 'a link to set a new password' : 'a sign-in link';
@@ -100,7 +91,7 @@ const INVALID_LINK = 'This link is not valid: it was used already, has expired o
  * (whoever held one), and a new session starts for this browser. A password that breaks the rules is
  * refused before the link is spent, so the person can try another with the same link.
  */
-export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; new_password: unknown }): Promise<StartedSession> {
+export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; new_password: unknown; ip?: string | null }): Promise<StartedSession | StartedChallenge> {
   const password = checkNewPassword(input.new_password, 'new_password');
   const token = input.token;
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw new AppError('login_failed', INVALID_LINK);
@@ -112,7 +103,9 @@ export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | '
     if (!found) throw new AppError('login_failed', INVALID_LINK);
     await setUserPassword(trx, found.account_id, found.id, hash, at);
     await revokeUserSessions(trx, found.account_id, found.id, at);
+    await recordActivity(trx, deps, { accountId: found.account_id, actor: { userId: found.id, email: found.email, ip: input.ip ?? null }, kind: 'member.password_changed', target: found.email, detail: { via: 'reset_link' } });
     return { ...found, password_hash: hash };
   });
-  return startSession(deps, user);
+  // A reset link proves the mailbox, not the authenticator: two-factor sign-in still asks for its code.
+  return afterFirstFactor(deps, user, { ip: input.ip ?? null, via: 'password_reset' });
 }

@@ -13,6 +13,9 @@ import { AppError } from '../errors.js';
 //   client address's 30;
 // - sign-in and reset e-mails: the address asked about, 3 (nobody's inbox is flooded), and the client
 //   address, 10 (one address asking about many); counted whether or not a user has the address;
+// - the second factor (a TOTP or recovery code, at sign-in, at enrolment and to turn it off): the user,
+//   5 — one user's codes guessed from anywhere (a code has a million values: 5 guesses a quarter of an
+//   hour make guessing hopeless) — and the client address's 30, as for a password;
 // - sign-up: the client address, 10 accounts made (one address making accounts in bulk); a sign-up
 //   that makes no account is given back.
 
@@ -22,6 +25,8 @@ export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const LIMIT_PER_EMAIL_AND_IP = 5;
 export const LIMIT_PER_IP = 30;
 export const PASSWORD_CHECKS_PER_USER = 5;
+/** Second-factor codes checked per user in a window (issue 39): the same measure as a password. */
+export const SECOND_FACTOR_CHECKS_PER_USER = 5;
 export const SIGNUPS_PER_IP = 10;
 /** Sign-in and reset e-mails asked for, per address asked about and per client address (issue 37). */
 export const ACCESS_EMAILS_PER_ADDRESS = 3;
@@ -91,6 +96,12 @@ export function reserveLogin(deps: DepsForThrottle, s: ThrottleSubjects): Promis
 export function reservePasswordCheck(deps: DepsForThrottle, s: { userId: string; ip: string | null }): Promise<Attempt> {
   const user: Limit = { subject: `password:${s.userId}`, limit: PASSWORD_CHECKS_PER_USER, clearOnSuccess: true };
   return reserve(deps, [user, ...ipLimit(s.ip)], (wait) => `Too many wrong current passwords. Try again in ${wait}.`);
+}
+
+/** Reserves one check of a second-factor code (sign-in, enrolment, turning it off) of the user. */
+export function reserveSecondFactor(deps: DepsForThrottle, s: { userId: string; ip: string | null }): Promise<Attempt> {
+  const user: Limit = { subject: `second-factor:${s.userId}`, limit: SECOND_FACTOR_CHECKS_PER_USER, clearOnSuccess: true };
+  return reserve(deps, [user, ...ipLimit(s.ip)], (wait) => `Too many wrong codes. Try again in ${wait}.`);
 }
 
 /** Reserves one sign-up from the address (none counted without an address). */

@@ -4,19 +4,23 @@ import { findUser, findUserByEmail, findUserById, insertUser, setUserPassword } 
 import { isoNow } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
+import type { Role } from '../../lib/member-roles.js';
+import { OPERATOR, recordActivity } from '../activity/record-activity.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { issueLoginLink, LINK_PATHS } from './access-emails.js';
 import { reservePasswordCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { startSession, type Session, type StartedSession } from './sessions.js';
-import { checkNewPassword, normalizeEmail } from './user-rules.js';
+import { startSession, type Session, type StartedChallenge, type StartedSession } from './sessions.js';
+import { afterFirstFactor } from './two-factor-gate.js';
+import { checkNewPassword, checkRole, normalizeEmail } from './user-rules.js';
 
 export interface UserView {
   object: 'user';
   id: string;
   account_id: string;
   email: string;
+  role: Role;
   has_password: boolean;
   created_at: string;
 }
@@ -34,15 +38,22 @@ export const LOGIN_LINK_HOURS = 24;
 /** Where a link lands: the page reads the token from the fragment, which never reaches a server log. */
 export const LOGIN_LINK_PATH = LINK_PATHS.sign_in;
 
-/** An operator's user (`formsign users create`, the demo account): no password until they set one. */
-export async function createUser(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { accountId: string; email: string }): Promise<UserView> {
+/**
+ * An operator's user (`formsign users create [--role R]`, the demo account): no password until they
+ * set one. Without a role, `owner`: what every user was before roles (issue 39).
+ */
+export async function createUser(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, input: { accountId: string; email: string; role?: unknown }): Promise<UserView> {
   const email = normalizeEmail(input.email, '--email');
+  const role = input.role === undefined ? 'owner' : checkRole(input.role, '--role');
   if (!(await findAccount(deps.db, input.accountId))) throw notFound('account', input.accountId, 'account');
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', `A user with the e-mail address ${email} exists already.`, 'email');
   const now = isoNow(deps.clock);
-  const row = { id: newId('user'), account_id: input.accountId, email, password_hash: null, created_at: now, updated_at: now };
-  await deps.transact((trx) => insertUser(trx, row));
-  return { object: 'user', id: row.id, account_id: row.account_id, email, has_password: false, created_at: now };
+  const row = { id: newId('user'), account_id: input.accountId, email, password_hash: null, role, created_at: now, updated_at: now };
+  await deps.transact(async (trx) => {
+    await insertUser(trx, row);
+    await recordActivity(trx, deps, { accountId: row.account_id, actor: OPERATOR, kind: 'member.joined', target: email, detail: { role, via: 'operator' } });
+  });
+  return { object: 'user', id: row.id, account_id: row.account_id, email, role, has_password: false, created_at: now };
 }
 
 /** A one-time sign-in link for the user with this e-mail address (the operator's command). */
@@ -55,14 +66,15 @@ export async function createLoginLink(deps: Pick<DomainDeps, 'db' | 'transact' |
 }
 
 /** Signs in with a link's token, once; a used, expired or unknown token gets the same answer. */
-export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown): Promise<StartedSession> {
+export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown, ip: string | null = null): Promise<StartedSession | StartedChallenge> {
   const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask for a new one on the sign-in page.');
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw invalid;
   const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock), 'sign_in'));
   if (!userId) throw invalid;
   const user = await findUserById(deps.db, userId);
   if (!user) throw invalid;
-  return startSession(deps, user);
+  // A link is one factor, as a password is: two-factor sign-in still asks for its code.
+  return afterFirstFactor(deps, user, { ip, via: 'link' });
 }
 
 /**
@@ -86,6 +98,7 @@ export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'cl
   await deps.transact(async (trx) => {
     await setUserPassword(trx, user.account_id, user.id, hash, at);
     await revokeUserSessions(trx, user.account_id, user.id, at);
+    await recordActivity(trx, deps, { accountId: user.account_id, actor: { userId: user.id, email: user.email, ip: input.ip }, kind: 'member.password_changed', target: user.email, detail: { via: user.password_hash ? 'change' : 'first' } });
   });
   return startSession(deps, { ...user, password_hash: hash });
 }

@@ -25,7 +25,7 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' 
   const attempt = await reserveSignup(deps, input.ip);
   let started: Awaited<ReturnType<typeof insertNewSession>>;
   try {
-    started = await makeAccount(deps, { name, email, password });
+    started = await makeAccount(deps, { name, email, password, ip: input.ip });
   } catch (err) {
     await attempt.release();
     throw err;
@@ -35,7 +35,7 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' 
   return { token: started.token, view: session.view };
 }
 
-async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'plans' | 'passwordCost'>, input: { name: string; email: string; password: string }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
+async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'plans' | 'passwordCost'>, input: { name: string; email: string; password: string; ip: string | null }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
   const { name, email } = input;
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
   const passwordHash = await hashPassword(input.password, deps.passwordCost);
@@ -46,7 +46,8 @@ async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 
     // Checked again inside the write: two sign-ups with one address at once get one account.
     if (await findUserByEmail(trx, email)) throw new AppError('email_taken', TAKEN, 'email');
     await insertAccount(trx, account);
-    await insertUser(trx, { id: userId, account_id: account.id, email, password_hash: passwordHash, created_at: now, updated_at: now });
-    return insertNewSession(trx, deps, { id: userId, account_id: account.id });
+    // The one who signs up owns the account.
+    await insertUser(trx, { id: userId, account_id: account.id, email, password_hash: passwordHash, role: 'owner', created_at: now, updated_at: now });
+    return insertNewSession(trx, deps, { id: userId, account_id: account.id, email, role: 'owner' }, { ip: input.ip, via: 'sign_up' });
   });
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { isRole, ROLES, type Role } from '../../lib/member-roles.js';
 import { isEmailAddress } from '../forms/value-rules.js';
 
 // What the sign-up and sign-in forms accept, checked before anything is stored or hashed.
@@ -33,4 +34,11 @@ export function accountName(value: unknown, param = 'account_name'): string {
   const name = value.trim();
   if ([...name].length > 200) throw new AppError('parameter_invalid', 'An account name can have at most 200 characters.', param);
   return name;
+}
+
+/** A member's role as given (the dashboard, the CLI): one of owner, admin, sender, viewer. */
+export function checkRole(value: unknown, param = 'role'): Role {
+  if (value === undefined || value === null || value === '') throw new AppError('parameter_missing', `Choose a role: ${ROLES.join(', ')}.`, param);
+  if (!isRole(value)) throw new AppError('parameter_invalid', `role must be one of ${ROLES.join(', ')}.`, param);
+  return value;
 }

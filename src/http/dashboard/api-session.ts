@@ -2,26 +2,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { requestAccessEmail, resetPassword } from '../../domain/users/access-emails.js';
 import { logIn } from '../../domain/users/log-in.js';
+import { acceptInvitation, lookupInvitation } from '../../domain/users/invitations.js';
 import { logInWithLink, setPassword } from '../../domain/users/manage-users.js';
-import { endSession, resolveSession, type StartedSession } from '../../domain/users/sessions.js';
+import { endSession } from '../../domain/users/sessions.js';
 import { signUp } from '../../domain/users/sign-up.js';
-import { assertSameOrigin, sessionGuard, sessionOf } from './guard.js';
+import { clientIp } from './actor.js';
+import { assertSameOrigin, sessionGuard, sessionGuardAt, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie } from './session-cookie.js';
+import { sendStarted, type Started } from './start-session.js';
 
 // Sign-up, sign-in (password or one-time link), the current session, sign-out and password setting;
 // e-mailed sign-in and reset links (issue 37). Every sign-in mints a new session token (a token the
-// browser brought is never adopted) and ends the session the browser held before, if any.
+// browser brought is never adopted) and ends the session the browser held before, if any. A user with
+// two-factor sign-in gets a half-signed-in session first (api-two-factor.ts finishes it).
 
 export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void {
   const guard = sessionGuard(deps);
   const secure = deps.baseUrl.startsWith('https:');
-  const started = async (req: FastifyRequest, reply: FastifyReply, s: StartedSession, status = 200) => {
-    const previous = await resolveSession(deps, readSessionCookie(req));
-    if (previous) await endSession(deps, previous);
-    setSessionCookie(reply, s.token, s.view.expires_at, secure);
-    return reply.code(status).send(s.view);
-  };
+  const started = (req: FastifyRequest, reply: FastifyReply, s: Started, status = 200) => sendStarted(deps, req, reply, s, status);
 
   api.post('/signup', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
@@ -38,7 +37,7 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/login-link', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token']);
-    return started(req, reply, await logInWithLink(deps, body['token']));
+    return started(req, reply, await logInWithLink(deps, body['token'], clientIp(req)));
   });
 
   // "E-mail me a sign-in link" and "Forgot password?": 202 and the same answer for any address.
@@ -51,12 +50,25 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
   api.post('/password-reset', async (req, reply) => {
     assertSameOrigin(req, deps.baseUrl);
     const body = jsonObject(req, ['token', 'new_password']);
-    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'] }));
+    return started(req, reply, await resetPassword(deps, { token: body['token'], new_password: body['new_password'], ip: clientIp(req) }));
+  });
+
+  // An invitation to join an account (issue 39): what it is, then joining with a new password.
+  api.post('/invitation/lookup', async (req) => {
+    assertSameOrigin(req, deps.baseUrl);
+    return lookupInvitation(deps, jsonObject(req, ['token'])['token']);
+  });
+
+  api.post('/invitation/accept', async (req, reply) => {
+    assertSameOrigin(req, deps.baseUrl);
+    const body = jsonObject(req, ['token', 'password']);
+    return started(req, reply, await acceptInvitation(deps, { token: body['token'], password: body['password'], ip: clientIp(req) }), 201);
   });
 
   api.get('/session', { onRequest: guard }, async (req) => sessionOf(req).view);
 
-  api.post('/logout', { onRequest: guard }, async (req, reply) => {
+  // A half-signed-in session may sign out too ("Cancel" on the code step).
+  api.post('/logout', { onRequest: sessionGuardAt(deps, [null, 'code', 'enrol']) }, async (req, reply) => {
     await endSession(deps, sessionOf(req));
     clearSessionCookie(reply, secure);
     return reply.code(204).send();
@@ -66,9 +78,4 @@ export function registerSessionApi(api: FastifyInstance, deps: DomainDeps): void
     const body = jsonObject(req, ['current_password', 'new_password']);
     return started(req, reply, await setPassword(deps, sessionOf(req), { current_password: body['current_password'], new_password: body['new_password'], ip: clientIp(req) }));
   });
-}
-
-/** The client's address: the peer's, or with TRUST_PROXY the one a trusted proxy forwarded. */
-function clientIp(req: FastifyRequest): string | null {
-  return req.ip || null;
 }

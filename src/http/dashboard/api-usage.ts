@@ -4,6 +4,7 @@ import type { Limits } from '../../domain/limits/limits.js';
 import { accountUsage } from '../../domain/limits/account-usage.js';
 import { renameAccount } from '../../domain/accounts/rename-account.js';
 import { listOperations, type OpenApiDocument } from '../openapi.js';
+import { settingsChange } from './actor.js';
 import { sessionGuard, sessionOf } from './guard.js';
 import { jsonObject } from './json-input.js';
 
@@ -21,6 +22,6 @@ export function registerAccountApi(api: FastifyInstance, deps: DomainDeps, doc: 
 
   api.patch('/account', { onRequest: guard }, async (req) => {
     const body = jsonObject(req, ['name']);
-    return renameAccount(deps, sessionOf(req).accountId, body['name']);
+    return renameAccount(settingsChange(deps, req, 'account_name', { name: typeof body['name'] === 'string' ? body['name'].slice(0, 200) : null }), sessionOf(req).accountId, body['name']);
   });
 }

@@ -1,25 +1,56 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
-import { checkCsrf, requireSession, type Session } from '../../domain/users/sessions.js';
+import { checkCsrf, requireSession, requireSessionAt, rotateSession, type PendingStep, type Session } from '../../domain/users/sessions.js';
 import { sendJsonError } from '../error-body.js';
-import { readSessionCookie } from './session-cookie.js';
+import { assertAllowed } from './permissions.js';
+import { readSessionCookie, setSessionCookie } from './session-cookie.js';
 
 // Every dashboard API call but sign-up and sign-in needs a live session; every state-changing one
 // also needs the session's CSRF token in a header (a cross-site page can neither read the token nor
-// set a custom header without a CORS preflight, which is never granted).
+// set a custom header without a CORS preflight, which is never granted). Then the member's role must
+// allow the route (permissions.ts, the one table), read fresh with the session on every request, so
+// a role change or a removal counts at the member's next request, from any open tab.
 
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const sessions = new WeakMap<FastifyRequest, Session>();
+const guards = new WeakSet<object>();
 
 export function sessionGuard(deps: DomainDeps) {
-  return async (req: FastifyRequest): Promise<void> => {
-    const session = await requireSession(deps, readSessionCookie(req));
+  return guardWith(deps, (token) => requireSession(deps, token));
+}
+
+/**
+ * The two-factor routes' guard: also lets through a half-signed-in session at one of `steps` (null: a
+ * full session), checked the same way; every other route's guard refuses such a session.
+ */
+export function sessionGuardAt(deps: DomainDeps, steps: ReadonlyArray<PendingStep | null>) {
+  return guardWith(deps, (token) => requireSessionAt(deps, token, steps));
+}
+
+function guardWith(deps: DomainDeps, find: (cookieToken: string | undefined) => Promise<Session>) {
+  const secure = deps.baseUrl.startsWith('https:');
+  const guard = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const session = await find(readSessionCookie(req));
     if (!SAFE.has(req.method)) checkCsrf(session, headerValue(req, CSRF_HEADER));
+    assertAllowed(session.role, req.method, req.routeOptions.url ?? req.url);
+    // Issued under another role (changed since): a new session id before anything else happens.
+    if (session.issuedRole !== session.role) {
+      const rotated = await rotateSession(deps, session);
+      if (rotated) setSessionCookie(reply, rotated, session.view.expires_at, secure);
+    }
     sessions.set(req, session);
   };
+  guards.add(guard);
+  return guard;
+}
+
+/** Whether a route's onRequest hooks include a session guard (index.ts refuses a role route without). */
+export function hasSessionGuard(hooks: unknown): boolean {
+  const list: unknown[] = Array.isArray(hooks) ? hooks : [hooks];
+  return list.some((h) => typeof h === 'function' && guards.has(h));
 }
 
 /** The session the guard found; a route without the guard has none. */

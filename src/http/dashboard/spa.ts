@@ -76,8 +76,8 @@ async function sendAsset(asset: BuiltAsset, req: FastifyRequest, reply: FastifyR
  * browser has a live session, so a signed-out visitor goes straight to the sign-in form instead of
  * first asking the API and getting a 401.
  */
-function pageConfig(signedIn: boolean, devOutbox: boolean): string {
-  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL, signedIn, devOutbox });
+function pageConfig(signedIn: boolean, devOutbox: boolean, sso: boolean): string {
+  const json = JSON.stringify({ pdfjs: SIGN_ASSETS.pdfjs.url, pdfjsWorker: SIGN_ASSETS.pdfjsWorker.url, standardFonts: STANDARD_FONTS_URL, signedIn, devOutbox, sso });
   return json.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -99,7 +99,7 @@ export function registerSpa(app: FastifyInstance, deps: DomainDeps, distDir = DI
     if (!built) return sendPage(reply, notBuilt, { status: 503 });
     index ??= fs.readFileSync(indexFile, 'utf8').replace(ICON_PLACEHOLDER, LAYOUT_ASSETS.icon.url);
     const signedIn = (await resolveSession(deps, readSessionCookie(req))) !== undefined;
-    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index.replace(CONFIG_PLACEHOLDER, pageConfig(signedIn, devOutbox)));
+    return setSecurityHeaders(reply, DASHBOARD_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index.replace(CONFIG_PLACEHOLDER, pageConfig(signedIn, devOutbox, deps.oidc !== undefined)));
   };
   app.get('/dashboard', sendIndex);
   app.get('/dashboard/*', sendIndex);

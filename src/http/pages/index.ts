@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import type { OpenApiDocument } from '../openapi.js';
+import { registerBrandAssets } from './brand-assets.js';
 import { registerDocs } from './docs.js';
 import { registerEmbedScript } from './embed-script.js';
 import { registerHome } from './home.js';
@@ -27,4 +28,6 @@ export function registerPages(app: FastifyInstance, doc: OpenApiDocument, domain
   // Embedded signing (issue 26): the web component host pages load.
   registerEmbedScript(app);
   registerVerifyPage(app, domain);
+  // Issue 42: an account's logo and accent, as its e-mails and pages show them.
+  registerBrandAssets(app, domain);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import { validationError } from '../error-body.js';
 import { resolveRef, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '../openapi.js';
 import { absolutize, createValidators, refusingNul, type Validators, type ValidateFunction } from '../validation.js';
 
@@ -61,8 +62,28 @@ export function schemasFor(doc: OpenApiDocument, op: OpenApiOperation, pathParam
   const path = parametersIn(doc, op, pathParameters, 'path');
   if (path.length > 0) out.params = objectSchema(path);
   const json = op.requestBody?.content['application/json']?.schema;
-  if (json) out.body = absolutize(json);
+  // An operation that also takes another media type (a bulk send's CSV upload) validates only its JSON
+  // bodies against the schema; its route reads the other kind itself.
+  if (json) out.body = acceptedMediaTypes(op).length > 1 ? { content: { 'application/json': { schema: absolutize(json) } } } : absolutize(json);
   return out;
+}
+
+/**
+ * A check of a value against one of the document's schemas as a request body, answering the
+ * contract's error the body's validation would (a bulk send checks each row as `createForm`'s and
+ * `sendForm`'s bodies: issue 42). Compiled once per process.
+ */
+export function bodySchemaCheck(doc: OpenApiDocument, schemaName: string): (value: unknown) => AppError | undefined {
+  const { validators, compiled } = compilerFor(doc);
+  const key = `component ${schemaName}`;
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = validators.body.compile(absolutize({ $ref: `#/components/schemas/${schemaName}` }))));
+  const check = refusingNul(validate);
+  return (value) => {
+    if (check(value)) return undefined;
+    const first = check.errors?.[0];
+    return first ? validationError(first, 'body') : new AppError('parameter_invalid', 'The row is invalid.');
+  };
 }
 
 /** The media types an operation's request body may be sent as, from the document. */

@@ -3,6 +3,10 @@ import getReadiness from './health/getReadiness.js';
 import getOpenApiDocument from './meta/getOpenApiDocument.js';
 import getTypescriptSdk from './meta/getTypescriptSdk.js';
 import createForm from './forms/createForm.js';
+// Issue 42: bulk send.
+import createBulkSend from './bulk-sends/createBulkSend.js';
+import getBulkSend from './bulk-sends/getBulkSend.js';
+import listBulkSendRows from './bulk-sends/listBulkSendRows.js';
 import generateForm from './forms/generateForm.js';
 import deleteForm from './forms/deleteForm.js';
 import holdForm from './forms/holdForm.js';
@@ -41,6 +45,8 @@ import sendWebhookTestEvent from './webhooks/sendWebhookTestEvent.js';
 // After sending (issue #23).
 import remindForm from './forms/remindForm.js';
 import voidForm from './forms/voidForm.js';
+// Issue 38: correcting a recipient who has not signed.
+import updateRecipient from './forms/updateRecipient.js';
 // Embedded signing (issue 26).
 import listEmbedOrigins from './embed/listEmbedOrigins.js';
 import addEmbedOrigin from './embed/addEmbedOrigin.js';
@@ -52,10 +58,16 @@ import getFormEvidence from './evidence/getFormEvidence.js';
 import exportDataSubject from './data-subjects/exportDataSubject.js';
 import eraseDataSubject from './data-subjects/eraseDataSubject.js';
 import verifyPdf from './evidence/verifyPdf.js';
+// Issue 42: the account's brand.
+import getBranding from './branding/getBranding.js';
+import updateBranding from './branding/updateBranding.js';
 import type { RouteDef } from './route.js';
 
 /** Every implemented operation; app.ts refuses to start when this and openapi.yaml disagree. */
 export const ROUTES: readonly RouteDef[] = [
+  createBulkSend,
+  getBulkSend,
+  listBulkSendRows,
   getHealth,
   getReadiness,
   getOpenApiDocument,
@@ -96,6 +108,7 @@ export const ROUTES: readonly RouteDef[] = [
   // After sending (issue #23).
   remindForm,
   voidForm,
+  updateRecipient,
   // Issue 25 (evidence).
   resealForm,
   // Embedded signing (issue 26).
@@ -108,4 +121,6 @@ export const ROUTES: readonly RouteDef[] = [
   getFormEvidence,
   exportDataSubject,
   eraseDataSubject,
+  getBranding,
+  updateBranding,
 ];

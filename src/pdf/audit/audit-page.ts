@@ -5,10 +5,11 @@
 // and their time zone; who sent the form and how it ended (completed, declined, withdrawn, expired).
 // The same pages make the audit trail served alone (audit-document.ts), also for forms that ended
 // without a seal. In the audit trail's language (`locale`); times in UTC, each signer's offset stated.
-import type { PDFDocument } from '@cantoo/pdf-lib';
+import { rgb, type PDFDocument, type PDFImage, type RGB } from '@cantoo/pdf-lib';
 import { isLocale, type Locale } from '../../lib/i18n/index.js';
 import type { DocumentFonts, HanStyle } from '../fill/index.js';
 import { isolate, ltr } from '../shared/bidi-layout.js';
+import { roleAuditWords } from './role-words.js';
 import { checkAuditWords } from './check-words.js';
 import { fitCentred } from './fit.js';
 import { COLOURS, PageWriter } from './page-writer.js';
@@ -41,10 +42,14 @@ export interface AuditRecipient {
   declineReason?: string | null;
   /** What their signature means (issue 38), as the send gave it. */
   meaning?: string | null;
+  /** What the recipient did (issue 42); absent or `signer`: they signed. An approver's `signedAt` is when they approved. */
+  role?: 'signer' | 'approver' | 'cc' | 'viewer';
   /** The identity check the sender asked of them (issue 38): method, when, the masked destination. */
   check?: { method: 'email_code' | 'sms_code' | 'access_code'; when: 'open' | 'sign'; destination: string | null } | null;
   /** What happened in the check, oldest first: codes sent (masked destination), verified, wrong codes, locks. */
   checkLog?: ReadonlyArray<{ kind: 'code_sent' | 'verified' | 'failed' | 'locked'; purpose: 'open' | 'sign'; at: string; ip: string | null; destination: string | null }>;
+  /** Who held this recipient's earlier links (issue 38 item 5), oldest first: the person, who replaced them, why. */
+  replaced?: ReadonlyArray<{ who: string; by: 'sender' | 'signer'; reason: string | null; at: string }>;
 }
 
 export interface AuditTrail {
@@ -61,6 +66,12 @@ export interface AuditTrail {
   recipients: readonly AuditRecipient[];
   /** The account that sent the form. */
   sentBy?: string | null;
+  /**
+   * The sending account's brand (issue 42): its accent (`#rrggbb`, 4.5:1 on white, so white text on it
+   * reads) colours the header band, its PNG logo sits in the band (an SVG logo is not drawn: the
+   * header then names the sender alone), and its sender name is the one stated.
+   */
+  brand?: { accent: string | null; logoPng: Uint8Array | null } | null;
   /** When the form reached its end (every recipient signed, or declined, or voided). */
   completedAt?: string | null;
   /** How it ended: `signed`, or a terminal status: `declined`, `voided` or `expired`. */
@@ -101,9 +112,15 @@ export function formatTime(value: string | Date): string {
 
 const LABEL_WIDTH = 150;
 
-export async function header(w: PageWriter, title: string, subtitle: string): Promise<void> {
+export async function header(w: PageWriter, title: string, subtitle: string, brand?: { accent: RGB | null; logo: PDFImage | null }): Promise<void> {
   const top = w.size[1];
-  w.rect(0, top - 78, w.width, 78, { color: COLOURS.accent });
+  w.rect(0, top - 78, w.width, 78, { color: brand?.accent ?? COLOURS.accent });
+  if (brand?.logo) {
+    // A white plate at the band's end, the logo fitted inside it (any logo reads on white).
+    const plate = { x: w.width - w.margin - 120, y: top - 66, width: 120, height: 54 };
+    w.rect(plate.x, plate.y, plate.width, plate.height, { color: COLOURS.white });
+    w.image(brand.logo, fitCentred(brand.logo, plate, 6));
+  }
   await w.text(title, w.margin, 20, 'bold', COLOURS.white, top - 44);
   await w.text(subtitle, w.margin, 9, 'regular', COLOURS.rule, top - 62);
   w.y = top - 78 - 32;
@@ -172,7 +189,7 @@ async function eventTable(w: PageWriter, r: AuditRecipient): Promise<void> {
   for (const { event, at, ip, agent, label } of events) {
     const recordsClient = event === 'viewed' || event === 'signed';
     const cells = await Promise.all([
-      w.block(event === 'check' ? label ?? '' : w.t(EVENT_WORDS[event]), widths[0]! - 4, 9, 'regular'),
+      w.block(event === 'check' ? label ?? '' : event === 'signed' && r.role === 'approver' ? roleAuditWords(w.locale).approved : w.t(EVENT_WORDS[event]), widths[0]! - 4, 9, 'regular'),
       w.block(at ? formatTime(at) : '—', widths[1]!, 9, 'regular'),
       w.block(ip ?? (at && recordsClient ? w.t('audit.notRecorded') : ''), widths[2]!, 9, 'value'),
       w.block(agent ?? '', widths[3]!, 7.5, 'value', 9.5),
@@ -200,7 +217,8 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
   w.rect(w.margin, w.y - 7, w.contentWidth, 22, { color: COLOURS.band });
   const number = `${index}.`;
   await w.text(number, w.margin + 8, 10.5, 'bold', COLOURS.accent);
-  const role = `${w.t('audit.signer', { number: r.signer })}  ·  ${w.t(r.channel === 'sms' ? 'audit.channelSms' : 'audit.channelEmail')}`;
+  const roleName = r.role && r.role !== 'signer' ? roleAuditWords(w.locale)[r.role] : w.t('audit.signer', { number: r.signer });
+  const role = `${roleName}  ·  ${w.t(r.channel === 'sms' ? 'audit.channelSms' : 'audit.channelEmail')}`;
   const roleWidth = await w.widthOf(role, 8.5, 'regular');
   const nameX = w.margin + 14 + Math.max(12, await w.widthOf(number, 10.5, 'bold'));
   const name = await w.block(r.name || w.t('audit.noName'), w.contentWidth - (nameX - w.margin) - roleWidth - 20, 10.5, 'value');
@@ -222,6 +240,7 @@ async function recipient(w: PageWriter, r: AuditRecipient, index: number): Promi
     await row(w, w.t('audit.consent'), `"${isolate(r.consentText)}"\n${agreed}`, 'value', 8.5);
   }
   if (r.declinedAt) await row(w, w.t('audit.declineReason'), r.declineReason || w.t('audit.noReason'), 'value');
+  if (r.replaced?.length) await replacedRow(w, r.replaced);
   for (const mark of r.marks ?? []) await markRow(w, mark);
   w.y -= 2;
   await eventTable(w, r);
@@ -237,6 +256,16 @@ async function checkRow(w: PageWriter, r: AuditRecipient): Promise<void> {
   const count = (kind: string) => String(log.filter((e) => e.kind === kind).length);
   const summary = c.summary.replace('{sent}', count('code_sent')).replace('{failed}', count('failed')).replace('{locked}', count('locked'));
   await row(w, w.t('audit.authentication'), `${how}; ${check.when === 'sign' ? c.whenSign : c.whenOpen}.\n${summary}`, 'regular');
+}
+
+/** The people this recipient replaced (issue 38 item 5): who, when, by whom, and the signer's reason. */
+async function replacedRow(w: PageWriter, replaced: NonNullable<AuditRecipient['replaced']>): Promise<void> {
+  const c = checkAuditWords(w.locale);
+  const lines = replaced.map((e) => {
+    const line = (e.by === 'signer' ? c.passedOn : c.replacedBySender).replace('{who}', isolate(e.who)).replace('{time}', formatTime(e.at));
+    return e.reason ? `${line}: "${isolate(e.reason)}"` : line;
+  });
+  await row(w, c.replaced, lines.join('\n'), 'value');
 }
 
 const MARK_BOX = { width: 190, height: 56 };
@@ -282,10 +311,25 @@ async function footer(w: PageWriter, audit: AuditTrail, facts: SealFacts, pageIn
   await w.text(w.t('audit.pageOf', { page: pageIndex + 1, count: pageCount }), w.margin, 7.5, 'regular', COLOURS.muted, y, { page, align: 'end' });
 }
 
+/** The brand as the header draws it; a logo pdf-lib cannot read is left out rather than failing the seal. */
+async function brandOf(doc: PDFDocument, brand: AuditTrail['brand']): Promise<{ accent: RGB | null; logo: PDFImage | null } | undefined> {
+  if (!brand) return undefined;
+  const hex = brand.accent ? /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(brand.accent) : null;
+  const accent = hex ? rgb(parseInt(hex[1]!, 16) / 255, parseInt(hex[2]!, 16) / 255, parseInt(hex[3]!, 16) / 255) : null;
+  let logo: PDFImage | null = null;
+  try {
+    logo = brand.logoPng ? await doc.embedPng(brand.logoPng) : null;
+  } catch {
+    logo = null;
+  }
+  return { accent, logo };
+}
+
 /** Appends the audit trail as one or more pages at the end of `doc`, in the audit trail's language. */
 export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, audit: AuditTrail, facts: SealFacts): Promise<void> {
   const locale = auditLocale(audit);
-  const w = await PageWriter.create(doc, fonts, locale, (pw) => header(pw, pw.t('audit.title'), pw.t('audit.subtitle', { form: audit.formId })));
+  const brand = await brandOf(doc, audit.brand);
+  const w = await PageWriter.create(doc, fonts, locale, (pw) => header(pw, pw.t('audit.title'), pw.t('audit.subtitle', { form: audit.formId }), brand));
   const sealed = facts.sealedBy !== null;
   await section(w, w.t('audit.sectionDocument'));
   await row(w, w.t('audit.form'), audit.formName ?? w.t('audit.untitled'));

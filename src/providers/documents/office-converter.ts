@@ -84,7 +84,10 @@ export function createOfficeConverter(opts: OfficeConverterOptions = {}): Office
   const maxQueued = opts.maxQueued ?? 8;
   let tail: Promise<unknown> = Promise.resolve();
   let queued = 0;
-  const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['--net', 'true'], { stdio: 'ignore' }).status === 0;
+  // Probed at the first conversion, not here: every CLI command builds the converter, few convert.
+  let canUnshare: boolean | undefined;
+  const unshareWorks = (): boolean =>
+    (canUnshare ??= process.getuid?.() === 0 && spawnSync('unshare', ['--net', 'true'], { stdio: 'ignore' }).status === 0);
 
   function kindOf(head: Uint8Array): OfficeKind | null {
     if (head.length < 4 || !ZIP.every((b, i) => head[i] === b)) return null;
@@ -105,7 +108,7 @@ export function createOfficeConverter(opts: OfficeConverterOptions = {}): Office
       const input = path.join(dir, `document.${kind}`);
       await fs.writeFile(input, bytes);
       const args = ['--headless', '--norestore', '--nologo', '--nolockcheck', `-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', path.join(dir, 'out'), input];
-      const [program, argv] = canUnshare ? ['unshare', ['--net', command, ...args]] : [command, args];
+      const [program, argv] = unshareWorks() ? ['unshare', ['--net', command, ...args]] : [command, args];
       const result = await new Promise<{ code: number | null; timedOut: boolean; stderr: string; missing?: boolean }>((resolve) => {
         const child = spawn(program, argv, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';

@@ -135,8 +135,8 @@ async function insertRecipientRow(trx: Trx, p: Partition, r: { id: string; form_
     email: r.channel === 'email' ? r.to : null, phone: r.channel === 'sms' ? r.to : null, channel: r.channel,
     address_key: r.to.toLowerCase(), token_hash: r.tokenHash, status: 'sent', delivery_status: 'queued', delivery_error: null,
     sent_at: r.now, viewed_at: null, signed_at: null, viewed_ip: null, viewed_user_agent: null, signed_ip: null, signed_user_agent: null,
-    created_at: r.now, updated_at: r.now, declined_at: null, decline_reason: null, last_reminded_at: null, meaning: null,
-    locale: null,
+    created_at: r.now, updated_at: r.now, declined_at: null, decline_reason: null, last_reminded_at: null, meaning: null, link_generation: 0,
+    locale: null, role: 'signer', message: null, subject: null, approved_at: null,
   };
   await trx.insertInto('recipients').values(row).execute();
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, errorMessage, type Form } from '../api';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { useApp } from '../mode';
 
 // Remind and Void on a sent or viewed form's page (issue 24): the API's own remind and void. A
@@ -9,7 +10,7 @@ import { useApp } from '../mode';
 export const OUT_FOR_SIGNING = new Set(['sent', 'viewed']);
 
 export function FormActions({ form, onChanged }: { form: Form; onChanged(f: Form): void }) {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
   const [busy, setBusy] = useState<'remind' | 'void' | null>(null);
   const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [asking, setAsking] = useState(false);
@@ -48,7 +49,7 @@ export function FormActions({ form, onChanged }: { form: Form; onChanged(f: Form
 
   return (
     <div className="form-actions">
-      {OUT_FOR_SIGNING.has(form.status) ? (
+      {OUT_FOR_SIGNING.has(form.status) && mayCall(session.user.role, 'POST /:mode/forms/:form_id/void') ? (
         <div className="form-actions-buttons">
           <button type="button" className="btn secondary" disabled={busy !== null || !canRemind} onClick={() => void remind()}>{busy === 'remind' ? 'Reminding…' : 'Remind'}</button>
           <button type="button" className="btn danger-text secondary" disabled={busy !== null} onClick={() => setAsking(true)}>Void…</button>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Form } from '../api';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { useApp } from '../mode';
 import { formatDateTime } from '../ui/ui';
 import { OUT_FOR_SIGNING } from './FormActions';
@@ -28,7 +29,7 @@ function deletion(form: Form): { lost: string[]; kept: string } | null {
 }
 
 export function FormDataActions({ form, onChanged }: { form: Form; onChanged(f: Form): void }) {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
   const [asking, setAsking] = useState<'hold' | 'delete' | null>(null);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -66,13 +67,13 @@ export function FormDataActions({ form, onChanged }: { form: Form; onChanged(f: 
       {form.legal_hold ? (
         <p>On legal hold since {formatDateTime(form.legal_hold.placed_at)}{form.legal_hold.placed_by ? ` by ${form.legal_hold.placed_by}` : ''}: “{form.legal_hold.reason}”. It cannot be deleted, by you or by retention, until the hold is released.</p>
       ) : <p className="muted">A legal hold keeps this form from deletion and from the account’s retention.</p>}
-      <div className="form-actions-buttons">
+      {mayCall(session.user.role, 'DELETE /:mode/forms/:form_id') ? <div className="form-actions-buttons">
         {form.legal_hold
           ? <button type="button" className="btn secondary" disabled={busy} onClick={() => void run('DELETE', `${base}/hold`, undefined, 'The hold is released.')}>Release hold</button>
           : <button type="button" className="btn secondary" disabled={busy} onClick={() => setAsking('hold')}>Place legal hold…</button>}
         <button type="button" className="btn danger-text secondary" disabled={busy || del === null} onClick={() => setAsking('delete')}
           title={del === null ? (form.legal_hold ? 'Release the hold first' : 'Void it first: it is out for signing') : undefined}>Delete…</button>
-      </div>
+      </div> : null}
       {del === null && !form.legal_hold ? <p className="hint">Out for signing: void it before deleting it.</p> : null}
       {note ? <div className={`note ${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>{note.text}</div> : null}
       {asking === 'hold' ? <HoldDialog busy={busy} onCancel={() => setAsking(null)} onConfirm={(reason) => void run('POST', `${base}/hold`, { reason }, 'The form is on legal hold.')} /> : null}

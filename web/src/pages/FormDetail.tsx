@@ -7,6 +7,7 @@ import { Link } from '../router';
 import { ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 import { FormActions } from './FormActions';
 import { FormDataActions } from './FormDataActions';
+import { canChange, ChangeRecipientButton, VerificationSection } from './RecipientChecks';
 import { blankRecipient, RecipientsEditor, toSendRecipients, type RecipientDraft } from './RecipientsEditor';
 import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 import { StatusTag } from './status';
@@ -87,10 +88,10 @@ export function FormDetail({ formId }: { formId: string }) {
               <tbody>
                 {form.recipients.map((r) => (
                   <tr key={r.id}>
-                    <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div></td>
+                    <td>{r.name || r.email || r.phone}<div className="muted small">{r.channel === 'sms' ? r.phone : r.email}</div>{canChange(form, r) ? <ChangeRecipientButton form={form} recipient={r} onChanged={(f) => { setForm(f); void refresh(); }} /> : null}</td>
                     <td><StatusTag status={r.status} />{recipientNote(r)}</td>
                     <td className="hide-sm"><StatusTag status={r.delivery_status} />{r.delivery_error ? <div className="field-error">{r.delivery_error}</div> : null}</td>
-                    <td className="hide-sm">{roleName(roles, r.signer)}</td>
+                    <td className="hide-sm">{r.role === 'signer' ? roleName(roles, r.signer) : { approver: 'Approver', cc: 'Copy (cc)', viewer: 'Viewer' }[r.role]}</td>
                     {mode === 'test' ? <td><CopyLink url={r.signing_url} who={r.name || r.email || r.phone || 'recipient'} /></td> : null}
                   </tr>
                 ))}
@@ -98,6 +99,7 @@ export function FormDetail({ formId }: { formId: string }) {
             </table>
           </div>
         )}
+        {form.recipients.length > 0 ? <VerificationSection form={form} /> : null}
         {SENDABLE.has(form.status) ? <SendMore form={form} signers={signers} roles={roles} onSent={(f) => { setForm(f); void refresh(); }} /> : null}
       </section>
 

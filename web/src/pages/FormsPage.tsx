@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage, getIfChanged, type Form, type List } from '../api';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
 import { Link } from '../router';
@@ -13,7 +14,7 @@ const STATUSES = ['draft', 'sent', 'viewed', 'signed', 'declined', 'voided', 'ex
 const PAGE = 20;
 
 export function FormsPage() {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
   const [status, setStatus] = useState('');
   const [name, setName] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
@@ -55,7 +56,7 @@ export function FormsPage() {
 
   return (
     <>
-      <PageTitle actions={<><Link to="/dashboard/forms/new" className="btn primary">New form</Link><Link to="/dashboard/forms/generate" className="btn secondary">From a description</Link></>}>Forms</PageTitle>
+      <PageTitle actions={mayCall(session.user.role, 'POST /:mode/forms') ? <><Link to="/dashboard/forms/new" className="btn primary">New form</Link><Link to="/dashboard/forms/generate" className="btn secondary">From a description</Link></> : undefined}>Forms</PageTitle>
       <p className="lead">Forms made from your templates: who they went to, who viewed and signed, and the signed PDF. Statuses update by themselves.</p>
       <form className="filters" role="search" onSubmit={search} aria-label="Find forms">
         <div className="field">

@@ -4,7 +4,7 @@ import { useApp } from '../mode';
 import { Empty, ErrorNote, formatDate, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 
 // The developers area: API keys of both modes. A new key is shown once, with a copy button; the list
-// shows only its prefix and last four characters.
+// shows only its prefix and last four characters, who made it and when it was last used.
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; keys: ApiKey[] };
 
@@ -142,7 +142,7 @@ function KeyTable({ keys, onChanged }: { keys: ApiKey[]; onChanged: () => void }
                 <td>{k.label ?? <span className="muted">No label</span>}</td>
                 <td><code>{k.display}</code></td>
                 <td><span className={`mode-tag ${k.mode}`}>{k.mode}</span></td>
-                <td className="hide-sm">{formatDate(k.created_at)}</td>
+                <td className="hide-sm">{formatDate(k.created_at)}<div className="muted small">by {k.created_by ?? 'the operator'}</div></td>
                 <td className="hide-sm">{formatDateTime(k.last_used_at)}</td>
                 <td className="actions-cell">
                   {k.revoked_at ? <span className="muted">Revoked {formatDate(k.revoked_at)}</span> : confirming === k.id ? (

@@ -22,6 +22,8 @@ export function NewForm() {
   const [name, setName] = useState('');
   const [rows, setRows] = useState<RecipientDraft[]>([blankRecipient()]);
   const [options, setOptions] = useState(defaultSendOptions);
+  // The languages a recipient can be given (issue 42), as Settings lists them.
+  const [languages, setLanguages] = useState<Array<{ tag: string; name: string }> | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<ApiError | Error | null>(null);
 
@@ -32,6 +34,7 @@ export function NewForm() {
       const wanted = new URLSearchParams(location.search).get('template');
       setTemplateId(l.data.find((t) => t.id === wanted)?.id ?? l.data[0]?.id ?? '');
     }, (e: unknown) => setLoadError(errorMessage(e)));
+    api<{ languages: Array<{ tag: string; name: string }> }>('GET', '/settings/locale').then((l) => setLanguages(l.languages), () => setLanguages(undefined));
   }, [mode]);
 
   const template = templates?.find((t) => t.id === templateId);
@@ -110,7 +113,7 @@ export function NewForm() {
         <section className="card" aria-labelledby="nf-send">
           <h2 id="nf-send">3. Who signs</h2>
           <p className="muted small">Leave the address empty to keep the form as a draft and send it later.</p>
-          <RecipientsEditor rows={rows} onChange={setRows} signerCount={template?.signer_count ?? 1} roles={template?.signers} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
+          <RecipientsEditor rows={rows} onChange={setRows} signerCount={template?.signer_count ?? 1} roles={template?.signers} languages={languages} errorParam={err instanceof ApiError ? err.param : undefined} errorMessage={err?.message} />
           <SendOptions value={options} onChange={setOptions} idPrefix="nf-send" />
         </section>
         {err ? <div className="note error" role="alert">{err.message}</div> : null}

@@ -20,8 +20,10 @@ const KIND: Record<DevMessage['kind'], string> = {
   notice_completed: 'A notice to the account: the form is signed.',
   notice_declined: 'A notice to the account: a signer declined.',
   notice_viewed: 'A notice to the account: a signer opened the form.',
+  notice_reassigned: 'A notice to the account: a signer passed the form to someone else.',
   sign_in_link: 'A one-time sign-in link a dashboard user asked for on the sign-in page.',
   password_reset: 'A one-time link to set a new password ("Forgot password?" on the sign-in page).',
+  member_invitation: 'An invitation to join this account\'s dashboard as a member (Settings → Members).',
 };
 
 type Box = { data: DevMessage[]; channels: { email: boolean; sms: boolean } };

@@ -9,13 +9,23 @@ export interface SendOptionsDraft {
   remind: boolean;
   everyDays: string;
   max: string;
+  /** Issue 42: the sender's message, the invitation's subject, the links' lifetime ('' = the defaults). */
+  message: string;
+  subject: string;
+  expiresInDays: string;
 }
 
-export const defaultSendOptions = (): SendOptionsDraft => ({ order: 'parallel', remind: false, everyDays: '3', max: '3' });
+export const defaultSendOptions = (): SendOptionsDraft => ({ order: 'parallel', remind: false, everyDays: '3', max: '3', message: '', subject: '', expiresInDays: '' });
 
-/** The `signing_order` and `reminders` of a SendFormRequest; the server checks the ranges. */
-export function toSendOptions(o: SendOptionsDraft): Pick<SendFormRequest, 'signing_order' | 'reminders'> {
-  return { signing_order: o.order, ...(o.remind ? { reminders: { every_days: Number(o.everyDays), max: Number(o.max) } } : {}) };
+/** The options of a SendFormRequest; the server checks the ranges and lengths. */
+export function toSendOptions(o: SendOptionsDraft): Pick<SendFormRequest, 'signing_order' | 'reminders' | 'message' | 'subject' | 'expires_in_days'> {
+  return {
+    signing_order: o.order,
+    ...(o.remind ? { reminders: { every_days: Number(o.everyDays), max: Number(o.max) } } : {}),
+    ...(o.message.trim() ? { message: o.message.trim() } : {}),
+    ...(o.subject.trim() ? { subject: o.subject.trim() } : {}),
+    ...(o.expiresInDays.trim() ? { expires_in_days: Number(o.expiresInDays) } : {}),
+  };
 }
 
 export function SendOptions({ value, onChange, idPrefix }: { value: SendOptionsDraft; onChange(v: SendOptionsDraft): void; idPrefix: string }) {
@@ -42,6 +52,21 @@ export function SendOptions({ value, onChange, idPrefix }: { value: SendOptionsD
           </div>
         </div>
       ) : null}
+      <div className="field">
+        <label htmlFor={id('message')}>Message to the recipients <span className="muted">(optional)</span></label>
+        <textarea id={id('message')} rows={3} maxLength={1000} value={value.message} onChange={(e) => set({ message: e.target.value })} aria-describedby={id('message-hint')} />
+        <p className="hint" id={id('message-hint')}>Shown in the invitation and on their page, as you write it. {value.message.length}/1,000.</p>
+      </div>
+      <div className="reminder-row">
+        <div className="field grow">
+          <label htmlFor={id('subject')}>E-mail subject <span className="muted">(optional)</span></label>
+          <input id={id('subject')} type="text" maxLength={200} value={value.subject} onChange={(e) => set({ subject: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={id('expires')}>Links work for (days)</label>
+          <input id={id('expires')} type="number" min={1} max={365} step={1} placeholder="30" value={value.expiresInDays} onChange={(e) => set({ expiresInDays: e.target.value })} />
+        </div>
+      </div>
     </div>
   );
 }

@@ -7,14 +7,21 @@ import { EmbedOriginsForm } from './EmbedOrigins';
 import { LocaleSettingsForm } from './LocaleSettings';
 import { RetentionSettingsForm } from './RetentionSettings';
 import { NotifySettingsForm } from './NotifySettings';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
+import { ROLE_SUMMARY } from '../../../src/lib/member-roles';
+import { SettingsTabs } from './SettingsTabs';
+import { SignInPolicySettings, TwoFactorSettings } from './SecuritySettings';
+import { BrandingSettingsForm } from './BrandingSettings';
 
 // The account at a glance and the user's password (a user signed in by link sets a first one here).
+// The account's settings are shown to the roles that may change them (admins and owners).
 
 export function SettingsPage() {
   const { session, refreshSession } = useApp();
   const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
+  const admin = mayCall(session.user.role, 'PATCH /account');
   useEffect(() => {
     document.title = 'Settings · Formsign';
   }, []);
@@ -39,19 +46,26 @@ export function SettingsPage() {
   return (
     <>
       <PageTitle>Settings</PageTitle>
+      <SettingsTabs current="/dashboard/settings" />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <dl className="facts">
           <dt>Account ID</dt><dd><code>{session.account.id}</code></dd>
           <dt>Plan</dt><dd>{session.account.plan === 'paid' ? 'Paid: live and test keys.' : <>Trial: test keys only. To upgrade to live mode, ask your operator to run <code>formsign accounts set-plan {session.account.id} paid</code>.</>} The calls of this month, and the monthly quota if the account has one, are under Usage.</dd>
           <dt>Signed in as</dt><dd>{session.user.email}</dd>
+          <dt>Your role</dt><dd>{session.user.role}: {ROLE_SUMMARY[session.user.role]}.</dd>
         </dl>
-        <AccountForm />
+        {admin ? <AccountForm /> : null}
       </section>
-      <NotifySettingsForm />
-      <LocaleSettingsForm />
-      <RetentionSettingsForm />
-      <EmbedOriginsForm />
+      {admin ? (
+        <>
+          <BrandingSettingsForm />
+          <NotifySettingsForm />
+          <LocaleSettingsForm />
+          <RetentionSettingsForm />
+          <EmbedOriginsForm />
+        </>
+      ) : null}
       <form className="card narrow" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
         <h2 id="password-title">{session.user.has_password ? 'Change your password' : 'Set a password'}</h2>
         {!session.user.has_password ? <p className="muted">You signed in with a one-time link. Set a password to sign in with your e-mail address next time.</p> : null}
@@ -61,6 +75,8 @@ export function SettingsPage() {
         {done ? <Notice tone="success">Your password is saved.</Notice> : null}
         <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Saving…' : 'Save password'}</button>
       </form>
+      <TwoFactorSettings />
+      {mayCall(session.user.role, 'PUT /settings/sign-in') ? <SignInPolicySettings /> : null}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { api, errorMessage, type List, type Template } from '../api';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { useApp } from '../mode';
 import { Link, navigate } from '../router';
 import { Empty, ErrorNote, formatDate, PageTitle, Spinner } from '../ui/ui';
@@ -10,7 +11,7 @@ import { Empty, ErrorNote, formatDate, PageTitle, Spinner } from '../ui/ui';
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; templates: Template[] };
 
 export function TemplatesPage() {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const fetchList = useCallback(async () => {
     setLoad({ state: 'loading' });
@@ -30,7 +31,7 @@ export function TemplatesPage() {
     <>
       <PageTitle>Templates</PageTitle>
       <p className="lead">A template is a PDF with fields: upload a fillable PDF and its form fields are found for you, then adjust them in the builder. Forms are made from templates through the API.</p>
-      <Upload />
+      {mayCall(session.user.role, 'POST /:mode/templates') ? <Upload /> : null}
       <section aria-labelledby="list-title" className="section">
         <h2 id="list-title">Your templates <span className="mode-tag">{mode}</span></h2>
         {load.state === 'loading' ? <Spinner label="Loading templates…" /> : null}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { EVENT_TYPES } from '../../../src/generated/lists';
 import { api, errorMessage, type List, type Webhook, type WebhookDelivery, type WebhookEventType, type WebhookWithSecret } from '../api';
+import { mayCall } from '../../../src/lib/dashboard-permissions';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
 import { Empty, ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
@@ -13,7 +14,7 @@ import { StatusTag } from './status';
 const EVENTS: readonly WebhookEventType[] = EVENT_TYPES;
 
 export function WebhooksPage() {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ hook: WebhookWithSecret; rotated: boolean } | null>(null);
@@ -33,7 +34,7 @@ export function WebhooksPage() {
     <>
       <PageTitle>Webhooks</PageTitle>
       <p className="lead">Formsign POSTs each event to your URL, signed with <code>Service-Signature</code> (HMAC-SHA256 with the webhook's secret) and retried for three days. Check the signature with <code>verifyWebhook</code> from the TypeScript client.</p>
-      <CreateWebhook onCreated={(h) => { setSecret({ hook: h, rotated: false }); void load(); }} />
+      {mayCall(session.user.role, 'POST /:mode/webhooks') ? <CreateWebhook onCreated={(h) => { setSecret({ hook: h, rotated: false }); void load(); }} /> : null}
       {secret ? <SecretBox hook={secret.hook} rotated={secret.rotated} onDone={() => setSecret(null)} /> : null}
       <section className="section" aria-labelledby="hooks-title">
         <h2 id="hooks-title">Your webhooks <span className="mode-tag">{mode}</span></h2>
@@ -115,7 +116,9 @@ function SecretBox({ hook, rotated, onDone }: { hook: WebhookWithSecret; rotated
 }
 
 function WebhookCard({ hook, onChanged, onRotated }: { hook: Webhook; onChanged(): void; onRotated(h: WebhookWithSecret): void }) {
-  const { mode } = useApp();
+  const { mode, session } = useApp();
+  // Senders read a webhook and its deliveries; changing it is an admin's.
+  const manage = mayCall(session.user.role, 'PATCH /:mode/webhooks/:webhook_id');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -150,12 +153,14 @@ function WebhookCard({ hook, onChanged, onRotated }: { hook: Webhook; onChanged(
         </div>
       ) : null}
       <div className="actions">
+        {manage ? <>
         <button type="button" className="btn primary small" disabled={!enabled} onClick={() => void act(async () => { await api('POST', `${base}/test`); setLogOpen(true); }, 'Test event sent: see the delivery log.')}>Send test event</button>
         <button type="button" className="btn secondary small" onClick={() => void act(async () => { await api('PATCH', base, { status: enabled ? 'disabled' : 'enabled' }); onChanged(); })}>{enabled ? 'Disable' : 'Enable'}</button>
         {!editing ? <button type="button" className="btn secondary small" onClick={() => setEditing(true)}>Edit events</button> : null}
         <button type="button" className="btn secondary small" onClick={() => void act(async () => onRotated(await api<WebhookWithSecret>('POST', `${base}/rotate-secret`)))}>Rotate secret</button>
+        </> : null}
         <button type="button" className="btn secondary small" aria-expanded={logOpen} onClick={() => setLogOpen((v) => !v)}>{logOpen ? 'Hide deliveries' : 'Deliveries'}</button>
-        {confirm ? (
+        {!manage ? null : confirm ? (
           <span className="confirm">
             <button type="button" className="btn danger small" onClick={() => void act(async () => { await api('DELETE', base); onChanged(); })}>Delete now</button>
             <button type="button" className="btn ghost small" onClick={() => setConfirm(false)}>Cancel</button>

@@ -6,7 +6,7 @@ const TONE: Record<string, string> = {
   draft: 'neutral', waiting: 'neutral', queued: 'neutral', pending: 'neutral',
   sent: 'info', delivered: 'info',
   viewed: 'warn',
-  signed: 'good', succeeded: 'good',
+  signed: 'good', approved: 'good', succeeded: 'good',
   declined: 'bad', voided: 'bad', expired: 'bad', failed: 'bad', disabled: 'bad',
   enabled: 'good',
 };

@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 
 ErrorError = TypedDict("ErrorError", {
     "type": 'Literal["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]',
-    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
+    "code": 'Literal["invalid_json", "parameter_missing", "parameter_invalid", "parameter_unknown", "pdf_invalid", "pdf_encrypted", "pdf_already_signed", "language_unsupported", "template_invalid", "api_key_missing", "api_key_invalid", "auth_required", "auth_code_invalid", "auth_locked", "plan_required", "quota_exceeded", "resource_not_found", "route_not_found", "method_not_allowed", "form_already_sent", "form_not_signed", "form_expired", "form_not_sendable", "idempotency_key_reused", "idempotency_key_in_use", "not_your_turn", "form_not_voidable", "form_not_resealable", "source_pdf_missing", "form_not_deletable", "form_on_hold", "link_expired", "link_replaced", "payload_too_large", "unsupported_media_type", "pdf_too_complex", "document_unconvertible", "rate_limited", "monthly_quota_exceeded", "reminder_too_soon", "internal_error", "service_unavailable", "storage_unavailable"]',
     "message": "str",
     "param": "NotRequired[str]",
     "request_id": "str",
@@ -163,7 +163,7 @@ Recipient = TypedDict("Recipient", {
     "phone": "Union[str, None]",
     "channel": 'Literal["email", "sms"]',
     "signer": "int",
-    "status": 'Literal["waiting", "sent", "viewed", "signed", "declined"]',
+    "status": 'Literal["waiting", "sent", "viewed", "signed", "approved", "declined"]',
     "delivery_status": 'Literal["queued", "delivered", "failed"]',
     "delivery_error": "Union[str, None]",
     "signing_url": "str",
@@ -175,6 +175,41 @@ Recipient = TypedDict("Recipient", {
     "decline_reason": "Union[str, None]",
     "last_reminded_at": "Union[str, None]",
     "meaning": "Union[str, None]",
+    "role": "RecipientRole",
+    "approved_at": "Union[str, None]",
+    "message": "Union[str, None]",
+})
+
+BrandingLogo2 = TypedDict("BrandingLogo2", {
+    "content_type": 'Literal["image/png", "image/svg+xml"]',
+    "url": "str",
+    "size": "int",
+    "sha256": "str",
+    "removed": "NotRequired[List[str]]",
+})
+
+# An account's brand.
+Branding = TypedDict("Branding", {
+    "object": 'Literal["branding"]',
+    "logo": "Union[None, BrandingLogo2]",
+    "accent_color": "Union[str, None]",
+    "accent_color_requested": "Union[str, None]",
+    "accent_adjusted": "bool",
+    "accent_contrast": "Union[float, None]",
+    "sender_name": "Union[str, None]",
+    "updated_at": "Union[str, None]",
+})
+
+UpdateBrandingRequestLogo2 = TypedDict("UpdateBrandingRequestLogo2", {
+    "content_type": 'Literal["image/png", "image/svg+xml"]',
+    "data": "str",
+})
+
+# The parts of the brand to set; `null` removes one, a part left out stays.
+UpdateBrandingRequest = TypedDict("UpdateBrandingRequest", {
+    "logo": "NotRequired[Union[None, UpdateBrandingRequestLogo2]]",
+    "accent_color": "NotRequired[Union[str, None]]",
+    "sender_name": "NotRequired[Union[str, None]]",
 })
 
 # Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them.
@@ -265,6 +300,62 @@ FormList = TypedDict("FormList", {
     "has_more": "bool",
 })
 
+BulkSendRowErrorsItem = TypedDict("BulkSendRowErrorsItem", {
+    "row": "int",
+    "error": "RowError",
+})
+
+# A bulk send (`createBulkSend`): one form per row, made from `template_id` and sent by the job
+BulkSend = TypedDict("BulkSend", {
+    "object": 'Literal["bulk_send"]',
+    "id": "str",
+    "mode": 'Literal["live", "test"]',
+    "template_id": "str",
+    "status": 'Literal["processing", "completed"]',
+    "total": "int",
+    "sent": "int",
+    "failed": "int",
+    "created_at": "str",
+    "completed_at": "Union[str, None]",
+    "row_errors": "NotRequired[List[BulkSendRowErrorsItem]]",
+})
+
+# Why a bulk send's row failed, as the contract's error (`Error`) without its request id.
+RowError = TypedDict("RowError", {
+    "code": "str",
+    "message": "str",
+    "param": "NotRequired[str]",
+})
+
+# One row of a bulk send and what became of it.
+BulkSendRow = TypedDict("BulkSendRow", {
+    "object": 'Literal["bulk_send_row"]',
+    "row": "int",
+    "status": 'Literal["pending", "sent", "failed"]',
+    "form_id": "Union[str, None]",
+    "error": "Union[RowError, None]",
+})
+
+# A page of a bulk send's rows, in row order.
+BulkSendRowList = TypedDict("BulkSendRowList", {
+    "object": 'Literal["list"]',
+    "data": "List[BulkSendRow]",
+    "has_more": "bool",
+})
+
+# The JSON body of `createBulkSend`.
+CreateBulkSendRequest = TypedDict("CreateBulkSendRequest", {
+    "template_id": "str",
+    "rows": "List[BulkSendRowInput]",
+})
+
+# One form to create and send. Each row is checked as `createForm`'s body (`prefill`, `name`) and
+BulkSendRowInput = TypedDict("BulkSendRowInput", {
+    "prefill": "NotRequired[Dict[str, Any]]",
+    "recipients": "NotRequired[Dict[str, Any]]",
+    "name": "NotRequired[Dict[str, Any]]",
+})
+
 # For `recipient.authenticated` only. Never the code.
 EventDataAuthentication = TypedDict("EventDataAuthentication", {
     "recipient_id": "str",
@@ -272,12 +363,19 @@ EventDataAuthentication = TypedDict("EventDataAuthentication", {
     "purpose": 'Literal["open", "sign"]',
 })
 
-EventData = TypedDict("EventData", {
-    "object": "Form",
-    "authentication": "NotRequired[EventDataAuthentication]",
+# For `form.reassigned` only: whose link was replaced and by whom. The recipient in
+EventDataReassignment = TypedDict("EventDataReassignment", {
+    "recipient_id": "str",
+    "replaced_by": 'Literal["sender", "signer"]',
 })
 
-# Something that happened to a form. The same object is the body of a webhook delivery and an entry
+EventData = TypedDict("EventData", {
+    "object": "Union[Form, BulkSend]",
+    "authentication": "NotRequired[EventDataAuthentication]",
+    "reassignment": "NotRequired[EventDataReassignment]",
+})
+
+# Something that happened to a form (or, for `bulk_send.completed`, to a bulk send). The same object
 Event = TypedDict("Event", {
     "object": 'Literal["event"]',
     "id": "str",
@@ -508,15 +606,29 @@ SendFormRequestRecipientsItem = TypedDict("SendFormRequestRecipientsItem", {
     "signer": "NotRequired[int]",
     "locale": "NotRequired[str]",
     "auth": "NotRequired[RecipientAuth]",
+    "role": "NotRequired[RecipientRole]",
+    "message": "NotRequired[str]",
     "meaning": "NotRequired[str]",
 })
 
 # The body of `sendForm`.
 SendFormRequest = TypedDict("SendFormRequest", {
+    "message": "NotRequired[str]",
+    "subject": "NotRequired[str]",
+    "expires_in_days": "NotRequired[int]",
     "signing_order": 'NotRequired[Literal["parallel", "sequential"]]',
     "reminders": "NotRequired[ReminderSchedule]",
     "recipients": "List[SendFormRequestRecipientsItem]",
     "notify": "NotRequired[SendNotify]",
+    "allow_reassign": "NotRequired[bool]",
+})
+
+# The body of `updateRecipient`; at least one member.
+UpdateRecipientRequest = TypedDict("UpdateRecipientRequest", {
+    "email": "NotRequired[str]",
+    "phone": "NotRequired[str]",
+    "name": "NotRequired[str]",
+    "auth": "NotRequired[Union[RecipientAuth, None]]",
 })
 
 # A check the recipient must pass before the signing page shows the document (signer
@@ -559,7 +671,9 @@ UpdateWebhookRequest = TypedDict("UpdateWebhookRequest", {
 
 FieldCondition = Union[FieldCondition1, FieldCondition2, FieldCondition3, FieldCondition4, FieldCondition5]
 
-EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted"]
+RecipientRole = Literal["signer", "approver", "cc", "viewer"]
+
+EventType = Literal["form.created", "form.sent", "form.viewed", "form.signed", "form.expired", "form.reminded", "form.declined", "form.voided", "form.deleted", "bulk_send.completed", "form.reassigned"]
 
 DeliveredEventType = Union[EventType, Literal["webhook.test"]]
 
@@ -660,6 +774,10 @@ class Operations:
         """Send a form to recipients (POST /api/v1/forms/{form_id}/send, operation sendForm)."""
         return self._request("POST", f"/api/v1/forms/{_q(form_id)}/send", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
 
+    def update_recipient(self, form_id: str, recipient_id: str, body: "UpdateRecipientRequest") -> "Form":
+        """Correct or replace a recipient who has not signed (PATCH /api/v1/forms/{form_id}/recipients/{recipient_id}, operation updateRecipient)."""
+        return self._request("PATCH", f"/api/v1/forms/{_q(form_id)}/recipients/{_q(recipient_id)}", query=None, json=body, expect="json")  # type: ignore[no-any-return]
+
     def remind_form(self, form_id: str, body: "RemindFormRequest", *, idempotency_key: Optional[str] = None) -> "Form":
         """Remind recipients who have not signed (POST /api/v1/forms/{form_id}/remind, operation remindForm)."""
         return self._request("POST", f"/api/v1/forms/{_q(form_id)}/remind", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
@@ -688,6 +806,18 @@ class Operations:
         """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/evidence", query=None, expect="bytes")  # type: ignore[no-any-return]
 
+    def create_bulk_send(self, body: "CreateBulkSendRequest", *, idempotency_key: Optional[str] = None) -> "BulkSend":
+        """Send a template to many recipients, one form per row (POST /api/v1/bulk-sends, operation createBulkSend)."""
+        return self._request("POST", "/api/v1/bulk-sends", query=None, json=body, idempotency_key=idempotency_key, expect="json")  # type: ignore[no-any-return]
+
+    def get_bulk_send(self, bulk_send_id: str) -> "BulkSend":
+        """Get a bulk send's progress (GET /api/v1/bulk-sends/{bulk_send_id}, operation getBulkSend)."""
+        return self._request("GET", f"/api/v1/bulk-sends/{_q(bulk_send_id)}", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def list_bulk_send_rows(self, bulk_send_id: str, *, limit: "Optional[int]" = None, starting_after: "Optional[int]" = None, status: 'Optional[Literal["pending", "sent", "failed"]]' = None) -> "BulkSendRowList":
+        """List a bulk send's rows (GET /api/v1/bulk-sends/{bulk_send_id}/rows, operation listBulkSendRows)."""
+        return self._request("GET", f"/api/v1/bulk-sends/{_q(bulk_send_id)}/rows", query={"limit": limit, "starting_after": starting_after, "status": status}, expect="json")  # type: ignore[no-any-return]
+
     def export_data_subject(self, *, email: "Optional[str]" = None, phone: "Optional[str]" = None) -> "bytes":
         """Export what is held about one person (ZIP) (GET /api/v1/data-subjects/export, operation exportDataSubject)."""
         return self._request("GET", "/api/v1/data-subjects/export", query={"email": email, "phone": phone}, expect="bytes")  # type: ignore[no-any-return]
@@ -699,6 +829,14 @@ class Operations:
     def download_file(self, token: str) -> "bytes":
         """Download a file by presigned address (GET /api/v1/files/pdf/{token}, operation downloadFile)."""
         return self._request("GET", f"/api/v1/files/pdf/{_q(token)}", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def get_branding(self) -> "Branding":
+        """The account's brand (GET /api/v1/branding, operation getBranding)."""
+        return self._request("GET", "/api/v1/branding", query=None, expect="json")  # type: ignore[no-any-return]
+
+    def update_branding(self, body: "UpdateBrandingRequest") -> "Branding":
+        """Set the account's brand (PATCH /api/v1/branding, operation updateBranding)."""
+        return self._request("PATCH", "/api/v1/branding", query=None, json=body, expect="json")  # type: ignore[no-any-return]
 
     def list_embed_origins(self) -> "EmbedOriginList":
         """List the origins allowed to embed signing pages (GET /api/v1/embed/origins, operation listEmbedOrigins)."""

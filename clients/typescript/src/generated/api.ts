@@ -466,6 +466,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/recipients/{recipient_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /**
+                 * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+                 *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+                 */
+                recipient_id: components["parameters"]["RecipientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct or replace a recipient who has not signed
+         * @description Changes a recipient who has not signed (or declined) while the form is `sent` or `viewed`: their
+         *     `name`, `email`, `phone` or check (`auth`; `null` removes it). Give at least one. The recipient
+         *     keeps their `id`, signer slot and place in the signing order, and gets a new `signing_url`: the
+         *     old link stops working at once (its page and every request of it answer `410 link_replaced`, the
+         *     page in the signer's language), any session or draft on it ends, and a new invitation goes out on
+         *     the recipient's channel (a `waiting` recipient of a sequential form is invited when their turn
+         *     comes). The channel follows the address given: `email` alone makes it `email`, `phone` alone
+         *     `sms`. The form's audit trail keeps who the recipient was before and when they were replaced.
+         *     Emits `form.reassigned` with `data.reassignment.replaced_by: sender`.
+         *
+         *     Answers `404 resource_not_found` for a recipient not on this form, `409 form_not_sendable` for
+         *     one who signed or declined or a form that is over, `409 form_expired` past `expires_at`, and
+         *     `409 form_already_sent` when the new address is another recipient's of the form.
+         */
+        patch: operations["updateRecipient"];
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/remind": {
         parameters: {
             query?: never;
@@ -695,6 +738,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a template to many recipients, one form per row
+         * @description Creates one form from `template_id` per row and sends it, as `createForm` then `sendForm` would:
+         *     as JSON (`rows`, each `{prefill, recipients, name?}`), or as a CSV file (`multipart/form-data`
+         *     with the parts `template_id` and `file`). The CSV has a header line, then one line per form;
+         *     its columns are `name` (the form's name), `prefill.<field>` (a checkbox field reads
+         *     `true`/`false`, `yes`/`no` or `1`/`0`; an empty cell is no value) and
+         *     `recipient.<n>.email`, `.phone`, `.name` and `.locale` (n from 1 to 20; a recipient with an
+         *     e-mail address goes by e-mail, one with only a phone number by SMS; a recipient whose cells are
+         *     all empty on a line is left out there).
+         *
+         *     Every row is checked before anything is sent, with the checks of `createForm` and `sendForm`
+         *     (their request schemas, the prefill values against the template's fields, the recipients'
+         *     addresses, languages and signer slots). A refused row is answered in `row_errors` with its
+         *     number (1 is `rows[0]`, or the CSV's first line after the header) and the contract's error
+         *     those calls would have answered (its `param` relative to the row: `prefill.<name>`,
+         *     `recipients[0].email`); the other rows go. Rows per bulk send: 1,000 with SQLite, 5,000 with
+         *     PostgreSQL (SQLite has one writer for the whole server and one worker process; PostgreSQL shares
+         *     both). The body may be up to 20 MiB, JSON or CSV.
+         *
+         *     Each row that goes costs the monthly quota two calls, as its `createForm` and `sendForm` would;
+         *     when the quota left cannot cover every valid row, nothing is sent and the answer is `402
+         *     quota_exceeded`, whose message says how many rows fit. The answer is `202`: the job worker
+         *     creates and sends the forms (each row exactly once, also across a crash and with several
+         *     workers), emitting `form.created` and `form.sent` per form and `bulk_send.completed` at the
+         *     end. Follow it with `getBulkSend` and `listBulkSendRows`.
+         */
+        post: operations["createBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-sends/{bulk_send_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a bulk send (`bulk_…`). */
+                bulk_send_id: components["parameters"]["BulkSendId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a bulk send's progress
+         * @description How many of its rows are sent and failed so far, and whether it is `completed`.
+         */
+        get: operations["getBulkSend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk-sends/{bulk_send_id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a bulk send (`bulk_…`). */
+                bulk_send_id: components["parameters"]["BulkSendId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a bulk send's rows
+         * @description The rows in their order (row 1 first), each with its form's id once the form exists, or the
+         *     contract's error that failed it. Paged with `limit` and `starting_after`, which for rows is the
+         *     last row number of the previous page.
+         */
+        get: operations["listBulkSendRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data-subjects/export": {
         parameters: {
             query?: never;
@@ -778,6 +912,40 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's brand
+         * @description The account's logo, accent colour and sender display name (one brand per account, shared by its
+         *     live and test keys), applied on signing pages, in every e-mail the account's forms send, in the
+         *     header of the audit page of sealed PDFs, and in the dashboard.
+         */
+        get: operations["getBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the account's brand
+         * @description Sets the parts given; `null` removes one. The logo is PNG or SVG, at most 200 KB, sent as base64
+         *     in `logo.data`. An SVG is rebuilt from an allowlist of drawing elements and attributes: scripts,
+         *     event handlers (`on…`), `foreignObject`, styles and every reference outside the file (`href`,
+         *     `url(…)` to anything but a local `#id`) are removed, and `logo.removed` lists what was. The accent
+         *     colour must reach 4.5:1 contrast against white (buttons carry white text) and against the light
+         *     backgrounds links sit on (the signing page's `#eef0f5`, the accent's own 8% tint): a lighter colour
+         *     is darkened — its HSL lightness lowered, hue and saturation kept — to the lightest shade that
+         *     reads on all of them; `accent_color` is the colour used, `accent_color_requested` the one given,
+         *     `accent_adjusted` says whether they differ.
+         */
+        patch: operations["updateBranding"];
         trace?: never;
     };
     "/api/v1/embed/origins": {
@@ -1294,6 +1462,52 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bulk_send.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bulk_send.completed
+         * @description Sent once, when the last row of a bulk send (`createBulkSend`) is settled, sent or failed.
+         *     `data.object` is the bulk send in `completed`, with its `total`, `sent` and `failed`; the rows are
+         *     read with `listBulkSendRows`. Each row's form has its own `form.created` and `form.sent`.
+         */
+        post: operations["onBulkSendCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.reassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.reassigned
+         * @description Sent when a recipient who had not signed is replaced: the sender corrected their name, address or
+         *     check (`updateRecipient`), or the recipient passed the form to someone else from their signing page
+         *     (a form sent with `allow_reassign: true`). The old link stops working at once and the new person is
+         *     invited. `data.reassignment` says whose link and who replaced it; `data.object` is the form as it
+         *     is now, with the new person in place of the old.
+         */
+        post: operations["onFormReassigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1331,7 +1545,7 @@ export interface components {
                  * @description What went wrong, stable and meant for programs.
                  * @enum {string}
                  */
-                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "document_unconvertible" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
+                code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "pdf_invalid" | "pdf_encrypted" | "pdf_already_signed" | "language_unsupported" | "template_invalid" | "api_key_missing" | "api_key_invalid" | "auth_required" | "auth_code_invalid" | "auth_locked" | "plan_required" | "quota_exceeded" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "form_already_sent" | "form_not_signed" | "form_expired" | "form_not_sendable" | "idempotency_key_reused" | "idempotency_key_in_use" | "not_your_turn" | "form_not_voidable" | "form_not_resealable" | "source_pdf_missing" | "form_not_deletable" | "form_on_hold" | "link_expired" | "link_replaced" | "payload_too_large" | "unsupported_media_type" | "pdf_too_complex" | "document_unconvertible" | "rate_limited" | "monthly_quota_exceeded" | "reminder_too_soon" | "internal_error" | "service_unavailable" | "storage_unavailable";
                 /** @description A sentence for a person. Do not parse it; it may change. */
                 message: string;
                 /**
@@ -1604,10 +1818,11 @@ export interface components {
             /**
              * @description `waiting`: the form's signing order is `sequential` and this recipient's turn has not come, so
              *     it has not been messaged (its link answers `409 not_your_turn`). `declined`: the recipient
-             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`.
+             *     declined to sign (`declined_at`, `decline_reason`), which made the form `declined`. `approved`:
+             *     an `approver` approved (`approved_at`). A `viewer` is done once `viewed`; a `cc` stays `sent`.
              * @enum {string}
              */
-            status: "waiting" | "sent" | "viewed" | "signed" | "declined";
+            status: "waiting" | "sent" | "viewed" | "signed" | "approved" | "declined";
             /**
              * @description What became of the message carrying the signing link: `queued` until the mail server or SMS
              *     gateway accepted it, `delivered` once it did, `failed` when the last attempt failed (it is
@@ -1660,7 +1875,71 @@ export interface components {
              *     signatures on the sealed PDF with their name and the UTC time, and stated in the audit trail.
              */
             meaning: string | null;
+            role: components["schemas"]["RecipientRole"];
+            /**
+             * Format: date-time
+             * @description When an `approver` approved; `null` until then (and for the other roles).
+             */
+            approved_at: string | null;
+            /** @description The sender's message to this recipient (the send's `message`, or the recipient's own); `null` when none. */
+            message: string | null;
         };
+        /** @description An account's brand. */
+        Branding: {
+            /** @constant */
+            object: "branding";
+            logo: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/svg+xml";
+                /**
+                 * Format: uri
+                 * @description The logo's public address (content-addressed, cached for a year), as e-mails and pages show it.
+                 */
+                url: string;
+                /** @description Bytes as served (an SVG after sanitising). */
+                size: number;
+                sha256: string;
+                /** @description What sanitising took out of an SVG (elements, attributes); present in the response of the upload only. */
+                removed?: string[];
+            };
+            /** @description The accent colour in use (at least 4.5:1 against white); `null`: Formsign's blue. */
+            accent_color: string | null;
+            /** @description The accent colour as given. */
+            accent_color_requested: string | null;
+            /** @description The colour given was darkened to reach 4.5:1 against white. */
+            accent_adjusted: boolean;
+            /** @description The contrast ratio of `accent_color` against white (two decimals, rounded down). */
+            accent_contrast: number | null;
+            /** @description The display name e-mails come from (`<sender_name> via Formsign`) and pages name as the sender; `null`: the account's name. */
+            sender_name: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /** @description The parts of the brand to set; `null` removes one, a part left out stays. */
+        UpdateBrandingRequest: {
+            logo?: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/svg+xml";
+                /** @description The file as base64 (at most 200 KB decoded). */
+                data: string;
+            };
+            /** @description `#rgb` or `#rrggbb`; darkened when it is under 4.5:1 against white. */
+            accent_color?: string | null;
+            sender_name?: string | null;
+        };
+        /**
+         * @description What the recipient does. `signer` (the default) fills their slot's fields and signs. `approver`
+         *     approves or declines (with a reason) on their page; they have no fields. `cc` is sent the invitation
+         *     for information and the completed copy; nothing is asked of them and they never wait for a turn.
+         *     `viewer` must open the document (the view is recorded, and in a `sequential` form the next turn
+         *     comes with it). Signing order applies to signers, approvers and viewers; the form is complete (and
+         *     sealed) when every signer and approver is done: cc and viewers never hold it open. A non-signer
+         *     whose signer slot has fields is refused with `400 parameter_invalid` (`param`
+         *     `recipients[i].role`): give them a slot without fields with `signer`, or make them a signer.
+         * @default signer
+         * @enum {string}
+         */
+        RecipientRole: "signer" | "approver" | "cc" | "viewer";
         /** @description Reminders to each recipient who has not signed, `every_days` apart, at most `max` of them. */
         ReminderSchedule: {
             /** @description Days between the message (or the previous reminder) and the next reminder. */
@@ -1834,15 +2113,103 @@ export interface components {
             has_more: boolean;
         };
         /**
+         * @description A bulk send (`createBulkSend`): one form per row, made from `template_id` and sent by the job
+         *     worker. `sent` and `failed` count the rows settled so far; `status` is `completed` once every row
+         *     is (`sent` + `failed` = `total`), when `bulk_send.completed` is emitted.
+         */
+        BulkSend: {
+            /** @constant */
+            object: "bulk_send";
+            id: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            template_id: string;
+            /**
+             * @description `processing` while rows are pending; `completed` when none is.
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            /** @description The rows of the request, refused ones included. */
+            total: number;
+            /** @description Rows whose form was created and sent. */
+            sent: number;
+            /** @description Rows refused by the checks, or whose form could not be created or sent. */
+            failed: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * @description In `createBulkSend`'s answer only: the rows refused by the checks, by number, each with the
+             *     error `createForm` or `sendForm` would have answered. Also listed by `listBulkSendRows`.
+             */
+            row_errors?: {
+                row: number;
+                error: components["schemas"]["RowError"];
+            }[];
+        };
+        /** @description Why a bulk send's row failed, as the contract's error (`Error`) without its request id. */
+        RowError: {
+            /** @description An error code of `Error.code`, such as `parameter_invalid`. */
+            code: string;
+            message: string;
+            /** @description The parameter at fault, relative to the row (`prefill.amount`, `recipients[0].email`). */
+            param?: string;
+        };
+        /** @description One row of a bulk send and what became of it. */
+        BulkSendRow: {
+            /** @constant */
+            object: "bulk_send_row";
+            /** @description 1 is `rows[0]`, or the CSV's first line after its header. */
+            row: number;
+            /**
+             * @description `pending` until its form is sent (`sent`) or it fails (`failed`).
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            /** @description The row's form, once created (a failed row may have one, when the send failed). */
+            form_id: string | null;
+            /** @description Why the row failed; null unless `failed`. */
+            error: components["schemas"]["RowError"] | null;
+        };
+        /** @description A page of a bulk send's rows, in row order. */
+        BulkSendRowList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["BulkSendRow"][];
+            /** @description Whether more rows follow; pass the last `row` as `starting_after` to get them. */
+            has_more: boolean;
+        };
+        /** @description The JSON body of `createBulkSend`. */
+        CreateBulkSendRequest: {
+            /** @description The template every row fills, of the key's partition. */
+            template_id: string;
+            /** @description One form a row (at most 1,000 with SQLite, 5,000 with PostgreSQL). */
+            rows: components["schemas"]["BulkSendRowInput"][];
+        };
+        /**
+         * @description One form to create and send. Each row is checked as `createForm`'s body (`prefill`, `name`) and
+         *     `sendForm`'s (`recipients`) are; a row that fails is reported by its number in `row_errors`, and
+         *     the other rows go. Any other key refuses the row (`parameter_unknown`).
+         */
+        BulkSendRowInput: {
+            /** @description As `createForm`'s `prefill` (`Prefill`). */
+            prefill?: unknown;
+            /** @description As `sendForm`'s `recipients` (1–20). */
+            recipients?: unknown;
+            /** @description As `createForm`'s `name`; without it the form takes the template's name. */
+            name?: unknown;
+        };
+        /**
          * @description The type of an event, in `Event.type`, a webhook's `events` and the events list's filter. This is the one list of event types: the generated types, the webhooks' `DeliveredEventType`, the dashboard's webhook page and the docs derive from it (docs/architecture.md, "Adding an event type"). Each has a `webhooks` entry below saying when it is sent.
          * @enum {string}
          */
-        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "form.deleted";
+        EventType: "form.created" | "form.sent" | "form.viewed" | "form.signed" | "form.expired" | "form.reminded" | "form.declined" | "form.voided" | "form.deleted" | "bulk_send.completed" | "form.reassigned";
         /** @description What a delivery carries in `Service-Event-Type` and `event_type`; an `EventType`, or `webhook.test` for a test delivery. */
         DeliveredEventType: components["schemas"]["EventType"] | "webhook.test";
         /**
-         * @description Something that happened to a form. The same object is the body of a webhook delivery and an entry
-         *     of a form's event list.
+         * @description Something that happened to a form (or, for `bulk_send.completed`, to a bulk send). The same object
+         *     is the body of a webhook delivery and an entry of a form's event list.
          */
         Event: {
             /** @constant */
@@ -1861,8 +2228,8 @@ export interface components {
             /** @enum {string} */
             mode: "live" | "test";
             data: {
-                /** @description The form as it was right after the event. */
-                object: components["schemas"]["Form"];
+                /** @description The form as it was right after the event; for `bulk_send.completed`, the bulk send. */
+                object: components["schemas"]["Form"] | components["schemas"]["BulkSend"];
                 /** @description For `recipient.authenticated` only. Never the code. */
                 authentication?: {
                     recipient_id: string;
@@ -1873,6 +2240,19 @@ export interface components {
                      * @enum {string}
                      */
                     purpose: "open" | "sign";
+                };
+                /**
+                 * @description For `form.reassigned` only: whose link was replaced and by whom. The recipient in
+                 *     `data.object` is the new person (same `id`, a new `signing_url`); who they replaced is in
+                 *     the form's audit trail, not in the event.
+                 */
+                reassignment?: {
+                    recipient_id: string;
+                    /**
+                     * @description `sender`: `updateRecipient` (API or dashboard); `signer`: the recipient passed the form on from their signing page (`allow_reassign`).
+                     * @enum {string}
+                     */
+                    replaced_by: "sender" | "signer";
                 };
             };
         };
@@ -2258,6 +2638,20 @@ export interface components {
         /** @description The body of `sendForm`. */
         SendFormRequest: {
             /**
+             * @description The sender's own words to every recipient of this call (a recipient's `message` overrides it):
+             *     quoted in the invitation (HTML-escaped, line breaks kept) and on the recipient's page. Kept with
+             *     each recipient, so a `sequential` recipient messaged later reads it too.
+             */
+            message?: string;
+            /** @description The invitation e-mail's subject for this call's recipients (one line); by default the usual one ("<account> asks you to sign …") in the recipient's language. */
+            subject?: string;
+            /**
+             * @description Days from the first send until the links stop working (default: the form's `expires_in_days`, 30
+             *     unless the create said otherwise). Only the first send sets `expires_at`; a later send naming
+             *     another value answers `400 parameter_invalid`.
+             */
+            expires_in_days?: number;
+            /**
              * @description `parallel` (the default) messages every recipient now; `sequential` messages them one at a time
              *     in signer order, the next when the previous has signed. Fixed by the form's first send: a later
              *     send naming another order answers `400 parameter_invalid`.
@@ -2297,6 +2691,9 @@ export interface components {
                  */
                 locale?: string;
                 auth?: components["schemas"]["RecipientAuth"];
+                role?: components["schemas"]["RecipientRole"];
+                /** @description This recipient's own message; overrides the call's `message` for them. */
+                message?: string;
                 /**
                  * @description What this recipient's signature means ("Approved", "Reviewed", "Author"; one line, at most 80
                  *     characters). The signing page shows it before signing; the sealed PDF prints it beside each
@@ -2306,6 +2703,22 @@ export interface components {
                 meaning?: string;
             }[];
             notify?: components["schemas"]["SendNotify"];
+            /**
+             * @description Lets each recipient pass the form to someone else from their signing page ("Not me? Assign to
+             *     someone else": a name, an e-mail and a reason). Their link stops working, the new person is
+             *     invited, `form.reassigned` is sent with `data.reassignment.replaced_by: signer`, and the
+             *     account's notification address is e-mailed. Fixed by the form's first send (default false).
+             */
+            allow_reassign?: boolean;
+        };
+        /** @description The body of `updateRecipient`; at least one member. */
+        UpdateRecipientRequest: {
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            name?: string;
+            /** @description The new check (replacing the one asked at the send), or `null` for none. */
+            auth?: components["schemas"]["RecipientAuth"] | null;
         };
         /**
          * @description A check the recipient must pass before the signing page shows the document (signer
@@ -2412,7 +2825,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Type `permission_error`. The rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
+        /** @description A live key was used on an account without a paid plan (`plan_required`). Use a test key, or upgrade the plan. Or a bulk send's valid rows need more calls than the month's quota has left (`quota_exceeded`, `param` `rows`; its message says how many rows fit; nothing was sent). Type `permission_error`. The rate-limit headers are the per-address window's (see `Unauthorized`), without `X-RateLimit-Monthly-*`. */
         PaymentRequired: {
             headers: {
                 "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -2679,6 +3092,13 @@ export interface components {
          *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
          */
         FormId: string;
+        /** @description The id of a bulk send (`bulk_…`). */
+        BulkSendId: string;
+        /**
+         * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+         *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+         */
+        RecipientId: string;
         /**
          * @description The webhook's id (`wh_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
          *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
@@ -3759,6 +4179,59 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /**
+                 * @description The recipient's id (`rcp_` and 24 base62 characters), as in the form's `recipients`. Not
+                 *     pattern-checked: an id of the wrong shape names nothing and answers `404 resource_not_found`.
+                 */
+                recipient_id: components["parameters"]["RecipientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRecipientRequest"];
+            };
+        };
+        responses: {
+            /** @description The form, with the recipient as changed and their new `signing_url`. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     remindForm: {
         parameters: {
             query?: never;
@@ -4153,6 +4626,153 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createBulkSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (Stripe's semantics). 1–255 printable ASCII characters, scoped to
+                 *     the key's account and mode and kept 24 hours; a UUID works well. The first request with a key runs
+                 *     and its answer (status, body and the headers describing it) is stored in the same transaction as
+                 *     its write; the same key with the same method, path and body then answers that stored answer again,
+                 *     byte for byte, with `Idempotent-Replayed: true`, and is not counted again toward the monthly quota.
+                 *     The same key with another request answers `409 idempotency_key_reused`; while the first request
+                 *     with the key is still running, `409 idempotency_key_in_use`. Answers with a 4xx status are stored
+                 *     like any other; a 5xx is not (the key is released, so the retry runs). An upload's fingerprint is
+                 *     its parts (file, name, fields), not the raw multipart body. A malformed key answers
+                 *     `400 parameter_invalid` with `param` `Idempotency-Key`.
+                 * @example 5f1c6a1e-8e55-4a4e-9d0e-6f0b1a3c2d7e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkSendRequest"];
+                "multipart/form-data": {
+                    /** @description The template every row fills. */
+                    template_id: string;
+                    /** @description The CSV, UTF-8 (a byte-order mark is allowed). */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The bulk send was accepted; its rows are sent by the job worker. `row_errors` lists the refused rows. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a bulk send (`bulk_…`). */
+                bulk_send_id: components["parameters"]["BulkSendId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bulk send. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBulkSendRows: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description A row number; the page starts with the row after it. */
+                starting_after?: number;
+                /** @description Only rows with this status. */
+                status?: "pending" | "sent" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description The id of a bulk send (`bulk_…`). */
+                bulk_send_id: components["parameters"]["BulkSendId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSendRowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     exportDataSubject: {
         parameters: {
             query?: {
@@ -4274,6 +4894,81 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's brand (every part `null` when none was set). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBrandingRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's brand as now applied. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5678,6 +6373,145 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "form.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable. A failed attempt; the next one waits at least `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect (3xx; redirects are not followed), no answer within 15 seconds or a refused connection is a failed attempt. Attempts are made at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous failure (10 in all, about three days, with jitter), each with the same event id; a webhook whose deliveries all failed for three days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBulkSendCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "bulk_send.completed";
+                    data?: {
+                        object?: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone. The webhook is disabled at once and receives nothing more until re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx answer within 15 seconds is a success; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, no answer within 15 seconds or a refused connection is a failed attempt, retried on the schedule of every delivery, with the same event id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFormReassigned: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The HMAC key is the webhook's `signing_secret` exactly as
+                 *     returned (`whsec_` prefix included) as UTF-8 bytes; the message is `<t>.<raw body>` (the body's
+                 *     exact bytes). For 24 hours after a rotation there are two `v1=` parts (new secret, then the
+                 *     replaced one): accept the delivery when any matches. Compare in constant time and reject the
+                 *     delivery when `t` is more than 300 seconds from your clock, either way. `t` is the time of this
+                 *     attempt: each attempt is signed afresh. Stripe's `webhooks.constructEvent` verifies this header
+                 *     value unchanged.
+                 * @example t=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Service-Signature": components["parameters"]["ServiceSignature"];
+                /** @description The event's `type`, the same as in the body. */
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
+                /** @description The event's `id`, the same on every attempt; use it to ignore duplicates. */
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
+                /**
+                 * @description Which attempt this is, from 1 (the first); the schedule makes up to 10, and each retry asked
+                 *     through `retryWebhookDelivery` adds one.
+                 */
+                "Service-Delivery-Attempt": components["parameters"]["ServiceDeliveryAttempt"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "form.reassigned";
                 };
             };
         };

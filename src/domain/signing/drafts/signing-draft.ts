@@ -1,4 +1,5 @@
 import { findAccount } from '../../../db/repositories/accounts.js';
+import { linkUrlOf } from '../../../lib/signing-links.js';
 import { lockForm } from '../../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../../db/repositories/recipients.js';
 import { findSigningDraft, putSigningDraft } from '../../../db/repositories/signing-drafts.js';
@@ -109,7 +110,7 @@ export async function saveDraft(deps: Deps, link: SigningLink, input: { values: 
         // The invitation again, in the recipient's language, with the same link (kind `resume_link`).
         const message = composeMessage({
           channel: r.channel, to: addressOf(r), recipientName: r.name, formName: locked.name ?? 'a document', accountName: account?.name ?? 'Formsign',
-          signingUrl: deps.links.url(r.id), expiresAt: locked.expires_at, locale: pickLocale([r.locale, account?.locale]),
+          signingUrl: linkUrlOf(deps.links, r), expiresAt: locked.expires_at, locale: pickLocale([r.locale, account?.locale]),
         });
         await queueMessage(trx, p, form.id, r, 'resume_link', message, now);
         linkSentAt = now;

@@ -5,6 +5,9 @@ import { formState } from '../../forms/present-form.js';
 import { recordFormEvent } from '../../forms/record-event.js';
 import { codesSentSince, consumeCheckCode, countCheckFailure, failuresFromIpSince, findRecipientCheck, lockRecipientCheck, logCheck, storeCheckCode } from '../../../db/repositories/signer-checks.js';
 import type { CheckPurpose, RecipientCheckRow } from '../../../db/tables.js';
+import { countCodeRequest, lastRetiredAt } from '../../../db/repositories/link-replacement.js';
+import type { Trx } from '../../../db/handles.js';
+import type { Partition } from '../../../lib/partition.js';
 import { isoNow } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import type { DomainDeps } from '../../context.js';
@@ -12,7 +15,7 @@ import { AppError } from '../../errors.js';
 import { queueMessage } from '../../lifecycle/message-recipient.js';
 import { verifyPassword } from '../../users/passwords.js';
 import type { Client } from '../view-form.js';
-import { checkCodeHash, cleanCode, CODE_TTL_MS, IP_MAX_FAILURES, IP_WINDOW_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
+import { checkCodeHash, cleanCode, CODE_TTL_MS, codeWindowStart, IP_CODE_WINDOW_MS, IP_MAX_CODE_REQUESTS, IP_MAX_FAILURES, IP_WINDOW_MS, LOCK_MS, maskEmail, maskPhone, MAX_TRIES, newCheckCode, RESEND_GAP_MS, RESEND_PER_HOUR, sameHash } from './check-rules.js';
 import type { GatePass } from './signer-gate.js';
 import { composeCheckCode } from './check-code-message.js';
 import { recordSessionPassed } from './signer-session.js';
@@ -70,7 +73,10 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   const purpose = purposeOf(pass, check);
   if (check.method === 'access_code') return { method: check.method, purpose, destination: null, expires_at: null, resend_at: null };
   const p = pass.link.partition;
-  const sent = await codesSentSince(deps.db, p, check.recipient_id, new Date(nowMs - 3_600_000).toISOString());
+  // The link's limits count its own codes: those sent to a person it replaced are not theirs.
+  const hourAgo = new Date(nowMs - 3_600_000).toISOString();
+  const replacedAt = await lastRetiredAt(deps.db, p, check.recipient_id);
+  const sent = await codesSentSince(deps.db, p, check.recipient_id, replacedAt !== undefined && replacedAt > hourAgo ? replacedAt : hourAgo);
   // A minute between codes for the same check: the check at Finish may follow the opening one at once.
   const last = sent.find((c) => c.purpose === purpose)?.at;
   if (last !== undefined && Date.parse(last) + RESEND_GAP_MS > nowMs) {
@@ -86,6 +92,7 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
   const expiresAt = new Date(nowMs + CODE_TTL_MS).toISOString();
   const to = destinationOf(pass, check);
   await deps.transact(async (trx) => {
+    await countAddressRequest(trx, p, client, nowMs);
     const account = await findAccount(trx, p.accountId);
     await storeCheckCode(trx, p, check.recipient_id, { hash: checkCodeHash(deps.links, check.recipient_id, code), purpose, expiresAt, now });
     const message = composeCheckCode({ channel: to.channel, accountName: account?.name ?? 'Formsign', formName: pass.link.form.name ?? 'a document', code, minutes: CODE_TTL_MS / 60_000, purpose });
@@ -94,6 +101,19 @@ export async function startCheck(deps: Deps, pass: GatePass, client: Client): Pr
     await logCheck(trx, p, { id: newId('check'), formId: pass.link.form.id, recipientId: check.recipient_id, kind: 'code_sent', purpose, method: check.method, destination: masked(to), ip: client.ip, at: now });
   });
   return { method: check.method, purpose, destination: masked(to), expires_at: expiresAt, resend_at: new Date(nowMs + RESEND_GAP_MS).toISOString() };
+}
+
+/**
+ * The per-address limit on asking for codes (issue 38 item 7): this request counted in its window, in
+ * the unit that sends the code; past the limit the unit is undone (the count with it) and refused.
+ */
+async function countAddressRequest(trx: Trx, p: Partition, client: Client, nowMs: number): Promise<void> {
+  if (client.ip === null) return;
+  const start = codeWindowStart(nowMs);
+  const count = await countCodeRequest(trx, p, client.ip, start);
+  if (count <= IP_MAX_CODE_REQUESTS) return;
+  const wait = Math.max(1, Math.ceil((Date.parse(start) + IP_CODE_WINDOW_MS - nowMs) / 1000));
+  throw new AppError('rate_limited', `Too many codes were asked for from this address; try again in ${Math.ceil(wait / 60)} minutes.`, undefined, { 'Retry-After': String(wait) });
 }
 
 /** The per-address limit: too many wrong codes from this client address on the account's links (the database counts, so every server sees them). */

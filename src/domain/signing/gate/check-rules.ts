@@ -21,6 +21,20 @@ export const LOCK_MS = 15 * 60_000;
  */
 export const IP_MAX_FAILURES = 20;
 export const IP_WINDOW_MS = 15 * 60_000;
+/**
+ * One client address may ask for at most 20 codes an hour across an account's links (one link is held
+ * to 5 an hour; this stops one address from sending codes, and the SMS bill, link after link). Counted
+ * in fixed windows stored in the database (code_request_windows), so a restart forgets nothing and two
+ * servers count each request once.
+ */
+export const IP_MAX_CODE_REQUESTS = 20;
+export const IP_CODE_WINDOW_MS = 60 * 60_000;
+
+/** The start of the fixed window `nowMs` falls in, as stored. */
+export function codeWindowStart(nowMs: number): string {
+  return new Date(nowMs - (nowMs % IP_CODE_WINDOW_MS)).toISOString();
+}
+
 /** A signer session ends after an hour without a request. */
 export const SESSION_IDLE_MS = 60 * 60_000;
 /** `when: sign`: the check at Finish is good for this long (the time to press Finish after it). */

@@ -1,8 +1,9 @@
+import { findRetiredLink } from '../../../db/repositories/link-replacement.js';
 import { findRecipientCheck } from '../../../db/repositories/signer-checks.js';
-import type { RecipientCheckRow, SignerSessionRow } from '../../../db/tables.js';
+import type { RecipientCheckRow, RetiredLinkRow, SignerSessionRow } from '../../../db/tables.js';
 import type { DomainDeps } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { resolveSigningLink, type SigningLink } from '../resolve-link.js';
+import { isLinkToken, resolveSigningLink, type SigningLink } from '../resolve-link.js';
 import { SIGN_CHECK_FRESH_MS } from './check-rules.js';
 import { findLiveSession } from './signer-session.js';
 
@@ -101,9 +102,24 @@ export async function openGate(
   return { ...context, stop: undefined };
 }
 
-/** The gate for a request that has no page to show when stopped: a missing link is 404, a stop its error. */
+const REPLACED = 'This signing link was replaced: the sender changed who signs, or it was passed to someone else. Ask the sender for the new link.';
+
+/**
+ * A token that is no live link but was one (issue 38 item 5): the recipient was changed and has a new
+ * link. Every route of such a link answers 410 `link_replaced` (its page in the signer's language).
+ */
+export async function retiredLinkOf(deps: Pick<DomainDeps, 'db' | 'links'>, token: string): Promise<RetiredLinkRow | undefined> {
+  if (!isLinkToken(token)) return undefined;
+  return findRetiredLink(deps.db, deps.links.tokenHash(token));
+}
+
+/**
+ * The gate for a request that has no page to show when stopped: a replaced link is 410, a missing
+ * one 404, a stop its error.
+ */
 export async function requirePass(deps: Pick<DomainDeps, 'db' | 'links' | 'clock' | 'transact'>, input: { token: string; cookie: string | undefined; purpose: GatePurpose }): Promise<GatePass> {
   const pass = await openGate(deps, input);
+  if (!pass && (await retiredLinkOf(deps, input.token))) throw new AppError('link_replaced', REPLACED);
   if (!pass) throw new AppError('resource_not_found', INVALID);
   if (pass.stop) throw pass.stop.error;
   return pass;

@@ -23,8 +23,12 @@ import { LANG_PARAM, pickedLocale, signerLocale, wordsFor } from './sign-words.j
 import { acceptedTags } from '../../../lib/i18n/index.js';
 import { declinedPage, voidedPage, waitingPage } from './lifecycle-html.js';
 import { declineForm } from '../../../domain/lifecycle/decline-form.js';
+import { approveForm } from '../../../domain/lifecycle/approve-form.js';
+import { rolePage } from './role-html.js';
 import { refuseClosedLink } from '../../../domain/lifecycle/closed-links.js';
 import { embedHead } from './embed-head.js';
+import { reassignFromSigningPage } from '../../../domain/lifecycle/reassign-recipient.js';
+import { reassignPage, reassignRefusedPage } from './reassign-html.js';
 import { endPageFacts } from '../../../domain/signing/end-page-facts.js';
 import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../domain/signing/drafts/signing-draft.js';
 
@@ -112,13 +116,17 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     // Embedded signing: the account's allowed origins may frame the page and hear its messages.
     // Every state's page carries it, so a framing host hears what the recipient sees (embed-bridge.js).
     const embed = embedHead(link, origins, page.state);
+    // Issue 42: an approver, cc or viewer gets a page without fields (role-html.ts).
+    if (page.role !== 'signer' && (page.state === 'open' || page.state === 'signed')) {
+      return sendPage(reply, rolePage(w, page, { document: `${base}/document.pdf`, signedPdf: `${base}/signed.pdf`, approve: `${base}/approve${stay}`, decline: `${base}/decline${stay}` }, embed), policy);
+    }
     if (page.state === 'expired') return sendPage(reply, expiredPage(w, page, embed), { status: 410, ...policy });
     if (page.state === 'waiting') return sendPage(reply, waitingPage(w, page, embed, await endPageFacts(deps, link)), { status: 409, ...policy });
     if (page.state === 'declined') return sendPage(reply, declinedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: `${base}/reassign` }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
@@ -177,6 +185,16 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
+  // An approver approves (issue 42): posted by assets/approve.js as a signature is. It is the approver's
+  // act of signing, so it passes the gate as a signature does (a check asked again at signing included).
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/approve', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    noFields(req.body, []);
+    const result = await approveForm(deps, link, clientOf(req));
+    const picked = pickedLocale(req);
+    return reply.header('Cache-Control', 'no-store').send({ status: 'approved', complete: result.complete, next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
+  });
+
   // Progress on the server (issue 43): the values typed so far; `send_link` is "Finish later".
   gatedRoute(app, deps, { method: 'PUT', url: '/sign/:token/draft', purpose: 'draft', errorHandler: draftError, bodyLimit: DRAFT_BODY_LIMIT }, async (req, reply, { link }) => {
     assertSameSite(req);
@@ -198,6 +216,29 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const passed = await verifyCheck(deps, openLinkOnly(pass), code, clientOf(req));
     if (passed.cookie) setSignerCookie(reply, req.params.token, passed.cookie, secure);
     return reply.header('Cache-Control', 'no-store').send({ status: 'verified', purpose: passed.purpose, next: `/sign/${req.params.token}` });
+  });
+
+  // "Not me? Assign to someone else" (issue 38 item 5), for a form sent with `allow_reassign`: the page
+  // (behind the gate like the document: a stopped browser is sent to the link's check screen) and its post.
+  gatedPage(app, deps, { url: '/sign/:token/reassign', purpose: 'reassign' }, async (req, reply, pass) => {
+    const { token } = req.params;
+    if (!pass) return sendInvalidLink(req, reply);
+    const base = `/sign/${token}`;
+    const picked = pickedLocale(req);
+    const stay = picked ? `?${LANG_PARAM}=${picked}` : '';
+    // A stopped browser, or a link that cannot be passed on now (signed, waiting, over): the link's own page says why.
+    if (pass.stop || pass.link.state !== 'open') return reply.header('Cache-Control', 'no-store').redirect(`${base}${stay}`, 303);
+    reply.header('Vary', 'Accept-Language');
+    const w = wordsFor(signerLocale(req, { recipient: pass.link.recipient.locale }));
+    const o = { formName: pass.link.form.name, back: `${base}${stay}` };
+    if (pass.link.form.allow_reassign !== 1) return sendPage(reply, reassignRefusedPage(w, o), { status: 409, csp: SIGN_CSP });
+    return sendPage(reply, reassignPage(w, { ...o, post: `${base}/reassign` }), { csp: SIGN_CSP });
+  });
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/reassign', purpose: 'reassign', errorHandler: jsonError }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    const { email, phone, name, reason } = noFields(req.body, ['email', 'phone', 'name', 'reason']);
+    const done = await reassignFromSigningPage(deps, link, { email, phone, name, reason });
+    return reply.header('Cache-Control', 'no-store').send({ status: 'reassigned', reassigned_at: done.reassignedAt });
   });
 
   app.get('/sign', async (req, reply) => sendInvalidLink(req, reply));

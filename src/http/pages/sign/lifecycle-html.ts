@@ -38,7 +38,7 @@ export function waitingPage(w: Words, page: SigningPage, embed?: SafeHtml, facts
   const who = now
     ? html`<p class="turn">${now.role ? w.h('waiting.nowRole', { role: html`<bdi>${now.role}</bdi>`, position: now.position, total: now.total }) : w.t('waiting.nowPosition', { position: now.position, total: now.total })} ${w.t('waiting.yours', { position: now.yours })}</p>`
     : '';
-  return shell(w, w.t('waiting.title', { form: page.formName }), notice('waiting', w.t('waiting.heading'), w.h('waiting.text', { form: page.formName }), who), { head: embed });
+  return shell(w, w.t('waiting.title', { form: page.formName }), notice('waiting', w.t('waiting.heading'), w.h('waiting.text', { form: page.formName }), who), { head: embed, brand: page.brand });
 }
 
 /** A recipient declined: the form is over for everyone (answered 410). */
@@ -46,7 +46,7 @@ export function declinedPage(w: Words, page: SigningPage, embed?: SafeHtml, fact
   const lead = page.declined
     ? w.h('declined.textBy', { form: page.formName, name: page.declined.by, date: when(w, page.declined.at), sender: page.senderName })
     : w.h('declined.text', { form: page.formName, sender: page.senderName });
-  return shell(w, w.t('declined.title', { form: page.formName }), notice('stopped', w.t('declined.heading'), lead, contact(w, page, facts)), { head: embed });
+  return shell(w, w.t('declined.title', { form: page.formName }), notice('stopped', w.t('declined.heading'), lead, contact(w, page, facts)), { head: embed, brand: page.brand });
 }
 
 /** The sender voided the form (answered 410). */
@@ -56,5 +56,5 @@ export function voidedPage(w: Words, page: SigningPage, embed?: SafeHtml, facts?
     : w.h('voided.text', { form: page.formName, sender: page.senderName });
   // The sender's reason in their own words (and direction), then whom to ask.
   const reason = facts?.voidReason ? html`<p class="reason">${w.h('voided.reason', { reason: html`<bdi>${facts.voidReason}</bdi>` })}</p>` : '';
-  return shell(w, w.t('voided.title', { form: page.formName }), notice('stopped', w.t('voided.heading'), lead, html`${reason}${contact(w, page, facts)}`), { head: embed });
+  return shell(w, w.t('voided.title', { form: page.formName }), notice('stopped', w.t('voided.heading'), lead, html`${reason}${contact(w, page, facts)}`), { head: embed, brand: page.brand });
 }

@@ -51,6 +51,8 @@ export const SIGN_ASSETS = {
   declineScript: pageScript('decline'),
   // Signer checks (issue 38): the code screen.
   checkScript: pageScript('check'),
+  // Issue 38 item 5: "Not me? Assign to someone else" (its own page, reassign-html.ts).
+  reassignScript: moduleFile(here('reassign.js'), 'reassign', 'js', JS),
   // Progress on the server (issue 43): drafts saved as the signer types, and "Finish later".
   draftScript: pageScript('draft'),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.
@@ -59,6 +61,8 @@ export const SIGN_ASSETS = {
   guided: pageScript('guided'),
   // The actions menu at the top (issue 43): Decline, Finish later, Download, Assign, Help.
   actionsMenu: pageScript('actions-menu'),
+  // Recipient roles (issue 42): an approver's "Approve".
+  approveScript: moduleFile(here('approve.js'), 'approve', 'js', JS),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;

@@ -5,12 +5,15 @@ import { formatUtc, LANGUAGE_NAMES, LOCALES } from '../../../lib/i18n/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { checkWords } from './check-words.js';
+import { reassignWords } from './reassign-words.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
 import { draftControls } from './draft-controls.js';
 import { actionsMenu } from './actions-menu.js';
 import type { SignPageConfig } from './page-config.js';
+import type { BrandLook } from '../../../domain/branding/brand-look.js';
+import { brandHead, brandMark, senderMessage } from './brand-html.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -29,7 +32,7 @@ function languageMenu(w: Words): SafeHtml {
 </form>`;
 }
 
-export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string } = {}): SafeHtml {
+export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string; brand?: BrandLook | undefined } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="${w.locale}" dir="${w.dir}">
 <head>
@@ -40,12 +43,13 @@ export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: Sa
 <link rel="icon" href="${LAYOUT_ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${LAYOUT_ASSETS.css.url}">
 <link rel="stylesheet" href="${SIGN_ASSETS.style.url}">
+${brandHead(opts.brand)}
 <script type="module" src="${SIGN_ASSETS.localTime.url}"></script>
 ${opts.head}
 </head>
 <body class="signing">
 <header class="sign-header"><div class="sign-bar">
-<span class="brand">${LOGO}<span>Formsign</span></span>
+${brandMark(opts.brand) ?? html`<span class="brand">${LOGO}<span>Formsign</span></span>`}
 ${opts.subtitle ? html`<span class="sign-subtitle">${opts.subtitle}</span>` : ''}
 ${languageMenu(w)}
 </div></header>
@@ -113,7 +117,7 @@ function meaningLine(w: Words, meaning: string): SafeHtml {
 }
 
 /** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string; reassign?: string }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -135,18 +139,19 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
     ...(logic ? { fieldLogic: SIGN_ASSETS.fieldLogic.url } : {}),
     text: scriptText(w.locale),
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
-    allow_reassign: page.allowReassign,
+    allow_reassign: urls.reassign !== undefined,
     draft_saved_at: page.draftSavedAt,
   } satisfies SignPageConfig);
   const sender = html`<bdi>${page.senderName}</bdi>`;
   const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });
-  const menu = actionsMenu(w, { document: urls.document, reassign: page.allowReassign && urls.reassign ? urls.reassign : null, sender: page.senderName, contactEmail: page.contactEmail, canFinishLater: controls.length > 0 });
+  const menu = actionsMenu(w, { document: urls.document, reassign: urls.reassign ?? null, sender: page.senderName, contactEmail: page.contactEmail, canFinishLater: controls.length > 0 });
   const long = mine.filter(({ f }) => f.type !== 'date_signed').length + (page.ownSignature ? 1 : 0) >= GUIDED_MIN_FIELDS;
   const body = html`<main class="sign-main${long ? ' long-form' : ''}" id="signing" data-config="${config}">
 <div class="sign-top">${menu}</div>
 <div class="sign-intro">
 <h1><bdi>${page.formName}</bdi></h1>
 <p class="lead">${who}${page.expiresAt ? html` ${w.h('sign.validUntil', { date: when(w, page.expiresAt) })}` : ''}</p>
+${senderMessage(w, page.senderName, page.message)}
 </div>
 <div class="sign-layout">
 <section class="doc" aria-label="${w.t('sign.document')}">
@@ -171,6 +176,7 @@ ${page.meaning ? html`<p class="meaning" id="meaning">${meaningLine(w, page.mean
 </form>
 ${controls.length > 0 ? draftControls(w, urls.draft) : ''}
 ${declineControls(w, urls.decline)}
+${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${reassignWords(w.locale).link}</a></p>` : ''}
 </aside>
 </div>
 </main>
@@ -206,7 +212,7 @@ ${finishCheck}
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">
 <link rel="modulepreload" href="${SIGN_ASSETS.valueRules.url}">
 <link rel="modulepreload" href="${SIGN_ASSETS.pdfjs.url}">`;
-  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload });
+  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload, brand: page.brand });
 }
 
 const EXPIRED_ICON = html`<svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>`;
@@ -222,7 +228,7 @@ export function expiredPage(w: Words, page: SigningPage, embed?: SafeHtml): Safe
 <p class="lead">${w.h('expired.text', { form: page.formName, date: when(w, page.expiresAt), sender: html`<strong>${page.senderName}</strong>` })}</p>
 ${contact}
 </section></main>`;
-  return shell(w, w.t('expired.title', { form: page.formName }), body, { head: embed });
+  return shell(w, w.t('expired.title', { form: page.formName }), body, { head: embed, brand: page.brand });
 }
 
 /**
@@ -255,5 +261,5 @@ export function signedPage(w: Words, page: SigningPage, urls: { signedPdf: strin
 <p class="lead">${w.h('signed.when', { date: when(w, page.signedAt) })}</p>
 ${status}
 </section></main>`;
-  return shell(w, w.t('signed.title', { form: page.formName }), body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed });
+  return shell(w, w.t('signed.title', { form: page.formName }), body, { head: sealing ? html`<script type="module" src="${SIGN_ASSETS.waitScript.url}"></script>${embed}` : embed, brand: page.brand });
 }

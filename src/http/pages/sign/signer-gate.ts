@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DomainDeps } from '../../../domain/context.js';
-import { GATE_PURPOSES, openGate, requirePass, type GatePass, type GatePurpose } from '../../../domain/signing/gate/signer-gate.js';
+import { GATE_PURPOSES, openGate, requirePass, retiredLinkOf, type GatePass, type GatePurpose } from '../../../domain/signing/gate/signer-gate.js';
 import { readCookie } from '../../cookies.js';
+import { sendPage } from '../send-page.js';
+import { replacedLinkPage } from './reassign-html.js';
+import { SIGN_CSP } from './sign-policy.js';
+import { signerLocale, wordsFor } from './sign-words.js';
 
 // Every route of a signing link (`/sign/:token…`) is registered here and passes the signer gate
 // (domain/signing/gate/signer-gate.ts) before its handler runs: the link resolved, this browser's
@@ -82,14 +86,25 @@ export function gatedRoute(
 
 /**
  * A page: the handler gets the gate's answer even when stopped (it shows the check's screen) or when
- * the token is no link (undefined: the invalid-link page).
+ * the token is no link (undefined: the invalid-link page). A replaced link's page is answered here,
+ * 410 in the language of the person it was sent to (issue 38 item 5), before any handler runs.
  */
 export function gatedPage(app: FastifyInstance, deps: DomainDeps, o: { url: string; purpose: GatePurpose }, handler: (req: Req, reply: FastifyReply, pass: GatePass | undefined) => Promise<unknown>): void {
   app.route<{ Params: Params; Body: unknown }>({
     method: 'GET',
     url: o.url,
     config: { signerGate: o.purpose },
-    handler: async (req, reply) => handler(req, reply, await openGate(deps, gateInput(req, o.purpose))),
+    handler: async (req, reply) => {
+      const pass = await openGate(deps, gateInput(req, o.purpose));
+      if (!pass) {
+        const retired = await retiredLinkOf(deps, req.params.token);
+        if (retired) {
+          reply.header('Vary', 'Accept-Language');
+          return sendPage(reply, replacedLinkPage(wordsFor(signerLocale(req, { recipient: retired.locale })), req.id), { status: 410, csp: SIGN_CSP });
+        }
+      }
+      return handler(req, reply, pass);
+    },
   });
 }
 
