@@ -697,6 +697,9 @@ export interface Database {
   code_request_windows: CodeRequestWindowsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
+  account_branding: AccountBrandingTable;
   invitations: InvitationsTable;
   account_activity: AccountActivityTable;
   account_sign_in: AccountSignInTable;
@@ -757,9 +760,6 @@ export interface RecoveryCodesTable {
   user_id: string;
   created_at: string;
   used_at: string | null;
-  bulk_sends: BulkSendsTable;
-  bulk_send_rows: BulkSendRowsTable;
-  account_branding: AccountBrandingTable;
 }
 
 /** An account's brand (0086): logo as served, accent colour as used and as given, the sender's name. */

@@ -223,7 +223,10 @@ export interface paths {
          *     with `400 parameter_invalid` and a message showing an example; one that asks for more than 100
          *     fields with `400 parameter_invalid` naming the limit (never cut). The built-in generator reads
          *     English, Spanish, French, German, Italian and Portuguese: a description in another language (or a
-         *     `language` naming another) is refused with `400 language_unsupported` naming the supported ones.
+         *     `language` naming another) is refused with `400 language_unsupported` naming the supported ones;
+         *     without `language`, the description's language is identified (any of the ~190 languages the
+         *     identifier knows, named in the message, e.g. "Dutch (nld)"), and text too short to identify is read,
+         *     never refused.
          */
         post: operations["generateForm"];
         delete?: never;

@@ -227,6 +227,17 @@ for (const dialect of DIALECTS) {
         assert.match(err.message, /not supported.*en, es, fr, de, it, pt/);
         assert.ok(err.request_id);
       }
+      // Issue 44: a Latin-script description in a language the generator does not read is refused too, naming it.
+      for (const [prompt, name] of [
+        ['Huurovereenkomst: naam van de huurder, adres van de woning, maandelijkse huur, borg en ingangsdatum. Huurder en verhuurder ondertekenen allebei met datum.', /Dutch/],
+        ['Umowa najmu: imię i nazwisko najemcy, adres mieszkania, wysokość czynszu, kaucja, data rozpoczęcia. Podpisują najemca i wynajmujący.', /Polish/],
+      ] as const) {
+        const res = await generate({ prompt });
+        assert.equal(res.status, 400, res.body);
+        const err = res.json<{ error: { code: string; message: string; param: string } }>().error;
+        assert.deepEqual([err.code, err.param], ['language_unsupported', 'prompt'], res.body);
+        assert.match(err.message, name);
+      }
       const it = await generate({ prompt: 'Modulo: nome, email. Firma il cliente.', language: 'it' });
       assert.equal(it.status, 201, it.body);
       assert.deepEqual(it.json<FormBody>().signers, [{ slot: 1, role: 'Cliente' }]);

@@ -5,8 +5,11 @@ import { loadOnFirstUse } from '../../lib/load-on-first-use.js';
 import type { FieldType } from '../../pdf/index.js';
 import { withSignature } from './complete.js';
 import {
-  CONSENT, DATE_SIGNED, detectLanguage, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REMARKS, REQUIRED, SIGNATURE, SIGNATURE_DE, typeOf, WORDS, YES_NO,
+  CONSENT, DATE_SIGNED, fold, INITIALS, isMultiline, OPTIONAL, PREFERENCE, REMARKS, REQUIRED, SIGNATURE, SIGNATURE_DE, typeOf, WORDS, YES_NO,
 } from './lexicon.js';
+import { decodeLabel, MULTI_MARK, ROW_MARK } from './choices.js';
+import { identifyLanguage } from './language.js';
+import { DATE_SIGNED_MARK, LONG_MARK, segmentLines } from './lines.js';
 import { namedOwners, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
 import { glue, Groups, items, sentences, TITLE_NOUN, titleFromText, unglue, wordCount, type Item } from './segment.js';
@@ -21,6 +24,7 @@ export interface BuiltinOptions {
   language?: Language | undefined;
 }
 
+const DATES_ALL = /^(?:and\s+)?(?:everyone|everybody|all|both|each|they all|all of them|todos|ambos|tous|chacun|alle|beide|tutti|entrambi|todos|ambos)?\s*(?:dates?|date it|datent|datiert|datieren|datano|datam|fechan|ponen la fecha|pone la fecha|mettent la date|mettono la data|colocam a data)(?:\s+(?:it|them|lo|le|la|es))?\s*[.!]?$/;
 const PRONOUN = /^(?:they|he|she|you|we|both|both parties|all parties|the parties|each party|everyone|all|the signer|signer|both of them|then|and|ellos|ellas|ils|elles|sie|er|al final|a la fin|am ende|finalmente|enfin|zum schluss|)$/i;
 const LEAD_IN = /^(?:.{0,90}?\b(?:writes?|escribe|pone|ecrit|indique|schreibt|scrive|escreve|should have|must have|debe pedir|deve chiedere|doit demander|ci servono|ci serve|mi serve|wir brauchen|wir benotigen|il nous faut|necesitamos|precisamos d[oae]s?|necessitamos|(?:i|we|you) (?:also )?(?:need|want|require)|please (?:add|include)|want to know|would like to know|needs? to know|tell us|(?:should|must|will|to)\s+(?:give|enter|provide|state|list)|gives?|enters?|provides?|collects?|asks? for|includes?|chooses?|selects?|picks?|confirms? that they|confirm|deben (?:indicar|dar|escribir|proporcionar)|debe (?:indicar|dar|escribir)|indicar|indique|incluir|incluya|doivent (?:indiquer|donner|fournir)|doit (?:indiquer|donner)|indiquer|fournir|angeben|eintragen|mussen (?:angeben|eintragen))\s+)/i;
 const FILLER_START = /^(?:their own|his own|her own|own|and|or|plus|also|then|with|including|the|a|an|their|your|his|her|our|its|any|whether|whether or not|they|he|she|it|me|us|dazu|y|e|et|und|ed|ademas|tambien|aussi|auch|sowie|inoltre|il|lo|gli|o|os|as|seu|sua|seus|suas|suo|son|sa|ses|propio|propia|propre|proprio|propria|proprios?|eigenen|eigene|el|la|los|las|le|les|der|die|das|den|dem|su|sus|votre|vos|ihre|ihr|un|una|une|des|ein|eine|einen|short|brief)\s+|^(?:l|d)['’]\s*/i;
@@ -64,15 +68,22 @@ class Roles {
 
 function cleanRole(raw: string, lang: Language): string {
   let s = raw.replace(/[^\p{L}\p{N}'’/ -]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(?:l|d|dell|all)['’]\s*/i, '').replace(/^(?:our|your|my|their|his|her|nuestro|nuestra|notre|unser(?:e[rm]?)?|il nostro|la nostra|o nosso|a nossa)\s+/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|de l'|des|der|die|das|von|le|la|les|il|lo|o|os)\s+/i, '')
+  // "Signature of the tenant", "Firma del arrendador", "Unterschrift des Mieters", "Assinatura do senhorio".
+  for (let i = 0; i < 2; i++) s = s.replace(/^(?:l|d|dell|all|de l|della|dall)['’]\s*/i, '').replace(/^(?:our|your|my|their|his|her|nuestro|nuestra|notre|unser(?:e[rm]?)?|il nostro|la nostra|o nosso|a nossa)\s+/i, '').replace(/^(?:the|a|an|and|by|of|from|del|de la|de los|de las|de|du|des|der|die|das|dem|von|le|la|les|il|lo|o|os|do|da|dos|das|della|dello|di)\s+/i, '');
+  if (lang === 'de' && /^(?:des|der)\s/i.test(raw.trim().replace(/^(?:Unterschrift|Unterschriften)\s+/i, ''))) s = s.replace(/(?<=er)s$/u, '').replace(/(?<=[gd]|igt)en$/u, 'e');
+  s = s
     .replace(/\s+(?:at the (?:end|bottom|top)|below|here|required|only|too)$/i, '')
     .replace(/\s+(?:for|if|when|bei|wenn|falls|si|para|pour|en caso)\s+.*$/i, '')
+    // "responsable légal précédée de la mention …": what follows a participle or "with" is not the role.
+    .replace(/\s+(?:pr[ée]c[ée]d[ée]e?s?|preceded|followed|suivie?s?|gefolgt|seguid[oa]s?|seguit[oa]|precedut[oa]|with|avec|mit|con|com)\b.*$/iu, '')
     .replace(/^(?:eines|einer|eine|ein|un|une|una|uno|d'un|d'une)\s+/i, '')
     .trim();
   if (lang === 'en' && s) {
     // "Parents / guardians" → "Parent / guardian".
     s = s.split(/\s*\/\s*/).map((alt) => (/\s/.test(alt) ? alt : nlp()(alt).nouns().toSingular().text() || alt)).join(' / ');
   }
+  // A role is a party's name: more than four words is a sentence, and the signer stays unnamed ("Signer 2").
+  if (s.split(/\s*\/\s*/).some((alt) => alt.split(/\s+/).length > 4)) return '';
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -140,11 +151,14 @@ function cleanPhrase(text: string): string {
 /** Builds the spec: fields in the order the description gives them, signature blocks last. */
 export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): GeneratedSpec {
   assertReadable(prompt);
-  const language = opts.language ?? detectLanguage(prompt);
+  // Noise lines go first (headers, quotes, chat speakers): they would sway the language too.
+  const lines = segmentLines(prompt);
+  const language = opts.language ?? identifyLanguage(lines.replaceAll(SECTION_MARK, ' ').replace(/\u2064[\p{L}-]+/gu, ' '));
   const words = WORDS[language];
-  const prepared = prepare(prompt, language);
+  const prepared = prepare(lines, language);
   const groups = new Groups();
-  const seg = sentences(glue(prepared.text), groups);
+  // A title from the subject or the request: the first line is then a field, not a second title.
+  const seg = sentences(glue(prepared.text), groups, prepared.title !== undefined);
   const roles = new Roles(language);
   const fields: Array<GeneratedField & { order: number }> = [];
   const seen = new Set<string>();
@@ -179,6 +193,11 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       section = sentence.slice(SECTION_MARK.length).trim() || undefined;
       continue;
     }
+    // "…; everyone dates it", "todos ponen la fecha": every signer so far dates their signature.
+    if (DATES_ALL.test(fold(sentence).trim()) && signatures.length > 0) {
+      for (const sig of signatures) if (!datesSigned.some((d) => d.slot === sig.slot)) datesSigned.push({ slot: sig.slot, order: order++, label: words.dateSigned });
+      continue;
+    }
     let rest = sentence;
     // Signing clauses first: their "and" joins signers, not fields. The fields written before the
     // clause are read first, so the parties come after them ("Testator signature, signatures of two witnesses").
@@ -189,6 +208,8 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let condition: string | undefined;
     let owner: string | undefined;
     let last: GeneratedField | undefined;
+    // "Signature of the tenant: ____ Date: ____": a date of signing right after a signature is that signer's.
+    let lastSigned: number | undefined;
     const severalGive = (rest.match(GIVES_THEIR) ?? []).length >= 2;
     for (const item of items(rest, groups)) {
       const made = fieldOf(item, language, roles, condition, owner, severalGive);
@@ -204,11 +225,13 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
       }
       if (made.kind === 'signature') {
         const many = expandCount(made.role);
-        if (many.length > 1) for (const role of many) addSignature(role, made.required);
-        else addSignature(made.role, made.required && condition === undefined, made.label, made.condition ?? condition);
+        if (many.length > 1) for (const role of many) lastSigned = addSignature(role, made.required);
+        else lastSigned = addSignature(made.role, made.required && condition === undefined, made.label, made.condition ?? condition);
       } else if (made.kind === 'date_signed') {
-        datesSigned.push({ slot: roles.list.length > 0 ? roles.owner(made.label) || 1 : 1, order: order++, label: made.label });
+        datesSigned.push({ slot: (roles.list.length > 0 ? roles.owner(made.label) : 0) || lastSigned || 1, order: order++, label: made.label });
       } else if (made.kind === 'field') {
+        // Only a date right after a signature is that signature's.
+        lastSigned = undefined;
         addField(made.field);
         last = fields[fields.length - 1];
         // "a parent or guardian's name and their signature": "their" is the parent's or guardian's.
@@ -345,9 +368,33 @@ const PERSON_GIVES = /^(?:and\s+)?(?:the\s+)?((?:[\p{L}-]+\s+)?[\p{L}-]+)\s+(?:g
 /** Several people give their own details in one sentence ("the tenant gives their name and the subtenant gives their name"). */
 const GIVES_THEIR = /\b(?:gives?|writes?|enters?|provides?|fills in)\s+(?:their|his|her)\b/gi;
 
+/** The marks the line segmenter and the choice grammar leave in an item's remarks, applied around readField. */
 function fieldOf(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
+  if (item.text.includes(DATE_SIGNED_MARK)) return { kind: 'date_signed', label: WORDS[language].dateSigned };
+  const multi = item.remarks.find((r) => r.startsWith(MULTI_MARK));
+  const row = item.remarks.includes(ROW_MARK);
+  const long = item.remarks.includes(LONG_MARK);
+  const plain: Item = { ...item, remarks: item.remarks.filter((r) => !r.startsWith('\u2064')) };
+  if (multi) {
+    // "Dietary requirements (tick all that apply): vegan, halal": one optional tick box a choice.
+    const label = `${capitalise(decodeLabel(multi.slice(MULTI_MARK.length)))}: ${item.text.trim()}`;
+    return { kind: 'field', field: { name: '', label, type: 'checkbox', required: false, signer: 1 } };
+  }
+  const made = readField(plain, language, roles, condition, owner, severalGive);
+  if (made.kind !== 'field') return made;
+  if (row) {
+    // A cell of a repeated row: short, and only the rows used are filled.
+    made.field.required = false;
+    delete made.field.multiline;
+  }
+  if (long && made.field.type === 'text') made.field.multiline = true;
+  return made;
+}
+
+function readField(item: Item, language: Language, roles: Roles, condition: string | undefined, owner: string | undefined, severalGive = false): Made {
   const words = WORDS[language];
-  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim()).replace(FORM_WHERE, '')
+  // "please describe what happened": the request to the signer is the field.
+  let raw = dropRequest(item.text.replace(/[^\S\u00a0]+/g, ' ').trim().replace(/^please\s+(?=(?:describe|explain|list|give|tell|state|provide|detail|outline)\b)/i, '').replace(/^(?:also\s+)?needs?\s+(?=\S+\s+\S)/i, '')).replace(FORM_WHERE, '')
     .replace(PERSON_GIVES, (all: string, who: string) => (!severalGive || /^(?:they|he|she|you|we|person|signer|couple|parents?)$|\b(?:should|must|will|can|to|may)\b/i.test(who) ? all : `${who} `))
     .replace(/^(?:says|tells us|indicates|dice|indica|dit|indique|sagt|diz)\s+(?=(?:whether|si|s['’]il|ob|se)\b)/i, '');
   if (!raw && !item.options) return { kind: 'none' };
@@ -452,7 +499,8 @@ function fieldOf(item: Item, language: Language, roles: Roles, condition: string
   // "(a number from 1 to 10)", "(1-10)": a remark that asks for a number.
   const type: FieldType = hinted === 'text' && /\b(?:number|numero|nombre|zahl)\b|\d+\s*(?:-|to|a|bis)\s*\d+/.test(remarks) ? 'number' : hinted;
   const field: GeneratedField = { name: '', label: shortLabel(cleanLabel), type, required, signer: 1 };
-  if (type === 'text' && isMultiline(folded)) field.multiline = true;
+  // "Previous experience (please give details)": the remark may ask for the long answer.
+  if (type === 'text' && (isMultiline(folded) || isMultiline(remarks))) field.multiline = true;
   return withCondition(field);
 }
 

@@ -4,6 +4,7 @@
 // minors". A clause gives its parties (in the order named, optional when a condition goes with them)
 // and leaves the rest of the sentence to be read as fields.
 import { fold, INITIALS, OPTIONAL, typeOf } from './lexicon.js';
+import { namesAField } from './segment.js';
 import type { Language } from './spec.js';
 
 export interface Party {
@@ -31,14 +32,14 @@ const VERB: Record<Language, RegExp> = {
   en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by)\b/giu,
   es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|(?:lo |la )?(?:aprueba|valida|autoriza)\s+firmando|(?:lo |la )?refrendan?|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|(?:aprobado|autorizado|revisado|solicitado)\s+por)(?![\p{L}])/giu,
   fr: /(?<![\p{L}])(?:valide\s+en\s+signant|contresignent|contresigne|signent|signe|signer|signant|signatures\s+(?:du|de|des)|(?:approuvé|validé|vérifié|autorisé|visé)\s+par)(?![\p{L}])/giu,
-  de: /(?<![\p{L}])(?:(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
+  de: /(?<![\p{L}])(?:unterschrieben(?:\s+(?:wird|werden))?(?=\s+(?:von|vom)\s)|(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
   it: /(?<![\p{L}])(?:approva\s+firmando|controfirmano|controfirma|(?:approvato|autorizzato|verificato|vistato)\s+da|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
   pt: /(?<![\p{L}])(?:aprova\s+assinando|(?:aprovado|autorizado|verificado|visado)\s+por|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
 };
 /** Verbs whose subject follows them ("signed by the client", "Unterschriften von Mieter und Vermieter"). */
-const SUBJECT_AFTER = /^(?:signed\s+by|signatures|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|autorizado|revisado|solicitado|approuvé|validé|vérifié|autorisé|visé|approvato|autorizzato|verificato|vistato|aprovado|verificado|visado)/iu;
+const SUBJECT_AFTER = /^(?:unterschrieben|signed\s+by|signatures|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|autorizado|revisado|solicitado|approuvé|validé|vérifié|autorisé|visé|approvato|autorizzato|verificato|vistato|aprovado|verificado|visado)/iu;
 
-const ARTICLE = new Set(['the', 'a', 'an', 'el', 'la', 'los', 'las', 'un', 'una', 'le', 'les', 'une', 'l', 'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen', 'einer', 'eines', 'il', 'lo', 'gli', 'i', 'o', 'os', 'as', 'um', 'uma', 'su', 'sus', 'son', 'sa', 'ses', 'their', 'his', 'her', 'its', 'any', 'every', 'each', 'seu', 'sua', 'suo']);
+const ARTICLE = new Set(['the', 'a', 'an', 'el', 'la', 'los', 'las', 'un', 'una', 'le', 'les', 'une', 'l', 'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen', 'einer', 'eines', 'einem', 'il', 'lo', 'gli', 'i', 'o', 'os', 'as', 'um', 'uma', 'su', 'sus', 'son', 'sa', 'ses', 'their', 'his', 'her', 'its', 'any', 'every', 'each', 'seu', 'sua', 'suo']);
 const AND = new Set(['and', '&', 'y', 'e', 'et', 'und', 'ed']);
 const OR = new Set(['or', 'o', 'ou', 'oder', 'u']);
 /** Words that may stand between a subject and its verb: "tenant and landlord both sign", "must sign". */
@@ -46,7 +47,7 @@ const MODAL = new Set(['additionally', 'zusätzlich', 'además', 'inoltre', 'adi
 /** Inside a role: "responsable de recursos humanos", "head of finance". */
 const OF = new Set(['of', 'de', 'del', 'du', 'des', 'di', 'della', 'do', 'da', 'der']);
 const BOTH = /^(?:both(?: parties)?|deux parties|parti|partes|parteien|all parties|each party|the parties|parties|ambas partes|las dos partes|ambas|les deux parties|beide parteien|beide|entrambe le parti|le parti|ambas as partes|as partes|ambos)$/i;
-const DATED = /^\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|fechan|datent|date|datiert|datieren|datano|data|datam)\b|\b(?:con la fecha|with the date|avec la date|mit datum|con la data|com a data)\b/i;
+const DATED = /^\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|fechan|datent|date|datiert|datieren|datano|data|datam)\b|\b(?:con la fecha|with the date|avec la date|mit datum|con la data|con data|com a data)\b|\b(?:y|e|et|und|and)\s+(?:poner|pone|ponen|indicar|mettre|mettent|met|mettere|mette|mettono|colocar|coloca|colocam|p[oô]r|p[oõ]e|p[oõ]em|add|adds|write|writes)\s+(?:la|a|le|die|the|das)?\s*(?:fecha|date|data|datum)\b/i;
 const UNDER_AGE = /\b(?:under \d+|minors?|menor(?:es)?|mineurs?|minderjahrig\w*|unter \d+|minorenni|minori|moins de \d+|menos de \d+)\b/;
 const CONDITION = new RegExp(`${OPTIONAL.source}|${UNDER_AGE.source}|\\b(?:if there is one|s'il y en a un|si lo hay|si hay|se houver|se c'e|falls es|if there is)\\b`);
 
@@ -59,6 +60,7 @@ const THEN_END = /(?:\b(?:at the end|in the end|finally|al final|finalmente|por 
 const PARTIES = /^(?:part(?:y|ies|ie|ies|es|eien|i|e)|seiten)$/i;
 export const BOTH_OF = /^(?:both|ambos|ambas|los dos|las dos|deux|beide|entrambi|entrambe|tutti e due|os dois|as duas)$/i;
 
+const BY = new Set(['by', 'par', 'por', 'von', 'vom', 'da', 'dal', 'dalla', 'dai', 'pelo', 'pela', 'pelos', 'pelas', 'from']);
 const EACH_WORD = /^(?:each|every|cada|chaque|tous|toutes|todas|todos|ogni|tutte|tutti|jede[nrs]?|alle)$/;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\u00a0-]*|[,;]/gu;
 
@@ -122,7 +124,10 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
     }
     if (both) bothDated ||= dated;
     const cleanLead = lead.replace(/^\s*,?\s*(?:and|y|et|und|e)\s+(?:dates?|dated|fecha|datent|date|datiert|data|datam)(?:\s+(?:it|them|lo|la|le|es))?\b/i, '');
-    if (!conditionedBefore && cleanLead.trim()) keep.push(cleanLead);
+    // "It has to be signed by …", "Lo tienen que firmar …", "À signer par …": a lead that names no field is the clause's own words.
+    const leadWords = cleanLead.trim().split(/\s+/).filter(Boolean);
+    const bareLead = leadWords.length > 0 && leadWords.length <= 4 && !namesAField(fold(cleanLead.trim().replace(/^[,;]\s*/, '')));
+    if (!conditionedBefore && cleanLead.trim() && !bareLead) keep.push(cleanLead);
     // What follows the last verb is read on only when it names initials ("and an agent initials").
     if (i === hits.length - 1 && INITIALS.test(fold(tail))) keep.push(tail);
     consumedTo = start + hit[0].length + afterUsed;
@@ -229,6 +234,7 @@ function subjectAfter(after: string, lang: Language): Found {
   let used = 0;
   let joinOr = false;
   let optionalNext = false;
+  let afterAnd = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const w = t[0].toLowerCase();
@@ -242,7 +248,13 @@ function subjectAfter(after: string, lang: Language): Found {
       used = tokens[i]!.index + tokens[i]![0].length;
       continue;
     }
-    if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } continue; }
+    // "signed by the tenant", "signé par le locataire", "assinado pelo senhorio": the subject follows.
+    if (cur.length === 0 && roles.length === 1 && BY.has(w)) continue;
+    if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } afterAnd = t[0] !== ','; continue; }
+    // "… y el vendedor y pone la fecha": after "and", a lower-case word that is no party is a verb.
+    const bareWord = t[0].replace(/^(?:l|d|dell|all|un)['’]/i, '');
+    if (afterAnd && cur.length === 0 && lang !== 'de' && bareWord === t[0] && !isArticle(w, lang) && !OF.has(w) && /^\p{Ll}/u.test(t[0]) && !ROLE_NOUN.test(stem(t[0])) && !BOTH_OF.test(w) && !MODAL.has(w)) break;
+    afterAnd = false;
     if (isOr(w, lang) && cur.length > 0) { joinOr = true; cur.push('|'); continue; }
     // "firmano entrambi i genitori", "signent les deux parents": a count the role keeps.
     if (cur.length === 0 && ((BOTH_OF.test(w) && !tokens.slice(i + 1, i + 3).some((x) => PARTIES.test(x[0]))) || /^(?:two|dos|deux|zwei|due|dois|duas|three|tres|trois|drei|tre|três)$/.test(w)) && tokens.slice(i + 1, i + 3).some((x) => !isArticle(x[0].toLowerCase(), lang) && isRoleWord(x[0], lang))) {
@@ -295,7 +307,7 @@ function orJoin(alternatives: string[]): string {
 /** Nouns that name a party, in the six languages (folded, without a plural or genitive ending). */
 const ROLE_NOUN = /^(?:tenant|landlord|guarantor|buyer|seller|lender|borrower|employee|employer|manager|supervisor|member|staff|parent|guardian|witnes|applicant|co-applicant|co-signer|cosigner|contractor|client|customer|company|consultant|photographer|model|patient|doctor|dentist|physician|nurse|student|teacher|participant|volunteer|driver|renter|owner|agent|inspector|director|reporter|representative|officer|notary|spouse|partner|party|partie|trainer|trainee|referee|candidate|claimant|approver|finance|administrator|coordinator|instructor|coach|vendor|supplier|licensor|licensee|lessor|lessee|disclosing|receiving|inquilino|arrendador|arrendatario|fiador|avalista|comprador|vendedor|prestamista|empleado|empleador|responsable|jefe|socio|miembro|padre|madre|tutor|testigo|solicitante|titular|contratista|cliente|empresa|consultor|fotografo|modelo|paciente|medico|estudiante|alumno|participante|voluntario|conductor|propietario|agente|trabajador|asistente|proveedor|locataire|bailleur|caution|garant|acheteur|vendeur|preteur|emprunteur|co-emprunteur|salarie|employeur|superviseur|adherent|membre|tuteur|temoin|candidat|prestataire|societe|photographe|modele|medecin|eleve|benevole|conducteur|proprietaire|inspecteur|directeur|declarant|mieter|vermieter|burge|kaufer|verkaufer|darlehensgeber|darlehensnehmer|mitarbeiter|arbeitgeber|arbeitnehmer|vorgesetzte|vorgesetzter|personalabteilung|mitglied|eltern|elternteil|erziehungsberechtigte|erziehungsberechtigter|zeuge|antragsteller|bewerber|auftragnehmer|auftraggeber|kunde|firma|berater|fotograf|arzt|schuler|teilnehmer|fahrer|eigentumer|prufer|standortleiter|leiter|meldende|entleiher|locatore|conduttore|garante|acquirente|venditore|dipendente|datore|responsabile|supervisore|membro|genitore|tutore|testimone|richiedente|fornitore|societa|consulente|modello|paziente|studente|partecipante|conducente|ispettore|direttore|segnalante|utente|operatore|senhorio|funcionario|empregador|responsavel|gestor|pai|mae|encarregado|testemunha|requerente|prestador|aluno|condutor|inspetor|diretor|utilizador)$/;
 
-const NOT_ROLE = new Set(['name', 'email', 'e-mail', 'phone', 'date', 'address', 'number', 'it', 'them', 'this', 'form', 'here', 'below', 'bottom', 'end', 'page', 'nombre', 'fecha', 'nom', 'datum', 'nome', 'data', 'is', 'are', 'be', 'was', 'been', 'not', 'who', 'que', 'qui', 'wer', 'chi', 'quem', 'when', 'where', 'which', 'que', 'only', 'solo', 'nur', 'apenas', 'if', 'si', 'se', 'wenn', 'falls', 'for', 'para', 'pour', 'per', 'bei', 'with', 'con', 'avec', 'mit', 'com', 'by', 'por', 'par', 'von', 'da', 'in', 'en', 'dans', 'im', 'em', 'at', 'on', 'to', 'from', 'then', 'dann', 'luego', 'puis', 'poi', 'depois', 'anyone', 'everyone', 'whether', 'ob', 'they', 'we', 'you', 'he', 'she', 'ils', 'elles', 'sie', 'er', 'loro', 'eles', 'elas']);
+const NOT_ROLE = new Set(['à', 'name', 'email', 'e-mail', 'phone', 'date', 'address', 'number', 'it', 'them', 'this', 'form', 'here', 'below', 'bottom', 'end', 'page', 'nombre', 'fecha', 'nom', 'datum', 'nome', 'data', 'is', 'are', 'be', 'was', 'been', 'not', 'who', 'que', 'qui', 'wer', 'chi', 'quem', 'when', 'where', 'which', 'que', 'only', 'solo', 'nur', 'apenas', 'if', 'si', 'se', 'wenn', 'falls', 'for', 'para', 'pour', 'per', 'bei', 'with', 'con', 'avec', 'mit', 'com', 'by', 'por', 'par', 'von', 'da', 'in', 'en', 'dans', 'im', 'em', 'at', 'on', 'to', 'from', 'then', 'dann', 'luego', 'puis', 'poi', 'depois', 'anyone', 'everyone', 'whether', 'ob', 'they', 'we', 'you', 'he', 'she', 'ils', 'elles', 'sie', 'er', 'loro', 'eles', 'elas']);
 
 /** A word that can be part of a role's name: a noun, not a verb, a field word or a preposition. */
 function isRoleWord(word: string, lang: Language): boolean {

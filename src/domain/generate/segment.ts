@@ -71,17 +71,18 @@ export class Groups {
 }
 
 /** Lines, bullets, sentences and semicolons; the first short heading becomes the title. */
-export function sentences(prompt: string, groups: Groups): Segmented {
+export function sentences(prompt: string, groups: Groups, titled = false): Segmented {
   const text = groups.protect(prompt.replace(/\r\n?/g, '\n'))
     .replace(/^[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])[ \t]+/gm, '\n')
     .replace(/[ \t]+/g, ' ');
   const parts = text
-    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-Z¿¡])/)
+    .split(/\n+|;\s*|(?<!\b[A-Z]|\b(?:e\.g|i\.e|etc|no|Dr|Mr|Mrs|Ms|St|vs))[.!]+(?:\s+|$)|\.{3,}|(?<=\?)\s+(?=[A-ZÀ-Ýa-zà-ÿ¿¡](?![^.!?\n]*\/))/)
     .map((s) => s.trim().replace(/^[-–—:,\s]+|[-–—,\s]+$/g, ''))
     .filter((s) => s.length > 0);
   let title: string | undefined;
   const first = parts[0];
-  if (first !== undefined) {
+  // A section heading (segmentLines' mark) is never the title.
+  if (first !== undefined && !first.startsWith('\u2062')) {
     const head = splitHead(first);
     if (head && /:\s*$/.test(first) && wordCount(head.right) <= 3 && !head.right.includes(',')) {
       // "Liability waiver - climbing:" on its own line: the whole line is the title.
@@ -107,7 +108,7 @@ export function sentences(prompt: string, groups: Groups): Segmented {
         // "Babysitter agreement between parents and babysitter, hourly rate, …"
         title = first.split(',')[0]!;
         parts[0] = first.slice(first.indexOf(',') + 1).trim();
-      } else if (parts.length > 1 && !first.includes(',') && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
+      } else if (!titled && parts.length > 1 && !first.includes(',') && !/\?/.test(first) && !/\u2063\d+\u2063/.test(first) && wordCount(first) <= 8 && !AND.test(first) && (TITLE_NOUN.test(fold(first)) || !namesAField(fold(first)))) {
         title = first;
         parts.shift();
       }

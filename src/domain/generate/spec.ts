@@ -7,8 +7,9 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** The description is in a language the built-in generator does not read (or one was asked for). */
 export class UnsupportedLanguageError extends Error {
-  constructor(readonly language: string | undefined) {
-    super(`${language ? `The language "${language}" is` : 'The language of this description is'} not supported. Write the description in one of: ${LANGUAGES.join(', ')}.`);
+  /** `detected`: the ISO 639-3 code the description's language was identified as (`nld`). */
+  constructor(readonly language: string | undefined, readonly detected?: string) {
+    super(`${language ? `The language "${language}"${detected && detected !== language ? ` (${detected})` : ''} is` : 'The language of this description is'} not supported. Write the description in one of: ${LANGUAGES.join(', ')}.`);
     this.name = 'UnsupportedLanguageError';
   }
 }

@@ -11,7 +11,7 @@ import { recordActivity } from '../activity/record-activity.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { composeInvitationEmail } from './compose-invitation-email.js';
-import type { MemberActor } from './members.js';
+import type { MemberActor } from './member-actor.js';
 import { hashPassword } from './passwords.js';
 import { startSession, type StartedSession } from './sessions.js';
 import { queueUserEmail } from './user-email.js';

@@ -4,10 +4,11 @@ import { clearTotp, findUserTotp, usersWithTotp } from '../../db/repositories/tw
 import type { UserRow } from '../../db/tables.js';
 import { isoNow } from '../../lib/clock.js';
 import { roleAtLeast, type Role } from '../../lib/member-roles.js';
-import { recordActivity, type Actor } from '../activity/record-activity.js';
+import { recordActivity } from '../activity/record-activity.js';
 import type { DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { presentInvitation, type InvitationView } from './invitations.js';
+import type { MemberActor } from './member-actor.js';
 import { checkRole, normalizeEmail } from './user-rules.js';
 
 // An account's members (issue 39 item 2): listed, their roles changed, removed, ownership handed on.
@@ -40,10 +41,7 @@ export function presentMember(u: UserRow, twoFactor: boolean): MemberView {
   return { object: 'member', id: u.id, email: u.email, role: u.role, has_password: u.password_hash !== null, two_factor: twoFactor, last_sign_in_at: u.last_sign_in_at ?? null, created_at: u.created_at };
 }
 
-/** Who is asking: the signed-in member (or the operator, with the account's every power). */
-export interface MemberActor extends Actor {
-  readonly role: Role;
-}
+export type { MemberActor } from './member-actor.js';
 
 export async function listMembers(deps: Pick<DomainDeps, 'db' | 'clock'>, accountId: string): Promise<MembersView> {
   const users = await listAccountUsers(deps.db, accountId);
