@@ -629,6 +629,27 @@ export interface SigningDraftsTable {
 }
 export type SigningDraftRow = Selectable<SigningDraftsTable>;
 
+/** A file a signer attached to an `attachment` field (0100; issue 41), its bytes in the blob store. */
+export interface FormAttachmentsTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  form_id: string;
+  recipient_id: string;
+  field_name: string;
+  /** The name the signer's file had (control characters dropped), shown and used for downloads. */
+  filename: string;
+  /** Known by its content: application/pdf, image/png or image/jpeg. */
+  content_type: string;
+  size: number;
+  sha256: string;
+  blob_key: string;
+  created_at: string;
+  /** When the signer signed with it; null while it may still be removed. */
+  submitted_at: string | null;
+}
+export type FormAttachmentRow = Selectable<FormAttachmentsTable>;
+
 /** Who replaced a recipient's link (0090): the sender (PATCH, dashboard) or the signer passing the form on. */
 export type LinkReplacedBy = 'sender' | 'signer';
 
@@ -695,6 +716,7 @@ export interface Database {
   signing_drafts: SigningDraftsTable;
   retired_links: RetiredLinksTable;
   code_request_windows: CodeRequestWindowsTable;
+  form_attachments: FormAttachmentsTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
   bulk_sends: BulkSendsTable;
@@ -707,6 +729,9 @@ export interface Database {
   sso_domains: SsoDomainsTable;
   sso_flows: SsoFlowsTable;
   recovery_codes: RecoveryCodesTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
+  account_branding: AccountBrandingTable;
 }
 
 /** An account's sign-in policy (0075); no row: neither required. */

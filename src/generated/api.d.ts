@@ -704,6 +704,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{form_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /** @description The attachment's id (`att_` and 24 base62 characters), from an attachment field's value. */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a file a signer attached
+         * @description A file a signer attached to an `attachment` field and signed with, as they uploaded it (its
+         *     SHA-256 is listed on the audit trail; the sealed PDF carries it after the document). The ids
+         *     are the field's value in the form (`fields[].value`, comma-separated). A file of another
+         *     account or mode, or one not signed with yet, answers `404 resource_not_found`.
+         */
+        get: operations["getFormAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{form_id}/evidence": {
         parameters: {
             query?: never;
@@ -1575,10 +1606,11 @@ export interface components {
             name: string;
             /**
              * @description What the field holds. `date` is `YYYY-MM-DD`; `checkbox` is a boolean; `radio` and `select`
-             *     take one of `options`; `signature`, `initials` and `date_signed` are filled at signing.
+             *     take one of `options`; `signature`, `initials` and `date_signed` are filled at signing; `attachment`
+             *     takes files the signer attaches (its value is their ids, comma-separated).
              * @enum {string}
              */
-            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed";
+            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed" | "attachment";
             /** @description A human-readable label shown to the signer. */
             label?: string;
             /** @description Whether the field must have a value before the form can be signed. */
@@ -1618,6 +1650,13 @@ export interface components {
              *     Computed on the signing page and again by the server when the form is filled and signed.
              */
             formula?: string;
+            /**
+             * @description An `attachment` field: the file types the signer may attach, known by the file's content
+             *     (all three when not given). Refused on other types.
+             */
+            accept?: ("application/pdf" | "image/png" | "image/jpeg")[];
+            /** @description An `attachment` field's most files (1 when not given), each at most 10 MiB. Refused on other types. */
+            max_files?: number;
         };
         /**
          * @description When a field is shown: a test on another field's value (`equals`, `one_of`, `not_empty`), or
@@ -1648,10 +1687,11 @@ export interface components {
             name: string;
             /**
              * @description What the field holds. `date` is `YYYY-MM-DD`; `checkbox` is a boolean; `radio` and `select`
-             *     take one of `options`; `signature`, `initials` and `date_signed` are filled at signing.
+             *     take one of `options`; `signature`, `initials` and `date_signed` are filled at signing; `attachment`
+             *     takes files the signer attaches (its value is their ids, comma-separated).
              * @enum {string}
              */
-            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed";
+            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed" | "attachment";
             /** @description A human-readable label shown to the signer. */
             label?: string;
             /** @description Whether the field must have a value before the form can be signed. */
@@ -1691,6 +1731,13 @@ export interface components {
              *     Computed on the signing page and again by the server when the form is filled and signed.
              */
             formula?: string;
+            /**
+             * @description An `attachment` field: the file types the signer may attach, known by the file's content
+             *     (all three when not given). Refused on other types.
+             */
+            accept?: ("application/pdf" | "image/png" | "image/jpeg")[];
+            /** @description An `attachment` field's most files (1 when not given), each at most 10 MiB. Refused on other types. */
+            max_files?: number;
             /**
              * @description The current value: a string for text-like fields, dates (`YYYY-MM-DD`) and choices, a number
              *     for `number`, a boolean for `checkbox`; `null` while empty.
@@ -1759,7 +1806,7 @@ export interface components {
             /** @description The field's name, unique within the template; the key to use in `prefill`. */
             name: string;
             /** @enum {string} */
-            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed";
+            type: "text" | "number" | "date" | "email" | "phone" | "checkbox" | "radio" | "select" | "signature" | "initials" | "date_signed" | "attachment";
             label?: string;
             /** @default false */
             required: boolean;
@@ -1788,6 +1835,13 @@ export interface components {
              *     Computed on the signing page and again by the server when the form is filled and signed.
              */
             formula?: string;
+            /**
+             * @description An `attachment` field: the file types the signer may attach, known by the file's content
+             *     (all three when not given). Refused on other types.
+             */
+            accept?: ("application/pdf" | "image/png" | "image/jpeg")[];
+            /** @description An `attachment` field's most files (1 when not given), each at most 10 MiB. Refused on other types. */
+            max_files?: number;
         };
         /** @description The answer to `deleteTemplate`. */
         DeletedTemplate: {
@@ -3090,6 +3144,8 @@ export interface components {
          *     the wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
          */
         TemplateId: string;
+        /** @description The attachment's id (`att_` and 24 base62 characters), from an attachment field's value. */
+        AttachmentId: string;
         /**
          * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
          *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
@@ -4581,6 +4637,55 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFormAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The form's id (`form_` and 24 base62 characters). Deliberately not pattern-checked: an id of the
+                 *     wrong shape is an id that names nothing, so it answers `404 resource_not_found`, not `400`.
+                 */
+                form_id: components["parameters"]["FormId"];
+                /** @description The attachment's id (`att_` and 24 base62 characters), from an attachment field's value. */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment (`application/pdf`, `image/png` or `image/jpeg`). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    /** @description `attachment; filename="<the file's name>"` (and `filename*` in UTF-8). */
+                    "Content-Disposition"?: string;
+                    /** @description The file's SHA-256 (hex), as the audit trail lists it. */
+                    "X-Attachment-SHA256"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -46,6 +46,8 @@ export const DASHBOARD_PERMISSIONS = {
   'POST /:mode/templates': 'sender',
   'PATCH /:mode/templates/:template_id': 'sender',
   'POST /:mode/templates/:template_id/relabel': 'sender',
+  // Issue 41: the builder's "Detect tags" reads the stored document again (nothing is written).
+  'POST /:mode/templates/:template_id/detect-tags': 'sender',
   'DELETE /:mode/templates/:template_id': 'sender',
 
   // Forms.
@@ -60,6 +62,9 @@ export const DASHBOARD_PERMISSIONS = {
   'POST /:mode/forms/:form_id/send': 'sender',
   'POST /:mode/forms/:form_id/remind': 'sender',
   'POST /:mode/forms/:form_id/void': 'sender',
+  // Issue 38: who verified when (read), and "Change recipient" (a sender's correction).
+  'GET /:mode/forms/:form_id/verification': 'viewer',
+  'PATCH /:mode/forms/:form_id/recipients/:recipient_id': 'sender',
   // Deleting a form and legal holds reach beyond sending: "everything on forms" is the admin's.
   'DELETE /:mode/forms/:form_id': 'admin',
   'POST /:mode/forms/:form_id/hold': 'admin',

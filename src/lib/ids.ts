@@ -27,6 +27,8 @@ export const ID_PREFIXES = {
   activity: 'act',
   /** A bulk send (issue 42, CONTRACT Part E). */
   bulkSend: 'bulk',
+  /** A file a signer attached (issue 41). */
+  attachment: 'att',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -2,7 +2,7 @@
 // contract's Field object (CONTRACT.md Part B, "Templates"): PDF points, origin top-left of the page.
 export const FIELD_TYPES = [
   'text', 'number', 'date', 'email', 'phone', 'checkbox', 'radio', 'select',
-  'signature', 'initials', 'date_signed',
+  'signature', 'initials', 'date_signed', 'attachment',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -29,6 +29,23 @@ export interface FieldDef {
   condition?: FieldCondition;
   /** A number field computed from others, read-only for the signer (field-logic.js's grammar). */
   formula?: string;
+  /** An `attachment` field: the file types the signer may attach (issue 41; all three when not given). */
+  accept?: AttachmentType[];
+  /** An `attachment` field: how many files the signer may attach (1–10; 1 when not given). */
+  max_files?: number;
+}
+
+/** The files a signer may attach (issue 41), known by their content, never by their name. */
+export const ATTACHMENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+/** The largest file a signer may attach (10 MiB). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** The most files one attachment field takes. */
+export const MAX_ATTACHMENT_FILES = 10;
+
+/** An attachment field's accepted types and file count, with the defaults filled in. */
+export function attachmentRules(def: Pick<FieldDef, 'accept' | 'max_files'>): { accept: readonly AttachmentType[]; maxFiles: number } {
+  return { accept: def.accept && def.accept.length > 0 ? def.accept : ATTACHMENT_TYPES, maxFiles: def.max_files ?? 1 };
 }
 
 /** When a field is shown: a test on another field's value, or all/any of several. */

@@ -74,8 +74,9 @@ for (const dialect of DIALECTS) {
       assert.ok(Number(atKill.sent) < N, `work was left at the kill (${atKill.sent} sent)`);
       t.diagnostic(`at the kill: ${atKill.sent} rows sent, ${sink.received.length} e-mails at the sink, jobs running: ${runningAtKill.map((j) => j.kind).join(', ')}`);
 
-      // PostgreSQL shares the outbox among workers (FOR UPDATE SKIP LOCKED): two take over there.
-      const next = Array.from({ length: dialect === 'postgres' ? 2 : 1 }, () => startChild(['--import', 'tsx', 'test/outbox/support/worker-child.ts'], store.env));
+      // The real `formsign worker` takes over once the dead one's 1.5 s leases run out; PostgreSQL shares
+      // the outbox among workers (FOR UPDATE SKIP LOCKED), so two take over there.
+      const next = Array.from({ length: dialect === 'postgres' ? 2 : 1 }, () => startChild(['bin/formsign.js', 'worker'], store.env));
       children.push(...next);
       // Polled gently: the test's own reads must not slow the workers they watch.
       const pause = () => new Promise((r) => setTimeout(r, 250));

@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
-import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import type { Page } from 'playwright-core';
+import type { Harness } from '../harness.js';
 import { fixture } from '../shared/fixtures.js';
-import { freePort } from '../shared/free-port.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
-import { uniqueEmail } from './support.js';
+import { signedInDashboard } from './builder-browser.js';
+import { startBrowserStage, type BrowserStage } from './browser-support.js';
 
 // The builder's "Relabel from the PDF" in Chromium at 1280 and 390 px: a 1040 whose fields have no
 // labels (as a template made before labels were imported) gets the XFA's words at a click, saved at
@@ -31,22 +29,17 @@ const FINDINGS = ['page-has-heading-one', 'heading-order', 'empty-heading', 'ari
 interface Field { name: string; type: string; label?: string }
 
 describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
+  let d: BrowserStage;
   let h: Harness;
-  let browser: Browser;
   let origin: string;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    h = await createHarness('sqlite', { env: { BASE_URL: origin } });
-    await h.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    d = await startBrowserStage();
+    h = d.h;
+    origin = d.origin;
   });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  after(() => d?.close());
 
   /** A 1040 template of account A with its labels gone (one written by hand) and a signature box drawn. */
   async function unlabelled1040(): Promise<string> {
@@ -58,20 +51,6 @@ describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
     const res = await h.request({ method: 'PATCH', url: `/api/v1/templates/${t.id}`, as: h.actors.aTest, json: { fields } });
     assert.equal(res.status, 200, res.body);
     return t.id;
-  }
-
-  async function signedIn(width: number): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 800 }, deviceScaleFactor: 1, hasTouch: width < 500 });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
-    const user = await createUser(h.deps.domain, { accountId: h.actors.aTest.partition.accountId, email: uniqueEmail('relabel') });
-    const link = await createLoginLink(h.deps.domain, user.email);
-    await page.goto(`${origin}${new URL(link.url).pathname}${new URL(link.url).hash}`);
-    await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
-    return { page, problems, close: () => context.close() };
   }
 
   /** The label the properties panel shows for a field chosen in the list. */
@@ -88,7 +67,7 @@ describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
   for (const width of [1280, 390]) {
     it(`at ${width} px: one click gives the fields the PDF's labels, saved; written labels kept; axe finds neither old finding`, async () => {
       const templateId = await unlabelled1040();
-      const w = await signedIn(width);
+      const w = await signedInDashboard(d, width, 'relabel');
       const { page } = w;
       try {
         await page.goto(`${origin}/dashboard/templates/${templateId}`);

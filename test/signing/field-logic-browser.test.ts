@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { openBrowserHarness, type BrowserHarness } from '../pages/chromium.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
+import { drawSignature } from './draw-signature.js';
 import { sendTo } from './support.js';
 
 // Conditional fields and formulas on the signing page in Chromium at 1280 and 390 px (issue 41): a
@@ -77,16 +78,7 @@ describe('conditional fields and formulas on the signing page in Chromium', () =
         await page.screenshot({ path: `${SHOTS}/${width}-filled.png`, fullPage: true });
         await assertAxeClean(page, 'filled');
 
-        await control(page, 'signature').getByRole('button', { name: /Add signature/ }).click();
-        await page.locator('#sig-dialog').waitFor({ state: 'visible' });
-        const pad = await page.locator('#pad').boundingBox();
-        assert.ok(pad);
-        await page.mouse.move(pad.x + 20, pad.y + pad.height / 2);
-        await page.mouse.down();
-        for (let i = 1; i <= 20; i++) await page.mouse.move(pad.x + 20 + i * ((pad.width - 40) / 20), pad.y + pad.height / 2 + Math.sin(i / 2) * 10, { steps: 2 });
-        await page.mouse.up();
-        await page.locator('#sig-apply').click();
-        await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
+        await drawSignature(page, 'signature');
         await page.locator('#consent').check();
         await page.locator('#finish').click();
         await page.locator('h1', { hasText: 'You signed' }).waitFor({ timeout: 30_000 });

@@ -17,6 +17,7 @@ const EXPECTED = [
   'POST /sign/:token/decline', 'POST /sign/:token/auth/start', 'POST /sign/:token/auth/verify',
   'PUT /sign/:token/draft',
   'GET /sign/:token/reassign', 'HEAD /sign/:token/reassign', 'POST /sign/:token/reassign',
+  'POST /sign/:token/attachments', 'DELETE /sign/:token/attachments/:attachment_id',
 ];
 
 describe('signer gate: the routes', () => {
@@ -59,6 +60,7 @@ for (const dialect of DIALECTS) {
         'GET /sign/:token': 'view', 'POST /sign/:token': 'sign', 'GET /sign/:token/document.pdf': 'document', 'GET /sign/:token/signed.pdf': 'signed_pdf',
         'POST /sign/:token/decline': 'decline', 'POST /sign/:token/auth/start': 'check', 'POST /sign/:token/auth/verify': 'check',
         'PUT /sign/:token/draft': 'draft', 'GET /sign/:token/reassign': 'reassign', 'POST /sign/:token/reassign': 'reassign',
+        'POST /sign/:token/attachments': 'attachment', 'DELETE /sign/:token/attachments/:attachment_id': 'attachment',
       });
     });
 

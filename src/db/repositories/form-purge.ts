@@ -28,6 +28,7 @@ export const PURGE_PLAN = {
   signing_drafts: "the form's rows deleted (values typed so far)",
   retired_links: "the form's rows deleted (replaced recipients' names, addresses and reasons)",
   code_request_windows: 'not form data: codes asked for per client address and hour, deleted as the next hour is counted',
+  form_attachments: "the form's rows deleted (file names); the files deleted from the store",
   accounts: 'not form data', account_notify: 'not form data', api_keys: 'not form data', templates: 'not form data',
   template_versions: 'not form data', service_secrets: 'not form data', webhooks: 'not form data', account_usage: 'not form data',
   account_usage_daily: 'not form data', users: 'not form data', sessions: 'not form data', login_links: 'not form data',
@@ -41,8 +42,8 @@ export const PURGE_PLAN = {
   account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
 } as const satisfies Record<keyof Database, string>;
 
-type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links';
-const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'retired_links', 'recipients'];
+type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links' | 'form_attachments';
+const DELETED_ROWS: readonly PerFormTable[] = ['signing_evidence', 'reminders', 'messages', 'signatures', 'sealed_files', 'recipient_check_log', 'recipient_checks', 'signer_sessions', 'signing_drafts', 'retired_links', 'form_attachments', 'recipients'];
 
 /** What the purge needs to know before deleting: the stored files the rows name, and the counts the tombstone keeps. */
 export interface PurgeInventory {
@@ -54,10 +55,11 @@ export interface PurgeInventory {
 export async function purgeInventory(trx: Trx, p: Partition, formId: string): Promise<PurgeInventory> {
   const signatures = await trx.selectFrom('signatures').select('blob_key').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).execute();
   const sealed = await trx.selectFrom('sealed_files').select(['blob_key', 'sha256']).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).executeTakeFirst();
+  const attached = await trx.selectFrom('form_attachments').select('blob_key').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).execute();
   const attachments = await trx.selectFrom('messages').select('attachment_key').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).where('attachment_key', 'is not', null).execute();
   const recipients = await trx.selectFrom('recipients').select(sql<number>`count(*)`.as('n')).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).executeTakeFirst();
   const events = await trx.selectFrom('events').select(sql<number>`count(*)`.as('n')).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('form_id', '=', formId).executeTakeFirst();
-  const keys = new Set<string>([...signatures.map((s) => s.blob_key), ...(sealed ? [sealed.blob_key] : []), ...attachments.flatMap((m) => (m.attachment_key ? [m.attachment_key] : []))]);
+  const keys = new Set<string>([...signatures.map((s) => s.blob_key), ...(sealed ? [sealed.blob_key] : []), ...attachments.flatMap((m) => (m.attachment_key ? [m.attachment_key] : [])), ...attached.map((a) => a.blob_key)]);
   return {
     blobKeys: [...keys],
     sealedSha256: sealed?.sha256 ?? null,

@@ -25,6 +25,7 @@ export function checkPrefill(fields: { byName: ReadonlyMap<string, FieldDef> }, 
       continue;
     }
     if (field.formula) throw new AppError('parameter_invalid', `prefill.${key} is computed from other fields (its formula); leave it out.`, `prefill.${key}`);
+    if (field.type === 'attachment') throw new AppError('parameter_invalid', `prefill.${key} is an attachment field: only the signer attaches files to it.`, `prefill.${key}`);
     values[key] = checkValue(field, raw);
   }
   // Formulas computed from what was prefilled; values of fields hidden by a condition dropped (issue 41).

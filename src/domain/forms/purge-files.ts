@@ -6,9 +6,10 @@ import type { DomainDeps } from '../context.js';
 type FileDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs'>;
 
 /** Where a form's files live besides those its rows name: images a retried signature left, seals that lost a race. */
-export function formFilePrefixes(p: Partition, formId: string): { signatures: string; sealed: { folder: string; namePrefix: string } } {
+export function formFilePrefixes(p: Partition, formId: string): { signatures: string; attachments: string; sealed: { folder: string; namePrefix: string } } {
   const base = `${p.accountId}/${p.mode}`;
-  return { signatures: `${base}/signatures/${formId}/`, sealed: { folder: `${base}/signed/`, namePrefix: `${base}/signed/${formId}-` } };
+  // attachments/<form>/: signer-attachments.ts's attachmentFolder (an upload its row never named).
+  return { signatures: `${base}/signatures/${formId}/`, attachments: `${base}/attachments/${formId}/`, sealed: { folder: `${base}/signed/`, namePrefix: `${base}/signed/${formId}-` } };
 }
 
 /**
@@ -26,6 +27,7 @@ export async function purgeFormFiles(deps: FileDeps, p: Partition, formId: strin
   }
   const where = formFilePrefixes(p, formId);
   for (const b of await deps.blobs.list(where.signatures)) await deps.blobs.delete(b.key);
+  for (const b of await deps.blobs.list(where.attachments)) await deps.blobs.delete(b.key);
   for (const b of await deps.blobs.list(where.sealed.folder)) if (b.key.startsWith(where.sealed.namePrefix)) await deps.blobs.delete(b.key);
   await deps.transact((trx) => markPurgeDone(trx, p, formId));
 }

@@ -72,6 +72,10 @@ export function checkFieldValue(field, raw) {
       return isPhoneNumberText(raw) ? ok(raw.trim()) : bad('must be a phone number, e.g. +14155550123.');
     case 'date':
       return isCalendarDate(raw) ? ok(raw) : bad('must be a date as YYYY-MM-DD.');
+    case 'attachment':
+      // What the page shows of the files attached (their names); the server takes the files it holds
+      // (issue 41), never this text.
+      return ok(raw);
     default:
       return ok(raw);
   }
@@ -89,6 +93,8 @@ export function missingProblem(field) {
     case 'radio':
     case 'select':
       return 'is required: choose an option.';
+    case 'attachment':
+      return 'is required: attach a file.';
     default:
       return 'is required: fill it in.';
   }

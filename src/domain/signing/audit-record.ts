@@ -1,8 +1,9 @@
 import { findAccount } from '../../db/repositories/accounts.js';
 import { findBranding } from '../../db/repositories/branding.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
+import { listFormAttachments } from '../../db/repositories/form-attachments.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
-import type { FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
+import type { FormAttachmentRow, FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
 import { listRetiredLinksOfForm } from '../../db/repositories/link-replacement.js';
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
@@ -42,16 +43,21 @@ export interface AuditContext {
   /** The account's brand (issue 42): the audit header's colour and logo, and the sender name it states. */
   brand?: AuditTrail['brand'];
   senderName?: string | null;
+  /** The files the signers attached and signed with (issue 41), oldest first. */
+  attachments?: readonly FormAttachmentRow[];
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
 export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partition, formId: string): Promise<AuditContext> {
-  const [evidence, account, checks, checkLog, branding, retired] = await Promise.all([
+  const [evidence, account, checks, checkLog, branding, retired, attachments] = await Promise.all([
     listSigningEvidenceOfForm(deps.db, p, formId), findAccount(deps.db, p.accountId), listRecipientChecksOfForm(deps.db, p, formId), listCheckLogOfForm(deps.db, p, formId),
-    findBranding(deps.db, p.accountId), listRetiredLinksOfForm(deps.db, p, formId),
+    findBranding(deps.db, p.accountId), listRetiredLinksOfForm(deps.db, p, formId), listFormAttachments(deps.db, p, formId),
   ]);
   const brand = branding ? { accent: branding.accent_color, logoPng: branding.logo_type === 'image/png' && branding.logo ? new Uint8Array(Buffer.from(branding.logo, 'base64')) : null } : null;
-  return { evidence, accountName: account?.name ?? null, senderName: branding?.sender_name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog, brand, retired };
+  return {
+    evidence, accountName: account?.name ?? null, senderName: branding?.sender_name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog, brand, retired,
+    attachments: attachments.filter((a) => a.submitted_at !== null),
+  };
 }
 
 /**
@@ -81,6 +87,9 @@ export function auditTrailOf(facts: AuditFacts, context: AuditContext): AuditTra
     outcome: facts.outcome,
     voidReason: form.void_reason,
     locale: context.locale,
+    ...(context.attachments && context.attachments.length > 0
+      ? { attachments: context.attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, sha256: a.sha256, size: a.size })) }
+      : {}),
   };
 }
 

@@ -14,7 +14,8 @@ import { displayName } from '../sending/display-name.js';
 import { auditTrailOf, loadAuditContext } from './audit-record.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord, type SignedImage } from './signing-record.js';
-import type { RecipientRow } from '../../db/tables.js';
+import type { FormAttachmentRow, RecipientRow } from '../../db/tables.js';
+import type { FieldDef } from '../../pdf/field.js';
 
 /** What the seal job needs: the form's stores and a sealer (the PDF pool, or in-process). */
 export type SealDeps = Pick<DomainDeps, 'db' | 'transact' | 'blobs' | 'clock' | 'templateCache' | 'fileLinks' | 'baseUrl' | 'copies'> & {
@@ -97,8 +98,25 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
       completedAt: signingTime.toISOString(), outcome: 'signed', remindedAt,
     }, context),
     signingTime,
+    attachments: await attachedFiles(deps, fields.defs, context.attachments ?? []),
   };
   return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), auditLocale: context.locale };
+}
+
+/**
+ * The files the signers attached (issue 41), in the order of their fields, then as attached; their
+ * bytes from the blob store (a missing one fails the seal, which retries: a seal never leaves one out).
+ */
+async function attachedFiles(deps: Pick<SealDeps, 'blobs'>, defs: readonly FieldDef[], rows: readonly FormAttachmentRow[]): Promise<NonNullable<SealRequest['attachments']>> {
+  const order = new Map(defs.map((d, i) => [d.name, i]));
+  const sorted = [...rows].sort((a, b) => (order.get(a.field_name) ?? 0) - (order.get(b.field_name) ?? 0));
+  const out: NonNullable<SealRequest['attachments']>[number][] = [];
+  for (const r of sorted) {
+    const bytes = await deps.blobs.get(r.blob_key);
+    if (!bytes) throw new Error(`attachment ${r.id} (${r.blob_key}) of ${r.form_id} is missing from the blob store`);
+    out.push({ field: r.field_name, filename: r.filename, contentType: r.content_type, sha256: r.sha256, size: r.size, bytes });
+  }
+  return out;
 }
 
 /**

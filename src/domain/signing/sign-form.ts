@@ -20,6 +20,8 @@ import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
 import { parseUtcOffset, shownConsent } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
+import { listRecipientAttachments } from '../../db/repositories/form-attachments.js';
+import { attachedValues, bindAttachments } from './attachments/signer-attachments.js';
 import { withFieldLogic } from '../forms/prefill-rules.js';
 import { markViewed, type Client } from './view-form.js';
 
@@ -58,13 +60,15 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
   const fields = await formFields(deps, p, form);
   const at = isoNow(deps.clock);
   const current = JSON.parse(form.values) as Record<string, FieldValue>;
-  const checked = checkSubmission(fields.defs, recipient.signer, input.values, current, at.slice(0, 10));
+  // The files this signer attached (issue 41) are their attachment fields' values.
+  const attached = fields.defs.some((d) => d.type === 'attachment') ? attachedValues(await listRecipientAttachments(deps.db, p, recipient.id)) : {};
+  const checked = checkSubmission(fields.defs, recipient.signer, input.values, current, at.slice(0, 10), attached);
   // Images are content-addressed, so a retried submission rewrites the same keys; stored before the
   // transaction because a blob store is not part of it (an image no row names is harmless).
   const keyed = checked.images.map((image) => ({ image, key: imageKey(p, form.id, recipient.id, image) }));
   for (const { image, key } of keyed) await deps.blobs.put(key, image.png, 'image/png');
   const seen = { at, ...client };
-  return deps.transact(async (trx) => {
+  const { result, dropped } = await deps.transact(async (trx) => {
     const locked = await lockForm(trx, p, form.id, at);
     if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
     if (locked.status === 'expired' || (locked.expires_at !== null && locked.expires_at <= at)) {
@@ -83,6 +87,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     // values committed since this page loaded count too.
     const merged = withFieldLogic(fields.defs, { ...(JSON.parse(locked.values) as Record<string, FieldValue>), ...checked.values });
     await setFormValues(trx, p, form.id, JSON.stringify(merged), at);
+    const dropped = await bindAttachments(trx, p, recipient.id, merged, fields.defs, at);
     for (const { image, key } of keyed) {
       await insertSignature(trx, p, {
         form_id: form.id, recipient_id: recipient.id, field_name: image.fieldName ?? ownSignatureField(recipient.id), kind: image.kind,
@@ -91,8 +96,12 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
     }
     // Sequential order: the next recipient's turn comes with this signature, in this unit.
     const recipients = await advanceTurn(trx, deps, p, locked, at);
-    return { complete: await sealWhenComplete(trx, p, form.id, recipients, at) };
+    return { result: { complete: await sealWhenComplete(trx, p, form.id, recipients, at) }, dropped };
   });
+  // Files of fields the signature left hidden: their rows went with it; a file that stays is in the
+  // form's folder, which its purge empties.
+  for (const key of dropped) await deps.blobs.delete(key).catch(() => undefined);
+  return result;
 }
 
 /**

@@ -11,6 +11,7 @@ import { stillWaitingFor } from '../sending/recipient-roles.js';
 import type { SigningLink } from './resolve-link.js';
 import { needsOwnSignature } from './signing-rules.js';
 import { viewForm, type Client } from './view-form.js';
+import { pendingAttachments, type AttachmentView } from './attachments/signer-attachments.js';
 
 /** A field as the signing page shows it: this signer's fields editable, the others' read-only. */
 export interface PageField extends Omit<FieldDef, 'signer'> {
@@ -18,6 +19,8 @@ export interface PageField extends Omit<FieldDef, 'signer'> {
   /** Text-like and choice values; image fields show only whether they are signed. */
   value: FieldValue;
   signed?: boolean;
+  /** This signer's attachment field: the files attached so far (issue 41); its value is their names. */
+  files?: AttachmentView[];
 }
 
 export interface SigningPage {
@@ -77,6 +80,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
   ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   const brand = await loadBrandLook(deps.db, deps.baseUrl, p.accountId, account?.name ?? 'The sender');
+  const attached = fields.defs.some((f) => f.type === 'attachment' && f.signer === recipient.signer) ? await pendingAttachments(deps, link) : new Map<string, AttachmentView[]>();
   return {
     brand,
     state: link.state,
@@ -94,6 +98,10 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
       const value = values[f.name] ?? null;
       const mine = signer === recipient.signer;
       if (IMAGE_TYPES.has(f.type)) return { ...f, mine, value: null, signed: value !== null };
+      if (f.type === 'attachment' && mine && link.state === 'open') {
+        const files = attached.get(f.name) ?? [];
+        return { ...f, mine, value: files.length > 0 ? files.map((x) => x.filename).join(', ') : null, files };
+      }
       return { ...f, mine, value };
     }),
     ownSignature: needsOwnSignature(fields.defs, recipient.signer),

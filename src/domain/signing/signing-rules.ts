@@ -54,7 +54,8 @@ function isFilled(field: FieldDef, value: FieldValue | undefined): boolean {
 /**
  * Checks a submission `{ <field name>: value }` for signer slot `signer`, given the form's fields and
  * current values (a required field prefilled by the sender need not be submitted again). `signedOn`
- * (YYYY-MM-DD) fills the slot's `date_signed` fields. Throws the contract's 400 errors, naming
+ * (YYYY-MM-DD) fills the slot's `date_signed` fields; `attached` holds, by attachment field, the ids
+ * (comma-separated) of the files the signer uploaded into it. Throws the contract's 400 errors, naming
  * `values.<field>`.
  */
 export function checkSubmission(
@@ -63,6 +64,7 @@ export function checkSubmission(
   submitted: Record<string, unknown>,
   current: Readonly<Record<string, FieldValue>>,
   signedOn: string,
+  attached: Readonly<Record<string, string>> = {},
 ): CheckedSubmission {
   const byName = new Map(defs.map((f) => [f.name, f]));
   const own = needsOwnSignature(defs, signer);
@@ -86,7 +88,16 @@ export function checkSubmission(
       values[name] = imageValue(image);
       continue;
     }
+    if (field.type === 'attachment') {
+      // The page sends what it shows (the files' names); the files are those uploaded (issue 41).
+      if (raw !== null && typeof raw !== 'string') throw new AppError('parameter_invalid', `${param} is an attachment field: attach its files on the page.`, param);
+      continue;
+    }
     values[name] = checkSingle(field, raw, param);
+  }
+  // An attachment field's value is the ids of the files this signer uploaded into it, whatever was sent.
+  for (const field of fieldsOfSigner(defs, signer)) {
+    if (field.type === 'attachment') values[field.name] = attached[field.name] ?? null;
   }
   // Conditions as the server computes them (issue 41): a hidden field is not required and its value,
   // if one was submitted, is dropped; the page runs the same evaluator, so an honest page never sends one.

@@ -1,11 +1,11 @@
-import { FIELD_TYPES, type FieldDef, type FieldType } from '../../pdf/field.js';
+import { ATTACHMENT_TYPES, FIELD_TYPES, MAX_ATTACHMENT_FILES, type AttachmentType, type FieldDef, type FieldType } from '../../pdf/field.js';
 import { AppError } from '../errors.js';
 import { checkCondition, dependencyOrder, parseFormula } from '../forms/field-logic.js';
 
 // Pure checks of field definitions given as JSON (flat PDFs, or edits of detected fields).
 
 const CHOICE_TYPES: readonly FieldType[] = ['radio', 'select'];
-const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length', 'description', 'condition', 'formula']);
+const KNOWN_KEYS = new Set(['name', 'type', 'label', 'required', 'signer', 'page', 'x', 'y', 'width', 'height', 'options', 'multiline', 'max_length', 'description', 'condition', 'formula', 'accept', 'max_files']);
 
 function fail(i: number, key: string, message: string, prefix: string): never {
   throw new AppError('parameter_invalid', message, `${prefix}[${i}]${key ? `.${key}` : ''}`);
@@ -75,6 +75,7 @@ export function parseFieldDefs(input: unknown, pageCount: number, prefix = 'fiel
       if (!parsed.ok) fail(i, 'formula', `The formula ${parsed.problem}`, prefix);
       def.formula = f['formula'] as string;
     }
+    attachmentKeys(def, f, i, prefix);
     return def;
   });
   checkFieldLogic(defs, prefix);
@@ -107,6 +108,30 @@ export function checkFieldLogic(defs: readonly FieldDef[], prefix = 'fields'): v
   if (!planned.ok) {
     const first = planned.cycle[0]!;
     throw new AppError('template_invalid', `Field '${first}' depends on itself: ${planned.cycle.join(' → ')}.`, `${prefix}[${index.get(first)}]`);
+  }
+}
+
+/** An attachment field's `accept` (media types) and `max_files` (1–10); other types take neither (issue 41). */
+function attachmentKeys(def: FieldDef, f: Record<string, unknown>, i: number, prefix: string): void {
+  const accept = f['accept'];
+  const maxFiles = f['max_files'];
+  if (def.type !== 'attachment') {
+    if (accept !== undefined && accept !== null) fail(i, 'accept', 'Only attachment fields take accept.', prefix);
+    if (maxFiles !== undefined && maxFiles !== null) fail(i, 'max_files', 'Only attachment fields take max_files.', prefix);
+    return;
+  }
+  if (accept !== undefined && accept !== null) {
+    const known = ATTACHMENT_TYPES as readonly string[];
+    if (!Array.isArray(accept) || accept.length === 0 || !accept.every((t) => typeof t === 'string' && known.includes(t)) || new Set(accept).size !== accept.length) {
+      fail(i, 'accept', `accept must be a non-empty list of distinct file types among ${ATTACHMENT_TYPES.join(', ')}.`, prefix);
+    }
+    def.accept = accept as AttachmentType[];
+  }
+  if (maxFiles !== undefined && maxFiles !== null) {
+    if (typeof maxFiles !== 'number' || !Number.isInteger(maxFiles) || maxFiles < 1 || maxFiles > MAX_ATTACHMENT_FILES) {
+      fail(i, 'max_files', `max_files must be a whole number from 1 to ${MAX_ATTACHMENT_FILES}.`, prefix);
+    }
+    def.max_files = maxFiles;
   }
 }
 

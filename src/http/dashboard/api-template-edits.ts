@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { DomainDeps } from '../../domain/context.js';
 import { commit } from '../../domain/prepared-write.js';
 import { deleteTemplate } from '../../domain/templates/delete-template.js';
+import { detectTemplateTags } from '../../domain/templates/detect-tags.js';
 import { prepareRelabelTemplate } from '../../domain/templates/relabel-template.js';
 import { updateTemplate } from '../../domain/templates/update-template.js';
 import type { Partition } from '../../lib/partition.js';
@@ -19,5 +20,7 @@ export function registerTemplateEdits(api: FastifyInstance, deps: DomainDeps, li
     return updateTemplate(deps, partition(req), req.params.template_id, body);
   });
   api.delete<{ Params: TemplateParams }>('/:mode/templates/:template_id', { onRequest: limited('DELETE', '/api/v1/templates/:template_id') }, async (req) => deleteTemplate(deps, partition(req), req.params.template_id));
+  // "Detect tags" (issue 41): reads the document again and answers the fields found; changes nothing.
+  api.post<{ Params: TemplateParams }>('/:mode/templates/:template_id/detect-tags', { onRequest: limited('POST', '/api/v1/templates/:template_id/relabel') }, async (req) => detectTemplateTags(deps, partition(req), req.params.template_id));
   api.post<{ Params: TemplateParams }>('/:mode/templates/:template_id/relabel', { onRequest: limited('POST', '/api/v1/templates/:template_id/relabel') }, async (req) => commit(deps, prepareRelabelTemplate(deps, partition(req), req.params.template_id)));
 }

@@ -13,6 +13,7 @@ import holdForm from './forms/holdForm.js';
 import releaseFormHold from './forms/releaseFormHold.js';
 import getForm from './forms/getForm.js';
 import getFormPdf from './forms/getFormPdf.js';
+import getFormAttachment from './forms/getFormAttachment.js';
 import listFormEvents from './forms/listFormEvents.js';
 import listForms from './forms/listForms.js';
 import sendForm from './forms/sendForm.js';
@@ -119,6 +120,8 @@ export const ROUTES: readonly RouteDef[] = [
   verifyPdf,
   getAuditTrail,
   getFormEvidence,
+  // Files signers attach (issue 41).
+  getFormAttachment,
   exportDataSubject,
   eraseDataSubject,
   getBranding,

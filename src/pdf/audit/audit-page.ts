@@ -7,6 +7,7 @@
 // without a seal. In the audit trail's language (`locale`); times in UTC, each signer's offset stated.
 import { rgb, type PDFDocument, type PDFImage, type RGB } from '@cantoo/pdf-lib';
 import { isLocale, type Locale } from '../../lib/i18n/index.js';
+import { fileSizeText } from '../../lib/file-size.js';
 import type { DocumentFonts, HanStyle } from '../fill/index.js';
 import { isolate, ltr } from '../shared/bidi-layout.js';
 import { roleAuditWords } from './role-words.js';
@@ -82,6 +83,11 @@ export interface AuditTrail {
   sealedFileSha256?: string | null;
   /** The language of the pages (a catalogue code); English when not given. */
   locale?: string | null;
+  /**
+   * The files the signers attached (issue 41), each with its SHA-256; in a sealed document, the pages
+   * it was appended as.
+   */
+  attachments?: ReadonlyArray<{ filename: string; contentType: string; sha256: string; size: number; firstPage?: number; lastPage?: number }>;
 }
 
 export interface SealFacts {
@@ -349,6 +355,15 @@ export async function appendAuditTrail(doc: PDFDocument, fonts: DocumentFonts, a
   }
   if (audit.sealedFileSha256) await row(w, w.t('audit.signedPdfSha'), audit.sealedFileSha256, 'mono', 8);
   w.y -= 10;
+  if (audit.attachments && audit.attachments.length > 0) {
+    await section(w, w.t('audit.sectionAttachments', { count: audit.attachments.length }));
+    for (const a of audit.attachments) {
+      await row(w, a.filename, a.sha256, 'mono', 8);
+      const pages = a.firstPage === undefined ? '' : a.firstPage === a.lastPage ? ` · ${w.t('audit.attachmentPage', { page: a.firstPage })}` : ` · ${w.t('audit.attachmentPages', { from: a.firstPage, to: a.lastPage ?? a.firstPage })}`;
+      await row(w, '', `${a.contentType} · ${fileSizeText(a.size)}${pages}`, 'regular', 8);
+    }
+    w.y -= 10;
+  }
   await section(w, w.t('audit.sectionRecipients', { count: audit.recipients.length }));
   for (const [i, r] of audit.recipients.entries()) await recipient(w, r, i + 1);
   await completed(w, audit, facts);

@@ -4,3 +4,4 @@ export { appendAuditTrail, auditLocale, formatTime, hanStyleOf, type AuditRecipi
 export { appendSignaturePage, type ExtraSigner } from './signature-page.js';
 export { fitCentred } from './fit.js';
 export { auditTrailPdf } from './audit-document.js';
+export { appendAttachments, type AttachedFile, type PlacedAttachment } from './attachment-pages.js';

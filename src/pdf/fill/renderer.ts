@@ -24,7 +24,9 @@ export interface PdfRenderer {
 
 
 /** Filled in by the signing stage, never from submitted values. */
-const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed']);
+// Attachments (issue 41): the stored value is the files' ids; the seal names the files at the field
+// and appends them (seal-pdf.ts), so the fill draws nothing there.
+const SIGNING_STAGE: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'date_signed', 'attachment']);
 const TEMPLATE_LOAD = { updateMetadata: false, preserveXFA: true } as const;
 
 /**

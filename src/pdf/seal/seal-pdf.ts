@@ -8,8 +8,9 @@
 // answers, nothing is sealed; nor when the signing certificate is revoked or expired.
 import { X509Certificate } from 'node:crypto';
 import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFPage } from '@cantoo/pdf-lib';
-import { appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AuditTrail, type ExtraSigner } from '../audit/index.js';
+import { appendAttachments, appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AttachedFile, type AuditTrail, type ExtraSigner } from '../audit/index.js';
 import { DocumentFonts, fillDocument, loadTemplate } from '../fill/index.js';
+import { drawFlatField } from '../fill/draw-flat.js';
 import type { FieldDef, FieldValue } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
@@ -44,6 +45,11 @@ export interface SealRequest {
   extraSigners: readonly ExtraSigner[];
   audit: AuditTrail;
   signingTime: Date;
+  /**
+   * Files the signers attached (issue 41), in order, each with the attachment field it was given in:
+   * the field names them, and they are appended after the document (before the audit trail).
+   */
+  attachments?: ReadonlyArray<AttachedFile & { field: string }>;
 }
 
 /** The sealed document, B-B (no TSA). */
@@ -81,7 +87,11 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   await drawMarks(doc, req.fields, req.marks, fonts);
   await drawDates(doc, req.fields, req.dates);
   await appendSignaturePage(doc, fonts, req.extraSigners, locale);
-  await appendAuditTrail(doc, fonts, req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
+  const attached = req.attachments ?? [];
+  await nameAttachments(doc, req.fields, attached, fonts);
+  const placed = attached.length > 0 ? await appendAttachments(doc, fonts, attached, locale) : [];
+  // The audit trail lists each file with the pages it became.
+  await appendAuditTrail(doc, fonts, placed.length > 0 ? { ...req.audit, attachments: placed } : req.audit, { signingTime: req.signingTime, sealedBy: cert.subject });
   doc.setModificationDate(req.signingTime);
   // The form's name (not the template's) as the title viewers show; the form id for the verifier.
   if (req.audit.formName) doc.setTitle(req.audit.formName, { showInWindowTitleBar: true });
@@ -93,6 +103,15 @@ export async function sealPdfWithEvidence(req: SealRequest, cert: SigningCertifi
   deflateContentsNatively(doc);
   const info = { signingTime: req.signingTime, reason: `Signed by ${req.audit.recipients.map((r) => r.name).join(', ') || 'the recipients'}; sealed by the service` };
   return signSealed(doc, last, info, cert, tsa, sealChain);
+}
+
+/** Each attachment field shows the names of its files (the fill left it empty: its value is their ids). */
+async function nameAttachments(doc: PDFDocument, fields: readonly FieldDef[], files: ReadonlyArray<{ field: string; filename: string }>, fonts: DocumentFonts): Promise<void> {
+  for (const def of fields) {
+    if (def.type !== 'attachment') continue;
+    const names = files.filter((f) => f.field === def.name).map((f) => f.filename);
+    if (names.length > 0) await drawFlatField(doc, { ...def, type: 'text', multiline: names.length > 1 }, names.join('\n'), fonts);
+  }
 }
 
 /**

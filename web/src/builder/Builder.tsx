@@ -11,6 +11,7 @@ import { SignerNames } from './SignerNames';
 import { toSignerRoles } from '../roles';
 import { PageView, type PageSize } from './PageView';
 import { RelabelButton } from './RelabelButton';
+import { DetectTags } from './DetectTags';
 import { openPdf } from './pdf';
 
 // The template builder: the PDF's pages with the template's fields over them, a palette of field
@@ -361,6 +362,12 @@ export default function Builder({ templateId }: { templateId: string }) {
         </span>
         <div className="bar-actions">
           <RelabelButton path={base} fields={fields} dirty={dirty} onRelabelled={relabelled} />
+          <DetectTags path={base} onAdd={(found, signers) => {
+            commit([...fieldsRef.current, ...withKeys(found)]);
+            // Roles the tags name fill slots that have no name yet.
+            setRoleNames((n) => ({ ...Object.fromEntries(signers.map((r) => [r.slot, r.role])), ...Object.fromEntries(Object.entries(n).filter(([, v]) => v.trim())) }));
+            setAnnounce(`${found.length} ${found.length === 1 ? 'field' : 'fields'} added from the document's tags.`);
+          }} />
           <button type="button" className="btn secondary" onClick={undo} disabled={past.length === 0} aria-keyshortcuts="Control+Z">Undo</button>
           <button type="button" className="btn primary" onClick={() => void save()} disabled={status.kind === 'saving' || !dirty} aria-keyshortcuts="Control+S">Save</button>
         </div>
@@ -439,7 +446,7 @@ export default function Builder({ templateId }: { templateId: string }) {
         </div>
         <aside className="builder-side right" aria-label="Properties">
           {current ? (
-            <Inspector field={current} signers={signers} roles={roles} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} duplicateLabel={duplicates.has(current.key)} />
+            <Inspector field={current} signers={signers} roles={roles} error={status.kind === 'error' && invalidKey === current.key ? status.message : null} onChange={(patch, key) => patchField(current.key, patch, key)} onDelete={() => remove(current.key)} duplicateLabel={duplicates.has(current.key)} fields={fields} />
           ) : (
             <div className="inspector empty-inspector">
               <h2 className="panel-title">Field properties</h2>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FieldType } from '../api';
 import { roleName, type SignerRole } from '../roles';
 import { CHOICE_TYPES, FIELD_TYPES, signerColour, SIGNER_COLOURS, TEXT_TYPES, type EditField } from './fields';
+import { AttachmentEditor, ConditionEditor, FormulaEditor } from './LogicEditor';
 
 // The selected field's properties. Every change goes through `onChange` with a key naming the property,
 // so typing a name is one undo step, not one per letter.
@@ -15,9 +16,11 @@ interface Props {
   onDelete(): void;
   /** Another field on the page shows the same label. */
   duplicateLabel?: boolean;
+  /** Every field of the template: what a condition or a formula can read. */
+  fields?: readonly EditField[];
 }
 
-export function Inspector({ field, signers, roles, error, onChange, onDelete, duplicateLabel = false }: Props) {
+export function Inspector({ field, signers, roles, error, onChange, onDelete, duplicateLabel = false, fields = [] }: Props) {
   const id = (k: string) => `insp-${k}`;
   const [optionsText, setOptionsText] = useState<{ key: string; text: string } | null>(null);
   const options = optionsText?.key === field.key ? optionsText.text : (field.options ?? []).join('\n');
@@ -77,6 +80,9 @@ export function Inspector({ field, signers, roles, error, onChange, onDelete, du
           </div>
         </div>
       ) : null}
+      {field.type === 'number' ? <FormulaEditor field={field} fields={fields} onChange={onChange} /> : null}
+      {field.type === 'attachment' ? <AttachmentEditor field={field} onChange={onChange} /> : null}
+      <ConditionEditor field={field} fields={fields} onChange={onChange} />
       <div className="geometry">
         <span>Page {field.page}</span><span>x {Math.round(field.x)}</span><span>y {Math.round(field.y)}</span><span>{Math.round(field.width)} × {Math.round(field.height)} pt</span>
       </div>

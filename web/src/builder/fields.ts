@@ -18,6 +18,7 @@ export const FIELD_TYPES: Array<{ type: FieldType; label: string; icon: string }
   { type: 'signature', label: 'Signature', icon: '✍' },
   { type: 'initials', label: 'Initials', icon: 'AB' },
   { type: 'date_signed', label: 'Date signed', icon: '✓' },
+  { type: 'attachment', label: 'Attachment', icon: '📎' },
 ];
 
 export const TYPE_LABEL = Object.fromEntries(FIELD_TYPES.map((t) => [t.type, t.label])) as Record<FieldType, string>;
@@ -25,7 +26,7 @@ export const TYPE_LABEL = Object.fromEntries(FIELD_TYPES.map((t) => [t.type, t.l
 /** Default sizes in PDF points: what a person would draw for each kind of field. */
 const SIZES: Record<FieldType, [number, number]> = {
   text: [160, 20], number: [80, 20], date: [90, 20], email: [160, 20], phone: [120, 20], checkbox: [14, 14], radio: [14, 14],
-  select: [120, 20], signature: [170, 42], initials: [60, 30], date_signed: [90, 20],
+  select: [120, 20], signature: [170, 42], initials: [60, 30], date_signed: [90, 20], attachment: [200, 40],
 };
 
 export const CHOICE_TYPES: FieldType[] = ['radio', 'select'];
@@ -50,6 +51,13 @@ export function toFields(fields: EditField[]): Field[] {
     if (!CHOICE_TYPES.includes(out.type)) delete out.options;
     if (out.label !== undefined && out.label.trim() === '') delete out.label;
     if (out.max_length === undefined || out.max_length === null) delete out.max_length;
+    // Conditions, formulas and attachment settings (issue 41): absent unless set, and only where they apply.
+    if (!out.condition) delete out.condition;
+    if (out.type !== 'number' || !out.formula?.trim()) delete out.formula;
+    if (out.type !== 'attachment') {
+      delete out.accept;
+      delete out.max_files;
+    }
     return out;
   });
 }

@@ -143,7 +143,7 @@ export function BulkSendPage() {
             {templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
           </select>
         </div>
-        <p className="small"><button type="button" className="btn ghost small" onClick={csvTemplate}>Download a CSV with this template's columns</button></p>
+        <p className="small">Start from <button type="button" className="btn secondary small" onClick={csvTemplate}>a blank CSV</button> with this template's columns.</p>
         <div className="field">
           <label htmlFor="bulk-file">CSV file</label>
           <input id="bulk-file" type="file" accept=".csv,text/csv" onChange={chooseFile} />
@@ -172,7 +172,8 @@ function PreviewCard({ preview, sending, onSend }: { preview: BulkPreview; sendi
     <section className="card" aria-labelledby="bulk-preview">
       <h2 id="bulk-preview">Preview</h2>
       <p>{preview.total} rows: <strong>{preview.valid}</strong> will be sent{preview.row_errors.length > 0 ? <>, <strong>{preview.row_errors.length}</strong> refused (below)</> : null}. The first {preview.rows.length}, as they fill the template:</p>
-      <div className="table-wrap">
+      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      <div className="table-wrap" role="region" aria-label="The first rows" tabIndex={0}>
         <table className="table">
           <caption className="visually-hidden">The first rows mapped to the template's fields</caption>
           <thead>

@@ -11,7 +11,7 @@ import { defaultSendOptions, SendOptions, toSendOptions } from './SendOptions';
 // (the prefill; the server checks each value by the same rules as the API), add the recipients, send.
 // Fields filled at signing (signature, initials, date signed) are left to the signer.
 
-const AT_SIGNING = new Set<Field['type']>(['signature', 'initials', 'date_signed']);
+const AT_SIGNING = new Set<Field['type']>(['signature', 'initials', 'date_signed', 'attachment']);
 
 export function NewForm() {
   const { mode } = useApp();

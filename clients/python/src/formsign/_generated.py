@@ -37,7 +37,7 @@ Health = TypedDict("Health", {
 # A field of a template: where it is and what it accepts. Coordinates and sizes are in PDF points
 Field = TypedDict("Field", {
     "name": "str",
-    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed"]',
+    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed", "attachment"]',
     "label": "NotRequired[str]",
     "required": "bool",
     "signer": "int",
@@ -52,6 +52,8 @@ Field = TypedDict("Field", {
     "max_length": "NotRequired[int]",
     "condition": "NotRequired[FieldCondition]",
     "formula": "NotRequired[str]",
+    "accept": 'NotRequired[List[Literal["application/pdf", "image/png", "image/jpeg"]]]',
+    "max_files": "NotRequired[int]",
 })
 
 FieldCondition1 = TypedDict("FieldCondition1", {
@@ -80,7 +82,7 @@ FieldCondition5 = TypedDict("FieldCondition5", {
 # A field of a form: the template's `Field` with its current value. Coordinates and sizes are in PDF
 FormField = TypedDict("FormField", {
     "name": "str",
-    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed"]',
+    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed", "attachment"]',
     "label": "NotRequired[str]",
     "required": "bool",
     "signer": "int",
@@ -95,6 +97,8 @@ FormField = TypedDict("FormField", {
     "max_length": "NotRequired[int]",
     "condition": "NotRequired[FieldCondition]",
     "formula": "NotRequired[str]",
+    "accept": 'NotRequired[List[Literal["application/pdf", "image/png", "image/jpeg"]]]',
+    "max_files": "NotRequired[int]",
     "value": "Union[str, float, bool, None]",
 })
 
@@ -130,7 +134,7 @@ UpdateTemplateRequest = TypedDict("UpdateTemplateRequest", {
 # A field as given to `updateTemplate` (or as JSON in `createTemplate`'s `fields`): a `Field` whose
 FieldInput = TypedDict("FieldInput", {
     "name": "str",
-    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed"]',
+    "type": 'Literal["text", "number", "date", "email", "phone", "checkbox", "radio", "select", "signature", "initials", "date_signed", "attachment"]',
     "label": "NotRequired[str]",
     "required": "NotRequired[bool]",
     "signer": "NotRequired[int]",
@@ -145,6 +149,8 @@ FieldInput = TypedDict("FieldInput", {
     "max_length": "NotRequired[int]",
     "condition": "NotRequired[FieldCondition]",
     "formula": "NotRequired[str]",
+    "accept": 'NotRequired[List[Literal["application/pdf", "image/png", "image/jpeg"]]]',
+    "max_files": "NotRequired[int]",
 })
 
 # The answer to `deleteTemplate`.
@@ -801,6 +807,10 @@ class Operations:
     def get_audit_trail(self, form_id: str) -> "bytes":
         """Get the audit trail as a PDF (GET /api/v1/forms/{form_id}/audit-trail, operation getAuditTrail)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/audit-trail", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def get_form_attachment(self, form_id: str, attachment_id: str) -> "bytes":
+        """Download a file a signer attached (GET /api/v1/forms/{form_id}/attachments/{attachment_id}, operation getFormAttachment)."""
+        return self._request("GET", f"/api/v1/forms/{_q(form_id)}/attachments/{_q(attachment_id)}", query=None, expect="bytes")  # type: ignore[no-any-return]
 
     def get_form_evidence(self, form_id: str) -> "bytes":
         """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""

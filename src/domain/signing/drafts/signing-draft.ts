@@ -1,7 +1,5 @@
 import { findAccount } from '../../../db/repositories/accounts.js';
 import { linkUrlOf } from '../../../lib/signing-links.js';
-import { lockForm } from '../../../db/repositories/forms.js';
-import { listRecipientsOfForm } from '../../../db/repositories/recipients.js';
 import { findSigningDraft, putSigningDraft } from '../../../db/repositories/signing-drafts.js';
 import { isoNow } from '../../../lib/clock.js';
 import { pickLocale } from '../../../lib/i18n/index.js';
@@ -11,11 +9,11 @@ import { AppError } from '../../errors.js';
 import { formFields } from '../../forms/read-forms.js';
 import { checkFieldValue, fieldWords } from '../../forms/value-rules.js';
 import { refuseClosedLink } from '../../lifecycle/closed-links.js';
-import { ACTIVE } from '../../lifecycle/lifecycle-rules.js';
 import { addressOf, queueMessage } from '../../lifecycle/message-recipient.js';
 import { composeMessage } from '../../sending/compose-message.js';
 import type { PageField, SigningPage } from '../signing-page.js';
 import type { SigningLink } from '../resolve-link.js';
+import { lockOpenLink } from '../lock-open-link.js';
 
 // Progress on the server (issue 43 item 5): `PUT /sign/<token>/draft` keeps the values a recipient
 // has typed in their own fields so far, checked by the rules a signature is checked by, and the page
@@ -84,15 +82,8 @@ export async function saveDraft(deps: Deps, link: SigningLink, input: { values: 
   const nowMs = Date.parse(now);
   const minute = now.slice(0, 16);
   return deps.transact(async (trx) => {
-    // The form's row first, as a signature, decline or void takes it: a save racing one of those is
-    // either before it (and deleted with it) or after it (and refused here), never a draft left over.
-    const locked = await lockForm(trx, p, form.id);
-    if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
-    const r = (await listRecipientsOfForm(trx, p, form.id)).find((x) => x.id === recipient.id);
-    if (!r) throw new AppError('resource_not_found', 'This signing link is not valid.');
-    if (locked.status === 'voided' || locked.status === 'declined') refuseClosedLink({ ...link, state: locked.status });
-    if (r.status === 'signed') refuseClosedLink({ ...link, state: 'signed' });
-    if (!ACTIVE.has(locked.status) || (locked.expires_at !== null && locked.expires_at <= now)) refuseClosedLink({ ...link, state: locked.status === 'signed' ? 'signed' : 'expired' });
+    // The form's row first: a save racing a signature, decline or void is deleted with it or refused, never a draft left over.
+    const { locked, recipient: r } = await lockOpenLink(trx, link, now);
     const existing = await findSigningDraft(trx, p, recipient.id);
     const count = existing && existing.window_start === minute ? existing.window_count : 0;
     if (count >= DRAFT_SAVES_PER_MINUTE) {

@@ -27,9 +27,11 @@ export type GatePurpose =
   /** The check's own routes (asking for a code, giving it): the means of passing, so never stopped by it. */
   | 'check'
   | 'reassign'
-  | 'draft';
+  | 'draft'
+  /** A file the signer attaches to an attachment field, or removes before signing (issue 41). */
+  | 'attachment';
 
-export const GATE_PURPOSES: readonly GatePurpose[] = ['view', 'document', 'signed_pdf', 'sign', 'decline', 'check', 'reassign', 'draft'];
+export const GATE_PURPOSES: readonly GatePurpose[] = ['view', 'document', 'signed_pdf', 'sign', 'decline', 'check', 'reassign', 'draft', 'attachment'];
 
 /** What the gate knows of a request once the link is resolved. */
 export interface GateContext {

@@ -31,6 +31,9 @@ import { reassignFromSigningPage } from '../../../domain/lifecycle/reassign-reci
 import { reassignPage, reassignRefusedPage } from './reassign-html.js';
 import { endPageFacts } from '../../../domain/signing/end-page-facts.js';
 import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../domain/signing/drafts/signing-draft.js';
+import { removeAttachment, uploadAttachment } from '../../../domain/signing/attachments/signer-attachments.js';
+import { MAX_ATTACHMENT_BYTES } from '../../../domain/signing/attachments/attachment-file.js';
+import { clientGoneSignal } from '../../routes/client-gone.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
 // when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
@@ -71,6 +74,12 @@ function jsonError(err: Error, req: FastifyRequest, reply: FastifyReply): Fastif
 function draftError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return jsonError(err, req, reply);
   return jsonError(new AppError('payload_too_large', `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB of JSON.`), req, reply);
+}
+
+/** The attachment route's errors as the page's; its 413 names the files' own bound (10 MiB). */
+function attachmentError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return jsonError(err, req, reply);
+  return jsonError(new AppError('payload_too_large', `A file you attach is at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`, 'file'), req, reply);
 }
 
 /**
@@ -201,6 +210,25 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const { values, send_link: sendLink } = noFields(req.body, ['values', 'send_link']);
     const saved = await saveDraft(deps, link, { values, sendLink });
     return reply.header('Cache-Control', 'no-store').send({ status: 'saved', ...saved });
+  });
+
+  // Files the signer attaches (issue 41): the file is the body (any type: it is known by its content),
+  // its name in a header, percent-encoded. In a scope of their own, whose parser takes any body.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ATTACHMENT_BYTES }, (_req, body, done) => done(null, body));
+    gatedRoute(scope, deps, { method: 'POST', url: '/sign/:token/attachments', purpose: 'attachment', errorHandler: attachmentError, bodyLimit: MAX_ATTACHMENT_BYTES }, async (req, reply, { link }) => {
+      assertSameSite(req);
+      if (!Buffer.isBuffer(req.body)) throw new AppError('parameter_invalid', 'Send the file itself as the request body.', 'file');
+      const name = req.headers['x-formsign-filename'];
+      const field = (req.query as Record<string, unknown>)['field'];
+      const view = await uploadAttachment(deps, link, { field, filename: typeof name === 'string' ? name : undefined, bytes: new Uint8Array(req.body), signal: clientGoneSignal(reply) });
+      return reply.status(201).header('Cache-Control', 'no-store').send(view);
+    });
+    gatedRoute(scope, deps, { method: 'DELETE', url: '/sign/:token/attachments/:attachment_id', purpose: 'attachment', errorHandler: jsonError }, async (req, reply, { link }) => {
+      assertSameSite(req);
+      await removeAttachment(deps, link, (req.params as unknown as { attachment_id: string }).attachment_id);
+      return reply.header('Cache-Control', 'no-store').send({ status: 'removed' });
+    });
   });
 
   // Signer checks (issue 38): ask for a code, give it. The code travels in the JSON body only.

@@ -43,6 +43,8 @@ export const SIGN_ASSETS = {
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   fieldLogic: moduleFile(FIELD_LOGIC, 'field-logic', 'js', JS),
   waitScript: pageScript('sign-wait'),
+  // Files the signer attaches (issue 41): loaded only by pages with an attachment field.
+  attachments: moduleFile(here('attachments.js'), 'attachments', 'js', JS),
   localTime: pageScript('sign-local-time'),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
   embedBridge: pageScript('embed-bridge'),

@@ -14,6 +14,7 @@ import { actionsMenu } from './actions-menu.js';
 import type { SignPageConfig } from './page-config.js';
 import type { BrandLook } from '../../../domain/branding/brand-look.js';
 import { brandHead, brandMark, senderMessage } from './brand-html.js';
+import { attachmentControl } from './attachment-controls.js';
 
 // The signing page's HTML, in the signer's language (sign-words.ts). The fields are real form
 // controls with labels in the side panel (their order is the focus order); the script
@@ -94,6 +95,8 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
       return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${words}${star}</span>
 <canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${w.t('sign.notSignedYet', { label })}" data-label="${label}" hidden></canvas>
 <button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${w.t(f.type === 'initials' ? 'sign.addInitials' : 'sign.addSignature')}</button>${error}</div>`;
+    case 'attachment':
+      return attachmentControl(w, f, id);
     case 'date_signed':
       return html`<div class="ctl"><span class="sig-label">${words}</span><p class="auto-date">${signedOn} <span class="muted">— ${w.t('sign.autoDate')}</span></p></div>`;
     default:
@@ -205,7 +208,8 @@ ${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${rea
 </dialog>
 ${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>
-<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>
+<script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>${mine.some(({ f }) => f.type === 'attachment') ? html`
+<script type="module" src="${SIGN_ASSETS.attachments.url}"></script>` : ''}
 <script type="module" src="${SIGN_ASSETS.guided.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.

@@ -46,7 +46,7 @@ export function wordsFor(locale: Locale): Words {
 }
 
 // What the page's scripts say (sign.js, decline.js): status lines, dialogs, errors and field problems.
-const SCRIPT_PREFIXES = ['sign.', 'dialog.', 'problem.', 'decline.'];
+const SCRIPT_PREFIXES = ['sign.', 'dialog.', 'problem.', 'decline.', 'attach.'];
 
 /** The texts the page's script needs, for its config. */
 export function scriptText(locale: Locale): Record<string, string> {

@@ -255,6 +255,23 @@ export const en = {
   'audit.extraTitle': 'Additional signatures',
   'audit.extraSubtitle': 'Signatures of recipients beyond the signer slots of the document above',
   'audit.extraSigned': 'Signer {number} · signed {time}',
+  'attach.add': 'Add a file',
+  'attach.photo': 'Take a photo',
+  'attach.hintOne': '{types}, one file of at most 10 MB.',
+  'attach.hintMany': '{types}, up to {count} files of at most 10 MB each.',
+  'attach.remove': 'Remove',
+  'attach.removeName': 'Remove {name}',
+  'attach.uploading': 'Attaching {name} …',
+  'attach.attached': '{name} is attached.',
+  'attach.removed': '{name} was removed.',
+  'attach.tooBig': '{name} is larger than 10 MB.',
+  'attach.tooMany': 'At most {count} files here: remove one first.',
+  'attach.failed': '{name} could not be attached: {reason}',
+  'audit.sectionAttachments': 'Attached files ({count})',
+  'audit.attachmentPage': 'page {page} of this document',
+  'audit.attachmentPages': 'pages {from}–{to} of this document',
+  'audit.attachmentTitle': 'Attachment {index} of {count}: {name}',
+  'audit.attachmentUnreadable': 'This file could not be shown as a page. It is kept as it was attached; its SHA-256 above identifies it.',
 } as const;
 
 export type MessageKey = keyof typeof en;
