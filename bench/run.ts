@@ -31,6 +31,8 @@ const BENCHES: Record<string, () => Promise<Row[]>> = {
     ours: r.metric === 'p95' ? r.p95 : r.p50, target: `< ${r.target} ms`, unit: 'ms',
   })),
   'signing-tti': async () => (await import('./signing-tti.bench.js')).run(),
+  // The 1040 on a throttled phone (issue 43 item 4): first page usable and CLS.
+  'signing-phone': async () => (await import('./signing-phone.bench.js')).run(),
   webhooks: async () => {
     const { rows, latency } = await (await import('./webhooks.bench.js')).run();
     return [...rows, ...latencyRows('webhook latency, committed event → request at the receiver, 100 events/s', latency, '(reported)')];

@@ -2,8 +2,10 @@
 // source file and the same folder depth, so every path a module resolves against import.meta.url
 // (../../openapi/openapi.yaml, ../../../web/dist/, ../package.json) means the same file from dist/.
 // The contract (openapi/openapi.yaml) is kept there as JSON too (src/http/openapi.ts says why).
-// Files that are not compiled TypeScript (CSS, SVG, browser scripts, plain-JS worker entries, the
-// generated API types the SDK page serves) are copied beside the output.
+// The pages' browser scripts (src/http/pages/<page>/assets/*.ts) are compiled for the browser instead,
+// by src/http/pages/page-scripts.js, to the .js name the pages serve. Files that are not compiled
+// TypeScript (CSS, SVG, plain-JS browser and worker files, the generated API types the SDK page
+// serves) are copied beside the output.
 //
 // `node scripts/build.mjs` always builds; `--if-stale` builds only when src/ changed since the last
 // build. Plain JavaScript, and the check only stats files (no reading, no hashing), so bin/formsign.js
@@ -38,6 +40,7 @@ function sourceStamp(files) {
 }
 
 const compiled = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts');
+const PAGE_SCRIPTS = path.join(SRC, 'http', 'pages', 'page-scripts.js');
 // Entry points that exist only to load TypeScript through tsx; compiled code starts the JavaScript
 // itself (pdf-pool.ts picks worker-job.js when it runs from dist/), so they are left out: a worker
 // that still named one would fail to start rather than quietly need tsx.
@@ -51,8 +54,9 @@ export async function build() {
   const tmp = `${DIST}.${process.pid}.tmp`;
   fs.rmSync(tmp, { recursive: true, force: true });
   const esbuild = await import('esbuild');
+  const { isPageScript, compilePageScript } = await import(PAGE_SCRIPTS);
   await esbuild.build({
-    entryPoints: files.filter(compiled),
+    entryPoints: files.filter((f) => compiled(f) && !isPageScript(f)),
     outdir: tmp,
     outbase: SRC,
     format: 'esm',
@@ -62,6 +66,11 @@ export async function build() {
     logLevel: 'warning',
   });
   await bundleEntry(esbuild, path.join(tmp, 'bundle'));
+  for (const f of files.filter(isPageScript)) {
+    const to = path.join(tmp, path.relative(SRC, f)).replace(/\.ts$/, '.js');
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, compilePageScript(esbuild, fs.readFileSync(f, 'utf8'), f));
+  }
   for (const f of files.filter((f) => !compiled(f) && !TSX_ONLY.has(f))) {
     const to = path.join(tmp, path.relative(SRC, f));
     fs.mkdirSync(path.dirname(to), { recursive: true });

@@ -77,9 +77,10 @@ for (const dialect of DIALECTS) {
       // The signing page names the recipient by the address the link went to.
       const tokens = sent.recipients.map(tokenOf);
       const pages = await Promise.all(tokens.map((t) => h.app.inject({ url: `/sign/${t}` })));
-      assert.match(pages[0]!.body, new RegExp(`asks <strong>${EMAIL.replace(/\./g, '\\.')}</strong> to review and sign`));
-      assert.match(pages[1]!.body, /asks <strong>\+14155550123<\/strong> to review and sign/);
-      assert.match(pages[2]!.body, new RegExp(`asks <strong>${WITNESS.replace(/\./g, '\\.')}</strong> to review and sign`));
+      // The name (here the address) in its own direction inside the sentence (issue 43: <bdi>).
+      assert.match(pages[0]!.body, new RegExp(`asks <strong><bdi>${EMAIL.replace(/\./g, '\\.')}</bdi></strong> to review and sign`));
+      assert.match(pages[1]!.body, /asks <strong><bdi>\+14155550123<\/bdi><\/strong> to review and sign/);
+      assert.match(pages[2]!.body, new RegExp(`asks <strong><bdi>${WITNESS.replace(/\./g, '\\.')}</bdi></strong> to review and sign`));
 
       const signed = [
         await sign(tokens[0]!, { tenant_name: 'Ada Lovelace', tenant_signature: { image: strokePng(), method: 'drawn' } }),

@@ -60,6 +60,37 @@ describe('compiled build', () => {
     assert.equal(out.types, fs.readFileSync(`${ROOT}/src/generated/api.d.ts`, 'utf8').length);
   });
 
+  it("compiles the pages' TypeScript scripts for the browser, serves them from dist/, and a changed script makes the build stale (issue 36 item 5)", async () => {
+    const pages = `${ROOT}/src/http/pages`;
+    const sources = ['sign', 'verify'].flatMap((page) => fs.readdirSync(`${pages}/${page}/assets`).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => `${page}/assets/${f}`));
+    assert.ok(sources.includes('sign/assets/sign.ts') && sources.includes('verify/assets/verdict.ts'), sources.join(' '));
+    for (const f of sources) {
+      const js = `${ROOT}/dist/http/pages/${f.replace(/\.ts$/, '.js')}`;
+      assert.ok(fs.existsSync(js), `${f} is compiled`);
+      assert.ok(!fs.existsSync(`${ROOT}/dist/http/pages/${f}`), `${f} is not shipped as TypeScript`);
+      assert.doesNotMatch(fs.readFileSync(js, 'utf8'), /^import type|\bas HTMLElement\b|: string\)/m, `${f} is JavaScript`);
+    }
+    // What the server sends is the compiled file (dist/ runs without the TypeScript sources).
+    const served = runPlain(`
+      import { SIGN_ASSETS } from './dist/http/pages/sign/sign-assets.js';
+      import { VERIFY_ASSETS } from './dist/http/pages/verify/verify-html.js';
+      process.stdout.write(JSON.stringify({ sign: SIGN_ASSETS.script.body.toString('utf8'), verdict: VERIFY_ASSETS.verdict.body.toString('utf8') }));
+    `) as { sign: string; verdict: string };
+    assert.equal(served.sign, fs.readFileSync(`${ROOT}/dist/http/pages/sign/assets/sign.js`, 'utf8'));
+    assert.equal(served.verdict, fs.readFileSync(`${ROOT}/dist/http/pages/verify/assets/verdict.js`, 'utf8'));
+    // A page script edited after the build is a change like any other source's.
+    const file = `${pages}/sign/assets/sign-wait.ts`;
+    const before = fs.statSync(file);
+    try {
+      fs.utimesSync(file, before.atime, new Date(Date.now() + 5000));
+      assert.equal(isStale(), true);
+    } finally {
+      fs.utimesSync(file, before.atime, before.mtime);
+    }
+    // Restored to the millisecond: rebuilt if that was not exactly the stamp's time, so dist/ is left fresh.
+    if (isStale()) await build();
+  });
+
   it('bundles src/main.ts for bin/formsign.js, its modules finding their files where dist/ has them (issue 36 item 3)', () => {
     const bin = fs.readFileSync(`${ROOT}/bin/formsign.js`, 'utf8');
     assert.match(bin, /import\('\.\.\/dist\/bundle\/main\.js'\)/);

@@ -6,6 +6,7 @@ import vm from 'node:vm';
 import { after, before, describe, it } from 'node:test';
 import type { CorpusEntry, CorpusManifest } from '../../scripts/attack-corpus/manifest.js';
 import type { Verification } from '../../src/pdf/index.js';
+import { readPageScript } from '../../src/http/pages/page-scripts.js';
 import { createHarness, type Harness } from '../harness.js';
 
 // The attack corpus (issue 34): every file of test/fixtures/pdfs/attacks (made by
@@ -50,7 +51,7 @@ function assertVerdict(v: Verification, e: Entry, via: string): void {
 /** The page's own verdict script, run as the browser runs it (a classic script defining globals). */
 function pageVerdict(): (v: Verification) => [string, string, boolean] {
   const context: Record<string, unknown> = {};
-  vm.runInNewContext(fs.readFileSync('src/http/pages/verify/assets/verdict.js', 'utf8'), context);
+  vm.runInNewContext(readPageScript(new URL('../../src/http/pages/verify/assets/verdict.js', import.meta.url)).toString('utf8'), context);
   return context['formsignVerdict'] as (v: Verification) => [string, string, boolean];
 }
 

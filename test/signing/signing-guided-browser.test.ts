@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
-import { multipart } from '../shared/multipart.js';
-import { fixture } from '../shared/fixtures.js';
 import { assertAxeClean, waitForDocument as waitForDocumentDrawn } from './page-checks.js';
+import { drawSignature as drawWave, f1040Template, FIRST, LAST, MAIL, REQUIRED, SIGNATURE, SINGLE } from './f1040-form.js';
 import { sendTo } from './support.js';
 
 // The signing page on a real government form (the IRS 1040, an XFA hybrid), in Chromium at 1280×800
@@ -15,16 +14,6 @@ import { sendTo } from './support.js';
 // Screenshots go to /tmp/formsign-signpage/.
 
 const SHOTS = '/tmp/formsign-signpage';
-const P1 = 'topmostSubform[0].Page1[0]';
-const SINGLE = `${P1}.FilingStatus[0].c1_01[0]`;
-const FIRST = `${P1}.f1_02[0]`;
-const LAST = `${P1}.f1_03[0]`;
-const MAIL = `${P1}.ReadOrderControl[0].Address[0].f1_09[0]`;
-const SIGNATURE = 'signature';
-/** The required fields in the panel's (the template's) order: what "Next field" must walk. */
-const REQUIRED = [SINGLE, FIRST, LAST, MAIL, SIGNATURE];
-
-interface Field { name: string; type: string; label?: string; required: boolean; [k: string]: unknown }
 
 describe('signing page on the 1040 in Chromium', () => {
   let b: BrowserHarness;
@@ -33,19 +22,7 @@ describe('signing page on the 1040 in Chromium', () => {
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     b = await openBrowserHarness();
-    const m = multipart([{ name: 'file', value: fixture('irs_f1040_2019_xfa_hybrid.pdf'), filename: 'f1040.pdf' }, { name: 'name', value: 'Form 1040 (2019)' }]);
-    const res = await b.h.request({ method: 'POST', url: '/api/v1/templates', as: b.h.actors.aTest, payload: m.payload, headers: m.headers });
-    assert.equal(res.status, 201, res.body);
-    const t = res.json<{ id: string; fields: Field[] }>();
-    // The sender marks a few fields required, makes one an e-mail field and adds a signature box.
-    const fields: Field[] = t.fields.map((f) => {
-      if (f.name === MAIL) return { ...f, type: 'email', label: 'Your e-mail address', required: true, max_length: undefined };
-      return [SINGLE, FIRST, LAST].includes(f.name) ? { ...f, required: true } : f;
-    });
-    fields.push({ name: SIGNATURE, type: 'signature', label: 'Your signature', required: true, signer: 1, page: 2, x: 100, y: 620, width: 200, height: 30 });
-    const patched = await b.h.request({ method: 'PATCH', url: `/api/v1/templates/${t.id}`, as: b.h.actors.aTest, json: { fields } });
-    assert.equal(patched.status, 200, patched.body);
-    templateId = t.id;
+    templateId = await f1040Template(b.h);
   });
   after(() => b?.close());
 
@@ -55,19 +32,7 @@ describe('signing page on the 1040 in Chromium', () => {
   const activeField = (page: Page): Promise<string | null> => page.evaluate(`document.activeElement?.closest('[data-field]')?.dataset.field ?? null`) as Promise<string | null>;
   const control = (page: Page, name: string) => page.locator(`[data-field="${name}"]`);
 
-  async function drawSignature(page: Page): Promise<void> {
-    await control(page, SIGNATURE).getByRole('button', { name: /Add signature|Change/ }).click();
-    await page.locator('#sig-dialog').waitFor({ state: 'visible' });
-    const box = await page.locator('#pad').boundingBox();
-    assert.ok(box);
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + 20, y);
-    await page.mouse.down();
-    for (let i = 1; i <= 30; i++) await page.mouse.move(box.x + 20 + i * ((box.width - 40) / 30), y + Math.sin(i / 3) * box.height * 0.3, { steps: 2 });
-    await page.mouse.up();
-    await page.locator('#sig-apply').click();
-    await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
-  }
+  const drawSignature = (page: Page): Promise<void> => drawWave(page, control(page, SIGNATURE).getByRole('button', { name: /Add signature|Change/ }));
 
   /** Dark pixels in the panel's signature preview (0 when nothing is shown). */
   const previewInk = (page: Page): Promise<number> => page.evaluate(`(() => {
@@ -94,6 +59,8 @@ describe('signing page on the 1040 in Chromium', () => {
       try {
         await page.goto(`${b.origin}/sign/${f.tokens[0]}`, { waitUntil: 'load' });
         await waitForDocument(page);
+        // A phone starts a form this long in guided mode (guided-phone-browser.test.ts); this test walks the list view.
+        if (width < 900) await page.locator('#list-view').click();
         await shot('1-opened');
         await page.screenshot({ path: `${SHOTS}/f1040-${width}-viewport.png` });
 

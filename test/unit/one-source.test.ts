@@ -76,7 +76,7 @@ describe('one source for each list', () => {
     assert.deepEqual([...union.matchAll(/'([a-z]+)'/g)].map((m) => m[1]), [...SIGNING_PAGE_STATES]);
     assert.match(client, new RegExp(`detail\\.state: ${SIGNING_PAGE_STATES.join(' \\| ')}\\)`));
     // Every state that ends or delays signing has its message in the bridge (open and signed have theirs elsewhere).
-    const bridge = read('src/http/pages/sign/assets/embed-bridge.js');
+    const bridge = read('src/http/pages/sign/assets/embed-bridge.ts');
     for (const s of SIGNING_PAGE_STATES.filter((s) => s !== 'open' && s !== 'signed')) assert.match(bridge, new RegExp(`state === '${s}'`), s);
   });
 });

@@ -42,10 +42,12 @@ export interface SigningPage {
   recipientLocale: string | null;
   accountLocale: string | null;
   /**
-   * Where a signer can write to the sender: the account's notify_email, read for an expired link only
-   * (the expired page says whom to ask); null: the sender's name alone.
+   * Where a signer can write to the sender: the account's notify_email (the expired page says whom to
+   * ask; the open page's Help, issue 43); null: the sender's name alone.
    */
   contactEmail: string | null;
+  /** When the recipient's draft on the server was last saved (drafts/signing-draft.ts withDraft); null: none. */
+  draftSavedAt: string | null;
   /** A declined form: who declined (name or address) and when. */
   declined: { by: string; at: string } | null;
   /** A voided form: when the sender withdrew it. */
@@ -74,7 +76,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     findAccount(deps.db, p.accountId),
     listRecipientsOfForm(deps.db, p, form.id),
     // The address its notices go to is the one a signer can write to (it is also the Reply-To).
-    link.state === 'expired' ? findAccountNotify(deps.db, p.accountId) : undefined,
+    link.state === 'expired' || link.state === 'open' ? findAccountNotify(deps.db, p.accountId) : undefined,
   ]);
   const values = JSON.parse(form.values) as Record<string, FieldValue>;
   const brand = await loadBrandLook(deps.db, deps.baseUrl, p.accountId, account?.name ?? 'The sender');
@@ -106,6 +108,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     recipientLocale: recipient.locale,
     accountLocale: account?.locale ?? null,
     contactEmail: notify?.notify_email ?? null,
+    draftSavedAt: null,
     declined: declinedBy(recipients),
     voidedAt: form.voided_at,
   };

@@ -113,16 +113,23 @@ export async function saveDraft(deps: Deps, link: SigningLink, input: { values: 
   });
 }
 
-/** The recipient's draft values, for the page of an open link (undefined: none). */
-export async function draftValuesOf(deps: Pick<DomainDeps, 'db'>, link: SigningLink): Promise<DraftValues | undefined> {
+/** A saved draft: its values and when they were saved. */
+export interface SavedDraft { values: DraftValues; savedAt: string }
+
+/** The recipient's draft, for the page of an open link (undefined: none). */
+export async function draftValuesOf(deps: Pick<DomainDeps, 'db'>, link: SigningLink): Promise<SavedDraft | undefined> {
   if (link.state !== 'open') return undefined;
   const row = await findSigningDraft(deps.db, link.partition, link.recipient.id);
-  return row ? (JSON.parse(row.values) as DraftValues) : undefined;
+  return row ? { values: JSON.parse(row.values) as DraftValues, savedAt: row.updated_at } : undefined;
 }
 
-/** The page with the draft's values in this signer's fields (a value the draft names replaces the sender's prefill). */
-export function withDraft(page: SigningPage, draft: DraftValues | undefined): SigningPage {
-  if (!draft) return page;
+/**
+ * The page with the draft's values in this signer's fields (a value the draft names replaces the
+ * sender's prefill), and when it was saved: a tab's own copy older than that gives way (sign.ts).
+ */
+export function withDraft(page: SigningPage, saved: SavedDraft | undefined): SigningPage {
+  if (!saved) return page;
+  const draft = saved.values;
   const fields = page.fields.map((f): PageField => (f.mine && !NOT_KEPT.has(f.type) && Object.hasOwn(draft, f.name) ? { ...f, value: draft[f.name] ?? null } : f));
-  return { ...page, fields };
+  return { ...page, fields, draftSavedAt: saved.savedAt };
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { readPageScript } from '../page-scripts.js';
 import { setSecurityHeaders } from '../security-headers.js';
 import { StaticAsset } from '../static-asset.js';
 
@@ -27,6 +28,8 @@ const PDFJS = packageDir('pdfjs-dist');
 const SIGNATURE_PAD = path.dirname(require.resolve('signature_pad'));
 const SCRIPT_FONT = path.join(packageDir('@expo-google-fonts/dancing-script'), '400Regular', 'DancingScript_400Regular.ttf');
 const here = (file: string): string => fileURLToPath(new URL(`./assets/${file}`, import.meta.url));
+/** One of the page's own scripts (assets/<name>.ts, compiled for the browser: page-scripts.js). */
+const pageScript = (name: string): StaticAsset => new StaticAsset(DIR, name, 'js', JS, () => readPageScript(new URL(`./assets/${name}.js`, import.meta.url)));
 // The value rules the server checks with, loaded by the page as they are (one definition, two checks).
 const VALUE_RULES = fileURLToPath(new URL('../../../domain/forms/value-rules.js', import.meta.url));
 // Conditions and formulas (issue 41): the server's own evaluator, loaded only by forms that have them.
@@ -36,26 +39,30 @@ export const SIGN_ASSETS = {
   pdfjs: moduleFile(path.join(PDFJS, 'build', 'pdf.min.mjs'), 'pdf.min', 'mjs', JS),
   pdfjsWorker: moduleFile(path.join(PDFJS, 'build', 'pdf.worker.min.mjs'), 'pdf.worker.min', 'mjs', JS),
   signaturePad: moduleFile(path.join(SIGNATURE_PAD, 'signature_pad.min.js'), 'signature_pad.min', 'js', JS),
-  script: moduleFile(here('sign.js'), 'sign', 'js', JS),
+  script: pageScript('sign'),
   valueRules: moduleFile(VALUE_RULES, 'value-rules', 'js', JS),
   fieldLogic: moduleFile(FIELD_LOGIC, 'field-logic', 'js', JS),
-  waitScript: moduleFile(here('sign-wait.js'), 'sign-wait', 'js', JS),
+  waitScript: pageScript('sign-wait'),
   // Files the signer attaches (issue 41): loaded only by pages with an attachment field.
   attachments: moduleFile(here('attachments.js'), 'attachments', 'js', JS),
-  localTime: moduleFile(here('sign-local-time.js'), 'sign-local-time', 'js', JS),
+  localTime: pageScript('sign-local-time'),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
-  embedBridge: moduleFile(here('embed-bridge.js'), 'embed-bridge', 'js', JS),
+  embedBridge: pageScript('embed-bridge'),
   style: moduleFile(here('sign.css'), 'sign', 'css', 'text/css; charset=utf-8'),
   // After sending (issue #23): the "Decline to sign" dialog.
-  declineScript: moduleFile(here('decline.js'), 'decline', 'js', JS),
+  declineScript: pageScript('decline'),
   // Signer checks (issue 38): the code screen.
-  checkScript: moduleFile(here('check.js'), 'check', 'js', JS),
+  checkScript: pageScript('check'),
   // Issue 38 item 5: "Not me? Assign to someone else" (its own page, reassign-html.ts).
   reassignScript: moduleFile(here('reassign.js'), 'reassign', 'js', JS),
   // Progress on the server (issue 43): drafts saved as the signer types, and "Finish later".
-  draftScript: moduleFile(here('draft.js'), 'draft', 'js', JS),
+  draftScript: pageScript('draft'),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.
-  missingBar: moduleFile(here('missing-bar.js'), 'missing-bar', 'js', JS),
+  missingBar: pageScript('missing-bar'),
+  // Guided mode on a narrow screen (issue 43): one field at a time, the document zoomed to it.
+  guided: pageScript('guided'),
+  // The actions menu at the top (issue 43): Decline, Finish later, Download, Assign, Help.
+  actionsMenu: pageScript('actions-menu'),
   // Recipient roles (issue 42): an approver's "Approve".
   approveScript: moduleFile(here('approve.js'), 'approve', 'js', JS),
 } as const;

@@ -10,6 +10,8 @@ import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
 import { draftControls } from './draft-controls.js';
+import { actionsMenu } from './actions-menu.js';
+import type { SignPageConfig } from './page-config.js';
 import type { BrandLook } from '../../../domain/branding/brand-look.js';
 import { brandHead, brandMark, senderMessage } from './brand-html.js';
 import { attachmentControl } from './attachment-controls.js';
@@ -72,7 +74,10 @@ const TYPE_ATTR: Partial<Record<PageField['type'], string>> = { email: 'email', 
 function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml {
   // A formula's field is computed (issue 41): shown, read-only, never asked of the signer.
   const required = f.required && !f.formula ? html` required aria-required="true"` : '';
+  // A label is the document's own words, in its own direction inside the page's (issue 43: an English
+  // label's trailing ", 2024," must not move to the other end on an Arabic page).
   const label = f.label ?? f.name;
+  const words = html`<bdi>${label}</bdi>`;
   const star = f.required && !f.formula ? html`<span class="req" aria-hidden="true">*</span>` : '';
   const value = f.value === null || typeof f.value === 'boolean' ? '' : String(f.value);
   // Each control has a slot for its own error, in the field's words, which the input names as its description.
@@ -80,26 +85,32 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
   const error = html`<p class="field-error" id="${id}-error" hidden></p>`;
   switch (f.type) {
     case 'checkbox':
-      return html`<div class="ctl check"><input type="checkbox" ${common}${f.value === true ? html` checked` : ''}${required}><label for="${id}">${label}${star}</label>${error}</div>`;
+      return html`<div class="ctl check"><input type="checkbox" ${common}${f.value === true ? html` checked` : ''}${required}><label for="${id}">${words}${star}</label>${error}</div>`;
     case 'radio':
-      return html`<fieldset class="ctl" ${common}><legend>${label}${star}</legend>${(f.options ?? []).map((o, i) => html`<label class="choice"><input type="radio" name="${id}" value="${o}"${f.value === o ? html` checked` : ''}${i === 0 ? required : ''}> ${o}</label>`)}${error}</fieldset>`;
+      return html`<fieldset class="ctl" ${common}><legend>${words}${star}</legend>${(f.options ?? []).map((o, i) => html`<label class="choice"><input type="radio" name="${id}" value="${o}"${f.value === o ? html` checked` : ''}${i === 0 ? required : ''}> <bdi>${o}</bdi></label>`)}${error}</fieldset>`;
     case 'select':
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><select ${common}${required}><option value="">${w.t('sign.choose')}</option>${(f.options ?? []).map((o) => html`<option${f.value === o ? html` selected` : ''}>${o}</option>`)}</select>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${words}${star}</label><select ${common}${required}><option value="">${w.t('sign.choose')}</option>${(f.options ?? []).map((o) => html`<option dir="auto"${f.value === o ? html` selected` : ''}>${o}</option>`)}</select>${error}</div>`;
     case 'signature':
     case 'initials':
-      return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${label}${star}</span>
+      return html`<div class="ctl sig" ${common}><span class="sig-label" id="${id}-label">${words}${star}</span>
 <canvas class="sig-preview" id="${id}-preview" width="600" height="200" role="img" aria-label="${w.t('sign.notSignedYet', { label })}" data-label="${label}" hidden></canvas>
 <button type="button" class="button secondary sig-button" data-sign="${id}" aria-describedby="${id}-label">${w.t(f.type === 'initials' ? 'sign.addInitials' : 'sign.addSignature')}</button>${error}</div>`;
     case 'attachment':
       return attachmentControl(w, f, id);
     case 'date_signed':
-      return html`<div class="ctl"><span class="sig-label">${label}</span><p class="auto-date">${signedOn} <span class="muted">— ${w.t('sign.autoDate')}</span></p></div>`;
+      return html`<div class="ctl"><span class="sig-label">${words}</span><p class="auto-date">${signedOn} <span class="muted">— ${w.t('sign.autoDate')}</span></p></div>`;
     default:
       // Typed values run in the writing's own direction (a Latin address on an Arabic page).
-      if (f.multiline) return html`<div class="ctl"><label for="${id}">${label}${star}</label><textarea ${common} dir="auto" rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
-      return html`<div class="ctl"><label for="${id}">${label}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} dir="auto" value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${f.formula ? html` readonly` : ''}${required}>${error}</div>`;
+      if (f.multiline) return html`<div class="ctl"><label for="${id}">${words}${star}</label><textarea ${common} dir="auto" rows="3"${f.max_length ? html` maxlength="${f.max_length}"` : ''}${required}>${value}</textarea>${error}</div>`;
+      return html`<div class="ctl"><label for="${id}">${words}${star}</label><input type="${TYPE_ATTR[f.type] ?? 'text'}" ${common} dir="auto" value="${value}"${f.type === 'number' ? html` inputmode="decimal"` : ''}${f.max_length ? html` maxlength="${f.max_length}"` : ''}${f.type === 'email' ? html` autocomplete="email"` : ''}${f.formula ? html` readonly` : ''}${required}>${error}</div>`;
   }
 }
+
+/**
+ * A narrow screen starts in guided mode (assets/guided.ts) when the signer has at least this many
+ * fields: a long form is walked one field at a time; a few fields read faster as the list.
+ */
+const GUIDED_MIN_FIELDS = 8;
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
 /** "By signing, you sign as: Approved." — the meaning in bold, in its own direction inside any sentence. */
@@ -131,11 +142,17 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
     ...(logic ? { fieldLogic: SIGN_ASSETS.fieldLogic.url } : {}),
     text: scriptText(w.locale),
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
-  });
-  const who = page.recipientName ? w.h('sign.leadName', { sender: page.senderName, recipient: html`<strong>${page.recipientName}</strong>` }) : w.t('sign.leadYou', { sender: page.senderName });
-  const body = html`<main class="sign-main" id="signing" data-config="${config}">
+    allow_reassign: urls.reassign !== undefined,
+    draft_saved_at: page.draftSavedAt,
+  } satisfies SignPageConfig);
+  const sender = html`<bdi>${page.senderName}</bdi>`;
+  const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });
+  const menu = actionsMenu(w, { document: urls.document, reassign: urls.reassign ?? null, sender: page.senderName, contactEmail: page.contactEmail, canFinishLater: controls.length > 0 });
+  const long = mine.filter(({ f }) => f.type !== 'date_signed').length + (page.ownSignature ? 1 : 0) >= GUIDED_MIN_FIELDS;
+  const body = html`<main class="sign-main${long ? ' long-form' : ''}" id="signing" data-config="${config}">
+<div class="sign-top">${menu}</div>
 <div class="sign-intro">
-<h1>${page.formName}</h1>
+<h1><bdi>${page.formName}</bdi></h1>
 <p class="lead">${who}${page.expiresAt ? html` ${w.h('sign.validUntil', { date: when(w, page.expiresAt) })}` : ''}</p>
 ${senderMessage(w, page.senderName, page.message)}
 </div>
@@ -192,7 +209,8 @@ ${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${rea
 ${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>
 <script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>${mine.some(({ f }) => f.type === 'attachment') ? html`
-<script type="module" src="${SIGN_ASSETS.attachments.url}"></script>` : ''}`;
+<script type="module" src="${SIGN_ASSETS.attachments.url}"></script>` : ''}
+<script type="module" src="${SIGN_ASSETS.guided.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
   // one after another as each import is reached.
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">

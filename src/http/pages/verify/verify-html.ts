@@ -1,14 +1,16 @@
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../layout.js';
 import fs from 'node:fs';
+import { readPageScript } from '../page-scripts.js';
 import { StaticAsset } from '../static-asset.js';
 
 // The /verify page: a drop zone, and the verdict drawn by verify.js from POST /verify's answer.
 
-/** A file of ./assets, served under /assets/verify/ with its content hash in its name. */
+/** A file of ./assets, served under /assets/verify/ with its content hash in its name; a script is compiled from its .ts (page-scripts.js). */
 function asset(file: string, type: string): StaticAsset {
   const dot = file.lastIndexOf('.');
-  return new StaticAsset('/assets/verify/', file.slice(0, dot), file.slice(dot + 1), type, () => fs.readFileSync(new URL(`./assets/${file}`, import.meta.url)));
+  const url = new URL(`./assets/${file}`, import.meta.url);
+  return new StaticAsset('/assets/verify/', file.slice(0, dot), file.slice(dot + 1), type, () => (file.endsWith('.js') ? readPageScript(url) : fs.readFileSync(url)));
 }
 
 export const VERIFY_ASSETS = {

@@ -1,9 +1,14 @@
 // The /verify page's verdict on a Verification (POST /verify's answer), in a file of its own so the
 // verdict the page shows is the one the tests check (test/evidence/verify-attacks.test.ts runs this
-// file as it is). A classic script: it defines formsignVerdict and formsignChangeWords for verify.js.
+// file as the build compiles it). A classic script: it defines formsignVerdict and formsignChangeWords
+// for verify.js. The answer's shape is the contract's (src/generated/api.d.ts).
+import type { components } from '../../../../generated/api.js';
+
+type Verification = components['schemas']['Verification'];
+type Change = components['schemas']['VerifiedChange'];
 
 // What each kind of change is, in words (`formsign verify` says the same).
-const formsignChangeWords = {
+const formsignChangeWords: Record<Change['kind'], string> = {
   validation_data: 'validation data (DSS)',
   document_timestamp: 'a document timestamp',
   metadata: 'document information or XMP metadata (not content)',
@@ -22,13 +27,13 @@ const formsignChangeWords = {
   object: 'an object',
 };
 
-function formsignDescribeChange(c) {
+function formsignDescribeChange(c: Change): string {
   return `${formsignChangeWords[c.kind] ?? c.kind}${c.page ? ` on page ${c.page}` : ''}`;
 }
 
 // [title, detail, good]: "Valid" only when every signature is valid and no revision after any of
 // them changes more than validation data or metadata.
-function formsignVerdict(v) {
+function formsignVerdict(v: Verification): [string, string, boolean] {
   const sigs = v.signatures;
   if (sigs.length === 0) return ['No digital signature', 'This PDF carries no signature, so nothing vouches for its content.', false];
   const invalid = sigs.find((s) => !s.valid);
@@ -48,5 +53,9 @@ function formsignVerdict(v) {
 }
 
 // What verify.js (a module) reads.
+declare global {
+  var formsignVerdict: (v: Verification) => [string, string, boolean];
+  var formsignDescribeChange: (c: Change) => string;
+}
 globalThis.formsignVerdict = formsignVerdict;
 globalThis.formsignDescribeChange = formsignDescribeChange;

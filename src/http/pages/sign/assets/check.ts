@@ -5,7 +5,9 @@
 //   server asks for the check again at Finish; the dialog opens, and once the code is right it closes
 //   and the signature is submitted again.
 
-async function post(url, body) {
+interface Answer { destination?: string; error?: { code?: string; message?: string } }
+
+async function post(url: string, body: object): Promise<{ res: Response; json: Answer | null }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
@@ -13,27 +15,30 @@ async function post(url, body) {
     credentials: 'same-origin',
     referrerPolicy: 'no-referrer',
   });
-  const json = await res.json().catch(() => null);
+  const json = (await res.json().catch(() => null)) as Answer | null;
   return { res, json };
 }
 
-function wire(root) {
-  const config = JSON.parse(root.dataset.config);
-  const T = config.text;
-  const $ = (name) => document.getElementById(`${config.prefix}-${name}`);
-  const send = $('send');
-  const form = $('form');
-  const input = $('code');
-  const status = $('status');
-  const locked = $('locked');
-  const confirm = $('confirm');
+/** What check-html.ts writes into the element's data-config. */
+interface CheckConfig { prefix: string; start: string; verify: string; to?: string; finish?: boolean; text: Record<'locked' | 'sending' | 'failed' | 'sent' | 'resend' | 'checking' | 'wrong' | 'network' | 'confirm', string> }
 
-  function say(message, error = false) {
+function wire(root: HTMLElement): void {
+  const config = JSON.parse(root.dataset['config'] ?? '{}') as CheckConfig;
+  const T = config.text;
+  const $ = <E extends HTMLElement = HTMLElement>(name: string): E | null => document.getElementById(`${config.prefix}-${name}`) as E | null;
+  const send = $<HTMLButtonElement>('send');
+  const form = $<HTMLFormElement>('form')!;
+  const input = $<HTMLInputElement>('code')!;
+  const status = $('status')!;
+  const locked = $('locked')!;
+  const confirm = $<HTMLButtonElement>('confirm')!;
+
+  function say(message: string, error = false): void {
     status.textContent = message;
     status.classList.toggle('error', error);
   }
 
-  function showLock(res) {
+  function showLock(res: Response): void {
     const seconds = Number(res.headers.get('retry-after') ?? '900');
     locked.textContent = T.locked.replace('{minutes}', String(Math.max(1, Math.ceil(seconds / 60))));
     locked.hidden = false;
@@ -46,9 +51,9 @@ function wire(root) {
       try {
         const { res, json } = await post(config.start, {});
         if (res.status === 429 && json?.error?.code === 'auth_locked') showLock(res);
-        else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+        else if (!res.ok) say(json?.error?.message ?? T.failed.replace('{status}', String(res.status)), true);
         else {
-          say(T.sent.replace('{to}', `\u2068${json.destination ?? config.to}\u2069`));
+          say(T.sent.replace('{to}', `\u2068${json?.destination ?? config.to}\u2069`));
           input.focus();
         }
       } catch {
@@ -75,16 +80,16 @@ function wire(root) {
         }
         input.value = '';
         say('');
-        root.close();
+        (root as HTMLDialogElement).close();
         // The check is passed for this Finish: the signature goes again (sign.js's own submit).
-        document.getElementById('sign-form')?.requestSubmit();
+        (document.getElementById('sign-form') as HTMLFormElement | null)?.requestSubmit();
         return;
       }
       if (res.status === 429 && json?.error?.code === 'auth_locked') {
         showLock(res);
         say('');
       } else if (json?.error?.code === 'auth_code_invalid') say(T.wrong.replace('{left}', res.headers.get('auth-tries-left') ?? '?'), true);
-      else say(json?.error?.message ?? T.failed.replace('{status}', res.status), true);
+      else say(json?.error?.message ?? T.failed.replace('{status}', String(res.status)), true);
       input.select();
     } catch {
       say(T.network, true);
@@ -95,13 +100,14 @@ function wire(root) {
   });
 
   if (config.finish) {
-    $('cancel').addEventListener('click', () => root.close());
+    const dialog = root as HTMLDialogElement;
+    $('cancel')!.addEventListener('click', () => dialog.close());
     document.addEventListener('formsign:finish-check', () => {
       say('');
-      if (!root.open) root.showModal();
+      if (!dialog.open) dialog.showModal();
       (send ?? input).focus();
     });
   }
 }
 
-for (const root of document.querySelectorAll('[data-check]')) wire(root);
+for (const root of document.querySelectorAll<HTMLElement>('[data-check]')) wire(root);

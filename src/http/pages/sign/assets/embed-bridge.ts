@@ -10,13 +10,16 @@
 // was accepted, formsign:failed when it was not; a decline posts through `postDeclined` (or the
 // `formsign:declined` DOM event) from wherever the decline is made.
 
+/** What embed-head.ts writes into the meta element. */
+interface Embed { origins?: unknown; form_id?: string; recipient_id?: string; state?: string }
+
 const meta = document.querySelector('meta[name="formsign-embed"]');
-const embed = meta ? JSON.parse(meta.getAttribute('content') ?? '{}') : { origins: [] };
-const origins = Array.isArray(embed.origins) ? embed.origins : [];
+const embed = (meta ? JSON.parse(meta.getAttribute('content') ?? '{}') : { origins: [] }) as Embed;
+const origins: string[] = Array.isArray(embed.origins) ? (embed.origins as string[]) : [];
 const framed = window.parent !== window;
 
 /** The parent's origin when the browser names it and it is allowed; otherwise every allowed origin (the browser delivers to the one that matches). */
-function targets() {
+function targets(): string[] {
   const ancestor = window.location.ancestorOrigins?.[0];
   if (ancestor) return origins.includes(ancestor) ? [ancestor] : [];
   let referrer;
@@ -30,7 +33,7 @@ function targets() {
 }
 
 /** Posts one message to the parent, only to an allowed origin. */
-export function post(type, extra = {}) {
+export function post(type: string, extra: Record<string, unknown> = {}): void {
   if (!framed || origins.length === 0) return;
   const message = { type, form_id: embed.form_id, recipient_id: embed.recipient_id, ...extra };
   for (const origin of targets()) window.parent.postMessage(message, origin);
@@ -41,7 +44,7 @@ export function post(type, extra = {}) {
 // goes to (`?declined=told`, in a frame only); not storage, which browsers often refuse a framed page.
 const TOLD = 'declined';
 
-function toldAlready() {
+function toldAlready(): boolean {
   const url = new URL(location.href);
   if (url.searchParams.get(TOLD) !== 'told') return false;
   url.searchParams.delete(TOLD);
@@ -50,12 +53,12 @@ function toldAlready() {
 }
 
 /** For the decline flow: the recipient declined to sign. */
-export function postDeclined(reason) {
+export function postDeclined(reason?: unknown): void {
   post('formsign:declined', reason ? { reason: String(reason) } : {});
 }
 
 /** The message a page showing a state (not the document) sends once it has loaded. */
-function postState(state) {
+function postState(state: string | undefined): void {
   if (state === 'waiting') post('formsign:waiting');
   else if (state === 'voided') post('formsign:voided');
   else if (state === 'declined') {
@@ -85,9 +88,13 @@ if (framed && origins.length > 0) {
   post('formsign:loaded', { state: embed.state });
   sendHeight();
   postState(embed.state);
-  document.addEventListener('formsign:submitted', (e) => post('formsign:completed', { complete: e.detail?.complete === true }));
-  document.addEventListener('formsign:failed', (e) => post('formsign:error', { code: 'signing_failed', message: String(e.detail?.message ?? '') }));
-  document.addEventListener('formsign:declined', (e) => postDeclined(e.detail?.reason));
+  const detail = (e: Event): Record<string, unknown> | undefined => (e as CustomEvent<Record<string, unknown> | undefined>).detail;
+  document.addEventListener('formsign:submitted', (e) => post('formsign:completed', { complete: detail(e)?.['complete'] === true }));
+  document.addEventListener('formsign:failed', (e) => post('formsign:error', { code: 'signing_failed', message: String(detail(e)?.['message'] ?? '') }));
+  document.addEventListener('formsign:declined', (e) => postDeclined(detail(e)?.['reason']));
 }
 
+declare global {
+  interface Window { formsignEmbed: { post: typeof post; postDeclined: typeof postDeclined } }
+}
 window.formsignEmbed = { post, postDeclined };

@@ -2,23 +2,28 @@
 // "2 left: Your signature → Go", kept true as the signer fills fields (sign.js tells this script what
 // is still wrong with a `formsign:problems` event each time it re-judges), and the full list only on
 // request — never a list that fills the screen. The message box is sign.js's (#form-error, an alert).
-const config = JSON.parse(document.getElementById('signing')?.dataset.config ?? '{}');
+import type { SignPageConfig } from '../page-config.js';
+import type { Problem } from './sign.js';
+
+const config = JSON.parse(document.getElementById('signing')?.dataset['config'] ?? '{}') as Partial<SignPageConfig>;
 const TEXT = config.text ?? {};
-const t = (key, vars = {}) => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
-const box = document.getElementById('form-error');
+const t = (key: string, vars: Record<string, string | number> = {}): string => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));
+const box = document.getElementById('form-error')!;
 const rtl = document.documentElement.dir === 'rtl';
 let open = false;
 
 /** Moves to a field's control (the first input or button of a group) and the field's box. */
-function go(id) {
+function go(id: string): void {
+  // Guided mode (guided.ts) first opens the field's step, so its control can take the focus.
+  document.dispatchEvent(new CustomEvent('formsign:goto', { detail: { id } }));
   const el = document.getElementById(id);
   if (!el) return;
-  const target = el.matches('fieldset, .sig') ? el.querySelector('input, button') : el;
+  const target = el.matches('fieldset, .sig') ? el.querySelector<HTMLElement>('input, button') : el;
   target?.scrollIntoView({ block: 'center' });
   target?.focus({ preventScroll: true });
 }
 
-function button(text, cls, onClick) {
+function button(text: string, cls: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = cls;
@@ -28,9 +33,9 @@ function button(text, cls, onClick) {
 }
 
 /** The one line ("N left: first label", Go, Show all) and, when asked for, the list. */
-function render(problems) {
-  if (box.hidden || box.dataset.kind !== 'missing' || problems.length === 0) return;
+function render(problems: readonly Problem[]): void {
   const first = problems[0];
+  if (box.hidden || box.dataset['kind'] !== 'missing' || !first) return;
   const line = document.createElement('span');
   line.className = 'left-text';
   const [before, after] = t(problems.length === 1 ? 'sign.leftOne' : 'sign.leftMany', { count: problems.length, label: '\u0000' }).split('\u0000');
@@ -55,8 +60,9 @@ function render(problems) {
         const item = document.createElement('li');
         const b = document.createElement('bdi');
         b.textContent = p.label;
-        item.append(button('', 'link-button', () => go(p.id)));
-        item.firstChild.append(b);
+        const link = button('', 'link-button', () => go(p.id));
+        link.append(b);
+        item.append(link);
         list.append(item);
       }
       parts.push(list);
@@ -65,4 +71,4 @@ function render(problems) {
   box.replaceChildren(...parts);
 }
 
-document.addEventListener('formsign:problems', (e) => render(e.detail?.problems ?? []));
+document.addEventListener('formsign:problems', (e) => render((e as CustomEvent<{ problems?: Problem[] }>).detail?.problems ?? []));

@@ -4,29 +4,37 @@
 // sent: a signature is given at Finish (the page keeps it in this tab's sessionStorage meanwhile).
 // A value the server's rules would refuse (an e-mail half typed) is left out of the save until it is
 // right. "Finish later" saves at once and asks the server to send the link again (send_link).
-const config = JSON.parse(document.getElementById('signing')?.dataset.config ?? '{}');
+import type { PageFieldConfig, SignPageConfig } from '../page-config.js';
+
+type Rules = typeof import('../../../../domain/forms/value-rules.js');
+type DraftValue = string | boolean | null;
+/** PUT …/draft's answer (signing-draft.ts DraftSaved). */
+interface Saved { saved_at: string; link_sent?: boolean }
+
+const config = JSON.parse(document.getElementById('signing')?.dataset['config'] ?? '{}') as SignPageConfig;
 const TEXT = config.text ?? {};
-const t = (key) => TEXT[key] ?? key;
-const row = document.getElementById('draft-row');
-const statusLine = document.getElementById('draft-status');
-const laterButton = document.getElementById('finish-later');
-const form = document.getElementById('sign-form');
-const rules = await import(config.valueRules);
+const t = (key: string): string => TEXT[key] ?? key;
+const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+const row = byId('draft-row');
+const statusLine = byId('draft-status');
+const laterButton = byId<HTMLButtonElement>('finish-later');
+const form = byId<HTMLFormElement>('sign-form');
+const rules = (await import(config.valueRules)) as Rules;
 const NOT_KEPT = new Set(['signature', 'initials', 'date_signed']);
 const fields = (config.fields ?? []).filter((f) => f.mine && !NOT_KEPT.has(f.type));
 const DELAY_MS = 1000;
 
-function valueOf(f) {
-  const el = document.getElementById(f.id);
+function valueOf(f: PageFieldConfig): DraftValue | undefined {
+  const el = document.getElementById(f.id) as HTMLInputElement | null;
   if (!el) return undefined;
   if (f.type === 'checkbox') return el.checked;
-  if (f.type === 'radio') return el.querySelector('input:checked')?.value ?? null;
+  if (f.type === 'radio') return el.querySelector<HTMLInputElement>('input:checked')?.value ?? null;
   return el.value.trim() === '' ? null : el.value;
 }
 
 /** This signer's values as the server takes them; a value its rules refuse is left out for now. */
-function draftValues() {
-  const values = {};
+function draftValues(): Record<string, DraftValue> {
+  const values: Record<string, DraftValue> = {};
   for (const f of fields) {
     const v = valueOf(f);
     if (v === undefined) continue;
@@ -37,11 +45,11 @@ function draftValues() {
 }
 
 let saved = JSON.stringify(draftValues());
-let timer = null;
-let inFlight = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let inFlight: Promise<Saved | null> | null = null;
 
-async function put(body, keepalive = false) {
-  const res = await fetch(row.dataset.draft, {
+async function put(body: object, keepalive = false): Promise<Saved | null> {
+  const res = await fetch(row.dataset['draft'] ?? '', {
     method: 'PUT',
     headers: { 'content-type': 'application/json', 'x-formsign-signing': '1' },
     body: JSON.stringify(body),
@@ -49,23 +57,25 @@ async function put(body, keepalive = false) {
     referrerPolicy: 'no-referrer',
     keepalive,
   });
-  const answer = await res.json().catch(() => null);
+  const answer = (await res.json().catch(() => null)) as (Saved & { error?: { message?: string } }) | null;
   if (!res.ok) throw new Error(answer?.error?.message ?? String(res.status));
   return answer;
 }
 
-async function save({ sendLink = false, keepalive = false } = {}) {
+async function save({ sendLink = false, keepalive = false } = {}): Promise<Saved | null> {
   clearTimeout(timer);
-  timer = null;
+  timer = undefined;
   if (inFlight) await inFlight.catch(() => {});
   const text = JSON.stringify(draftValues());
   if (!sendLink && text === saved) return null;
   statusLine.textContent = t('sign.draftSaving');
-  const run = put({ values: JSON.parse(text), ...(sendLink ? { send_link: true } : {}) }, keepalive);
+  const run = put({ values: JSON.parse(text) as unknown, ...(sendLink ? { send_link: true } : {}) }, keepalive);
   inFlight = run;
   try {
     const answer = await run;
     saved = text;
+    // sign.ts notes which save of the server's draft this tab's own copy is newer than.
+    if (answer) document.dispatchEvent(new CustomEvent('formsign:draft-saved', { detail: { saved_at: answer.saved_at } }));
     statusLine.textContent = t('sign.draftSaved');
     return answer;
   } catch (err) {
@@ -76,7 +86,7 @@ async function save({ sendLink = false, keepalive = false } = {}) {
   }
 }
 
-function schedule() {
+function schedule(): void {
   clearTimeout(timer);
   timer = setTimeout(() => void save().catch(() => {}), DELAY_MS);
 }

@@ -1,12 +1,28 @@
-// The signing page's script (plain ES module, served as is). It draws the document's pages with
+// The signing page's script (an ES module compiled for the browser: page-scripts.js). It draws the document's pages with
 // pdf.js, puts a marker over every field (this signer's open a control, the others' are read-only),
 // takes signatures drawn with signature_pad or typed in the script font, and submits JSON. It guides
 // (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
 // progress in sessionStorage until they sign. Its words come from the page, in the signer's language
 // (config.text, keys of src/lib/i18n/catalogues/en.ts). Pages are drawn as they scroll into view.
 
-const root = document.getElementById('signing');
-const config = JSON.parse(root.dataset.config);
+import type { PDFDocumentProxy, PDFPageProxy, PageViewport, RenderTask } from 'pdfjs-dist';
+import type SignaturePadType from 'signature_pad';
+import type { PageFieldConfig, SignPageConfig } from '../page-config.js';
+
+type Rules = typeof import('../../../../domain/forms/value-rules.js');
+type Logic = typeof import('../../../../domain/forms/field-logic.js');
+type Pdfjs = typeof import('pdfjs-dist');
+/** A signature given on this page: its preview, how it was made, and the PNG that is sent. */
+interface SignatureImage { canvas: HTMLCanvasElement; method: 'drawn' | 'typed'; typed: string | null; dataUrl: string }
+/** A field of this signer's, or the signature the seal's own page asks for (`OWN`). */
+type Field = Pick<PageFieldConfig, 'name' | 'type' | 'required' | 'label'> & Partial<PageFieldConfig>;
+type Value = string | boolean | SignatureImage | null;
+/** A problem the page found with a field's value. */
+export interface Problem { id: string; label: string; missing: boolean }
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+const root = byId('signing');
+const config = JSON.parse(root.dataset['config'] ?? '{}') as SignPageConfig;
 // The longest path to a drawn page is the document (megabytes for a long form) and pdf.js with its
 // worker (which parses it): all three start here, before anything else waits, and load while the rest
 // of the page is wired (the head's modulepreload links have already asked for the scripts).
@@ -15,27 +31,45 @@ const documentBytes = fetch(config.document, { credentials: 'same-origin' }).the
   return res.arrayBuffer();
 });
 const pdfWorker = new Worker(config.pdfjsWorker, { type: 'module' });
-const pdfjsModule = import(config.pdfjs);
+const pdfjsModule = import(config.pdfjs) as Promise<Pdfjs>;
 // Until renderDocument takes them, a failure is its to report, not an unhandled rejection.
 documentBytes.catch(() => {});
 pdfjsModule.catch(() => {});
 // The server's own value rules (one definition): the page checks with them before sending.
-const rules = await import(config.valueRules);
+const rules = (await import(config.valueRules)) as Rules;
 // Conditions and formulas (issue 41), by the server's own evaluator; only forms that have them load it.
-const logic = config.fieldLogic ? await import(config.fieldLogic) : null;
+const logic = config.fieldLogic ? ((await import(config.fieldLogic)) as Logic) : null;
 const TEXT = config.text;
-const fill = (template, vars) => template.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+type Vars = Record<string, string | number>;
+const fill = (template: string, vars: Vars): string => template.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));
 /** The text of `key` in the page's language, placeholders filled. */
-const t = (key, vars = {}) => fill(TEXT[key] ?? key, vars);
+const t = (key: string, vars: Vars = {}): string => fill(TEXT[key] ?? key, vars);
+// Document words (a label) inside a sentence of the page's run in their own direction (issue 43): in a
+// string they are wrapped in FSI…PDI; shown in an element, that piece becomes a <bdi> (setIsolated).
+const FSI = '\u2068';
+const PDI = '\u2069';
+const isolate = (words: string): string => `${FSI}${words}${PDI}`;
+/** Shows `text` in `el`, each FSI…PDI piece as a <bdi> (the same isolation, without control characters in the text). */
+function setIsolated(el: HTMLElement, text: string): void {
+  el.replaceChildren(...text.split(/(\u2068[^\u2069]*\u2069)/).filter(Boolean).map((part) => {
+    if (!part.startsWith(FSI)) return part;
+    const b = document.createElement('bdi');
+    b.textContent = part.slice(1, -1);
+    return b;
+  }));
+}
 const STORE_KEY = `formsign:progress:${location.pathname}`;
-const form = document.getElementById('sign-form');
-const formError = document.getElementById('form-error');
-const docStatus = document.getElementById('doc-status');
-const pagesEl = document.getElementById('pages');
+const form = byId<HTMLFormElement>('sign-form');
+const formError = byId('form-error');
+const docStatus = byId('doc-status');
+const pagesEl = byId('pages');
 const fieldsById = new Map(config.fields.map((f) => [f.id, f]));
 /** Signature images by control id: { canvas (the preview), method, dataUrl }. */
-const images = new Map();
-const markers = new Map();
+const images = new Map<string, SignatureImage>();
+const markers = new Map<string, HTMLElement>();
+
+/** A page of the document: its place on the page, and what is drawn in it. */
+interface Page { n: number; page: PDFPageProxy; base: PageViewport; wrap: HTMLDivElement; canvas: HTMLCanvasElement; drawnWidth: number; task: RenderTask | null }
 
 // ---------- the document ----------
 
@@ -46,19 +80,21 @@ async function renderDocument() {
   // font set; every font added made Chromium lay out the whole page again (about 100 ms each on a
   // 13-page form with 300 fields: 1-2 s of layout before the first page showed).
   const data = new Uint8Array(await documentBytes);
-  const doc = await pdfjs.getDocument({ data, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false, disableFontFace: true }).promise;
+  const doc: PDFDocumentProxy = await pdfjs.getDocument({ data, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false, disableFontFace: true }).promise;
   const total = doc.numPages;
   docStatus.textContent = total === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: total });
   // Every page's size first (cheap: no drawing), so each gets its place, a placeholder with its
   // number and a spinner, and its markers at once; the drawing waits until the page is near the view.
   const loaded = await Promise.all(Array.from({ length: total }, (_, i) => doc.getPage(i + 1)));
-  const pages = loaded.map((page, i) => {
+  const pages = loaded.map((page, i): Page => {
     const n = i + 1;
     const base = page.getViewport({ scale: 1 });
     const wrap = document.createElement('div');
     wrap.className = 'page pending';
     wrap.dataset.page = String(n);
     wrap.style.aspectRatio = `${base.width} / ${base.height}`;
+    // Its width in PDF points, for a layout that sizes pages by a scale (guided.ts's zoom).
+    wrap.style.setProperty('--pt-w', String(base.width));
     const placeholder = document.createElement('div');
     placeholder.className = 'page-placeholder';
     const spinner = document.createElement('span');
@@ -77,14 +113,14 @@ async function renderDocument() {
   });
 
   // One page drawn at a time, nearest first: a long document never has thirteen renders competing.
-  const wanted = new Set();
+  const wanted = new Set<Page>();
   let busy = false;
   const pump = async () => {
     if (busy) return;
     busy = true;
     try {
       while (wanted.size > 0) {
-        const p = [...wanted].sort((a, b) => a.n - b.n)[0];
+        const p = [...wanted].sort((a, b) => a.n - b.n)[0]!;
         wanted.delete(p);
         await draw(p);
       }
@@ -92,7 +128,7 @@ async function renderDocument() {
       busy = false;
     }
   };
-  const draw = async (p) => {
+  const draw = async (p: Page) => {
     // The canvas backs the page's CSS box at the screen's pixel density: its size is taken from the box
     // as laid out now (both sides, so the drawing fills the page to its foot), never from a guess.
     const box = p.wrap.getBoundingClientRect();
@@ -104,18 +140,18 @@ async function renderDocument() {
     const off = document.createElement('canvas');
     off.width = Math.ceil(viewport.width);
     off.height = Math.ceil(viewport.height);
-    p.task = p.page.render({ canvas: off, canvasContext: off.getContext('2d'), viewport });
+    p.task = p.page.render({ canvas: off, canvasContext: off.getContext('2d')!, viewport });
     try {
       await p.task.promise;
     } catch (err) {
-      if (err?.name === 'RenderingCancelledException') return;
+      if ((err as Error | null)?.name === 'RenderingCancelledException') return;
       throw err;
     } finally {
       p.task = null;
     }
     p.canvas.width = off.width;
     p.canvas.height = off.height;
-    p.canvas.getContext('2d').drawImage(off, 0, 0);
+    p.canvas.getContext('2d')!.drawImage(off, 0, 0);
     p.drawnWidth = cssWidth;
     p.wrap.classList.remove('pending');
     p.wrap.classList.add('drawn');
@@ -124,10 +160,11 @@ async function renderDocument() {
     if (performance.getEntriesByName('formsign:interactive').length === 0) performance.mark('formsign:interactive');
   };
   const byWrap = new Map(pages.map((p) => [p.wrap, p]));
-  const visible = new Set();
+  const visible = new Set<Page>();
   const observer = new IntersectionObserver((entries) => {
     for (const e of entries) {
-      const p = byWrap.get(e.target);
+      const p = byWrap.get(e.target as HTMLDivElement);
+      if (!p) continue;
       if (e.isIntersecting) {
         visible.add(p);
         wanted.add(p);
@@ -139,8 +176,10 @@ async function renderDocument() {
     void pump();
   }, { rootMargin: '400px 0px' });
   for (const p of pages) observer.observe(p.wrap);
-  let pending;
-  window.addEventListener('resize', () => {
+  // Every marker is in place: guided.ts can show the open field's box.
+  document.dispatchEvent(new CustomEvent('formsign:pages'));
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const relayout = (): void => {
     clearTimeout(pending);
     // A new width: the pages in view are drawn again for it (draw() skips a page already drawn at its
     // width); the others when they come into view.
@@ -148,10 +187,13 @@ async function renderDocument() {
       for (const p of visible) wanted.add(p);
       void pump();
     }, 200);
-  });
+  };
+  window.addEventListener('resize', relayout);
+  // Guided mode on and off (guided.ts) lays the pages out at another width.
+  document.addEventListener('formsign:relayout', relayout);
 }
 
-function placeMarkers(wrap, pageNumber, base) {
+function placeMarkers(wrap: HTMLElement, pageNumber: number, base: PageViewport): void {
   for (const f of config.fields) {
     if (f.page !== pageNumber) continue;
     // Markers repeat the panel's controls for pointer users; keyboard users get the same fields once,
@@ -159,25 +201,28 @@ function placeMarkers(wrap, pageNumber, base) {
     // document: the box is highlighted and its label is its accessible name (and the panel's).
     const label = f.label || f.name;
     const m = document.createElement(f.mine ? 'button' : 'div');
-    if (f.mine) {
+    if (m instanceof HTMLButtonElement) {
       m.type = 'button';
       m.tabIndex = -1;
     } else {
       m.setAttribute('aria-hidden', 'true');
     }
     m.className = `marker ${f.mine ? 'mine' : 'theirs'} type-${f.type}${f.required && f.mine ? ' required' : ''}`;
+    m.dataset['for'] = f.id;
     m.style.left = `${(f.x / base.width) * 100}%`;
     m.style.top = `${(f.y / base.height) * 100}%`;
     m.style.width = `${(f.width / base.width) * 100}%`;
     m.style.height = `${(f.height / base.height) * 100}%`;
     if (f.mine) {
-      m.title = f.required ? t('sign.markerRequired', { label }) : label;
+      m.title = f.required ? t('sign.markerRequired', { label: isolate(label) }) : label;
       m.addEventListener('click', () => focusControl(f.id));
     } else {
-      m.title = t('sign.markerTheirs', { label });
+      m.title = t('sign.markerTheirs', { label: isolate(label) });
     }
     const text = document.createElement('span');
     text.className = 'marker-text';
+    // A value runs in its own direction (an Arabic address on the document).
+    text.dir = 'auto';
     m.append(text);
     wrap.append(m);
     markers.set(f.id, m);
@@ -185,12 +230,12 @@ function placeMarkers(wrap, pageNumber, base) {
   }
 }
 
-function refreshMarker(id) {
+function refreshMarker(id: string): void {
   const m = markers.get(id);
   const f = fieldsById.get(id);
   if (!m || !f) return;
-  m.hidden = document.querySelector(`[data-wrap="${id}"]`)?.hidden ?? false;
-  const text = m.querySelector('.marker-text');
+  m.hidden = document.querySelector<HTMLElement>(`[data-wrap="${id}"]`)?.hidden ?? false;
+  const text = m.querySelector('.marker-text')!;
   m.querySelector('canvas')?.remove();
   if (!f.mine) {
     // The rendered document already shows other signers' values; only what it leaves out (signatures
@@ -202,12 +247,13 @@ function refreshMarker(id) {
   }
   const value = currentValue(id);
   m.classList.toggle('filled', value !== null && value !== '' && value !== false);
-  if ((f.type === 'signature' || f.type === 'initials') && images.has(id)) {
+  const image = images.get(id);
+  if ((f.type === 'signature' || f.type === 'initials') && image) {
     const c = document.createElement('canvas');
-    const src = images.get(id).canvas;
+    const src = image.canvas;
     c.width = src.width;
     c.height = src.height;
-    c.getContext('2d').drawImage(src, 0, 0);
+    c.getContext('2d')!.drawImage(src, 0, 0);
     text.textContent = '';
     m.prepend(c);
     nameMarker(m, f, '');
@@ -221,22 +267,24 @@ function refreshMarker(id) {
 }
 
 /** The box's accessible name: its label, with what it shows (a name must contain its visible text). */
-function nameMarker(m, f, shown) {
+function nameMarker(m: HTMLElement, f: PageFieldConfig, shown: string | null): void {
   const label = f.label || f.name;
   m.setAttribute('aria-label', shown ? t('sign.markerValue', { label, value: shown, page: f.page }) : t('sign.marker', { label, page: f.page }));
 }
 
-function focusControl(id) {
+function focusControl(id: string): void {
+  // Guided mode (guided.ts) first opens the field's step, so its control can take the focus.
+  document.dispatchEvent(new CustomEvent('formsign:goto', { detail: { id } }));
   const el = document.getElementById(id);
   if (!el) return;
-  const target = el.matches('fieldset, .sig') ? el.querySelector('input, button') : el;
+  const target = el.matches('fieldset, .sig') ? el.querySelector<HTMLElement>('input, button')! : el;
   // At once, not smoothly: on a desktop the document then scrolls (smoothly) to the field's box, and
   // two smooth scrolls at a time stop each other half-way.
   target.scrollIntoView({ block: 'center' });
   target.focus({ preventScroll: true });
 }
 
-function scrollToMarker(id) {
+function scrollToMarker(id: string): void {
   const m = markers.get(id);
   if (!m) return;
   for (const other of markers.values()) other.classList.remove('active');
@@ -247,44 +295,44 @@ function scrollToMarker(id) {
 
 // ---------- values ----------
 
-const OWN = { name: '_signature', type: 'signature', required: true, label: t('sign.yourSignature') };
-const fieldOf = (el) => fieldsById.get(el.id) ?? OWN;
-const controls = () => [...form.querySelectorAll('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed' && !el.closest('[data-wrap]')?.hidden);
+const OWN: Field = { name: '_signature', type: 'signature', required: true, label: t('sign.yourSignature') };
+const fieldOf = (el: Element): Field => fieldsById.get(el.id) ?? OWN;
+const controls = (): HTMLElement[] => [...form.querySelectorAll<HTMLElement>('[data-field]')].filter((el) => fieldOf(el).type !== 'date_signed' && !el.closest<HTMLElement>('[data-wrap]')?.hidden);
 
 /**
  * Shows the fields whose condition holds, hides the others, and fills each formula's field, by the
  * evaluator the server checks the submission with (field-logic.js). Other signers' values are those
  * the page was given.
  */
-function applyLogic() {
+function applyLogic(): void {
   if (!logic) return;
-  const values = {};
+  const values: Record<string, string | number | boolean | null> = {};
   for (const f of config.fields) {
     if (!f.mine) values[f.name] = f.value;
     else if (f.type === 'signature' || f.type === 'initials') values[f.name] = images.has(f.id) ? 'signed' : null;
-    else values[f.name] = currentValue(f.id);
+    else values[f.name] = currentValue(f.id) as string | boolean | null;
   }
   const { values: out, hidden } = logic.applyFieldLogic(config.fields, values);
   for (const f of config.fields) {
     if (!f.mine) continue;
-    const wrap = document.querySelector(`[data-wrap="${f.id}"]`);
+    const wrap = document.querySelector<HTMLElement>(`[data-wrap="${f.id}"]`);
     if (wrap) wrap.hidden = hidden.has(f.name);
     if (f.formula) {
-      const el = document.getElementById(f.id);
+      const el = document.getElementById(f.id) as HTMLInputElement | null;
       if (el) el.value = out[f.name] == null ? '' : String(out[f.name]);
     }
     refreshMarker(f.id);
   }
 }
 
-function currentValue(id) {
+function currentValue(id: string): Value {
   const f = fieldsById.get(id);
-  const el = document.getElementById(id);
+  const el = document.getElementById(id) as HTMLInputElement | null;
   if (!el) return null;
   if (!f) return images.get(id) ?? null;
   switch (f.type) {
     case 'checkbox': return el.checked;
-    case 'radio': return el.querySelector('input:checked')?.value ?? null;
+    case 'radio': return el.querySelector<HTMLInputElement>('input:checked')?.value ?? null;
     case 'signature':
     case 'initials': return images.get(id) ?? null;
     case 'date_signed': return null;
@@ -292,44 +340,45 @@ function currentValue(id) {
   }
 }
 
-const isEmpty = (v) => v === null || v === false;
+const isEmpty = (v: Value): boolean => v === null || v === false;
 
 // What is wrong is judged by the server's own rules (value-rules.js); it is said in the page's language.
-const MISSING = { signature: 'problem.requiredSignature', initials: 'problem.requiredInitials', checkbox: 'problem.requiredCheckbox', radio: 'problem.requiredChoice', select: 'problem.requiredChoice' };
-const WRONG = { number: 'problem.number', email: 'problem.email', phone: 'problem.phone', date: 'problem.date', radio: 'problem.choice', select: 'problem.choice' };
+const MISSING: Partial<Record<string, string>> = { signature: 'problem.requiredSignature', initials: 'problem.requiredInitials', checkbox: 'problem.requiredCheckbox', radio: 'problem.requiredChoice', select: 'problem.requiredChoice' };
+const WRONG: Partial<Record<string, string>> = { number: 'problem.number', email: 'problem.email', phone: 'problem.phone', date: 'problem.date', radio: 'problem.choice', select: 'problem.choice' };
 
 /** The field's problem in its own words ("Monthly rent must be a number."), or null. */
-function problemOf(el, { requireFilled }) {
+function problemOf(el: HTMLElement, { requireFilled }: { requireFilled: boolean }): string | null {
   const f = fieldOf(el);
   const v = currentValue(el.id);
-  const label = rules.fieldWords(f);
+  const label = isolate(rules.fieldWords(f));
   if (isEmpty(v)) return requireFilled && f.required ? t(MISSING[f.type] ?? 'problem.required', { label }) : null;
   if (f.type === 'signature' || f.type === 'initials' || f.type === 'checkbox') return null;
   const checked = rules.checkFieldValue(f, v);
+  const wrong = WRONG[f.type];
   if (checked.ok) return null;
   const length = [...String(v)].length;
   const max = f.max_length != null && length > f.max_length ? f.max_length : length > rules.MAX_VALUE_CHARS ? rules.MAX_VALUE_CHARS : null;
   if (max !== null) return t('problem.tooLong', { label, max: max.toLocaleString(config.locale) });
-  return WRONG[f.type] ? t(WRONG[f.type], { label }) : `${label} ${checked.problem}`;
+  return wrong ? t(wrong, { label }) : `${label} ${checked.problem}`;
 }
 
 /** Shows (or clears) a field's error at the field, and marks it invalid for assistive technology. */
-function markField(el, problem) {
+function markField(el: HTMLElement, problem: string | null): void {
   const slot = document.getElementById(`${el.id}-error`);
   const box = el.closest('.ctl');
   box?.classList.toggle('invalid', problem !== null);
   const input = el.matches('input, select, textarea') ? el : null;
   if (input) input.setAttribute('aria-invalid', String(problem !== null));
   if (slot) {
-    slot.textContent = problem ?? '';
+    setIsolated(slot, problem ?? '');
     slot.hidden = problem === null;
   }
 }
 
 /** The values to submit and the fields still wrong; `mark` shows every problem at its field. */
-function collect(mark = false) {
-  const values = {};
-  const problems = [];
+function collect(mark = false): { values: Record<string, unknown>; problems: Problem[] } {
+  const values: Record<string, unknown> = {};
+  const problems: Problem[] = [];
   for (const el of controls()) {
     const f = fieldOf(el);
     const v = currentValue(el.id);
@@ -337,7 +386,7 @@ function collect(mark = false) {
     if (mark) markField(el, problem);
     if (problem) problems.push({ id: el.id, label: rules.fieldWords(f), missing: isEmpty(v) });
     if (f.type === 'signature' || f.type === 'initials' || !fieldsById.has(el.id)) {
-      if (v) values[f.name] = { image: v.dataUrl, method: v.method };
+      if (v && typeof v === 'object') values[f.name] = { image: v.dataUrl, method: v.method };
       continue;
     }
     // Computed by the server as well (and refused if sent).
@@ -347,37 +396,37 @@ function collect(mark = false) {
   return { values, problems };
 }
 
-function showError(message, focusId, kind = 'other') {
-  formError.textContent = message;
+function showError(message: string, focusId?: string, kind = 'other'): void {
+  setIsolated(formError, message);
   formError.dataset.kind = kind;
   formError.hidden = false;
   if (focusId) focusControl(focusId);
   else formError.focus();
 }
 
-function updateProgress() {
+function updateProgress(): void {
   applyLogic();
   const { problems } = collect();
   const required = controls().filter((el) => fieldOf(el).required);
   const missing = problems.filter((p) => p.missing);
   const done = required.length - missing.length;
   if (required.length > 0) {
-    document.getElementById('progress').textContent = t('sign.progressLong', { done, total: required.length });
-    document.getElementById('guide-progress').textContent = t('sign.progress', { done, total: required.length });
+    byId('progress').textContent = t('sign.progressLong', { done, total: required.length });
+    byId('guide-progress').textContent = t('sign.progress', { done, total: required.length });
   }
   if (!formError.hidden && problems.length === 0 && formError.dataset.kind === 'missing') formError.hidden = true;
   document.dispatchEvent(new CustomEvent('formsign:problems', { detail: { problems } }));
   // A field marked wrong is re-judged as it changes, so its error leaves as soon as it is right.
-  for (const box of form.querySelectorAll('.ctl.invalid')) {
-    const el = box.matches('[data-field]') ? box : box.querySelector('[data-field]');
+  for (const box of form.querySelectorAll<HTMLElement>('.ctl.invalid')) {
+    const el = box.matches('[data-field]') ? box : box.querySelector<HTMLElement>('[data-field]');
     if (el) markField(el, problems.find((p) => p.id === el.id) ? problemOf(el, { requireFilled: true }) : null);
   }
 }
 
-let lastGuided = null;
+let lastGuided: string | null = null;
 
 /** Moves to the next required field still empty after the one in focus (wrapping), page and panel. */
-function nextField() {
+function nextField(): void {
   const list = controls();
   const { problems } = collect();
   const empty = new Set(problems.filter((p) => p.missing).map((p) => p.id));
@@ -389,7 +438,7 @@ function nextField() {
   // Empty required fields first; once they are all filled, any field whose value breaks its rule.
   const next = order.find((el) => empty.has(el.id)) ?? order.find((el) => wrong.has(el.id));
   if (!next) {
-    const consent = document.getElementById('consent');
+    const consent = byId<HTMLInputElement>('consent');
     showError(t('sign.allDone'), consent.checked ? 'finish' : 'consent', 'done');
     return;
   }
@@ -401,8 +450,11 @@ function nextField() {
   scrollToMarker(next.id);
 }
 
+/** The element an event happened on (every event listened to here comes from an element). */
+const targetOf = (e: Event): HTMLElement => e.target as HTMLElement;
+
 form.addEventListener('input', (e) => {
-  const id = e.target.closest('[data-field]')?.id;
+  const id = targetOf(e).closest('[data-field]')?.id;
   if (id) refreshMarker(id);
   updateProgress();
   saveProgress();
@@ -410,15 +462,15 @@ form.addEventListener('input', (e) => {
 form.addEventListener('change', saveProgress);
 // Checked in the browser as soon as the signer leaves a field; "required" waits for Finish.
 form.addEventListener('focusout', (e) => {
-  const el = e.target.closest('[data-field]');
-  if (el && e.target.matches('input, select, textarea')) markField(el, problemOf(el, { requireFilled: false }));
+  const el = targetOf(e).closest<HTMLElement>('[data-field]');
+  if (el && targetOf(e).matches('input, select, textarea')) markField(el, problemOf(el, { requireFilled: false }));
 });
 form.addEventListener('focusin', (e) => {
-  const id = e.target.closest('[data-field]')?.id;
-  for (const el of form.querySelectorAll('.ctl.guided')) if (!el.contains(e.target)) el.classList.remove('guided');
+  const id = targetOf(e).closest('[data-field]')?.id;
+  for (const el of form.querySelectorAll('.ctl.guided')) if (!el.contains(targetOf(e))) el.classList.remove('guided');
   if (id) scrollToMarker(id);
 });
-document.getElementById('next-field').addEventListener('click', nextField);
+byId('next-field').addEventListener('click', nextField);
 
 let submitting = false;
 form.addEventListener('submit', async (e) => {
@@ -427,18 +479,18 @@ form.addEventListener('submit', async (e) => {
   const { values, problems } = collect(true);
   if (problems.length > 0) {
     const missing = problems.every((p) => p.missing);
-    const labels = problems.map((p) => p.label).join(', ');
+    const labels = problems.map((p) => isolate(p.label)).join(', ');
     const key = missing ? (problems.length === 1 ? 'sign.missingOne' : 'sign.missingMany') : problems.length === 1 ? 'sign.fixOne' : 'sign.fixMany';
-    showError(t(key, { count: problems.length, labels }), problems[0].id, 'missing');
+    showError(t(key, { count: problems.length, labels }), problems[0]!.id, 'missing');
     document.dispatchEvent(new CustomEvent('formsign:problems', { detail: { problems } }));
     return;
   }
-  if (!document.getElementById('consent').checked) {
-    document.querySelector('.consent').classList.add('invalid');
+  if (!byId<HTMLInputElement>('consent').checked) {
+    document.querySelector('.consent')!.classList.add('invalid');
     showError(t('sign.tickConsent'), 'consent');
     return;
   }
-  const button = document.getElementById('finish');
+  const button = byId<HTMLButtonElement>('finish');
   button.disabled = true;
   button.textContent = t('sign.signing');
   try {
@@ -451,7 +503,7 @@ form.addEventListener('submit', async (e) => {
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
     });
-    const body = await res.json().catch(() => null);
+    const body = (await res.json().catch(() => null)) as { next: string; complete?: boolean; error?: { param?: string; message?: string } } | null;
     if (res.status === 401 && body?.error?.param === 'finish') {
       // The sender asked for the check again at Finish: check.js asks for it, then submits again.
       submitting = false;
@@ -471,8 +523,8 @@ form.addEventListener('submit', async (e) => {
     }
     clearProgress();
     // For a host page framing this one (embed-bridge.js): the signature was accepted.
-    document.dispatchEvent(new CustomEvent('formsign:submitted', { detail: { complete: body.complete === true } }));
-    window.location.assign(body.next);
+    document.dispatchEvent(new CustomEvent('formsign:submitted', { detail: { complete: body?.complete === true } }));
+    window.location.assign(body!.next);
   } catch (err) {
     submitting = false;
     button.disabled = false;
@@ -481,26 +533,41 @@ form.addEventListener('submit', async (e) => {
     document.dispatchEvent(new CustomEvent('formsign:failed', { detail: { message: err instanceof Error ? err.message : '' } }));
   }
 });
-document.getElementById('consent').addEventListener('change', (e) => e.target.closest('.ctl').classList.toggle('invalid', !e.target.checked && !formError.hidden));
+byId('consent').addEventListener('change', (e) => {
+  const box = e.target as HTMLInputElement;
+  box.closest('.ctl')!.classList.toggle('invalid', !box.checked && !formError.hidden);
+});
 
 // ---------- nothing lost ----------
 // The signer's progress (values, typed signature text, drawn signatures as PNG) is kept in this tab's
 // sessionStorage under the link, restored on reload, and leaving with unsaved input asks first.
 
-function snapshot() {
-  const values = {};
-  const signatures = {};
+/**
+ * What this tab keeps of the signer's progress (sessionStorage), and `base`: the save of the server's
+ * draft its values are newer than (draft.ts saves them there). A draft saved later elsewhere (another
+ * tab, another device) is newer than this tab's copy, whose values then give way to it.
+ */
+interface Snapshot { values: Record<string, string | boolean>; signatures: Record<string, { dataUrl: string; method: SignatureImage['method']; typed: string | null }>; consent: boolean; base?: string | null }
+let draftBase = config.draft_saved_at ?? null;
+document.addEventListener('formsign:draft-saved', (e) => {
+  draftBase = (e as CustomEvent<{ saved_at?: string }>).detail?.saved_at ?? draftBase;
+  saveProgress();
+});
+
+function snapshot(): Snapshot {
+  const values: Snapshot['values'] = {};
+  const signatures: Snapshot['signatures'] = {};
   for (const el of controls()) {
     const v = currentValue(el.id);
     if (v && typeof v === 'object') signatures[el.id] = { dataUrl: v.dataUrl, method: v.method, typed: v.typed ?? null };
     else if (v !== null) values[el.id] = v;
   }
-  return { values, signatures, consent: document.getElementById('consent').checked };
+  return { values, signatures, consent: byId<HTMLInputElement>('consent').checked, base: draftBase };
 }
 
-const hasInput = (snap) => Object.keys(snap.values).some((id) => snap.values[id] !== false) || Object.keys(snap.signatures).length > 0;
+const hasInput = (snap: Snapshot): boolean => Object.keys(snap.values).some((id) => snap.values[id] !== false) || Object.keys(snap.signatures).length > 0;
 
-function saveProgress() {
+function saveProgress(): void {
   try {
     const snap = snapshot();
     if (hasInput(snap)) sessionStorage.setItem(STORE_KEY, JSON.stringify(snap));
@@ -510,7 +577,7 @@ function saveProgress() {
   }
 }
 
-function clearProgress() {
+function clearProgress(): void {
   try {
     sessionStorage.removeItem(STORE_KEY);
   } catch {
@@ -519,26 +586,28 @@ function clearProgress() {
 }
 
 /** A PNG data URL as a canvas, without an <img> (the page's policy allows no data: images). */
-async function canvasOf(dataUrl) {
+async function canvasOf(dataUrl: string): Promise<HTMLCanvasElement> {
   const bytes = Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(',') + 1)), (c) => c.charCodeAt(0));
   const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
   const canvas = document.createElement('canvas');
   canvas.width = bitmap.width;
   canvas.height = bitmap.height;
-  canvas.getContext('2d').drawImage(bitmap, 0, 0);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
   return canvas;
 }
 
-async function restoreProgress() {
-  let snap;
+async function restoreProgress(): Promise<void> {
+  let snap: Partial<Snapshot> | null;
   try {
-    snap = JSON.parse(sessionStorage.getItem(STORE_KEY) ?? 'null');
+    snap = JSON.parse(sessionStorage.getItem(STORE_KEY) ?? 'null') as Partial<Snapshot> | null;
   } catch {
     snap = null;
   }
   if (!snap || typeof snap !== 'object') return;
-  for (const [id, v] of Object.entries(snap.values ?? {})) {
-    const el = document.getElementById(id);
+  // The server's draft was saved after this copy was taken: the page shows the server's values.
+  const stale = config.draft_saved_at != null && (snap.base ?? '') < config.draft_saved_at;
+  for (const [id, v] of Object.entries(stale ? {} : (snap.values ?? {}))) {
+    const el = document.getElementById(id) as HTMLInputElement | null;
     const f = fieldsById.get(id);
     if (!el || !f) continue;
     if (f.type === 'checkbox') el.checked = v === true;
@@ -556,12 +625,12 @@ async function restoreProgress() {
       // A damaged image is dropped; the signer signs again.
     }
   }
-  if (snap.consent === true) document.getElementById('consent').checked = true;
+  if (snap.consent === true) byId<HTMLInputElement>('consent').checked = true;
   updateProgress();
 }
 
 // Another language: the page reloads in it, and what was typed comes back from sessionStorage.
-const langMenu = document.getElementById('lang-menu');
+const langMenu = document.getElementById('lang-menu') as HTMLFormElement | null;
 langMenu?.addEventListener('submit', () => {
   saveProgress();
   submitting = true;
@@ -577,19 +646,20 @@ window.addEventListener('beforeunload', (e) => {
 
 // ---------- signatures ----------
 
-const dialog = document.getElementById('sig-dialog');
-const padCanvas = document.getElementById('pad');
-const typed = document.getElementById('typed');
-const typedPreview = document.getElementById('typed-preview');
-const sigError = document.getElementById('sig-error');
-let pad;
-let editing = null;
-let mode = 'draw';
+const dialog = byId<HTMLDialogElement>('sig-dialog');
+const padCanvas = byId<HTMLCanvasElement>('pad');
+const typed = byId<HTMLInputElement>('typed');
+const typedPreview = byId<HTMLCanvasElement>('typed-preview');
+const sigError = byId('sig-error');
+let pad: SignaturePadType | undefined;
+let editing: string | null = null;
+let mode: 'draw' | 'type' = 'draw';
 
 // A typed signature is drawn in a font that has the letters typed: the script font for Latin, then
 // by script the fonts the server offers (config.fonts). Each loads once, only when first needed; the
 // canvas takes each letter from the first family in the list that has it.
-const FACES = [
+interface Face { key: string; family: string; test: (s: string) => boolean; descriptors?: FontFaceDescriptors }
+const FACES: Face[] = [
   { key: 'script', family: 'Formsign Script', test: () => true },
   { key: 'serifItalic', family: 'Formsign Serif', test: (s) => /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(s), descriptors: { style: 'italic' } },
   { key: 'sans', family: 'Formsign Sans', test: (s) => /[\p{Script=Arabic}\p{Script=Hebrew}]/u.test(s) },
@@ -597,10 +667,10 @@ const FACES = [
   { key: 'jp', family: 'Formsign JP', test: (s) => /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s) || (config.locale === 'ja' && /\p{Script=Han}/u.test(s)) },
   { key: 'sc', family: 'Formsign SC', test: (s) => /\p{Script=Han}/u.test(s) },
 ];
-const fontLoads = new Map();
+const fontLoads = new Map<string, Promise<void>>();
 const FAMILY_LIST = FACES.map((f) => `"${f.family}"`).join(', ');
 
-function loadFontsFor(text) {
+function loadFontsFor(text: string): Promise<unknown> {
   const needed = FACES.filter((face) => face.test(text) && config.fonts[face.key]);
   return Promise.all(needed.map((face) => {
     if (!fontLoads.has(face.key)) {
@@ -612,38 +682,38 @@ function loadFontsFor(text) {
   }));
 }
 
-async function ensurePad() {
+async function ensurePad(): Promise<SignaturePadType> {
   if (pad) return pad;
-  const { default: SignaturePad } = await import(config.signaturePad);
+  const { default: SignaturePad } = (await import(config.signaturePad)) as { default: typeof SignaturePadType };
   pad = new SignaturePad(padCanvas, { penColor: '#1a237e', minWidth: 0.8, maxWidth: 2.6 });
   return pad;
 }
 
-function sizePad() {
+function sizePad(): void {
   const ratio = Math.max(window.devicePixelRatio || 1, 1);
   const data = pad?.toData();
   padCanvas.width = padCanvas.offsetWidth * ratio;
   padCanvas.height = padCanvas.offsetHeight * ratio;
-  padCanvas.getContext('2d').scale(ratio, ratio);
+  padCanvas.getContext('2d')!.scale(ratio, ratio);
   pad?.clear();
-  if (data) pad.fromData(data);
+  if (data) pad?.fromData(data);
 }
 
-function selectTab(which) {
+function selectTab(which: 'draw' | 'type'): void {
   mode = which;
-  for (const [tab, pane] of [['tab-draw', 'pane-draw'], ['tab-type', 'pane-type']]) {
+  for (const [tab, pane] of [['tab-draw', 'pane-draw'], ['tab-type', 'pane-type']] as const) {
     const on = tab === `tab-${which}`;
-    const t = document.getElementById(tab);
+    const t = byId(tab);
     t.setAttribute('aria-selected', String(on));
     t.tabIndex = on ? 0 : -1;
-    document.getElementById(pane).hidden = !on;
+    byId(pane).hidden = !on;
   }
   if (which === 'draw') sizePad();
   else void loadFontsFor(typed.value).then(drawTyped);
 }
 
-function drawTyped() {
-  const ctx = typedPreview.getContext('2d');
+function drawTyped(): void {
+  const ctx = typedPreview.getContext('2d')!;
   ctx.clearRect(0, 0, typedPreview.width, typedPreview.height);
   const text = typed.value.trim();
   if (!text) return;
@@ -660,14 +730,14 @@ function drawTyped() {
 }
 
 /** A canvas's ink, cropped to what was drawn or typed (with a margin), as a new canvas. */
-function cropped(source) {
-  const ctx = source.getContext('2d');
+function cropped(source: HTMLCanvasElement): HTMLCanvasElement | null {
+  const ctx = source.getContext('2d')!;
   const { width, height } = source;
   const data = ctx.getImageData(0, 0, width, height).data;
   let x0 = width, y0 = height, x1 = -1, y1 = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if (data[(y * width + x) * 4 + 3] > 0) {
+      if (data[(y * width + x) * 4 + 3]! > 0) {
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -682,26 +752,27 @@ function cropped(source) {
   const out = document.createElement('canvas');
   out.width = Math.max(1, Math.round((x1 - x0 + 1) * scale));
   out.height = Math.max(1, Math.round((y1 - y0 + 1) * scale));
-  out.getContext('2d').drawImage(source, x0, y0, x1 - x0 + 1, y1 - y0 + 1, 0, 0, out.width, out.height);
+  out.getContext('2d')!.drawImage(source, x0, y0, x1 - x0 + 1, y1 - y0 + 1, 0, 0, out.width, out.height);
   return out;
 }
 
-async function openDialog(id) {
+async function openDialog(id: string): Promise<void> {
   editing = id;
   const f = fieldsById.get(id);
   const initials = f?.type === 'initials';
-  if (images.get(id)?.typed) typed.value = images.get(id).typed;
-  document.getElementById('sig-title').textContent = initials ? t('dialog.initialsTitle') : t('dialog.signatureTitle');
-  typed.previousElementSibling.textContent = initials ? t('dialog.typeInitials') : t('dialog.typeName');
+  const before = images.get(id)?.typed;
+  if (before) typed.value = before;
+  byId('sig-title').textContent = initials ? t('dialog.initialsTitle') : t('dialog.signatureTitle');
+  typed.previousElementSibling!.textContent = initials ? t('dialog.typeInitials') : t('dialog.typeName');
   sigError.hidden = true;
   dialog.showModal();
-  await ensurePad();
+  const opened = await ensurePad();
   selectTab(mode);
-  pad.clear();
-  (mode === 'draw' ? document.getElementById('tab-draw') : typed).focus();
+  opened.clear();
+  (mode === 'draw' ? byId('tab-draw') : typed).focus();
 }
 
-async function applySignature() {
+async function applySignature(): Promise<void> {
   // A typed name is drawn again once its fonts are in: Apply may come before they have loaded.
   if (mode === 'type' && typed.value.trim()) {
     await loadFontsFor(typed.value);
@@ -713,45 +784,45 @@ async function applySignature() {
     sigError.hidden = false;
     return;
   }
-  const id = editing;
+  const id = editing!;
   setSignature(id, canvas, mode === 'draw' ? 'drawn' : 'typed', mode === 'type' ? typed.value.trim() : null);
   dialog.close();
   saveProgress();
-  form.querySelector(`[data-sign="${id}"]`).focus();
+  form.querySelector<HTMLElement>(`[data-sign="${id}"]`)!.focus();
 }
 
 /** Puts a signature image on field `id`: the panel's preview, the marker, the values to send. */
-function setSignature(id, canvas, method, typedText) {
+function setSignature(id: string, canvas: HTMLCanvasElement, method: SignatureImage['method'], typedText: string | null | undefined): void {
   const keep = document.createElement('canvas');
   keep.width = canvas.width;
   keep.height = canvas.height;
-  keep.getContext('2d').drawImage(canvas, 0, 0);
+  keep.getContext('2d')!.drawImage(canvas, 0, 0);
   images.set(id, { canvas: keep, method, typed: typedText ?? null, dataUrl: keep.toDataURL('image/png') });
-  const preview = document.getElementById(`${id}-preview`);
+  const preview = byId<HTMLCanvasElement>(`${id}-preview`);
   preview.width = keep.width;
   preview.height = keep.height;
-  preview.getContext('2d').drawImage(keep, 0, 0);
+  preview.getContext('2d')!.drawImage(keep, 0, 0);
   preview.hidden = false;
-  preview.setAttribute('aria-label', t('sign.signedAria', { label: preview.dataset.label }));
-  form.querySelector(`[data-sign="${id}"]`).textContent = t('sign.change');
+  preview.setAttribute('aria-label', t('sign.signedAria', { label: preview.dataset['label'] ?? '' }));
+  form.querySelector(`[data-sign="${id}"]`)!.textContent = t('sign.change');
   refreshMarker(id);
   updateProgress();
 }
 
 form.addEventListener('click', (e) => {
-  const button = e.target.closest('[data-sign]');
-  if (button) void openDialog(button.dataset.sign);
+  const button = targetOf(e).closest<HTMLElement>('[data-sign]');
+  if (button) void openDialog(button.dataset['sign'] ?? '');
 });
-document.getElementById('tab-draw').addEventListener('click', () => selectTab('draw'));
-document.getElementById('tab-type').addEventListener('click', () => selectTab('type'));
-document.querySelector('.tabs').addEventListener('keydown', (e) => {
+byId('tab-draw').addEventListener('click', () => selectTab('draw'));
+byId('tab-type').addEventListener('click', () => selectTab('type'));
+document.querySelector<HTMLElement>('.tabs')!.addEventListener('keydown', (e) => {
   if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
   selectTab(mode === 'draw' ? 'type' : 'draw');
-  document.getElementById(`tab-${mode}`).focus();
+  byId(`tab-${mode}`).focus();
 });
-document.getElementById('pad-clear').addEventListener('click', () => pad?.clear());
-document.getElementById('sig-cancel').addEventListener('click', () => dialog.close());
-document.getElementById('sig-apply').addEventListener('click', () => void applySignature());
+byId('pad-clear').addEventListener('click', () => pad?.clear());
+byId('sig-cancel').addEventListener('click', () => dialog.close());
+byId('sig-apply').addEventListener('click', () => void applySignature());
 typed.addEventListener('input', () => void loadFontsFor(typed.value).then(drawTyped));
 typed.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') {

@@ -1,0 +1,36 @@
+import type { FieldDef, FieldValue } from '../../../pdf/field.js';
+
+// What the signing page's server side hands its scripts (the `data-config` JSON of #signing, written
+// by sign-html.ts, read by assets/*.ts): one definition for both, so a key renamed on one side fails
+// the type check on the other. Types only, no Node: the page scripts' tsconfig reads this file too.
+
+/** One field of the form as the page knows it: its place, whose it is, and the value it has so far. */
+export interface PageFieldConfig extends Omit<FieldDef, 'signer'> {
+  /** The control's element id (`field-<i>`). */
+  id: string;
+  mine: boolean;
+  value: FieldValue;
+  signed?: boolean;
+}
+
+export interface SignPageConfig {
+  document: string;
+  submit: string;
+  locale: string;
+  pdfjs: string;
+  pdfjsWorker: string;
+  standardFonts: string;
+  signaturePad: string;
+  /** Typed-signature fonts by key (sign-assets.ts SIGN_FONTS). */
+  fonts: Readonly<Record<string, string>>;
+  valueRules: string;
+  /** Present only when the form has conditions or formulas. */
+  fieldLogic?: string;
+  /** The page's words in the signer's language, by catalogue key. */
+  text: Readonly<Record<string, string>>;
+  fields: PageFieldConfig[];
+  /** The signer may hand their part to someone else (`/sign/<token>/reassign`); false unless the form allows it. */
+  allow_reassign: boolean;
+  /** When the signer's draft on the server was last saved (ISO time), null when there is none. */
+  draft_saved_at: string | null;
+}
