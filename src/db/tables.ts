@@ -704,6 +704,9 @@ export interface Database {
   sso_domains: SsoDomainsTable;
   sso_flows: SsoFlowsTable;
   recovery_codes: RecoveryCodesTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
+  account_branding: AccountBrandingTable;
 }
 
 /** An account's sign-in policy (0075); no row: neither required. */
@@ -757,9 +760,6 @@ export interface RecoveryCodesTable {
   user_id: string;
   created_at: string;
   used_at: string | null;
-  bulk_sends: BulkSendsTable;
-  bulk_send_rows: BulkSendRowsTable;
-  account_branding: AccountBrandingTable;
 }
 
 /** An account's brand (0086): logo as served, accent colour as used and as given, the sender's name. */

@@ -15,7 +15,7 @@ import { prepareSendForm } from '../sending/send-form.js';
 import { rowError, type BulkRowInput } from './bulk-rules.js';
 import { recordBulkSendCompleted } from './record-bulk-event.js';
 
-type RunDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>;
+type RunDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'baseUrl'>;
 
 /**
  * Rows one run takes before it hands the rest to the next run, which queues behind the jobs due before
