@@ -729,9 +729,6 @@ export interface Database {
   sso_domains: SsoDomainsTable;
   sso_flows: SsoFlowsTable;
   recovery_codes: RecoveryCodesTable;
-  bulk_sends: BulkSendsTable;
-  bulk_send_rows: BulkSendRowsTable;
-  account_branding: AccountBrandingTable;
 }
 
 /** An account's sign-in policy (0075); no row: neither required. */

@@ -4,4 +4,4 @@ export { createPdfRenderer, fillDocument, loadTemplate, type PdfRenderer } from 
 export { DocumentFonts, isWinAnsi, rememberingWidths, type HanStyle } from './fonts.js';
 export type { ValueFont } from './value-font.js';
 // One line of text in any script, laid out right to left where it must be (seal's signature captions).
-export { drawLine } from './draw-flat.js';
+export { drawFlatField, drawLine } from './draw-flat.js';

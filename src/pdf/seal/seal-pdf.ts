@@ -9,8 +9,7 @@
 import { X509Certificate } from 'node:crypto';
 import { ParseSpeeds, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { appendAttachments, appendAuditTrail, appendSignaturePage, auditLocale, hanStyleOf, type AttachedFile, type AuditTrail, type ExtraSigner } from '../audit/index.js';
-import { DocumentFonts, fillDocument, loadTemplate } from '../fill/index.js';
-import { drawFlatField } from '../fill/draw-flat.js';
+import { DocumentFonts, drawFlatField, fillDocument, loadTemplate } from '../fill/index.js';
 import type { FieldDef, FieldValue } from '../field.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { FORM_ID_KEY, PRODUCER } from '../shared/document-info.js';
