@@ -17,11 +17,12 @@ import type { CheckInput } from '../signing/gate/check-rules.js';
 import { hashPassword } from '../users/passwords.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { inviteRecipient } from './advance-turn.js';
-import { ACTIVE, checkReason } from './lifecycle-rules.js';
+import { ACTIVE, checkReason, hasFinished } from './lifecycle-rules.js';
 import { refuseClosedLink } from './closed-links.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import type { Json } from '../json.js';
 import type { SigningLink } from '../signing/resolve-link.js';
+import { lockLinkForm } from '../signing/lock-link-form.js';
 import { isoNow } from '../../lib/clock.js';
 
 // Issue 38 item 5: a recipient who has not signed is changed (the sender corrects them, or the signer
@@ -97,7 +98,7 @@ export async function replaceRecipient(
   const recipients = await listRecipientsOfForm(trx, p, form.id);
   const current = recipients.find((r) => r.id === recipientId);
   if (!current) throw notFound('recipient', recipientId, 'recipient_id');
-  if (current.status === 'signed' || current.status === 'declined') throw new AppError('form_not_sendable', `This recipient has ${current.status}; only a recipient who has not signed can be changed.`);
+  if (hasFinished(current)) throw new AppError('form_not_sendable', `This recipient has ${current.status}; only a recipient who has not signed, approved or declined can be changed.`);
   const { next } = change;
   const other = recipients.find((r) => r.id !== current.id && r.channel === next.channel && r.address_key === next.addressKey);
   if (other) throw new AppError('form_already_sent', `${next.addressKey} is already a recipient of this form (${other.id}).`, next.channel === 'email' ? 'email' : 'phone');
@@ -209,8 +210,7 @@ export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' 
   const { partition: p } = link;
   const at = isoNow(deps.clock);
   return deps.transact(async (trx) => {
-    const form = await lockForm(trx, p, link.form.id, at);
-    if (!form) throw new AppError('resource_not_found', 'This signing link is not valid.');
+    const { locked: form } = await lockLinkForm(trx, link, at);
     await replaceRecipient(trx, deps, p, form, link.recipient.id, prepared, { by: 'signer', reason }, at);
     return { reassignedAt: at };
   });
