@@ -12,6 +12,9 @@ import { allBlobKeys } from '../lifecycle/purge-support.js';
 import { multipart } from '../shared/multipart.js';
 import { harnessWithWorker } from '../shared/worker-harness.js';
 import { SIGN_HEADERS, strokePng } from './support.js';
+import { AppError } from '../../src/domain/errors.js';
+import { uploadAttachment } from '../../src/domain/signing/attachments/signer-attachments.js';
+import { resolveSigningLink } from '../../src/domain/signing/resolve-link.js';
 
 // Files a signer attaches (issue 41 item 5), on both dialects: an attachment field's accept and
 // max_files checked at the template; on the signing page (through the signer gate) a PNG and a PDF
@@ -65,6 +68,41 @@ for (const dialect of DIALECTS) {
         assert.equal(error.param, param);
         assert.match(error.message, message);
       }
+    });
+
+    it('a reassignment takes the previous person\'s unsigned files with them: rows and blobs gone, the new link shows none; a stale link attaches nothing', async () => {
+      const h = harness();
+      const as = h.actors.aTest;
+      const template = (await upload(h, FIELDS)).json<{ id: string }>();
+      const formId = (await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: template.id } })).json<{ id: string }>().id;
+      const sent = await h.request({ method: 'POST', url: `/api/v1/forms/${formId}/send`, as, json: { recipients: [{ email: 'first@example.com', channel: 'email', name: 'First' }] } });
+      const r0 = sent.json<{ recipients: Array<{ id: string; signing_url: string }> }>().recipients[0]!;
+      const token = /\/sign\/([A-Za-z0-9_-]{43})$/.exec(r0.signing_url)![1]!;
+      const attached = await h.app.inject({
+        method: 'POST', url: `/sign/${token}/attachments?field=documents`, payload: png(),
+        headers: { ...SIGN_HEADERS, 'content-type': 'application/octet-stream', 'x-formsign-filename': encodeURIComponent('first-person-payslip.png') },
+      });
+      assert.equal(attached.statusCode, 201, attached.body);
+      const fileId = attached.json<{ id: string }>().id;
+      assert.match((await h.app.inject({ url: `/sign/${token}` })).body, /first-person-payslip\.png/);
+      const stale = await resolveSigningLink(h.deps.domain, token);
+      assert.ok(stale);
+      const changed = await h.request({ method: 'PATCH', url: `/api/v1/forms/${formId}/recipients/${r0.id}`, as, json: { email: 'second@example.com', name: 'Second' } });
+      assert.equal(changed.status, 200, changed.body);
+      const newToken = /\/sign\/([A-Za-z0-9_-]{43})$/.exec(changed.json<{ recipients: Array<{ signing_url: string }> }>().recipients[0]!.signing_url)![1]!;
+      const page = await h.app.inject({ url: `/sign/${newToken}` });
+      assert.equal(page.statusCode, 200);
+      assert.doesNotMatch(page.body, /first-person-payslip/);
+      assert.equal((await h.request({ url: `/api/v1/forms/${formId}/attachments/${fileId}`, as })).status, 404);
+      assert.deepEqual((await h.deps.database.db.selectFrom('form_attachments').selectAll().where('form_id', '=', formId).execute()).length, 0);
+      assert.deepEqual((await allBlobKeys(h)).filter((k) => k.includes(`/attachments/${formId}/`)), []);
+      // The old link resolved before the change attaches nothing to the new person's slot.
+      await assert.rejects(
+        uploadAttachment(h.deps.domain, stale, { field: 'documents', filename: 'late.png', bytes: png() }),
+        (err: unknown) => err instanceof AppError && err.code === 'link_replaced',
+      );
+      assert.deepEqual((await h.deps.database.db.selectFrom('form_attachments').selectAll().where('form_id', '=', formId).execute()).length, 0);
+      assert.deepEqual((await allBlobKeys(h)).filter((k) => k.includes(`/attachments/${formId}/`)), []);
     });
 
     it('takes files on the signing page, refuses what it must, seals them after the document, lists their SHA-256, serves them to the account and purges them', async () => {

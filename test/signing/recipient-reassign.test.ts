@@ -8,6 +8,14 @@ import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink } from '../outbox/support/sending.js';
 import { pdfsigAndText } from '../shared/pdf-tools.js';
 import { SIGN_HEADERS, sampleTemplate, strokePng } from './support.js';
+import { replaceRecipientLink } from '../../src/db/repositories/link-replacement.js';
+import { AppError } from '../../src/domain/errors.js';
+import { approveForm } from '../../src/domain/lifecycle/approve-form.js';
+import { declineForm } from '../../src/domain/lifecycle/decline-form.js';
+import { reassignFromSigningPage } from '../../src/domain/lifecycle/reassign-recipient.js';
+import { saveDraft } from '../../src/domain/signing/drafts/signing-draft.js';
+import { resolveSigningLink } from '../../src/domain/signing/resolve-link.js';
+import { signForm } from '../../src/domain/signing/sign-form.js';
 
 // Issue 38 items 5 and 7, on both dialects: the sender corrects a recipient who has not signed
 // (PATCH …/recipients/{id}) and the signer passes a form on (`allow_reassign`): the old link answers
@@ -239,6 +247,53 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(e?.data.reassignment, { recipient_id: ids[0], replaced_by: 'signer' });
       const retired = await h.deps.database.db.selectFrom('retired_links').selectAll().where('form_id', '=', formId).execute();
       assert.deepEqual(retired.map((r) => [r.email, r.name, r.replaced_by, r.reason]), [['gus@example.com', 'Gus', 'signer', 'Hal signs for the team while I am away']]);
+    });
+
+    it('a recipient who approved, signed or declined is no longer changed: 409, and the answer stays with who gave it', async () => {
+      const { formId, ids, tokens } = await send([{ channel: 'email', email: 'sig1@example.com', name: 'Sig' }, { channel: 'email', email: 'appr@example.com', name: 'Appr', role: 'approver', signer: 2 }]);
+      const approved = await post(tokens[1]!, '/approve', {});
+      assert.equal(approved.statusCode, 200, approved.body);
+      const refused = await patch(formId, ids[1]!, { email: 'other@example.com', name: 'Other' });
+      assert.equal(refused.status, 409, refused.body);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'form_not_sendable');
+      const form = (await h.request({ url: `/api/v1/forms/${formId}`, as: h.actors.aTest })).json<FormJson>();
+      assert.deepEqual([form.recipients[1]!.email, form.recipients[1]!.name, form.recipients[1]!.status], ['appr@example.com', 'Appr', 'approved']);
+      assert.equal((await h.deps.database.db.selectFrom('retired_links').selectAll().where('form_id', '=', formId).execute()).length, 0);
+      // The row's own update refuses a finished recipient even when handed the status it has.
+      const row = await h.deps.database.db.selectFrom('recipients').selectAll().where('id', '=', ids[1]!).executeTakeFirstOrThrow();
+      const moved = await h.deps.database.transact((trx) => replaceRecipientLink(trx, h.actors.aTest.partition, row, {
+        name: 'X', email: 'x@example.com', phone: null, channel: 'email', address_key: 'x@example.com', token_hash: 'h', link_generation: row.link_generation + 1,
+      }, T0));
+      assert.equal(moved, undefined);
+    });
+
+    it('a link resolved before a reassignment acts for nobody after it: sign, approve, decline, pass on, draft and file are 410 link_replaced', async () => {
+      const { formId, ids, tokens } = await send([{ channel: 'email', email: 'ola@example.com', name: 'Ola' }, { channel: 'email', email: 'pia@example.com', name: 'Pia', role: 'approver', signer: 2 }], { allow_reassign: true });
+      const d = h.deps.domain;
+      const signerLink = await resolveSigningLink(d, tokens[0]!);
+      const approverLink = await resolveSigningLink(d, tokens[1]!);
+      assert.ok(signerLink && approverLink);
+      assert.equal((await patch(formId, ids[0]!, { email: 'quinn@example.com', name: 'Quinn' })).status, 200);
+      assert.equal((await patch(formId, ids[1]!, { email: 'rae@example.com', name: 'Rae' })).status, 200);
+      const client = { ip: '192.0.2.1', userAgent: 'stale' };
+      const attempts: Array<[string, () => Promise<unknown>]> = [
+        ['sign', () => signForm(d, signerLink, { values: { full_name: 'Ola', signature: { image: strokePng(), method: 'drawn' } }, consent: true }, client)],
+        ['approve', () => approveForm(d, approverLink, client)],
+        ['decline', () => declineForm(d, signerLink, { reason: 'no' })],
+        ['decline (approver)', () => declineForm(d, approverLink, { reason: 'no' })],
+        ['pass on', () => reassignFromSigningPage(d, signerLink, { email: 'sam@example.com', reason: 'away' })],
+        ['draft', () => saveDraft(d, signerLink, { values: { full_name: 'Ola' }, sendLink: undefined })],
+      ];
+      for (const [what, attempt] of attempts) {
+        await assert.rejects(attempt, (err: unknown) => err instanceof AppError && err.code === 'link_replaced', what);
+      }
+      const form = (await h.request({ url: `/api/v1/forms/${formId}`, as: h.actors.aTest })).json<FormJson>();
+      assert.equal(form.status, 'sent');
+      assert.deepEqual(form.recipients.map((r) => [r.email, r.status]), [['quinn@example.com', 'sent'], ['rae@example.com', 'sent']]);
+      const db = h.deps.database.db;
+      assert.equal((await db.selectFrom('signing_drafts').selectAll().where('recipient_id', 'in', ids).execute()).length, 0);
+      assert.equal((await db.selectFrom('signatures').selectAll().where('form_id', '=', formId).execute()).length, 0);
+      assert.equal((await db.selectFrom('retired_links').selectAll().where('form_id', '=', formId).execute()).length, 2, 'no third link retired by the stale pass-on');
     });
 
     it('the reassign page is behind the gate: a link with a check sends an unverified browser to the code screen', async () => {

@@ -5,7 +5,7 @@ import type { RecipientRow, RetiredLinkRow } from '../tables.js';
 // A recipient's link replaced (migration 0090, issue 38 item 5): the old token's hash kept in
 // `retired_links` with who the recipient was, and the row moved to its next link generation with its
 // new name and addresses, conditional on the generation read (of two concurrent corrections exactly
-// one moves the row) and on a status that has not signed.
+// one moves the row) and on a status that has not signed, approved or declined.
 
 /** A retired link by its token's hash (the lookup is by the hash alone, as a live link's is). */
 export function findRetiredLink(db: Db, tokenHash: string): Promise<RetiredLinkRow | undefined> {
@@ -32,7 +32,7 @@ export type RecipientCorrection = Pick<RecipientRow, 'name' | 'email' | 'phone' 
 
 /**
  * Moves the recipient to its new link and details, from the generation and status read, while it has
- * not signed or declined. A `viewed` recipient is `sent` again (the new person has not opened it) and
+ * not signed, approved or declined. A `viewed` recipient is `sent` again (the new person has not opened it) and
  * the first view is cleared for them. Undefined when another request moved the row first.
  */
 export function replaceRecipientLink(trx: Trx, p: Partition, r: Pick<RecipientRow, 'id' | 'status' | 'link_generation'>, c: RecipientCorrection, now: string): Promise<RecipientRow | undefined> {
@@ -44,6 +44,8 @@ export function replaceRecipientLink(trx: Trx, p: Partition, r: Pick<RecipientRo
     .where('id', '=', r.id)
     .where('link_generation', '=', r.link_generation)
     .where('status', '=', r.status)
+    // Never a recipient who gave their answer, whatever status the caller read.
+    .where('status', 'not in', ['signed', 'approved', 'declined'])
     .returningAll()
     .executeTakeFirst();
 }

@@ -1,10 +1,10 @@
-import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientApproved } from '../../db/repositories/recipient-signing.js';
 import { isoNow } from '../../lib/clock.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { sealWhenComplete } from '../signing/sign-form.js';
 import type { SigningLink } from '../signing/resolve-link.js';
+import { lockLinkForm } from '../signing/lock-link-form.js';
 import { markViewed, type Client } from '../signing/view-form.js';
 import { advanceTurn } from './advance-turn.js';
 import { refuseClosedLink } from './closed-links.js';
@@ -23,8 +23,7 @@ export async function approveForm(deps: Pick<DomainDeps, 'transact' | 'clock' | 
   const at = isoNow(deps.clock);
   const seen = { at, ...client };
   return deps.transact(async (trx) => {
-    const locked = await lockForm(trx, p, form.id, at);
-    if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
+    const { locked } = await lockLinkForm(trx, link, at);
     if (locked.status === 'declined' || locked.status === 'voided') refuseClosedLink({ ...link, state: locked.status });
     if (!ACTIVE.has(locked.status) || (locked.expires_at !== null && locked.expires_at <= at)) {
       throw new AppError(locked.status === 'signed' ? 'form_not_sendable' : 'form_expired', locked.status === 'signed' ? 'This document is already complete.' : 'This document expired before it was approved. Ask the sender to send it again.');

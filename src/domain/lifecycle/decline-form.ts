@@ -1,4 +1,4 @@
-import { lockForm, updateForm } from '../../db/repositories/forms.js';
+import { updateForm } from '../../db/repositories/forms.js';
 import { markRecipientDeclined } from '../../db/repositories/lifecycle.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { deleteFormDrafts } from '../../db/repositories/signing-drafts.js';
@@ -10,6 +10,7 @@ import { formState } from '../forms/present-form.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import type { SigningLink } from '../signing/resolve-link.js';
+import { lockLinkForm } from '../signing/lock-link-form.js';
 import { refuseClosedLink } from './closed-links.js';
 import { ACTIVE, checkReason } from './lifecycle-rules.js';
 
@@ -27,8 +28,7 @@ export async function declineForm(deps: Pick<DomainDeps, 'transact' | 'clock'>, 
   const { partition: p, form, recipient } = link;
   const at = isoNow(deps.clock);
   return deps.transact(async (trx) => {
-    const locked = await lockForm(trx, p, form.id, at);
-    if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
+    const { locked } = await lockLinkForm(trx, link, at);
     if (locked.status === 'voided') throw new AppError('form_not_sendable', 'The sender withdrew this request: there is nothing to decline.');
     if (locked.status === 'declined') throw new AppError('form_not_sendable', 'This request was already declined.');
     if (!ACTIVE.has(locked.status) || (locked.expires_at !== null && locked.expires_at <= at)) {

@@ -1,4 +1,4 @@
-import type { FormRow, FormStatus, RecipientRow, SigningOrder } from '../../db/tables.js';
+import type { FormRow, FormStatus, RecipientRow, RecipientStatus, SigningOrder } from '../../db/tables.js';
 import { AppError } from '../errors.js';
 import { checkFieldValue } from '../forms/value-rules.js';
 import { actsInTurn, isDone } from '../sending/recipient-roles.js';
@@ -63,6 +63,17 @@ export function nextInTurn<R extends Pick<RecipientRow, 'signer' | 'position' | 
   // A cc is told at once and takes no turn; the others' turn passes when they have done their part.
   const first = inSigningOrder(recipients).find((r) => actsInTurn(r.role) && !isDone(r));
   return first?.status === 'waiting' ? first : undefined;
+}
+
+/** Statuses a recipient does not leave: their answer (a signature, an approval, a decline) is theirs. */
+export const FINISHED: ReadonlySet<RecipientStatus> = new Set(['signed', 'approved', 'declined']);
+
+/**
+ * Whether the recipient has given their answer, which stays with the person who gave it (so they can
+ * no longer be changed for someone else). Not `isDone`: a cc is always done and a viewer's view is no answer.
+ */
+export function hasFinished(r: Pick<RecipientRow, 'status'>): boolean {
+  return FINISHED.has(r.status);
 }
 
 /** When each scheduled reminder of a recipient messaged at `messagedAt` is due (1-based `seq`). */

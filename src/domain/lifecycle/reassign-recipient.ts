@@ -5,6 +5,7 @@ import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { findRecipientCheck, insertRecipientCheck, removeRecipientCheck, resetRecipientCheck } from '../../db/repositories/signer-checks.js';
 import { endSignerSessions } from '../../db/repositories/signer-sessions.js';
 import { deleteRecipientDraft } from '../../db/repositories/signing-drafts.js';
+import { deleteAttachment, listRecipientAttachments } from '../../db/repositories/form-attachments.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow, LinkReplacedBy, RecipientRow } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
@@ -17,11 +18,12 @@ import type { CheckInput } from '../signing/gate/check-rules.js';
 import { hashPassword } from '../users/passwords.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
 import { inviteRecipient } from './advance-turn.js';
-import { ACTIVE, checkReason } from './lifecycle-rules.js';
+import { ACTIVE, checkReason, hasFinished } from './lifecycle-rules.js';
 import { refuseClosedLink } from './closed-links.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
 import type { Json } from '../json.js';
 import type { SigningLink } from '../signing/resolve-link.js';
+import { lockLinkForm } from '../signing/lock-link-form.js';
 import { isoNow } from '../../lib/clock.js';
 
 // Issue 38 item 5: a recipient who has not signed is changed (the sender corrects them, or the signer
@@ -30,7 +32,7 @@ import { isoNow } from '../../lib/clock.js';
 // (lib/signing-links.ts), so the old link's token no longer finds it. The old token's hash goes to
 // `retired_links` with who the recipient was, which is how the old link answers 410 (its page says so
 // in the signer's language) and how the audit trail keeps both people. All in ONE unit: the retired
-// link, the row, the check reset, the old sessions and draft ended, the invitation and `form.reassigned`.
+// link, the row, the check reset, the old sessions, draft and unsigned files ended, the invitation and `form.reassigned`.
 
 /** What may change: `auth: null` removes the check; an absent member is kept. */
 export interface RecipientChange {
@@ -71,6 +73,12 @@ export async function prepareChange(current: Pick<RecipientRow, 'name' | 'email'
   return { next, check, accessHash };
 }
 
+/** The form's state after a change, and the blob keys of the old person's files to delete once it commits. */
+export interface Replaced {
+  readonly state: FormState;
+  readonly droppedFiles: readonly string[];
+}
+
 /** Who changes the recipient and why (the signer's reason; the sender gives none). */
 export interface ReplacedBy {
   readonly by: LinkReplacedBy;
@@ -91,13 +99,13 @@ export async function replaceRecipient(
   change: PreparedChange,
   who: ReplacedBy,
   now: string,
-): Promise<FormState> {
+): Promise<Replaced> {
   if (!ACTIVE.has(form.status)) throw new AppError('form_not_sendable', `This form is ${form.status}; only the recipients of a sent or viewed form can be changed.`);
   if (form.expires_at !== null && form.expires_at <= now) throw new AppError('form_expired', `This form expired at ${form.expires_at}; its recipients can no longer be changed.`);
   const recipients = await listRecipientsOfForm(trx, p, form.id);
   const current = recipients.find((r) => r.id === recipientId);
   if (!current) throw notFound('recipient', recipientId, 'recipient_id');
-  if (current.status === 'signed' || current.status === 'declined') throw new AppError('form_not_sendable', `This recipient has ${current.status}; only a recipient who has not signed can be changed.`);
+  if (hasFinished(current)) throw new AppError('form_not_sendable', `This recipient has ${current.status}; only a recipient who has not signed, approved or declined can be changed.`);
   const { next } = change;
   const other = recipients.find((r) => r.id !== current.id && r.channel === next.channel && r.address_key === next.addressKey);
   if (other) throw new AppError('form_already_sent', `${next.addressKey} is already a recipient of this form (${other.id}).`, next.channel === 'email' ? 'email' : 'phone');
@@ -115,6 +123,9 @@ export async function replaceRecipient(
   // The old person's browser sessions and typed values are theirs, not the new person's.
   await endSignerSessions(trx, p, current.id);
   await deleteRecipientDraft(trx, p, current.id);
+  // So are the files they attached and did not sign with (a signature would have submitted them).
+  const dropped = (await listRecipientAttachments(trx, p, current.id)).filter((a) => a.submitted_at === null);
+  for (const a of dropped) await deleteAttachment(trx, p, a.id);
   await applyCheck(trx, p, form, current, moved, change, now);
   const account = await findAccount(trx, p.accountId);
   // A `waiting` recipient of a sequential form is invited when their turn comes, with the new link.
@@ -123,7 +134,12 @@ export async function replaceRecipient(
   if (who.by === 'signer') await enqueueSenderNotice(trx, { partition: p, now }, form, { kind: 'reassigned', recipient: moved, previous: current, reason: who.reason });
   const state = formState(form, recipients.map((r) => (r.id === moved.id ? moved : r)));
   await recordFormEvent(trx, p, 'form.reassigned', state, now, { reassignment: { recipient_id: current.id, replaced_by: who.by } });
-  return state;
+  return { state, droppedFiles: dropped.map((a) => a.blob_key) };
+}
+
+/** After the change committed: the old person's files leave the blob store (a failure leaves an orphan the form's purge empties). */
+async function deleteDroppedFiles(deps: Pick<DomainDeps, 'blobs'>, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await deps.blobs.delete(key).catch(() => undefined);
 }
 
 /**
@@ -154,7 +170,7 @@ async function applyCheck(trx: Trx, p: Partition, form: FormRow, before: Recipie
  * At least one member (the schema says so; checked again here for callers without it).
  */
 export async function updateRecipient(
-  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'blobs'>,
   p: Partition,
   formId: string,
   recipientId: string,
@@ -169,12 +185,13 @@ export async function updateRecipient(
   const prepared = await prepareChange(current, change);
   const fields = await formFields(deps, p, row);
   const now = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
+  const { state, droppedFiles } = await deps.transact(async (trx) => {
     const form = await lockForm(trx, p, formId, now);
     if (!form) throw notFound('form', formId);
-    const state = await replaceRecipient(trx, deps, p, form, recipientId, prepared, { by: 'sender', reason: null }, now);
-    return formJson(state, fields, deps.links);
+    return replaceRecipient(trx, deps, p, form, recipientId, prepared, { by: 'sender', reason: null }, now);
   });
+  await deleteDroppedFiles(deps, droppedFiles);
+  return formJson(state, fields, deps.links);
 }
 
 /** `POST /sign/<token>/reassign` as the page posts it: the new person and why. */
@@ -192,7 +209,7 @@ export interface SignerReassignInput {
  * check, if any, stays and is asked of the new person; a check whose code went to the old person's own
  * number is moved to the new number, and an e-mail code needs an e-mail.
  */
-export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links'>, link: SigningLink, input: SignerReassignInput): Promise<{ reassignedAt: string }> {
+export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links' | 'blobs'>, link: SigningLink, input: SignerReassignInput): Promise<{ reassignedAt: string }> {
   refuseClosedLink(link);
   if (link.form.allow_reassign !== 1) throw new AppError('form_not_sendable', 'The sender did not allow this document to be passed to someone else.');
   const text = (v: unknown, param: string): string | undefined => {
@@ -208,10 +225,10 @@ export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' 
   const prepared = await prepareChange(link.recipient, { email, phone, name: text(input.name, 'name') });
   const { partition: p } = link;
   const at = isoNow(deps.clock);
-  return deps.transact(async (trx) => {
-    const form = await lockForm(trx, p, link.form.id, at);
-    if (!form) throw new AppError('resource_not_found', 'This signing link is not valid.');
-    await replaceRecipient(trx, deps, p, form, link.recipient.id, prepared, { by: 'signer', reason }, at);
-    return { reassignedAt: at };
+  const { droppedFiles } = await deps.transact(async (trx) => {
+    const { locked: form } = await lockLinkForm(trx, link, at);
+    return replaceRecipient(trx, deps, p, form, link.recipient.id, prepared, { by: 'signer', reason }, at);
   });
+  await deleteDroppedFiles(deps, droppedFiles);
+  return { reassignedAt: at };
 }

@@ -1,11 +1,9 @@
-import { lockForm } from '../../db/repositories/forms.js';
-import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import type { Trx } from '../../db/handles.js';
 import type { FormRow, RecipientRow } from '../../db/tables.js';
-import { AppError } from '../errors.js';
 import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import { ACTIVE } from '../lifecycle/lifecycle-rules.js';
 import type { SigningLink } from './resolve-link.js';
+import { lockLinkForm } from './lock-link-form.js';
 
 /**
  * In a unit that changes what a recipient has given before signing (a draft, an attached file): the
@@ -14,11 +12,7 @@ import type { SigningLink } from './resolve-link.js';
  * Answers the locked form and the recipient as they are now.
  */
 export async function lockOpenLink(trx: Trx, link: SigningLink, now: string): Promise<{ locked: FormRow; recipient: RecipientRow }> {
-  const { partition: p, form, recipient } = link;
-  const locked = await lockForm(trx, p, form.id);
-  if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
-  const r = (await listRecipientsOfForm(trx, p, form.id)).find((x) => x.id === recipient.id);
-  if (!r) throw new AppError('resource_not_found', 'This signing link is not valid.');
+  const { locked, recipient: r } = await lockLinkForm(trx, link);
   if (locked.status === 'voided' || locked.status === 'declined') refuseClosedLink({ ...link, state: locked.status });
   if (r.status === 'signed') refuseClosedLink({ ...link, state: 'signed' });
   if (!ACTIVE.has(locked.status) || (locked.expires_at !== null && locked.expires_at <= now)) refuseClosedLink({ ...link, state: locked.status === 'signed' ? 'signed' : 'expired' });

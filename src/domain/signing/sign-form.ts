@@ -1,5 +1,4 @@
 import { setFormSealing } from '../../db/repositories/form-sealing.js';
-import { lockForm } from '../../db/repositories/forms.js';
 import { markRecipientSigned, setFormValues } from '../../db/repositories/recipient-signing.js';
 import { insertSignature } from '../../db/repositories/signatures.js';
 import { insertSigningEvidence } from '../../db/repositories/signing-evidence.js';
@@ -18,6 +17,7 @@ import { formFields } from '../forms/read-forms.js';
 import { advanceTurn } from '../lifecycle/advance-turn.js';
 import { refuseClosedLink } from '../lifecycle/closed-links.js';
 import type { SigningLink } from './resolve-link.js';
+import { lockLinkForm } from './lock-link-form.js';
 import { parseUtcOffset, shownConsent } from './consent.js';
 import { checkSubmission, type SubmittedImage } from './signing-rules.js';
 import { listRecipientAttachments } from '../../db/repositories/form-attachments.js';
@@ -69,8 +69,7 @@ export async function signForm(deps: SignDeps, link: SigningLink, input: SignInp
   for (const { image, key } of keyed) await deps.blobs.put(key, image.png, 'image/png');
   const seen = { at, ...client };
   const { result, dropped } = await deps.transact(async (trx) => {
-    const locked = await lockForm(trx, p, form.id, at);
-    if (!locked) throw new AppError('resource_not_found', 'This signing link is not valid.');
+    const { locked } = await lockLinkForm(trx, link, at);
     if (locked.status === 'expired' || (locked.expires_at !== null && locked.expires_at <= at)) {
       throw new AppError('form_expired', 'This document expired before it was signed. Ask the sender to send it again.');
     }

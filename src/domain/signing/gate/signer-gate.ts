@@ -4,6 +4,7 @@ import type { RecipientCheckRow, RetiredLinkRow, SignerSessionRow } from '../../
 import type { DomainDeps } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { isLinkToken, resolveSigningLink, type SigningLink } from '../resolve-link.js';
+import { LINK_REPLACED } from '../lock-link-form.js';
 import { SIGN_CHECK_FRESH_MS } from './check-rules.js';
 import { findLiveSession } from './signer-session.js';
 
@@ -104,7 +105,6 @@ export async function openGate(
   return { ...context, stop: undefined };
 }
 
-const REPLACED = 'This signing link was replaced: the sender changed who signs, or it was passed to someone else. Ask the sender for the new link.';
 
 /**
  * A token that is no live link but was one (issue 38 item 5): the recipient was changed and has a new
@@ -121,7 +121,7 @@ export async function retiredLinkOf(deps: Pick<DomainDeps, 'db' | 'links'>, toke
  */
 export async function requirePass(deps: Pick<DomainDeps, 'db' | 'links' | 'clock' | 'transact'>, input: { token: string; cookie: string | undefined; purpose: GatePurpose }): Promise<GatePass> {
   const pass = await openGate(deps, input);
-  if (!pass && (await retiredLinkOf(deps, input.token))) throw new AppError('link_replaced', REPLACED);
+  if (!pass && (await retiredLinkOf(deps, input.token))) throw new AppError('link_replaced', LINK_REPLACED);
   if (!pass) throw new AppError('resource_not_found', INVALID);
   if (pass.stop) throw pass.stop.error;
   return pass;
