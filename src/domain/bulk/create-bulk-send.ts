@@ -9,7 +9,7 @@ import type { CachedTemplate, DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { checkPrefill } from '../forms/prefill-rules.js';
 import type { PreparedWrite } from '../prepared-write.js';
-import { assignSigners, normaliseRecipients, type RecipientInput } from '../sending/recipient-rules.js';
+import { assignSigners, normaliseRecipients, refuseFieldsOfNonSigners, type RecipientInput } from '../sending/recipient-rules.js';
 import { loadTemplate } from '../templates/template-cache.js';
 import { checkQuotaCovers, checkRowCount, MAX_ROWS, ROW_KEYS, rowError, type BulkRowInput, type RowError, CALLS_PER_ROW } from './bulk-rules.js';
 import { rowsOfCsv } from './csv-rows.js';
@@ -106,6 +106,9 @@ function checkRow(template: CachedTemplate, candidate: unknown, shape: RowShape)
   // The schemas held: the shapes are the single calls' own.
   const row = { prefill: (prefill ?? {}) as Record<string, unknown>, recipients: recipients as RecipientInput[], ...(name !== undefined ? { name: name as string } : {}) };
   checkPrefill(template.fields, row.prefill);
-  assignSigners([], normaliseRecipients(row.recipients));
+  const incoming = normaliseRecipients(row.recipients);
+  // As sendForm refuses it: an approver, cc or viewer on a slot with fields would fail in the worker,
+  // after its form was made and charged.
+  refuseFieldsOfNonSigners(template.fields.defs, incoming, assignSigners([], incoming));
   return row;
 }
