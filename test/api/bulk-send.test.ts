@@ -171,6 +171,29 @@ for (const dialect of DIALECTS) {
       assert.equal(await formCount(), formsBefore + 2, 'one form for the good row and the single call’s draft; none for the refused rows');
     });
 
+    it('an access code is refused in a bulk row, naming the row, and never stored in plain text', async () => {
+      const code = 'Sesame-4711-bulk';
+      const res = await post({
+        template_id: templateId,
+        rows: [
+          { prefill: { full_name: 'Plain' }, recipients: [{ channel: 'email', email: 'code.plain@example.com', auth: { method: 'email_code' } }] },
+          { prefill: { full_name: 'Coded' }, recipients: [{ channel: 'email', email: 'code.first@example.com' }, { channel: 'email', email: 'code.coded@example.com', signer: 1, auth: { method: 'access_code', access_code: code } }] },
+        ],
+      });
+      assert.equal(res.status, 202, res.body);
+      const bulk = res.json<BulkSend>();
+      assert.deepEqual(bulk.row_errors?.map((e) => [e.row, e.error.code, e.error.param]), [[2, 'parameter_invalid', 'recipients[1].auth.access_code']]);
+      assert.match(bulk.row_errors?.[0]?.error.message ?? '', /bulk send takes no access_code/);
+      assert.ok(!res.body.includes(code));
+      const stored = await h.deps.database.db.selectFrom('bulk_send_rows').selectAll().where('bulk_id', '=', bulk.id).execute();
+      assert.equal(stored.length, 2);
+      assert.ok(!JSON.stringify(stored).includes(code), 'the code is nowhere in the stored rows');
+      const jobs = await h.deps.database.db.selectFrom('outbox').selectAll().execute();
+      assert.ok(!JSON.stringify(jobs).includes(code), 'nor in a job');
+      await h.deps.worker.runDue();
+      assert.deepEqual((await rowsOf(bulk.id)).map((r) => r.status), ['sent', 'failed']);
+    });
+
     it('quota: refused up front with 402 quota_exceeded naming how many rows fit; a bulk send that fits is counted two calls a row', async () => {
       const account = await createAccount(h.deps.domain, { name: 'Quota Ltd', plan: 'paid' });
       await setAccountLimits(h.deps.domain, account.id, { monthly: 10, perMinute: 1_000_000 });

@@ -107,6 +107,12 @@ function checkRow(template: CachedTemplate, candidate: unknown, shape: RowShape)
   const row = { prefill: (prefill ?? {}) as Record<string, unknown>, recipients: recipients as RecipientInput[], ...(name !== undefined ? { name: name as string } : {}) };
   checkPrefill(template.fields, row.prefill);
   const incoming = normaliseRecipients(row.recipients);
+  // A row is stored as given until the worker sends it, and sendForm keeps only an access code's scrypt
+  // hash: a bulk row takes none rather than keep the code in plain text meanwhile.
+  const coded = incoming.findIndex((r) => r.check?.accessCode);
+  if (coded >= 0) {
+    throw new AppError('parameter_invalid', `recipients[${coded}].auth: a bulk send takes no access_code (the row is kept until it is sent, and a code is kept only hashed). Use email_code or sms_code, or send this form on its own with POST /forms/{id}/send.`, `recipients[${coded}].auth.access_code`);
+  }
   // As sendForm refuses it: an approver, cc or viewer on a slot with fields would fail in the worker,
   // after its form was made and charged.
   refuseFieldsOfNonSigners(template.fields.defs, incoming, assignSigners([], incoming));
