@@ -143,6 +143,57 @@ for (const dialect of DIALECTS) {
       assert.equal((await h.deps.database.db.selectFrom('bulk_sends').select('id').where('total', '>', max).execute()).length, 0);
     });
 
+    it('a non-signer (approver, cc, viewer) on a slot with fields is refused up front with its row number and sendForm’s error; no form is left behind', async () => {
+      const p = h.actors.aTest.partition;
+      const formCount = async () => (await h.deps.database.db.selectFrom('forms').select('id').where('account_id', '=', p.accountId).where('mode', '=', p.mode).execute()).length;
+      const formsBefore = await formCount();
+      const res = await post({
+        template_id: templateId,
+        rows: [
+          { prefill: { full_name: 'Signer' }, recipients: [{ channel: 'email', email: 'nonsigner.ok@example.com' }] },
+          { prefill: { full_name: 'Approver' }, recipients: [{ channel: 'email', email: 'nonsigner.approver@example.com', role: 'approver' }] },
+          { prefill: { full_name: 'Cc' }, recipients: [{ channel: 'email', email: 'nonsigner.cc@example.com', role: 'cc' }] },
+        ],
+      });
+      assert.equal(res.status, 202, res.body);
+      const bulk = res.json<BulkSend>();
+      assert.deepEqual(bulk.row_errors?.map((e) => [e.row, e.error.code, e.error.param]), [[2, 'parameter_invalid', 'recipients[0].role'], [3, 'parameter_invalid', 'recipients[0].role']]);
+      // The same words as sendForm answers for that recipient.
+      const draft = await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.aTest, json: { template_id: templateId, prefill: { full_name: 'Approver' } } });
+      assert.equal(draft.status, 201, draft.body);
+      const single = await h.request({ method: 'POST', url: `/api/v1/forms/${draft.json<Form>().id}/send`, as: h.actors.aTest, json: { recipients: [{ channel: 'email', email: 'nonsigner.approver@example.com', role: 'approver' }] } });
+      assert.equal(single.status, 400, single.body);
+      assert.equal(bulk.row_errors?.[0]?.error.message, errorOf(single).message);
+      assert.match(errorOf(single).message, /only a signer fills fields/);
+      await h.deps.worker.runDue();
+      const rows = await rowsOf(bulk.id);
+      assert.deepEqual(rows.map((r) => [r.row, r.status, r.form_id !== null]), [[1, 'sent', true], [2, 'failed', false], [3, 'failed', false]]);
+      assert.equal(await formCount(), formsBefore + 2, 'one form for the good row and the single call’s draft; none for the refused rows');
+    });
+
+    it('an access code is refused in a bulk row, naming the row, and never stored in plain text', async () => {
+      const code = 'Sesame-4711-bulk';
+      const res = await post({
+        template_id: templateId,
+        rows: [
+          { prefill: { full_name: 'Plain' }, recipients: [{ channel: 'email', email: 'code.plain@example.com', auth: { method: 'email_code' } }] },
+          { prefill: { full_name: 'Coded' }, recipients: [{ channel: 'email', email: 'code.first@example.com' }, { channel: 'email', email: 'code.coded@example.com', signer: 1, auth: { method: 'access_code', access_code: code } }] },
+        ],
+      });
+      assert.equal(res.status, 202, res.body);
+      const bulk = res.json<BulkSend>();
+      assert.deepEqual(bulk.row_errors?.map((e) => [e.row, e.error.code, e.error.param]), [[2, 'parameter_invalid', 'recipients[1].auth.access_code']]);
+      assert.match(bulk.row_errors?.[0]?.error.message ?? '', /bulk send takes no access_code/);
+      assert.ok(!res.body.includes(code));
+      const stored = await h.deps.database.db.selectFrom('bulk_send_rows').selectAll().where('bulk_id', '=', bulk.id).execute();
+      assert.equal(stored.length, 2);
+      assert.ok(!JSON.stringify(stored).includes(code), 'the code is nowhere in the stored rows');
+      const jobs = await h.deps.database.db.selectFrom('outbox').selectAll().execute();
+      assert.ok(!JSON.stringify(jobs).includes(code), 'nor in a job');
+      await h.deps.worker.runDue();
+      assert.deepEqual((await rowsOf(bulk.id)).map((r) => r.status), ['sent', 'failed']);
+    });
+
     it('quota: refused up front with 402 quota_exceeded naming how many rows fit; a bulk send that fits is counted two calls a row', async () => {
       const account = await createAccount(h.deps.domain, { name: 'Quota Ltd', plan: 'paid' });
       await setAccountLimits(h.deps.domain, account.id, { monthly: 10, perMinute: 1_000_000 });

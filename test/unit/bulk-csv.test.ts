@@ -4,6 +4,8 @@ import { checkQuotaCovers, rowsThatFit } from '../../src/domain/bulk/bulk-rules.
 import { rowsOfCsv } from '../../src/domain/bulk/csv-rows.js';
 import { AppError } from '../../src/domain/errors.js';
 import type { FieldDef } from '../../src/pdf/field.js';
+import { isPrefillable } from '../../src/domain/forms/value-rules.js';
+import { csvCell } from '../../src/lib/csv-cell.js';
 
 // A bulk send's CSV as rows of the JSON body's shape, and the quota's arithmetic (issue 42).
 
@@ -43,5 +45,27 @@ describe('bulk send CSV', () => {
     assert.equal(rowsThatFit(0, 5), 0);
     assert.doesNotThrow(() => checkQuotaCovers(10, 5));
     assert.throws(() => checkQuotaCovers(9, 5), (e: unknown) => e instanceof AppError && e.status === 402 && e.code === 'quota_exceeded' && /so 4 of the 5 valid rows fit/.test(e.message));
+  });
+});
+
+describe('the dashboard’s downloaded CSV cells', () => {
+  it('defuse text a spreadsheet would run as a formula (a leading \'), then quote as RFC 4180 says', () => {
+    assert.equal(csvCell('=HYPERLINK("http://evil.example","x")'), `"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    assert.equal(csvCell('+1+1'), "'+1+1");
+    assert.equal(csvCell('-2'), "'-2");
+    assert.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
+    assert.equal(csvCell('\t=1'), "'\t=1");
+    assert.equal(csvCell('\r=1'), `"'\r=1"`);
+    assert.equal(csvCell('Lovelace, Ada'), '"Lovelace, Ada"');
+    assert.equal(csvCell('a=b'), 'a=b', 'only a leading sign is a formula');
+    assert.equal(csvCell(3), '3');
+    assert.equal(csvCell(null), '');
+  });
+});
+
+describe('fields a sender can prefill (checkPrefill, the bulk preview and the blank CSV)', () => {
+  it('are not signing-stage fields, attachments or formulas', () => {
+    assert.deepEqual(['text', 'email', 'checkbox', 'signature', 'initials', 'date_signed', 'attachment'].filter((type) => isPrefillable({ type })), ['text', 'email', 'checkbox']);
+    assert.equal(isPrefillable({ type: 'number', formula: 'a + b' }), false);
   });
 });

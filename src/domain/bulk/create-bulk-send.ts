@@ -9,7 +9,7 @@ import type { CachedTemplate, DomainDeps } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { checkPrefill } from '../forms/prefill-rules.js';
 import type { PreparedWrite } from '../prepared-write.js';
-import { assignSigners, normaliseRecipients, type RecipientInput } from '../sending/recipient-rules.js';
+import { assignSigners, normaliseRecipients, refuseFieldsOfNonSigners, type RecipientInput } from '../sending/recipient-rules.js';
 import { loadTemplate } from '../templates/template-cache.js';
 import { checkQuotaCovers, checkRowCount, MAX_ROWS, ROW_KEYS, rowError, type BulkRowInput, type RowError, CALLS_PER_ROW } from './bulk-rules.js';
 import { rowsOfCsv } from './csv-rows.js';
@@ -106,6 +106,15 @@ function checkRow(template: CachedTemplate, candidate: unknown, shape: RowShape)
   // The schemas held: the shapes are the single calls' own.
   const row = { prefill: (prefill ?? {}) as Record<string, unknown>, recipients: recipients as RecipientInput[], ...(name !== undefined ? { name: name as string } : {}) };
   checkPrefill(template.fields, row.prefill);
-  assignSigners([], normaliseRecipients(row.recipients));
+  const incoming = normaliseRecipients(row.recipients);
+  // A row is stored as given until the worker sends it, and sendForm keeps only an access code's scrypt
+  // hash: a bulk row takes none rather than keep the code in plain text meanwhile.
+  const coded = incoming.findIndex((r) => r.check?.accessCode);
+  if (coded >= 0) {
+    throw new AppError('parameter_invalid', `recipients[${coded}].auth: a bulk send takes no access_code (the row is kept until it is sent, and a code is kept only hashed). Use email_code or sms_code, or send this form on its own with POST /forms/{id}/send.`, `recipients[${coded}].auth.access_code`);
+  }
+  // As sendForm refuses it: an approver, cc or viewer on a slot with fields would fail in the worker,
+  // after its form was made and charged.
+  refuseFieldsOfNonSigners(template.fields.defs, incoming, assignSigners([], incoming));
   return row;
 }

@@ -1,6 +1,7 @@
 import type { BulkPreview } from '../../lib/bulk-preview.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
+import { isPrefillable } from '../forms/value-rules.js';
 import { rowsThatFit, type BulkRowInput, type RowError } from './bulk-rules.js';
 
 export type { BulkPreview };
@@ -17,7 +18,7 @@ export const PREVIEW_ROWS = 5;
 export async function previewBulkSend(deps: Pick<DomainDeps, 'db' | 'clock' | 'templateCache' | 'bulkSendMaxRows'>, p: Partition, input: CreateBulkSendInput, shape: RowShape, quota: BulkQuota | undefined): Promise<BulkPreview> {
   const { template, rows, refused } = await checkBulkRows(deps, p, input, shape);
   const valid = rows.length - refused.length;
-  const fillable = template.fields.defs.filter((f) => !['signature', 'initials', 'date_signed'].includes(f.type) && !f.formula);
+  const fillable = template.fields.defs.filter(isPrefillable);
   return {
     object: 'bulk_send_preview',
     template_id: template.id,

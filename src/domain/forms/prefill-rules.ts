@@ -1,7 +1,7 @@
 import type { FieldDef, FieldValue } from '../../pdf/field.js';
 import { AppError } from '../errors.js';
 import { applyFieldLogic } from './field-logic.js';
-import { checkFieldValue } from './value-rules.js';
+import { checkFieldValue, isPrefillable, unprefillableProblem } from './value-rules.js';
 
 export { isCalendarDate } from './value-rules.js';
 
@@ -24,8 +24,7 @@ export function checkPrefill(fields: { byName: ReadonlyMap<string, FieldDef> }, 
       unmatched.push(key);
       continue;
     }
-    if (field.formula) throw new AppError('parameter_invalid', `prefill.${key} is computed from other fields (its formula); leave it out.`, `prefill.${key}`);
-    if (field.type === 'attachment') throw new AppError('parameter_invalid', `prefill.${key} is an attachment field: only the signer attaches files to it.`, `prefill.${key}`);
+    if (!isPrefillable(field)) throw new AppError('parameter_invalid', `prefill.${key} ${unprefillableProblem(field)}`, `prefill.${key}`);
     values[key] = checkValue(field, raw);
   }
   // Formulas computed from what was prefilled; values of fields hidden by a condition dropped (issue 41).

@@ -5,6 +5,9 @@ type RuleField = Pick<FieldDef, 'name' | 'type' | 'label' | 'options' | 'max_len
 export type ValueCheck = { ok: true; value: FieldValue } | { ok: false; problem: string };
 
 export const MAX_VALUE_CHARS: number;
+export const UNPREFILLABLE_TYPES: ReadonlySet<string>;
+export function isPrefillable(field: { type: string; formula?: string | null | undefined }): boolean;
+export function unprefillableProblem(field: { type: string; formula?: string | null | undefined }): string;
 export function isCalendarDate(s: string): boolean;
 export function isEmailAddress(s: unknown): boolean;
 export function isPhoneNumberText(s: unknown): boolean;

@@ -33,6 +33,24 @@ export function isPhoneNumberText(s) {
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const SIGNING_TYPES = new Set(['signature', 'initials', 'date_signed']);
 
+/**
+ * The field types a sender can never prefill: the signing-stage ones, and attachments (only the signer
+ * attaches files). The one list: prefill (checkPrefill), the bulk preview and the bulk page's blank CSV.
+ */
+export const UNPREFILLABLE_TYPES = new Set([...SIGNING_TYPES, 'attachment']);
+
+/** Whether a sender may prefill the field: not one of UNPREFILLABLE_TYPES, nor computed (a formula). */
+export function isPrefillable(field) {
+  return !field.formula && !UNPREFILLABLE_TYPES.has(field.type);
+}
+
+/** Why a sender may not prefill the field (isPrefillable false), as a phrase after `prefill.<name>`. */
+export function unprefillableProblem(field) {
+  if (field.formula) return 'is computed from other fields (its formula); leave it out.';
+  if (field.type === 'attachment') return 'is an attachment field: only the signer attaches files to it.';
+  return `is a ${field.type} field, which the signer fills when signing.`;
+}
+
 export function isCalendarDate(s) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { api, ApiError, errorMessage, getIfChanged, type BulkPreview, type BulkSend, type BulkSendRow, type List, type Template } from '../api';
+import { isPrefillable } from '../../../src/domain/forms/value-rules.js';
+import { csvCell } from '../../../src/lib/csv-cell';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
 import { Link } from '../router';
@@ -10,16 +12,8 @@ import { StatusTag } from './status';
 // they map to the template's fields and at every row the server refuses (the API's own checks), send,
 // watch the worker's progress, and download what became of each row as a CSV.
 
-const AT_SIGNING = new Set(['signature', 'initials', 'date_signed']);
-
-/** A CSV cell: quoted when it holds a separator, a quote or a line break (RFC 4180). */
-function cell(value: string | number | null | undefined): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function download(filename: string, lines: string[][]): void {
-  const blob = new Blob([`${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
+  const blob = new Blob([`${lines.map((l) => l.map(csvCell).join(',')).join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -111,7 +105,7 @@ export function BulkSendPage() {
 
   const csvTemplate = () => {
     if (!template) return;
-    const fields = template.fields.filter((f) => !AT_SIGNING.has(f.type) && !f.formula).map((f) => `prefill.${f.name}`);
+    const fields = template.fields.filter(isPrefillable).map((f) => `prefill.${f.name}`);
     download(`${template.name}-bulk.csv`, [['name', ...fields, 'recipient.1.email', 'recipient.1.name']]);
   };
 

@@ -794,7 +794,10 @@ export interface paths {
          *
          *     Every row is checked before anything is sent, with the checks of `createForm` and `sendForm`
          *     (their request schemas, the prefill values against the template's fields, the recipients'
-         *     addresses, languages and signer slots). A refused row is answered in `row_errors` with its
+         *     addresses, languages and signer slots; an approver, cc or viewer on a slot with fields). A
+         *     recipient's `auth` may not be `access_code` in a bulk send (the row is kept until it is sent,
+         *     and a code is kept only as its hash): such a row is refused with `parameter_invalid` and
+         *     `param` `recipients[<i>].auth.access_code`; use `email_code` or `sms_code`. A refused row is answered in `row_errors` with its
          *     number (1 is `rows[0]`, or the CSV's first line after the header) and the contract's error
          *     those calls would have answered (its `param` relative to the row: `prefill.<name>`,
          *     `recipients[0].email`); the other rows go. Rows per bulk send: 1,000 with SQLite, 5,000 with
