@@ -256,5 +256,25 @@ for (const dialect of DIALECTS) {
       assert.equal((await visitor(h).call('POST', '/dashboard/api/login-link', { json: { token: signInToken } })).status, 200);
       assert.equal((await visitor(h).call('POST', '/dashboard/api/invitation/accept', { json: { token: tokenOf(invitation), password: PASSWORD } })).status, 201);
     });
+
+    it('refuses sign-up and invitations by another account for an address in a claimed domain; the claiming account still invites it', async () => {
+      const email = uniqueEmail('eve').replace('@example.com', '@Acme-SSO.test');
+      const signUp = await visitor(h).call('POST', '/dashboard/api/signup', { json: { account_name: 'Eve Ltd', email, password: PASSWORD } });
+      assert.equal(signUp.status, 400, signUp.body);
+      assert.deepEqual([errorCode(signUp), JSON.parse(signUp.body).error.param], ['parameter_invalid', 'email']);
+      assert.match(JSON.parse(signUp.body).error.message, /acme-sso\.test sign in with single sign-on/);
+      assert.equal(await h.deps.database.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst(), undefined, 'no user made');
+
+      const other = await signedUp(h);
+      const invite = await other.call('POST', '/dashboard/api/members/invitations', { json: { email, role: 'sender' } });
+      assert.equal(invite.status, 400, invite.body);
+      assert.deepEqual([errorCode(invite), JSON.parse(invite.body).error.param], ['parameter_invalid', 'email']);
+      assert.match(JSON.parse(invite.body).error.message, /acme-sso\.test belong to another Formsign account/);
+      assert.equal(await h.deps.database.db.selectFrom('invitations').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst(), undefined, 'no invitation made');
+      // Addresses elsewhere still work, and the claiming account may invite its own domain.
+      assert.equal((await other.call('POST', '/dashboard/api/members/invitations', { json: { email: uniqueEmail('ok'), role: 'sender' } })).status, 201);
+      const own = await inviteMember(h.deps.domain, accountId, { userId: null, email: 'operator@example.com', ip: null, role: 'owner' }, { email, role: 'sender' });
+      assert.equal(own.invitation.email, email.toLowerCase());
+    });
   });
 }

@@ -131,3 +131,15 @@ export async function assertAccountTakesPasswords(db: Db | Trx, accountId: strin
     throw new AppError('sso_required', 'Your account signs in with single sign-on, not a password or an e-mailed link: choose "Sign in with SSO" on the sign-in page.', param);
   }
 }
+
+/**
+ * Refuses an address in a domain another account claimed (for sign-up, `accountId` null: any claim):
+ * made here, its user would belong to one account while single sign-on sends that person to the other.
+ */
+export async function assertNotClaimedElsewhere(db: Db | Trx, email: string, accountId: string | null): Promise<void> {
+  const claim = await claimOf(db, email);
+  if (!claim || claim.account_id === accountId) return;
+  throw new AppError('parameter_invalid', accountId === null
+    ? `Addresses at ${claim.domain} sign in with single sign-on to their organisation's Formsign account: choose "Sign in with SSO" on the sign-in page instead of signing up.`
+    : `Addresses at ${claim.domain} belong to another Formsign account, which signs them in with single sign-on: invite an address of another domain.`, 'email');
+}

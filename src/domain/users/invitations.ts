@@ -13,7 +13,7 @@ import { AppError, notFound } from '../errors.js';
 import { composeInvitationEmail } from './compose-invitation-email.js';
 import type { MemberActor } from './member-actor.js';
 import { hashPassword } from './passwords.js';
-import { assertAccountTakesPasswords } from '../sso/sso-domains.js';
+import { assertAccountTakesPasswords, assertNotClaimedElsewhere } from '../sso/sso-domains.js';
 import type { StartedChallenge, StartedSession } from './sessions.js';
 import { afterFirstFactor } from './two-factor-gate.js';
 import { queueUserEmail } from './user-email.js';
@@ -52,6 +52,7 @@ export async function inviteMember(deps: Pick<DomainDeps, 'db' | 'transact' | 'c
   const account = await findAccount(deps.db, accountId);
   if (!account) throw notFound('account', accountId, 'account');
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
+  await assertNotClaimedElsewhere(deps.db, email, accountId);
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const row: InvitationRow = {
