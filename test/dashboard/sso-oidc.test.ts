@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addSsoDomain } from '../../src/domain/sso/sso-domains.js';
+import { issueLoginLink } from '../../src/domain/users/access-emails.js';
+import { inviteMember } from '../../src/domain/users/invitations.js';
+import { findUserByEmail } from '../../src/db/repositories/users.js';
+import { tokenOf } from '../teams/support.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { startTestProvider, type TestProvider } from '../shared/oidc-provider.js';
 import { errorCode, PASSWORD, signedUp, uniqueEmail, visitor, type Visitor } from './support.js';
@@ -203,6 +207,74 @@ for (const dialect of DIALECTS) {
       assert.equal(ok.status, 303, ok.body);
       ok.v.cookie = ok.session;
       assert.equal((await ok.v.call('GET', '/dashboard/api/session')).json<{ account: { id: string } }>().account.id, owner.accountId);
+    });
+
+    it('sso_required also refuses e-mailed links, resets, invitations and setting a password; a refused link stays unspent', async () => {
+      const owner = await signedUp(h);
+      const domain = `every-${process.pid}-${Date.now()}.test`;
+      await addSsoDomain(h.deps.domain, owner.accountId, domain);
+      // Links issued while passwords were still allowed.
+      const user = (await findUserByEmail(h.deps.domain.db, owner.email))!;
+      const links = await h.deps.domain.transact(async (trx) => ({
+        signIn: await issueLoginLink(trx, h.deps.domain, user, 'sign_in', 30),
+        reset: await issueLoginLink(trx, h.deps.domain, user, 'reset', 30),
+      }));
+      const invited = uniqueEmail('inv');
+      const { url: invitation } = await inviteMember(h.deps.domain, owner.accountId, { userId: null, email: owner.email, ip: null, role: 'owner' }, { email: invited, role: 'sender' });
+      assert.equal((await owner.call('PUT', '/dashboard/api/settings/sign-in', { json: { sso_required: true } })).status, 200);
+      const refusedSso = (res: { status: number; body: string }, what: string) => {
+        assert.equal(res.status, 403, `${what}: ${res.body}`);
+        assert.equal(errorCode(res as Parameters<typeof errorCode>[0]), 'sso_required', what);
+        assert.match(JSON.parse(res.body).error.message, /single sign-on/, what);
+      };
+
+      // "E-mail me a link" / "Forgot password?": the same answer as for anyone, and nothing is sent.
+      const before = await h.deps.domain.db.selectFrom('messages').select('id').where('to_address', '=', owner.email).execute();
+      for (const purpose of ['sign_in', 'reset'] as const) {
+        const asked = await visitor(h).call('POST', '/dashboard/api/access-email', { json: { email: owner.email, purpose } });
+        assert.equal(asked.status, 202, asked.body);
+        assert.match(asked.json<{ message: string }>().message, /^If a Formsign user has the address/);
+      }
+      assert.equal((await h.deps.domain.db.selectFrom('messages').select('id').where('to_address', '=', owner.email).execute()).length, before.length, 'no e-mail queued');
+      assert.equal((await h.deps.domain.db.selectFrom('login_links').select('token_hash').where('user_id', '=', user.id).execute()).length, 2, 'no new link');
+
+      const signInToken = links.signIn.url.slice(links.signIn.url.indexOf('#') + 1);
+      refusedSso(await visitor(h).call('POST', '/dashboard/api/login-link', { json: { token: signInToken } }), 'sign-in link');
+      const resetToken = links.reset.url.slice(links.reset.url.indexOf('#') + 1);
+      refusedSso(await visitor(h).call('POST', '/dashboard/api/password-reset', { json: { token: resetToken, new_password: 'a brand new password' } }), 'reset link');
+      assert.equal((await findUserByEmail(h.deps.domain.db, owner.email))!.password_hash, user.password_hash, 'the password is unchanged');
+      refusedSso(await owner.call('POST', '/dashboard/api/password', { json: { current_password: PASSWORD, new_password: 'a brand new password' } }), 'setting a password');
+
+      const join = await visitor(h).call('POST', '/dashboard/api/invitation/accept', { json: { token: tokenOf(invitation), password: PASSWORD } });
+      refusedSso(join, 'invitation');
+      assert.equal(JSON.parse(join.body).error.param, 'password');
+      assert.equal(await findUserByEmail(h.deps.domain.db, invited), undefined, 'no member made');
+      assert.deepEqual(await h.deps.domain.db.selectFrom('login_links').select('used_at').where('user_id', '=', user.id).execute(), [{ used_at: null }, { used_at: null }], 'the refused links are not spent');
+
+      // With passwords allowed again, the same links work: nothing was spent by the refusals.
+      assert.equal((await owner.call('PUT', '/dashboard/api/settings/sign-in', { json: { sso_required: false } })).status, 200);
+      assert.equal((await visitor(h).call('POST', '/dashboard/api/login-link', { json: { token: signInToken } })).status, 200);
+      assert.equal((await visitor(h).call('POST', '/dashboard/api/invitation/accept', { json: { token: tokenOf(invitation), password: PASSWORD } })).status, 201);
+    });
+
+    it('refuses sign-up and invitations by another account for an address in a claimed domain; the claiming account still invites it', async () => {
+      const email = uniqueEmail('eve').replace('@example.com', '@Acme-SSO.test');
+      const signUp = await visitor(h).call('POST', '/dashboard/api/signup', { json: { account_name: 'Eve Ltd', email, password: PASSWORD } });
+      assert.equal(signUp.status, 400, signUp.body);
+      assert.deepEqual([errorCode(signUp), JSON.parse(signUp.body).error.param], ['parameter_invalid', 'email']);
+      assert.match(JSON.parse(signUp.body).error.message, /acme-sso\.test sign in with single sign-on/);
+      assert.equal(await h.deps.database.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst(), undefined, 'no user made');
+
+      const other = await signedUp(h);
+      const invite = await other.call('POST', '/dashboard/api/members/invitations', { json: { email, role: 'sender' } });
+      assert.equal(invite.status, 400, invite.body);
+      assert.deepEqual([errorCode(invite), JSON.parse(invite.body).error.param], ['parameter_invalid', 'email']);
+      assert.match(JSON.parse(invite.body).error.message, /acme-sso\.test belong to another Formsign account/);
+      assert.equal(await h.deps.database.db.selectFrom('invitations').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst(), undefined, 'no invitation made');
+      // Addresses elsewhere still work, and the claiming account may invite its own domain.
+      assert.equal((await other.call('POST', '/dashboard/api/members/invitations', { json: { email: uniqueEmail('ok'), role: 'sender' } })).status, 201);
+      const own = await inviteMember(h.deps.domain, accountId, { userId: null, email: 'operator@example.com', ip: null, role: 'owner' }, { email, role: 'sender' });
+      assert.equal(own.invitation.email, email.toLowerCase());
     });
   });
 }

@@ -4,7 +4,9 @@ import { Secret, TOTP } from 'otpauth';
 import { SECOND_FACTOR_CHECKS_PER_USER } from '../../src/domain/users/login-throttle.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock } from '../outbox/support/sending.js';
-import { errorCode, PASSWORD, signedUp, visitor, type Visitor } from './support.js';
+import { inviteMember } from '../../src/domain/users/invitations.js';
+import { tokenOf } from '../teams/support.js';
+import { errorCode, PASSWORD, signedUp, uniqueEmail, visitor, type Visitor } from './support.js';
 
 // Two-factor sign-in (issue 39 item 4), end to end over the dashboard API: enrolment with the secret
 // the server shows (codes computed from it with otpauth, as an authenticator app would), the code
@@ -191,6 +193,39 @@ for (const dialect of DIALECTS) {
       v.csrf = res.json<Challenge>().csrf_token;
       nextStep();
       assert.equal((await v.call('POST', '/dashboard/api/two-factor/verify', { json: { code: codeFor(secret) } })).status, 200);
+    });
+
+    it('"2FA required": accepting an invitation sends the new member to enrolment, not into the dashboard', async () => {
+      const owner = await signedUp(h);
+      assert.equal((await owner.call('PUT', '/dashboard/api/settings/sign-in', { json: { require_2fa: true } })).status, 200);
+      const email = uniqueEmail('joiner');
+      const { url } = await inviteMember(h.deps.domain, owner.accountId, { userId: null, email: owner.email, ip: null, role: 'sender' }, { email, role: 'sender' });
+      const joiner = visitor(h);
+      const res = await joiner.call('POST', '/dashboard/api/invitation/accept', { json: { token: tokenOf(url), password: PASSWORD } });
+      assert.equal(res.status, 201, res.body);
+      const c = res.json<Challenge>();
+      assert.deepEqual([c.object, c.step], ['two_factor_challenge', 'enrol']);
+      joiner.csrf = c.csrf_token;
+      assert.equal(errorCode(await joiner.call('GET', '/dashboard/api/test/templates')), 'two_factor_required', 'a half session until enrolled');
+      await enrol(joiner);
+      const session = await joiner.call('GET', '/dashboard/api/session');
+      assert.deepEqual([session.json<{ user: { email: string; role: string } }>().user.email, session.json<{ user: { role: string } }>().user.role], [email, 'sender']);
+    });
+
+    it('"2FA required": a member cannot turn two-factor sign-in off; once the requirement is lifted, they can', async () => {
+      const owner = await signedUp(h);
+      const { secret } = await enrol(owner);
+      assert.equal((await owner.call('PUT', '/dashboard/api/settings/sign-in', { json: { require_2fa: true } })).status, 200);
+      nextStep();
+      const refused = await owner.call('POST', '/dashboard/api/two-factor/disable', { json: { code: codeFor(secret) } });
+      assert.equal(refused.status, 403, refused.body);
+      assert.equal(errorCode(refused), 'permission_denied');
+      assert.match(refused.json<{ error: { message: string } }>().error.message, /requires two-factor sign-in/);
+      assert.equal((await owner.call('GET', '/dashboard/api/two-factor')).json<{ enabled: boolean }>().enabled, true, 'still on');
+      assert.equal((await owner.call('PUT', '/dashboard/api/settings/sign-in', { json: { require_2fa: false } })).status, 200);
+      const off = await owner.call('POST', '/dashboard/api/two-factor/disable', { json: { code: codeFor(secret) } });
+      assert.equal(off.status, 200, off.body);
+      assert.equal(off.json<{ enabled: boolean }>().enabled, false);
     });
   });
 }

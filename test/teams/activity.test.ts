@@ -169,6 +169,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await activity(owner, '?kind=member.removed')).map((e) => [e.actor.email, e.target]), [[null, viewer.email], [owner.email, sender.email]]);
     });
 
+    it('a branding change is logged as a settings change, naming what changed (issue 39 review)', async () => {
+      const owner = await signedUp(h, '10.9.0.7');
+      clock.advance(1000);
+      const res = await owner.call('PUT', '/dashboard/api/settings/branding', { json: { accent_color: '#1a5fb4', sender_name: 'Acme Legal' } });
+      assert.equal(res.status, 200, res.body);
+      const logged = await activity(owner, '?kind=settings.changed');
+      assert.deepEqual(logged.map((e) => [e.actor.email, e.target, e.ip, e.detail]), [[owner.email, 'branding', '10.9.0.7', { changed: 'accent_color,sender_name' }]]);
+    });
+
     it('another account sees none of it; entries older than a year are swept by the scheduled job', async () => {
       assert.ok(SCHEDULED_JOBS.some((j) => j.name === 'activity.sweep' && j.everyMs === 86_400_000), 'a daily scheduled job');
       const a = await signedUp(h);

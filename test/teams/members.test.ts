@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { INVITATION_DAYS } from '../../src/domain/users/invitations.js';
+import { changeRole, removeMember } from '../../src/domain/users/members.js';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink, type ReceivedMail } from '../outbox/support/sending.js';
 import { errorCode, PASSWORD, signedUp, uniqueEmail, visitor, type Visitor } from '../dashboard/support.js';
@@ -216,6 +217,24 @@ for (const dialect of DIALECTS) {
       assert.equal(errorCode(cursor), 'parameter_invalid', "another account's entry is no cursor here");
       // A's member is still there, unchanged.
       assert.equal((await members(a)).data.find((m) => m.id === aSender.userId)?.role, 'sender');
+    });
+
+    it('two owners demoting or removing each other at the same moment leave the account an owner', async () => {
+      for (let round = 0; round < 8; round++) {
+        const a = await signedUp(h);
+        const b = await joinedMember(h, a, 'owner');
+        const aId = (await a.call('GET', '/dashboard/api/session')).json<{ user: { id: string } }>().user.id;
+        const asOwner = (v: { email: string }) => ({ userId: null, email: v.email, ip: null, role: 'owner' as const });
+        // Even rounds demote, odd rounds remove: each owner acts on the other at once.
+        const results = await Promise.allSettled(round % 2 === 0
+          ? [changeRole(h.deps.domain, a.accountId, asOwner(a), b.userId, 'admin'), changeRole(h.deps.domain, a.accountId, asOwner(b), aId, 'admin')]
+          : [removeMember(h.deps.domain, a.accountId, asOwner(a), b.userId), removeMember(h.deps.domain, a.accountId, asOwner(b), aId)]);
+        assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, `round ${round}: exactly one of the two goes through`);
+        const refused = results.find((r) => r.status === 'rejected');
+        assert.match(String((refused as PromiseRejectedResult).reason), /owner/);
+        const owners = await h.deps.database.db.selectFrom('users').select('id').where('account_id', '=', a.accountId).where('role', '=', 'owner').execute();
+        assert.equal(owners.length, 1, `round ${round}: one owner left`);
+      }
     });
   });
 }

@@ -18,7 +18,7 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findUser(db: Db, accountId: string, id: string): Promise<UserRow | undefined> {
+export async function findUser(db: Db | Trx, accountId: string, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
@@ -30,6 +30,16 @@ export async function setUserPassword(trx: Trx, accountId: string, id: string, p
 /** An account's members, oldest first (the first is usually the one who signed up). */
 export async function listAccountUsers(db: Db, accountId: string): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+}
+
+/**
+ * Takes the account's membership lock for the rest of the transaction: a no-op write of the account's
+ * row, which PostgreSQL row-locks until commit (the same on both dialects; SQLite's write transaction
+ * serialises anyway). Changes that must leave an owner take it before counting owners, so two owners
+ * demoting or removing each other at once run one after the other.
+ */
+export async function lockAccountMembers(trx: Trx, accountId: string): Promise<void> {
+  await trx.updateTable('accounts').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', accountId).execute();
 }
 
 export async function countOwners(trx: Db | Trx, accountId: string): Promise<number> {

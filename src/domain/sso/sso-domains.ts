@@ -110,9 +110,36 @@ export async function claimOf(db: Db | Trx, email: string): Promise<{ domain: st
  * a domain such an account claimed (the same answer whether or not the user exists): answered before
  * any password is checked.
  */
-export async function assertPasswordAllowed(db: Db, email: string, user: UserRow | undefined): Promise<void> {
+export async function assertPasswordAllowed(db: Db | Trx, email: string, user: UserRow | undefined): Promise<void> {
   const accountId = user ? user.account_id : (await claimOf(db, email))?.account_id;
-  if (accountId && (await findSignInPolicy(db, accountId)).sso_required) {
-    throw new AppError('sso_required', 'Your account signs in with single sign-on, not a password: choose "Sign in with SSO".', 'email');
+  if (accountId) await assertAccountTakesPasswords(db, accountId);
+}
+
+/** Whether the account's users may sign in without its identity provider (no `sso_required`). */
+export async function takesPasswords(db: Db | Trx, accountId: string): Promise<boolean> {
+  return !(await findSignInPolicy(db, accountId)).sso_required;
+}
+
+/**
+ * The one check every way in that is not the identity provider passes (a password, an e-mailed sign-in
+ * or reset link, an invitation's password, setting a password): an account requiring single sign-on
+ * takes none of them. Callers that spend a link call it inside that transaction, so the refusal
+ * leaves the link as it was.
+ */
+export async function assertAccountTakesPasswords(db: Db | Trx, accountId: string, param = 'email'): Promise<void> {
+  if (!(await takesPasswords(db, accountId))) {
+    throw new AppError('sso_required', 'Your account signs in with single sign-on, not a password or an e-mailed link: choose "Sign in with SSO" on the sign-in page.', param);
   }
+}
+
+/**
+ * Refuses an address in a domain another account claimed (for sign-up, `accountId` null: any claim):
+ * made here, its user would belong to one account while single sign-on sends that person to the other.
+ */
+export async function assertNotClaimedElsewhere(db: Db | Trx, email: string, accountId: string | null): Promise<void> {
+  const claim = await claimOf(db, email);
+  if (!claim || claim.account_id === accountId) return;
+  throw new AppError('parameter_invalid', accountId === null
+    ? `Addresses at ${claim.domain} sign in with single sign-on to their organisation's Formsign account: choose "Sign in with SSO" on the sign-in page instead of signing up.`
+    : `Addresses at ${claim.domain} belong to another Formsign account, which signs them in with single sign-on: invite an address of another domain.`, 'email');
 }

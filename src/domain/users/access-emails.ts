@@ -12,6 +12,7 @@ import { composeAccessEmail } from './compose-access-email.js';
 import { reserveAccessEmail } from './login-throttle.js';
 import { hashPassword } from './passwords.js';
 import type { StartedChallenge, StartedSession } from './sessions.js';
+import { assertAccountTakesPasswords, takesPasswords } from '../sso/sso-domains.js';
 import { afterFirstFactor } from './two-factor-gate.js';
 import { queueUserEmail } from './user-email.js';
 import { checkNewPassword, normalizeEmail } from './user-rules.js';
@@ -68,6 +69,9 @@ export async function requestAccessEmail(deps: Pick<DomainDeps, 'db' | 'transact
   const user = await findUserByEmail(deps.db, email);
   if (user) {
     await deps.transact(async (trx) => {
+      // An account requiring single sign-on takes no e-mailed link: nothing is sent, and the answer is
+      // the same (it tells a visitor nothing about who has an account).
+      if (!(await takesPasswords(trx, user.account_id))) return;
       const link = await issueLoginLink(trx, deps, user, purpose, EMAILED_LINK_MINUTES);
       const account = await findAccount(trx, user.account_id);
       const composed = composeAccessEmail({ purpose, to: email, accountName: account?.name ?? 'Formsign', url: link.url, minutes: EMAILED_LINK_MINUTES, baseUrl: deps.baseUrl });
@@ -101,6 +105,7 @@ export async function resetPassword(deps: Pick<DomainDeps, 'db' | 'transact' | '
     const userId = await consumeLoginLink(trx, sha256Hex(token), at, 'reset');
     const found = userId ? await findUserById(trx, userId) : undefined;
     if (!found) throw new AppError('login_failed', INVALID_LINK);
+    await assertAccountTakesPasswords(trx, found.account_id);
     await setUserPassword(trx, found.account_id, found.id, hash, at);
     await revokeUserSessions(trx, found.account_id, found.id, at);
     await recordActivity(trx, deps, { accountId: found.account_id, actor: { userId: found.id, email: found.email, ip: input.ip ?? null }, kind: 'member.password_changed', target: found.email, detail: { via: 'reset_link' } });

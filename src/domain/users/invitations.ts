@@ -13,7 +13,9 @@ import { AppError, notFound } from '../errors.js';
 import { composeInvitationEmail } from './compose-invitation-email.js';
 import type { MemberActor } from './member-actor.js';
 import { hashPassword } from './passwords.js';
-import { startSession, type StartedSession } from './sessions.js';
+import { assertAccountTakesPasswords, assertNotClaimedElsewhere } from '../sso/sso-domains.js';
+import type { StartedChallenge, StartedSession } from './sessions.js';
+import { afterFirstFactor } from './two-factor-gate.js';
 import { queueUserEmail } from './user-email.js';
 import { checkNewPassword, checkRole, normalizeEmail } from './user-rules.js';
 
@@ -50,6 +52,7 @@ export async function inviteMember(deps: Pick<DomainDeps, 'db' | 'transact' | 'c
   const account = await findAccount(deps.db, accountId);
   if (!account) throw notFound('account', accountId, 'account');
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
+  await assertNotClaimedElsewhere(deps.db, email, accountId);
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const row: InvitationRow = {
@@ -103,10 +106,10 @@ export async function lookupInvitation(deps: Pick<DomainDeps, 'db' | 'clock'>, t
 
 /**
  * Accepts an invitation: spends it (once), makes the member with the invited role and the chosen
- * password, and signs them in with a new session. A password that breaks the rules is refused before
+ * password, and signs them in with a new session (or the two-factor step the account asks for). A password that breaks the rules is refused before
  * the link is spent, so the invitee can try another with the same link.
  */
-export async function acceptInvitation(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; password: unknown; ip: string | null }): Promise<StartedSession> {
+export async function acceptInvitation(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'passwordCost'>, input: { token: unknown; password: unknown; ip: string | null }): Promise<StartedSession | StartedChallenge> {
   const hashOfToken = tokenHashOf(input.token);
   const password = checkNewPassword(input.password);
   const passwordHash = await hashPassword(password, deps.passwordCost);
@@ -114,11 +117,15 @@ export async function acceptInvitation(deps: Pick<DomainDeps, 'db' | 'transact' 
   const user = await deps.transact(async (trx) => {
     const invitation = await findOpenInvitationByToken(trx, hashOfToken, now);
     if (!invitation || !(await markInvitationAccepted(trx, invitation.id, now))) throw new AppError('link_expired', INVALID);
+    // An account requiring single sign-on takes no password: the invitee signs in with SSO (the refusal
+    // rolls back, so the invitation stays open).
+    await assertAccountTakesPasswords(trx, invitation.account_id, 'password');
     if (await findUserByEmail(trx, invitation.email)) throw new AppError('email_taken', TAKEN, 'email');
     const row = { id: newId('user'), account_id: invitation.account_id, email: invitation.email, password_hash: passwordHash, role: invitation.role, last_sign_in_at: null, created_at: now, updated_at: now };
     await insertUser(trx, row);
     await recordActivity(trx, deps, { accountId: row.account_id, actor: { userId: row.id, email: row.email, ip: input.ip }, kind: 'member.joined', target: row.email, detail: { role: row.role, invited_by: invitation.invited_by } });
     return row;
   });
-  return startSession(deps, user, { ip: input.ip, via: 'invitation' });
+  // A password is a first factor: an account requiring two-factor sign-in sends the invitee to enrolment.
+  return afterFirstFactor(deps, user, { ip: input.ip, via: 'invitation' });
 }

@@ -12,6 +12,7 @@ import { issueLoginLink, LINK_PATHS } from './access-emails.js';
 import { reservePasswordCheck } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { startSession, type Session, type StartedChallenge, type StartedSession } from './sessions.js';
+import { assertAccountTakesPasswords } from '../sso/sso-domains.js';
 import { afterFirstFactor } from './two-factor-gate.js';
 import { checkNewPassword, checkRole, normalizeEmail } from './user-rules.js';
 
@@ -69,10 +70,14 @@ export async function createLoginLink(deps: Pick<DomainDeps, 'db' | 'transact' |
 export async function logInWithLink(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, token: unknown, ip: string | null = null): Promise<StartedSession | StartedChallenge> {
   const invalid = new AppError('login_failed', 'This sign-in link is not valid: it was used already, has expired or was not copied whole. Ask for a new one on the sign-in page.');
   if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw invalid;
-  const userId = await deps.transact((trx) => consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock), 'sign_in'));
-  if (!userId) throw invalid;
-  const user = await findUserById(deps.db, userId);
-  if (!user) throw invalid;
+  const user = await deps.transact(async (trx) => {
+    const userId = await consumeLoginLink(trx, sha256Hex(token), isoNow(deps.clock), 'sign_in');
+    const found = userId ? await findUserById(trx, userId) : undefined;
+    if (!found) throw invalid;
+    // Refused before the link counts as used: an account requiring single sign-on takes no link.
+    await assertAccountTakesPasswords(trx, found.account_id);
+    return found;
+  });
   // A link is one factor, as a password is: two-factor sign-in still asks for its code.
   return afterFirstFactor(deps, user, { ip, via: 'link' });
 }
@@ -86,6 +91,7 @@ export async function setPassword(deps: Pick<DomainDeps, 'db' | 'transact' | 'cl
   const password = checkNewPassword(input.new_password, 'new_password');
   const user = await findUser(deps.db, session.accountId, session.userId);
   if (!user) throw new AppError('session_required', 'Sign in to the dashboard first: this request has no valid session.');
+  await assertAccountTakesPasswords(deps.db, user.account_id);
   if (user.password_hash) {
     const current = typeof input.current_password === 'string' ? input.current_password : '';
     // Throttled as sign-in is: a stolen session must not become a way to guess the password.

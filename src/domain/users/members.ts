@@ -1,4 +1,5 @@
-import { countOwners, deleteUser, findUser, findUserByEmail, listAccountUsers, setUserRole } from '../../db/repositories/users.js';
+import { countOwners, deleteUser, findUser, findUserByEmail, listAccountUsers, lockAccountMembers, setUserRole } from '../../db/repositories/users.js';
+import type { Trx } from '../../db/handles.js';
 import { listOpenInvitations } from '../../db/repositories/invitations.js';
 import { clearTotp, findUserTotp, usersWithTotp } from '../../db/repositories/two-factor.js';
 import type { UserRow } from '../../db/tables.js';
@@ -50,10 +51,20 @@ export async function listMembers(deps: Pick<DomainDeps, 'db' | 'clock'>, accoun
   return { object: 'members', data: users.map((u) => presentMember(u, withTotp.has(u.id))), invitations: invitations.map(presentInvitation) };
 }
 
-async function memberOf(deps: Pick<DomainDeps, 'db'>, accountId: string, userId: string): Promise<UserRow> {
-  const user = await findUser(deps.db, accountId, userId);
+async function memberOf(db: DomainDeps['db'] | Trx, accountId: string, userId: string): Promise<UserRow> {
+  const user = await findUser(db, accountId, userId);
   if (!user) throw notFound('member', userId, 'user_id');
   return user;
+}
+
+/**
+ * The member as they are now, read under the account's membership lock: a role read before the
+ * transaction may have changed meanwhile (another owner's demotion), and the owner count that follows
+ * cannot change under us.
+ */
+async function lockedMember(trx: Trx, accountId: string, userId: string): Promise<UserRow> {
+  await lockAccountMembers(trx, accountId);
+  return memberOf(trx, accountId, userId);
 }
 
 /** Only an owner touches an owner or makes one. */
@@ -68,30 +79,33 @@ const LAST_OWNER = 'An account needs an owner: make another member owner first (
 /** Changes a member's role; their sessions get a new id at their next request (guard.ts). */
 export async function changeRole(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, accountId: string, actor: MemberActor, userId: string, roleInput: unknown): Promise<MemberView> {
   const role = checkRole(roleInput);
-  const user = await memberOf(deps, accountId, userId);
-  assertMayManage(actor, user.role, 'user_id');
   assertMayManage(actor, role, 'role');
-  if (user.role === role) return presentMember(user, await twoFactorOf(deps, user));
   const at = isoNow(deps.clock);
-  await deps.transact(async (trx) => {
-    // Counted in the write: two demotions at once cannot both leave the account without an owner.
-    if (user.role === 'owner' && (await countOwners(trx, accountId)) <= 1) throw new AppError('parameter_invalid', LAST_OWNER, 'role');
+  const user = await deps.transact(async (trx) => {
+    // Read and counted under the account's lock: two owners demoting each other at once cannot both
+    // pass the count and leave the account without an owner.
+    const current = await lockedMember(trx, accountId, userId);
+    assertMayManage(actor, current.role, 'user_id');
+    if (current.role === role) return current;
+    if (current.role === 'owner' && (await countOwners(trx, accountId)) <= 1) throw new AppError('parameter_invalid', LAST_OWNER, 'role');
     if (!(await setUserRole(trx, accountId, userId, role, at))) throw notFound('member', userId, 'user_id');
-    await recordActivity(trx, deps, { accountId, actor, kind: 'member.role_changed', target: user.email, detail: { from: user.role, to: role } });
+    await recordActivity(trx, deps, { accountId, actor, kind: 'member.role_changed', target: current.email, detail: { from: current.role, to: role } });
+    return { ...current, role, updated_at: at };
   });
-  return presentMember({ ...user, role, updated_at: at }, await twoFactorOf(deps, user));
+  return presentMember(user, await twoFactorOf(deps, user));
 }
 
 /** Removes a member: the user, their sessions (every open tab loses access at its next request) and links. */
 export async function removeMember(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, accountId: string, actor: MemberActor, userId: string): Promise<MemberView> {
-  const user = await memberOf(deps, accountId, userId);
-  assertMayManage(actor, user.role, 'user_id');
-  await deps.transact(async (trx) => {
+  const user = await deps.transact(async (trx) => {
+    const user = await lockedMember(trx, accountId, userId);
+    assertMayManage(actor, user.role, 'user_id');
     if (user.role === 'owner' && (await countOwners(trx, accountId)) <= 1) throw new AppError('parameter_invalid', 'The only owner cannot be removed: make another member owner first (Transfer ownership).', 'user_id');
     if (!(await deleteUser(trx, accountId, userId))) throw notFound('member', userId, 'user_id');
     await recordActivity(trx, deps, { accountId, actor, kind: 'member.removed', target: user.email, detail: { role: user.role } });
     // Their authenticator and recovery codes go with them.
     await clearTotp(trx, accountId, userId);
+    return user;
   });
   return presentMember(user, false);
 }
@@ -100,10 +114,12 @@ export async function removeMember(deps: Pick<DomainDeps, 'db' | 'transact' | 'c
 export async function transferOwnership(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, accountId: string, actor: MemberActor & { userId: string }, userId: unknown): Promise<MembersView> {
   if (typeof userId !== 'string' || userId === '') throw new AppError('parameter_missing', 'Choose the member who becomes the owner.', 'user_id');
   if (!roleAtLeast(actor.role, 'owner')) throw new AppError('permission_denied', 'Only the owner can transfer ownership.');
-  const user = await memberOf(deps, accountId, userId);
+  const user = await memberOf(deps.db, accountId, userId);
   if (user.id === actor.userId) throw new AppError('parameter_invalid', 'You are the owner already: choose another member.', 'user_id');
   const at = isoNow(deps.clock);
   await deps.transact(async (trx) => {
+    // Under the account's lock, the giver must still be an owner (another owner may have demoted them).
+    if ((await lockedMember(trx, accountId, actor.userId)).role !== 'owner') throw new AppError('permission_denied', 'Only the owner can transfer ownership.');
     await setUserRole(trx, accountId, user.id, 'owner', at);
     await setUserRole(trx, accountId, actor.userId, 'admin', at);
     await recordActivity(trx, deps, { accountId, actor, kind: 'ownership.transferred', target: user.email, detail: { from_role: user.role } });

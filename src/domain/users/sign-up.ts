@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { assertNotClaimedElsewhere } from '../sso/sso-domains.js';
 import { reserveSignup } from './login-throttle.js';
 import { hashPassword } from './passwords.js';
 import { insertNewSession, resolveSession, type StartedSession } from './sessions.js';
@@ -38,6 +39,7 @@ export async function signUp(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' 
 async function makeAccount(deps: Pick<DomainDeps, 'transact' | 'db' | 'clock' | 'plans' | 'passwordCost'>, input: { name: string; email: string; password: string; ip: string | null }): Promise<Awaited<ReturnType<typeof insertNewSession>>> {
   const { name, email } = input;
   if (await findUserByEmail(deps.db, email)) throw new AppError('email_taken', TAKEN, 'email');
+  await assertNotClaimedElsewhere(deps.db, email, null);
   const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const now = isoNow(deps.clock);
   const account: AccountRow = { id: newId('account'), name, email, plan: deps.plans.signUpPlan, monthly_limit: null, per_minute_limit: null, unmetered: 0, locale: null, retention_days: null, created_at: now, updated_at: now };

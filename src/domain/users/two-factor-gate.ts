@@ -2,6 +2,7 @@ import { findSignInPolicy } from '../../db/repositories/sso.js';
 import { findUserTotp } from '../../db/repositories/two-factor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { DomainDeps } from '../context.js';
+import { assertAccountTakesPasswords } from '../sso/sso-domains.js';
 import { startPendingSession, startSession, type SignInFacts, type StartedChallenge, type StartedSession } from './sessions.js';
 
 /**
@@ -11,6 +12,9 @@ import { startPendingSession, startSession, type SignInFacts, type StartedChalle
  * session is a full one (two-factor.ts logs it after the second step).
  */
 export async function afterFirstFactor(deps: Pick<DomainDeps, 'db' | 'transact' | 'clock'>, user: UserRow, facts: SignInFacts): Promise<StartedSession | StartedChallenge> {
+  // Every first factor here is not the identity provider's: the last word for an account requiring it
+  // (the callers also check inside the transaction that spends their link).
+  await assertAccountTakesPasswords(deps.db, user.account_id);
   if ((await findUserTotp(deps.db, user.account_id, user.id))?.secret) return startPendingSession(deps, user, 'code');
   if ((await findSignInPolicy(deps.db, user.account_id)).require_2fa) return startPendingSession(deps, user, 'enrol');
   return startSession(deps, user, facts);

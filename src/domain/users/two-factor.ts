@@ -136,6 +136,10 @@ export async function disableTwoFactor(deps: Deps, session: Session, input: { co
   const user = await userOf(deps, session);
   const secret = user.totp?.secret;
   if (!secret) throw new AppError('parameter_invalid', 'Two-factor sign-in is not on.');
+  // Turned off, the member would only be sent back to enrolment at the next sign-in (two-factor-gate.ts).
+  if ((await findSignInPolicy(deps.db, user.account_id)).require_2fa) {
+    throw new AppError('permission_denied', 'Your account requires two-factor sign-in, so it cannot be turned off. An admin can lift the requirement in Settings → Sign-in; to move to a new phone, ask an operator to reset it.', 'code');
+  }
   const attempt = await reserveSecondFactor(deps, { userId: user.id, ip: input.ip });
   const step = matchTotp(secret, code, deps.clock.now());
   const done = await deps.transact(async (trx) => {

@@ -3,6 +3,7 @@ import { getBranding, updateBranding } from '../../domain/branding/branding.js';
 import type { DomainDeps } from '../../domain/context.js';
 import type { OpenApiDocument } from '../openapi.js';
 import { requireJsonBody } from '../plugins/validation.js';
+import { settingsChange } from './actor.js';
 import { sessionGuard, sessionOf } from './guard.js';
 import { operationSchemas, type DashboardRoute } from './operation-schemas.js';
 
@@ -13,7 +14,8 @@ import { operationSchemas, type DashboardRoute } from './operation-schemas.js';
 export function registerBrandingApi(api: FastifyInstance, deps: DomainDeps, doc: OpenApiDocument): void {
   const guard = sessionGuard(deps);
   api.get('/settings/branding', { onRequest: guard }, async (req) => getBranding(deps, sessionOf(req).accountId));
+  // Logged like the other settings (which of the brand's parts changed; the logo itself is not copied).
   api.put<DashboardRoute<'updateBranding'>>('/settings/branding', { onRequest: guard, schema: operationSchemas(doc, 'updateBranding'), preValidation: requireJsonBody }, async (req) =>
-    updateBranding(deps, sessionOf(req).accountId, req.body),
+    updateBranding(settingsChange(deps, req, 'branding', { changed: Object.keys(req.body).filter((k) => ['logo', 'accent_color', 'sender_name'].includes(k)).join(',') }), sessionOf(req).accountId, req.body),
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, errorMessage, type Role, type SessionView } from '../api';
+import { api, ApiError, errorMessage, type ChallengeView, type Role, type SessionView, type SignInAnswer } from '../api';
 import { Link } from '../router';
 import { Logo } from '../ui/Logo';
 import { Spinner } from '../ui/ui';
 import { TextInput } from './AuthPage';
+import { TwoFactorStep } from './TwoFactorStep';
 import { ROLE_SUMMARY } from '../../../src/lib/member-roles';
 
 // Where an invitation link lands (issue 39): the token is in the fragment, taken out of the address at
@@ -24,6 +25,8 @@ export function JoinPage({ onSignedIn }: { onSignedIn: (s: SessionView) => void 
   if (token.current === null) token.current = location.hash.slice(1);
   const [load, setLoad] = useState<Load>(token.current ? { state: 'loading' } : { state: 'invalid', message: 'This link has no token. Copy the whole link from the e-mail.' });
   const [busy, setBusy] = useState(false);
+  // An account requiring two-factor sign-in: the new member enrols before the dashboard opens.
+  const [challenge, setChallenge] = useState<ChallengeView | null>(null);
   const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
   useEffect(() => {
     document.title = 'Join an account · Formsign';
@@ -44,12 +47,15 @@ export function JoinPage({ onSignedIn }: { onSignedIn: (s: SessionView) => void 
     setBusy(true);
     setError(null);
     try {
-      onSignedIn(await api<SessionView>('POST', '/invitation/accept', { token: token.current, password: data.get('password') }));
+      const answer = await api<SignInAnswer>('POST', '/invitation/accept', { token: token.current, password: data.get('password') });
+      if (answer.object === 'two_factor_challenge') setChallenge(answer);
+      else onSignedIn(answer);
     } catch (err) {
       setError({ message: errorMessage(err), param: err instanceof ApiError ? err.param : undefined });
       setBusy(false);
     }
   };
+  if (challenge) return <TwoFactorStep challenge={challenge} onSignedIn={onSignedIn} onCancel={() => location.assign('/dashboard/login')} />;
   const fieldError = (param: string) => (error?.param === param ? error.message : undefined);
 
   return (
