@@ -18,6 +18,16 @@ function postApprove(h: Harness, token: string) {
   return h.app.inject({ method: 'POST', url: `/sign/${token}/approve`, headers: { 'content-type': 'application/json', 'user-agent': 'TestBrowser/1.0', ...SIGN_HEADERS }, payload: '{}' });
 }
 
+/** A signer, an approver (slot 3) and a cc (slot 4), by first name: `ann@example.com`, "Ann Signer"… */
+function signerApproverCc(signer: string, approver: string, cc: string) {
+  const at = (n: string) => `${n.toLowerCase()}@example.com`;
+  return [
+    { email: at(signer), channel: 'email', name: `${signer} Signer` },
+    { email: at(approver), channel: 'email', name: `${approver} Approver`, role: 'approver', signer: 3 },
+    { email: at(cc), channel: 'email', name: `${cc} Copy`, role: 'cc', signer: 4 },
+  ];
+}
+
 const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40" onload="alert(1)"><script>alert(2)</script>
 <foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
 <image href="https://tracker.example/p.png" width="1" height="1"/>
@@ -60,11 +70,7 @@ for (const dialect of DIALECTS) {
 
       const { form } = await createAndSend(h, as, templateId, {
         signing_order: 'sequential',
-        recipients: [
-          { email: 'ann@example.com', channel: 'email', name: 'Ann Signer' },
-          { email: 'apu@example.com', channel: 'email', name: 'Apu Approver', role: 'approver', signer: 3 },
-          { email: 'cat@example.com', channel: 'email', name: 'Cat Copy', role: 'cc', signer: 4 },
-        ],
+        recipients: signerApproverCc('Ann', 'Apu', 'Cat'),
       });
       const rs = form.recipients as unknown as Rcp[];
       assert.deepEqual(rs.map((r) => [r.role, r.status]), [['signer', 'sent'], ['approver', 'waiting'], ['cc', 'sent']]);
@@ -132,6 +138,39 @@ for (const dialect of DIALECTS) {
       assert.equal((after.recipients as unknown as Rcp[])[1]!.decline_reason, 'Clause 4 is wrong.');
       const late = await postApprove(h, boss);
       assert.deepEqual([late.statusCode, JSON.parse(late.body).error.code], [409, 'form_not_sendable'], 'a declined form cannot be approved');
+    });
+
+    it('a reminder speaks to the role and quotes the sender\'s message again; a cc is never reminded', async () => {
+      const as = h.actors.aTest;
+      const { form } = await createAndSend(h, as, templateId, {
+        message: 'Please look at <clause 4> first.',
+        recipients: signerApproverCc('Rita', 'Remy', 'Rosa'),
+      });
+      const [signer, approver, cc] = form.recipients as unknown as [Rcp, Rcp, Rcp];
+      await h.deps.worker.runDue();
+      const ccRefused = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/remind`, as, json: { recipients: [cc.id] } });
+      assert.deepEqual([ccRefused.status, errorOf(ccRefused).code, errorOf(ccRefused).param], [400, 'parameter_invalid', 'recipients[0]']);
+      assert.match(errorOf(ccRefused).message, /is a cc/);
+      const before = sink.received.length;
+      const res = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/remind`, as, json: {} });
+      assert.equal(res.status, 200, res.body);
+      await h.deps.worker.runDue();
+      const mails = sink.received.slice(before);
+      const to = (addr: string) => mails.filter((m) => m.envelopeTo.includes(addr));
+      assert.equal(to('rosa@example.com').length, 0, 'the cc is not reminded');
+      const [remy] = to('remy@example.com');
+      assert.ok(remy, 'the approver is reminded');
+      assert.equal(remy.parsed.subject, 'Reminder: Account A asks you to approve "Residential lease"');
+      assert.match(remy.parsed.text ?? '', /asks you to review "Residential lease" and approve or decline it/);
+      assert.match(String(remy.parsed.html), /Review and approve/, 'the approver\'s button');
+      assert.doesNotMatch(`${remy.parsed.subject} ${remy.parsed.text}`, /please sign|to sign/i);
+      assert.match(remy.parsed.text ?? '', /Message from Account A:\n> Please look at <clause 4> first\./);
+      assert.match(String(remy.parsed.html), /Please look at &lt;clause 4&gt; first\./);
+      assert.ok(String(remy.parsed.html).includes(approver.signing_url), 'the same link');
+      const [rita] = to('rita@example.com');
+      assert.equal(rita?.parsed.subject, 'Reminder: Account A asks you to sign "Residential lease"');
+      assert.match(rita?.parsed.text ?? '', /Message from Account A:\n> Please look at <clause 4> first\./, 'the signer\'s reminder quotes the message too');
+      assert.ok(String(rita?.parsed.html).includes(signer.signing_url));
     });
 
     it('a PNG logo that claims huge dimensions or unpacks past them is refused with 400, the brand unchanged', async () => {
