@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, errorOf, type Harness } from '../harness.js';
 import { FakeClock, startSmtpSink } from '../outbox/support/sending.js';
 import { pdfsigAndText } from '../shared/pdf-tools.js';
-import { SIGN_HEADERS, strokePng, twoSignerTemplate } from '../signing/support.js';
+import { bombPng, SIGN_HEADERS, strokePng, twoSignerTemplate } from '../signing/support.js';
 import { createAndSend, eventTypes, getForm, openLink, postDecline, postSign, signatureOf, tokenOf, untilSigned } from '../lifecycle/support.js';
 
 // Issue 42, items 2–4 over the real paths: recipient roles (a signer, an approver and a cc in order;
@@ -18,10 +18,28 @@ function postApprove(h: Harness, token: string) {
   return h.app.inject({ method: 'POST', url: `/sign/${token}/approve`, headers: { 'content-type': 'application/json', 'user-agent': 'TestBrowser/1.0', ...SIGN_HEADERS }, payload: '{}' });
 }
 
+/** A signer, an approver (slot 3) and a cc (slot 4), by first name: `ann@example.com`, "Ann Signer"… */
+function signerApproverCc(signer: string, approver: string, cc: string) {
+  const at = (n: string) => `${n.toLowerCase()}@example.com`;
+  return [
+    { email: at(signer), channel: 'email', name: `${signer} Signer` },
+    { email: at(approver), channel: 'email', name: `${approver} Approver`, role: 'approver', signer: 3 },
+    { email: at(cc), channel: 'email', name: `${cc} Copy`, role: 'cc', signer: 4 },
+  ];
+}
+
 const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40" onload="alert(1)"><script>alert(2)</script>
 <foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
 <image href="https://tracker.example/p.png" width="1" height="1"/>
-<rect width="120" height="40" rx="6" fill="#0b5cad"/><text x="10" y="26" fill="#fff" font-size="18">ACME</text></svg>`;
+<rect width="120" height="40" rx="6" fill="#0b5cad" style="fill:u\\72 l(https://tracker.example/x)"/><text x="10" y="26" fill="#fff" font-size="18">ACME</text></svg>`;
+
+/** A small PNG whose header is rewritten to claim `width`×`height` pixels (its CRC is not checked first). */
+function claimingPng(width: number, height: number): Buffer {
+  const png = Buffer.from(strokePng(160, 60).replace(/^data:image\/png;base64,/, ''), 'base64');
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  return png;
+}
 
 for (const dialect of DIALECTS) {
   describe(`recipient roles, message and branding (${dialect})`, () => {
@@ -52,11 +70,7 @@ for (const dialect of DIALECTS) {
 
       const { form } = await createAndSend(h, as, templateId, {
         signing_order: 'sequential',
-        recipients: [
-          { email: 'ann@example.com', channel: 'email', name: 'Ann Signer' },
-          { email: 'apu@example.com', channel: 'email', name: 'Apu Approver', role: 'approver', signer: 3 },
-          { email: 'cat@example.com', channel: 'email', name: 'Cat Copy', role: 'cc', signer: 4 },
-        ],
+        recipients: signerApproverCc('Ann', 'Apu', 'Cat'),
       });
       const rs = form.recipients as unknown as Rcp[];
       assert.deepEqual(rs.map((r) => [r.role, r.status]), [['signer', 'sent'], ['approver', 'waiting'], ['cc', 'sent']]);
@@ -126,6 +140,61 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([late.statusCode, JSON.parse(late.body).error.code], [409, 'form_not_sendable'], 'a declined form cannot be approved');
     });
 
+    it('a reminder speaks to the role and quotes the sender\'s message again; a cc is never reminded', async () => {
+      const as = h.actors.aTest;
+      const { form } = await createAndSend(h, as, templateId, {
+        message: 'Please look at <clause 4> first.',
+        recipients: signerApproverCc('Rita', 'Remy', 'Rosa'),
+      });
+      const [signer, approver, cc] = form.recipients as unknown as [Rcp, Rcp, Rcp];
+      await h.deps.worker.runDue();
+      const ccRefused = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/remind`, as, json: { recipients: [cc.id] } });
+      assert.deepEqual([ccRefused.status, errorOf(ccRefused).code, errorOf(ccRefused).param], [400, 'parameter_invalid', 'recipients[0]']);
+      assert.match(errorOf(ccRefused).message, /is a cc/);
+      const before = sink.received.length;
+      const res = await h.request({ method: 'POST', url: `/api/v1/forms/${form.id}/remind`, as, json: {} });
+      assert.equal(res.status, 200, res.body);
+      await h.deps.worker.runDue();
+      const mails = sink.received.slice(before);
+      const to = (addr: string) => mails.filter((m) => m.envelopeTo.includes(addr));
+      assert.equal(to('rosa@example.com').length, 0, 'the cc is not reminded');
+      const [remy] = to('remy@example.com');
+      assert.ok(remy, 'the approver is reminded');
+      assert.equal(remy.parsed.subject, 'Reminder: Account A asks you to approve "Residential lease"');
+      assert.match(remy.parsed.text ?? '', /asks you to review "Residential lease" and approve or decline it/);
+      assert.match(String(remy.parsed.html), /Review and approve/, 'the approver\'s button');
+      assert.doesNotMatch(`${remy.parsed.subject} ${remy.parsed.text}`, /please sign|to sign/i);
+      assert.match(remy.parsed.text ?? '', /Message from Account A:\n> Please look at <clause 4> first\./);
+      assert.match(String(remy.parsed.html), /Please look at &lt;clause 4&gt; first\./);
+      assert.ok(String(remy.parsed.html).includes(approver.signing_url), 'the same link');
+      const [rita] = to('rita@example.com');
+      assert.equal(rita?.parsed.subject, 'Reminder: Account A asks you to sign "Residential lease"');
+      assert.match(rita?.parsed.text ?? '', /Message from Account A:\n> Please look at <clause 4> first\./, 'the signer\'s reminder quotes the message too');
+      assert.ok(String(rita?.parsed.html).includes(signer.signing_url));
+    });
+
+    it('a PNG logo that claims huge dimensions or unpacks past them is refused with 400, the brand unchanged', async () => {
+      const as = h.actors.aTest;
+      const before = (await h.request({ url: '/api/v1/branding', as })).body;
+      const huge = claimingPng(20_000, 20_000);
+      assert.ok(huge.byteLength < 200 * 1024, 'small on the wire');
+      const refused = await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { logo: { content_type: 'image/png', data: huge.toString('base64') } } });
+      assert.deepEqual([refused.status, errorOf(refused).code, errorOf(refused).param], [400, 'parameter_invalid', 'logo.data'], refused.body);
+      assert.match(errorOf(refused).message, /20000×20000 pixels.*2000×2000/);
+      const wide = await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { logo: { content_type: 'image/png', data: claimingPng(2001, 10).toString('base64') } } });
+      assert.deepEqual([wide.status, errorOf(wide).code], [400, 'parameter_invalid'], 'one side past 2000 is enough');
+      // 160×60 declared, 30 MB of zeros in its data (about 30 KB deflated).
+      const bomb = bombPng(160, 60, 30 * 1024 * 1024);
+      assert.ok(bomb.byteLength < 200 * 1024, `${bomb.byteLength} bytes on the wire`);
+      const unpacks = await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { logo: { content_type: 'image/png', data: bomb.toString('base64') } } });
+      assert.deepEqual([unpacks.status, errorOf(unpacks).code, errorOf(unpacks).param], [400, 'parameter_invalid', 'logo.data'], unpacks.body);
+      assert.match(errorOf(unpacks).message, /does not unpack to its declared size/);
+      assert.equal((await h.request({ url: '/api/v1/branding', as })).body, before, 'nothing was stored');
+      const fine = await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { logo: { content_type: 'image/png', data: strokePng(160, 60).replace(/^data:image\/png;base64,/, '') } } });
+      assert.equal(fine.status, 200, fine.body);
+      await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { logo: null } });
+    });
+
     it('the brand, the message and the language: at the SMTP sink, on the signing page; a hostile SVG is sanitised; a light accent is darkened', async () => {
       const as = h.actors.aTest;
       const set = await h.request({ method: 'PATCH', url: '/api/v1/branding', as, json: { sender_name: 'Acme Homes', accent_color: '#ffcc00', logo: { content_type: 'image/svg+xml', data: Buffer.from(HOSTILE_SVG).toString('base64') } } });
@@ -136,6 +205,7 @@ for (const dialect of DIALECTS) {
       assert.ok(brand.accent_contrast >= 4.5, String(brand.accent_contrast));
       assert.notEqual(brand.accent_color, '#ffcc00');
       assert.ok(brand.logo.removed.some((x) => /onload/.test(x)), brand.logo.removed.join());
+      assert.ok(brand.logo.removed.some((x) => /^style\b/.test(x)), `the style attribute is reported: ${brand.logo.removed.join()}`);
       const logo = await h.app.inject({ url: new URL(brand.logo.url).pathname });
       assert.equal(logo.statusCode, 200);
       assert.equal(logo.headers['content-type'], 'image/svg+xml');

@@ -109,3 +109,17 @@ export function strokePng(width = 120, height = 40): string {
   const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
   return `data:image/png;base64,${png.toString('base64')}`;
 }
+
+/**
+ * A decompression bomb: a PNG of `width`×`height` pixels whose image data is `zeroBytes` of zeros
+ * deflated (about a thousandth of that on the wire), far past what the declared pixels need.
+ */
+export function bombPng(width: number, height: number, zeroBytes: number): Buffer {
+  const good = Buffer.from(strokePng(width, height).split(',')[1]!, 'base64');
+  const idatAt = good.indexOf('IDAT') - 4;
+  const data = deflateSync(Buffer.alloc(zeroBytes));
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write('IDAT', 4, 'latin1');
+  return Buffer.concat([good.subarray(0, idatAt), head, data, Buffer.alloc(4), Buffer.from('0000000049454e44ae426082', 'hex')]);
+}

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { cleanFilename, imageProblem, sniffAttachmentType } from '../../src/domain/signing/attachments/attachment-file.js';
-import { strokePng } from '../signing/support.js';
+import { bombPng as bombPngOf, strokePng } from '../signing/support.js';
 
 // What a file a signer attaches is (issue 41): known by its first bytes, never its name; an image's
 // size read from its header and bounded; a PNG whose pixel data would unpack past its declared size
@@ -11,15 +10,7 @@ import { strokePng } from '../signing/support.js';
 const png = (w = 40, h = 20): Buffer => Buffer.from(strokePng(w, h).split(',')[1]!, 'base64');
 
 /** A PNG that declares 1×1 pixels and carries 50 MB of zeros in its data. */
-function bombPng(): Buffer {
-  const good = png(1, 1);
-  const idatAt = good.indexOf('IDAT') - 4;
-  const data = deflateSync(Buffer.alloc(50 * 1024 * 1024));
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write('IDAT', 4, 'latin1');
-  return Buffer.concat([good.subarray(0, idatAt), head, data, Buffer.alloc(4), Buffer.from('0000000049454e44ae426082', 'hex')]);
-}
+const bombPng = (): Buffer => bombPngOf(1, 1, 50 * 1024 * 1024);
 
 describe('attachment files', () => {
   it('knows PDF, PNG and JPEG by content only', () => {

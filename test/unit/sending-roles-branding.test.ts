@@ -87,6 +87,23 @@ describe('SVG logo sanitising', () => {
     assert.ok(removed.some((x) => /onload/.test(x)) && removed.includes('<script>') && removed.includes('<foreignObject>'), removed.join(', '));
   });
 
+  it('keeps no CSS: style attributes and <style> go, and a value with a CSS escape, image-set or @import is dropped (reported)', () => {
+    const sneaky = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
+<style>@im\\70ort 'https://evil.test/a.css'; rect { fill: image-set('https://evil.test/i.png' 1x) }</style>
+<rect width="10" height="10" style="fill:u\\72 l(https://evil.test/x)" fill="#0b5cad"/>
+<circle cx="5" cy="5" r="2" style="fill:image-set('https://evil.test/c.png' 1x)" stroke="#123456"/>
+<path d="M0 0" fill="u\\72 l(https://evil.test/y)" stroke="image-set('https://evil.test/z.png' 1x)"/>
+<ellipse cx="1" cy="1" rx="1" ry="1" fill="@IMPORT 'https://evil.test/w'"/>
+</svg>`;
+    const { svg, removed } = sanitiseSvg(sneaky);
+    for (const bad of [/style/i, /evil\.test/, /\\/, /image-set/i, /@im/i]) assert.doesNotMatch(svg, bad, `${bad} is gone: ${svg}`);
+    assert.match(svg, /<rect width="10" height="10" fill="#0b5cad"><\/rect>/, 'the presentation attribute stays');
+    assert.match(svg, /stroke="#123456"/);
+    assert.ok(removed.includes('<style>'), removed.join(', '));
+    assert.ok(removed.some((x) => /^style\b/.test(x)), removed.join(', '));
+    assert.ok(removed.some((x) => /^fill\b.*external reference/.test(x)) && removed.some((x) => /^stroke\b/.test(x)), removed.join(', '));
+  });
+
   it('a file whose root is not <svg> gives nothing', () => {
     assert.equal(sanitiseSvg('<html><svg></svg></html>').svg, '');
   });

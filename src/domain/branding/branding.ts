@@ -6,6 +6,7 @@ import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { oneLine } from '../sending/message-layout.js';
 import { accentFor, contrastOnWhite, parseHexColour } from '../../lib/colour-contrast.js';
+import { imageProblem, type ImageLimits } from '../signing/attachments/attachment-file.js';
 import { sanitiseSvg } from './sanitise-svg.js';
 
 // An account's brand (issue 42 item 4): read and set through the API (`getBranding`, `updateBranding`)
@@ -14,6 +15,11 @@ import { sanitiseSvg } from './sanitise-svg.js';
 export const MAX_LOGO_BYTES = 200 * 1024;
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const LOGO_PATH = '/brand/logo/';
+/**
+ * A PNG logo is drawn into the seal of every form of the account (pdf-lib inflates it whole), so its
+ * declared size is bounded far below an attachment's, and its data must unpack to no more than that.
+ */
+const LOGO_LIMITS: ImageLimits = { maxSide: 2000, maxPixels: 2000 * 2000, said: '2000×2000 pixels' };
 
 type LogoType = NonNullable<AccountBrandingRow['logo_type']>;
 
@@ -103,6 +109,8 @@ function checkLogo(input: { content_type: LogoType; data: string }): { type: Log
     if (!bytes.subarray(0, 8).equals(PNG_MAGIC) || bytes.toString('latin1', 12, 16) !== 'IHDR') {
       throw new AppError('parameter_invalid', 'logo.data is not a PNG file (its first bytes are not a PNG signature and header).', 'logo.data');
     }
+    const problem = imageProblem('image/png', bytes, LOGO_LIMITS);
+    if (problem) throw new AppError('parameter_invalid', `The PNG logo ${problem}.`, 'logo.data');
     return { type: 'image/png', stored: bytes.toString('base64'), sha256: sha256(bytes), removed: [] };
   }
   const text = bytes.toString('utf8');

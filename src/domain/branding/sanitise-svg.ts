@@ -6,6 +6,9 @@ import { Parser } from 'htmlparser2';
 // document (href, xlink:href, url(...) and @import to anything but a local `#id`) are dropped. The text
 // is parsed as XML by htmlparser2 (no entity expansion, no external DTD) and written out again from
 // what was kept, so nothing the parser did not understand can pass through as raw text.
+// No CSS is kept at all (no `style` attribute, no <style> element): CSS escapes (`u\72 l(`,
+// `@im\70ort`) and image-set() would defeat any pattern over it. Presentation attributes stay, and
+// a value with a backslash, url( to anything but `#id`, image-set or @import is dropped.
 
 const ELEMENTS: ReadonlySet<string> = new Set([
   'svg', 'g', 'defs', 'title', 'desc', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan',
@@ -20,7 +23,7 @@ const ATTRIBUTES: ReadonlySet<string> = new Set([
   'gradientunits', 'gradienttransform', 'spreadmethod', 'fx', 'fy', 'clip-path', 'clip-rule', 'mask', 'clippathunits',
   'maskunits', 'patternunits', 'patterntransform', 'preserveaspectratio', 'font-family', 'font-size', 'font-weight',
   'font-style', 'text-anchor', 'dominant-baseline', 'letter-spacing', 'xmlns', 'version', 'role', 'aria-label', 'aria-hidden',
-  'href', 'xlink:href', 'xmlns:xlink', 'dx', 'dy', 'style',
+  'href', 'xlink:href', 'xmlns:xlink', 'dx', 'dy',
 ]);
 
 const CASE: Readonly<Record<string, string>> = {
@@ -31,7 +34,7 @@ const CASE: Readonly<Record<string, string>> = {
 };
 
 /** A reference that leaves the document, or a way to run code; a value with one is dropped. */
-const EXTERNAL = /url\s*\(\s*['"]?\s*(?!#)|@import|expression\s*\(|javascript:|data:|behavio(u)?r\s*:|-moz-binding/i;
+const EXTERNAL = /\\|url\s*\(\s*['"]?\s*(?!#)|@import|image-set|expression\s*\(|javascript:|data:|behavio(u)?r\s*:|-moz-binding/i;
 
 export interface SanitisedSvg {
   svg: string;
@@ -61,7 +64,7 @@ export function sanitiseSvg(source: string): SanitisedSvg {
         for (const [rawAttr, value] of Object.entries(attrs)) {
           const attr = rawAttr.toLowerCase();
           if (!ATTRIBUTES.has(attr)) {
-            removed.add(attr.startsWith('on') ? `${attr} (event handler)` : attr);
+            removed.add(attr.startsWith('on') ? `${attr} (event handler)` : attr === 'style' ? 'style (CSS is not kept)' : attr);
             continue;
           }
           if ((attr === 'href' || attr === 'xlink:href') && !value.trim().startsWith('#')) {

@@ -40,6 +40,9 @@ async function sendReminder(
   now: string,
 ): Promise<RecipientRow> {
   const message = composeReminder({
+    // The recipient's role and the sender's message (issue 42), as the invite had them.
+    role: r.role,
+    message: r.message,
     // The account's brand (issue 42), as the invite had it.
     brand: await loadBrandLook(trx, deps.baseUrl, p.accountId, what.accountName),
     channel: r.channel, to: addressOf(r), recipientName: r.name, formName: form.name ?? 'a document',

@@ -217,25 +217,40 @@ function noticeContent(n: NoticeInput, form: string) {
 // ---------------------------------------------------------------------------------------------------
 // After sending (lifecycle): the reminder, with the invite's link, and the void notice.
 
-/** A reminder: the invite's facts again, said as a reminder, with the same link, in the recipient's language. */
+/**
+ * A reminder: the invite's facts again, said as a reminder, with the same link, in the recipient's
+ * language. An approver or a viewer is reminded in their role's words (the invitation's, marked as a
+ * reminder); every role's reminder quotes the sender's message again. A cc is never reminded
+ * (lifecycle-rules `remindable`): nothing is asked of them.
+ */
 export function composeReminder(m: MessageInput): ComposedMessage {
   const locale = m.locale ?? DEFAULT_LOCALE;
   const { account, brand } = branded(m.accountName, m.brand);
   const form = oneLine(m.formName);
-  if (m.channel === 'sms') return { channel: 'sms', text: t(locale, 'remind.sms', { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl }) };
+  const role = m.role ?? 'signer';
+  const words = roleWords(locale);
+  const again = (text: string) => fill(words.reminder, { text });
+  if (m.channel === 'sms') {
+    const vars = { account: clip(account, 40), form: clip(form, 60), url: m.signingUrl };
+    return { channel: 'sms', text: role === 'signer' ? t(locale, 'remind.sms', vars) : again(fill(words[`${role}.sms` as const], vars)) };
+  }
   const name = m.recipientName ? oneLine(m.recipientName) : null;
+  const vars = { account, form };
   const { text, html } = renderEmail({
     locale,
     account,
     ...(brand ? { brand } : {}),
-    heading: t(locale, 'remind.heading', { form }),
+    heading: role === 'signer' ? t(locale, 'remind.heading', { form }) : again(fill(words[`${role}.heading` as const], vars)),
     greeting: name ? t(locale, 'email.helloName', { name }) : t(locale, 'email.hello'),
-    paragraphs: [t(locale, 'remind.asks', { account, form })],
-    action: { label: t(locale, 'email.button'), textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
+    paragraphs: [role === 'signer' ? t(locale, 'remind.asks', vars) : fill(words[`${role}.asks` as const], vars)],
+    quote: quoteOf(m.message, account, locale),
+    action: { label: role === 'signer' ? t(locale, 'email.button') : words[`${role}.button` as const], textLabel: t(locale, 'email.openLabel'), url: m.signingUrl },
     notes: m.expiresAt ? [t(locale, 'email.expiry', { date: formatExpiry(m.expiresAt, locale) })] : [],
-    footer: t(locale, 'remind.why', { account, form, to: m.to }),
+    // remind.why says "not signed yet": a signer's reason; the others are told why they got the invitation.
+    footer: t(locale, role === 'signer' ? 'remind.why' : 'email.why', { account, form, to: m.to }),
   });
-  return { channel: 'email', subject: clip(t(locale, 'remind.subject', { account, form }), 200), text, html };
+  const subject = role === 'signer' ? t(locale, 'remind.subject', vars) : again(fill(words[`${role}.subject` as const], vars));
+  return { channel: 'email', subject: clip(subject, 200), text, html };
 }
 
 export interface VoidNoticeInput {

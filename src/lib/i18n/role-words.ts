@@ -28,6 +28,8 @@ const EN = {
   'viewer.sms': '{account} asks you to read "{form}": {url}',
   // The sender's own words, quoted.
   messageFrom: 'Message from {account}:',
+  // A reminder says what the invitation said, marked as a reminder (subject, heading, SMS).
+  reminder: 'Reminder: {text}',
   // The page of a recipient who does not sign.
   'page.approverLead': '{sender} asks you to review this document and approve or decline it.',
   'page.ccLead': '{sender} sent you this document for your information. Nothing is asked of you.',
@@ -62,6 +64,7 @@ const DE: RoleWords = {
   'viewer.button': 'Dokument öffnen',
   'viewer.sms': '{account} bittet Sie, „{form}“ zu lesen: {url}',
   messageFrom: 'Nachricht von {account}:',
+  reminder: 'Erinnerung: {text}',
   'page.approverLead': '{sender} bittet Sie, dieses Dokument zu prüfen und zu genehmigen oder abzulehnen.',
   'page.ccLead': '{sender} hat Ihnen dieses Dokument zur Information gesendet. Sie müssen nichts tun.',
   'page.viewerLead': '{sender} bittet Sie, dieses Dokument zu lesen. Das Öffnen wurde festgehalten.',
@@ -92,6 +95,7 @@ const FR: RoleWords = {
   'viewer.button': 'Ouvrir le document',
   'viewer.sms': '{account} vous demande de lire « {form} » : {url}',
   messageFrom: 'Message de {account} :',
+  reminder: 'Rappel : {text}',
   'page.approverLead': '{sender} vous demande d’examiner ce document et de l’approuver ou de le refuser.',
   'page.ccLead': '{sender} vous a envoyé ce document pour information. Rien ne vous est demandé.',
   'page.viewerLead': '{sender} vous demande de lire ce document. Son ouverture a été enregistrée.',
@@ -122,6 +126,7 @@ const ES: RoleWords = {
   'viewer.button': 'Abrir el documento',
   'viewer.sms': '{account} le pide que lea «{form}»: {url}',
   messageFrom: 'Mensaje de {account}:',
+  reminder: 'Recordatorio: {text}',
   'page.approverLead': '{sender} le pide que revise este documento y lo apruebe o lo rechace.',
   'page.ccLead': '{sender} le envió este documento para su información. No se le pide nada.',
   'page.viewerLead': '{sender} le pide que lea este documento. Su apertura ha quedado registrada.',

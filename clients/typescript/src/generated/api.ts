@@ -974,8 +974,11 @@ export interface paths {
          * Set the account's brand
          * @description Sets the parts given; `null` removes one. The logo is PNG or SVG, at most 200 KB, sent as base64
          *     in `logo.data`. An SVG is rebuilt from an allowlist of drawing elements and attributes: scripts,
-         *     event handlers (`on…`), `foreignObject`, styles and every reference outside the file (`href`,
-         *     `url(…)` to anything but a local `#id`) are removed, and `logo.removed` lists what was. The accent
+         *     event handlers (`on…`), `foreignObject`, all CSS (`style` attributes and elements), any value with
+         *     a backslash, `image-set` or `@import`, and every reference outside the file (`href`, `url(…)` to
+         *     anything but a local `#id`) are removed, and `logo.removed` lists what was. A PNG logo may declare
+         *     at most 2000×2000 pixels and its data must unpack to no more than those need; else 400
+         *     `parameter_invalid` (`param` `logo.data`). The accent
          *     colour must reach 4.5:1 contrast against white (buttons carry white text) and against the light
          *     backgrounds links sit on (the signing page's `#eef0f5`, the accent's own 8% tint): a lighter colour
          *     is darkened — its HSL lightness lowered, hue and saturation kept — to the lightest shade that

@@ -34,15 +34,20 @@ export function typeWord(type: AttachmentType): string {
  * Why an image cannot be attached (a phrase), or undefined when it can: its size is read from its
  * header and bounded, and a PNG's pixel data must inflate to no more than those pixels need.
  */
-export function imageProblem(type: 'image/png' | 'image/jpeg', bytes: Uint8Array): string | undefined {
+export function imageProblem(type: 'image/png' | 'image/jpeg', bytes: Uint8Array, limits: ImageLimits = ATTACHMENT_LIMITS): string | undefined {
   const size = type === 'image/png' ? pngSize(bytes) : jpegSize(bytes);
   if (!size) return 'is not a readable image';
-  if (size.width < 1 || size.height < 1 || size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
-    return `is ${size.width}×${size.height} pixels; images of at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels are taken`;
+  if (size.width < 1 || size.height < 1 || size.width > limits.maxSide || size.height > limits.maxSide || size.width * size.height > limits.maxPixels) {
+    return `is ${size.width}×${size.height} pixels; images of at most ${limits.said} are taken`;
   }
   if (type === 'image/png') return pngDataProblem(bytes, size);
   return undefined;
 }
+
+/** How large an image may be: its longer side, its pixels, and how the refusal says it. */
+export interface ImageLimits { readonly maxSide: number; readonly maxPixels: number; readonly said: string }
+
+const ATTACHMENT_LIMITS: ImageLimits = { maxSide: MAX_IMAGE_SIDE, maxPixels: MAX_IMAGE_PIXELS, said: `${MAX_IMAGE_PIXELS / 1_000_000} megapixels` };
 
 interface Size { width: number; height: number; bitDepth?: number; colourType?: number }
 
