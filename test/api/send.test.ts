@@ -73,7 +73,9 @@ for (const dialect of DIALECTS) {
         { ...r, id: undefined, signing_url: undefined },
         { object: 'recipient', id: undefined, name: 'Ada Lovelace', email: 'Ada@Example.com', phone: null, channel: 'email', signer: 1, status: 'sent', delivery_status: 'queued', delivery_error: null, signing_url: undefined, sent_at: NOW.toISOString(), viewed_at: null, signed_at: null,
           // After sending (issue #23).
-          declined_at: null, decline_reason: null, last_reminded_at: null, meaning: null, locale: null },
+          declined_at: null, decline_reason: null, last_reminded_at: null, meaning: null, locale: null,
+          // Issue 42: a recipient's role, the approval time and their own message.
+          role: 'signer', approved_at: null, message: null },
       );
       const token = /^https:\/\/sign\.example\.com\/sign\/([A-Za-z0-9_-]{43})$/.exec(r.signing_url)?.[1];
       assert.ok(token, r.signing_url);

@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
         ['voided', { status: 'voided', sealing_status: 'failed' }, 'all', /it is voided/],
         ['expired', { status: 'expired', sealing_status: 'failed' }, 'all', /it is expired/],
         ['signed', { status: 'signed', sealing_status: 'sealed' }, 'all', /it is signed/],
-        ['half signed', { status: 'viewed', sealing_status: 'failed' }, 'one', /not every recipient has signed/],
+        ['half signed', { status: 'viewed', sealing_status: 'failed' }, 'one', /not every signer and approver is done/],
         ['pending on schedule', { status: 'sent', sealing_status: 'pending', sealing_attempts: 2, sealing_next_at: new Date(Date.now() + 60_000).toISOString() }, 'all', /pending and still being retried/],
         // Its first attempt is due since the last signature, moments ago.
         ['pending, first attempt just due', { status: 'sent', sealing_status: 'pending', sealing_next_at: null }, 'all', /pending and still being retried/],

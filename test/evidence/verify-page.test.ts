@@ -34,7 +34,7 @@ describe('/verify page (HTTP)', () => {
     const script = /src="(\/assets\/verify\/verify\.[0-9a-f]{12}\.js)"/.exec(res.body)![1]!;
     const js = await h.app.inject({ url: script });
     assert.equal(js.statusCode, 200);
-    assert.match(js.body, /fetch\('\/verify'/);
+    assert.match(js.body, /fetch\(['"]\/verify['"]/);
   });
 
   it('POST /verify: our seal → issued by this service; one byte flipped → not intact; no key needed', async () => {

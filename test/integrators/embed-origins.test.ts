@@ -111,7 +111,8 @@ for (const dialect of DIALECTS) {
       // The bridge tells the host each of these states by name.
       const bridge = /src="(\/assets\/sign\/embed-bridge\.[0-9a-f]+\.js)"/.exec((await h.app.inject({ url: new URL(voided.recipients[0]!.signing_url).pathname })).body)![1]!;
       const js = (await h.app.inject({ url: bridge })).body;
-      for (const type of ['formsign:waiting', 'formsign:declined', 'formsign:voided', 'formsign:expired']) assert.ok(js.includes(`'${type}'`), type);
+      // Compiled from TypeScript (esbuild writes double quotes).
+      for (const type of ['formsign:waiting', 'formsign:declined', 'formsign:voided', 'formsign:expired']) assert.ok(js.includes(`'${type}'`) || js.includes(`"${type}"`), type);
       // Another account's pages, with no allowed origin, still carry none of it.
       const tB = await seedTemplate(h, h.actors.bTest.partition, 'B', '2026-01-01T00:00:00.000Z');
       const formB = (await h.request({ method: 'POST', url: '/api/v1/forms', as: h.actors.bTest, json: { template_id: tB } })).json<{ id: string }>();

@@ -14,7 +14,7 @@ describe('test groups', () => {
     assert.ok(groups.integration.includes('test/api/forms.test.ts') && groups.integration.includes('test/unit/route-definition.test.ts'));
     // The browser group is exactly the files that drive Chromium (they run one per core, apart from the
     // integration files; one that ran beside those would compete with them for the two cores).
-    const drivesChromium = files.filter((f) => /from '(?:playwright-core|\.\.\/pages\/chromium\.js|\.\/chromium\.js)'/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    const drivesChromium = files.filter((f) => /from '(?:playwright-core|\.\.\/pages\/chromium\.js|\.\/chromium\.js|\.\/browser-support\.js)'/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
     assert.deepEqual(groups.browser, drivesChromium);
     assert.ok(groups.browser.includes('test/signing/signing-browser.test.ts'));
   });
