@@ -6,7 +6,7 @@ import type { Words } from './sign-words.js';
 
 // An attachment field on the signing page (issue 41): its label and what it takes, the files attached
 // so far (each with a Remove button), "Add a file" and, where images are taken, "Take a photo" (a file
-// input with `capture`, so a phone opens its camera). assets/attachments.js uploads and removes; the
+// input with `capture`, so a phone opens its camera). assets/attachments.ts uploads and removes; the
 // page's script (sign.js) knows the field by its `data-field` button, whose value is the files' names
 // (what it checks "required" by and shows on the document's box).
 

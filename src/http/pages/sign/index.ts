@@ -194,7 +194,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     return reply.header('Cache-Control', 'no-store').send({ status: 'declined', next: `/sign/${req.params.token}${picked ? `?${LANG_PARAM}=${picked}` : ''}` });
   });
 
-  // An approver approves (issue 42): posted by assets/approve.js as a signature is. It is the approver's
+  // An approver approves (issue 42): posted by assets/approve.ts as a signature is. It is the approver's
   // act of signing, so it passes the gate as a signature does (a check asked again at signing included).
   gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/approve', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
     assertSameSite(req);

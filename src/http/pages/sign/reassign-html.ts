@@ -6,7 +6,7 @@ import type { Words } from './sign-words.js';
 
 // "Not me? Assign to someone else" (issue 38 item 5): the page a signer of a form sent with
 // `allow_reassign` opens from their signing page (`/sign/<token>/reassign`, behind the signer gate).
-// A plain form of three fields; its script (assets/reassign.js) posts it as JSON to the same address
+// A plain form of three fields; its script (assets/reassign.ts) posts it as JSON to the same address
 // and, once the server has replaced the link, shows what happened in place (this link is dead then).
 
 export function reassignPage(w: Words, o: { formName: string | null; post: string; back: string }): SafeHtml {

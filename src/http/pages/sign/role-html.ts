@@ -9,7 +9,7 @@ import { SIGN_ASSETS } from './sign-assets.js';
 import { scriptText, type Words } from './sign-words.js';
 
 // The page of a recipient who does not sign (issue 42): an approver reads the document and approves
-// or declines (assets/approve.js posts the approval; the decline is the signer's dialog, decline.js);
+// or declines (assets/approve.ts posts the approval; the decline is the signer's dialog, decline.js);
 // a cc and a viewer read it (a viewer's opening was recorded when this page was built). No fields, no
 // pdf.js: the document opens as the PDF itself, in the browser's own viewer.
 

@@ -44,7 +44,7 @@ export const SIGN_ASSETS = {
   fieldLogic: moduleFile(FIELD_LOGIC, 'field-logic', 'js', JS),
   waitScript: pageScript('sign-wait'),
   // Files the signer attaches (issue 41): loaded only by pages with an attachment field.
-  attachments: moduleFile(here('attachments.js'), 'attachments', 'js', JS),
+  attachments: pageScript('attachments'),
   localTime: pageScript('sign-local-time'),
   // Embedded signing: messages to an allowed parent frame (loaded only where origins are allowed).
   embedBridge: pageScript('embed-bridge'),
@@ -54,7 +54,7 @@ export const SIGN_ASSETS = {
   // Signer checks (issue 38): the code screen.
   checkScript: pageScript('check'),
   // Issue 38 item 5: "Not me? Assign to someone else" (its own page, reassign-html.ts).
-  reassignScript: moduleFile(here('reassign.js'), 'reassign', 'js', JS),
+  reassignScript: pageScript('reassign'),
   // Progress on the server (issue 43): drafts saved as the signer types, and "Finish later".
   draftScript: pageScript('draft'),
   // Compact live errors (issue 43): "2 left: <label> → Go" after Finish, the list on request.
@@ -64,7 +64,7 @@ export const SIGN_ASSETS = {
   // The actions menu at the top (issue 43): Decline, Finish later, Download, Assign, Help.
   actionsMenu: pageScript('actions-menu'),
   // Recipient roles (issue 42): an approver's "Approve".
-  approveScript: moduleFile(here('approve.js'), 'approve', 'js', JS),
+  approveScript: pageScript('approve'),
 } as const;
 
 const versionOf = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;

@@ -4,36 +4,44 @@
 // (DELETE <link>/attachments/<id>). The field's `data-field` button carries the files' names as its
 // value, which the page's script (sign.js) reads like any field's: "required" is judged by it and the
 // document's box shows it; an `input` event tells it the value changed. Words: the page's (`attach.*`).
+import type { SignPageConfig } from '../page-config.js';
 
-const config = JSON.parse(document.getElementById('signing').dataset.config);
+/** What the server answers an upload with (the file as listed). */
+interface Attached {
+  id: string;
+  filename: string;
+  size: number;
+}
+
+const config = JSON.parse((document.getElementById('signing') as HTMLElement).dataset['config'] as string) as SignPageConfig;
 const TEXT = config.text;
-const t = (key, vars = {}) => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+const t = (key: string, vars: Record<string, string | number> = {}): string => (TEXT[key] ?? key).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));
 const MAX_BYTES = 10 * 1024 * 1024;
 const base = `${location.pathname.replace(/\/+$/, '')}/attachments`;
 const HEADERS = { 'x-formsign-signing': '1' };
 // A phone (a coarse pointer) is offered its camera; a desktop's file dialog has no use for a second button.
 const phone = window.matchMedia('(pointer: coarse)').matches;
 
-const sizeText = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const sizeText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
-function wire(box) {
-  const id = box.dataset.attach;
-  const field = box.dataset.fieldName;
-  const max = Number(box.dataset.max);
-  const add = document.getElementById(id);
-  const photo = document.getElementById(`${id}-photo`);
-  const picker = document.getElementById(`${id}-file`);
-  const camera = document.getElementById(`${id}-camera`);
-  const list = document.getElementById(`${id}-list`);
-  const status = document.getElementById(`${id}-status`);
-  const error = document.getElementById(`${id}-error`);
+function wire(box: HTMLElement): void {
+  const id = box.dataset['attach'] as string;
+  const field = box.dataset['fieldName'] as string;
+  const max = Number(box.dataset['max']);
+  const add = document.getElementById(id) as HTMLButtonElement;
+  const photo = document.getElementById(`${id}-photo`) as HTMLButtonElement | null;
+  const picker = document.getElementById(`${id}-file`) as HTMLInputElement;
+  const camera = document.getElementById(`${id}-camera`) as HTMLInputElement | null;
+  const list = document.getElementById(`${id}-list`) as HTMLElement;
+  const status = document.getElementById(`${id}-status`) as HTMLElement;
+  const error = document.getElementById(`${id}-error`) as HTMLElement;
   if (photo && phone) photo.hidden = false;
 
-  const items = () => [...list.querySelectorAll('li[data-attachment]')];
+  const items = (): HTMLLIElement[] => [...list.querySelectorAll<HTMLLIElement>('li[data-attachment]')];
 
   /** The value sign.js reads (the names), the buttons' state, and the news for sign.js's listeners. */
-  function changed() {
-    const names = items().map((li) => li.querySelector('.attach-name').textContent);
+  function changed(): void {
+    const names = items().map((li) => (li.querySelector('.attach-name') as HTMLElement).textContent);
     add.value = names.join(', ');
     const full = names.length >= max;
     add.disabled = full;
@@ -41,13 +49,13 @@ function wire(box) {
     add.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
-  function showError(message) {
+  function showError(message: string): void {
     error.textContent = message;
     error.hidden = !message;
     box.classList.toggle('invalid', Boolean(message));
   }
 
-  function listed(file) {
+  function listed(file: Attached): HTMLLIElement {
     const li = document.createElement('li');
     li.dataset.attachment = file.id;
     const name = document.createElement('span');
@@ -67,7 +75,7 @@ function wire(box) {
     return li;
   }
 
-  async function upload(file) {
+  async function upload(file: File): Promise<void> {
     if (items().length >= max) return showError(t('attach.tooMany', { count: max }));
     if (file.size > MAX_BYTES) return showError(t('attach.tooBig', { name: file.name }));
     status.textContent = t('attach.uploading', { name: file.name });
@@ -79,10 +87,10 @@ function wire(box) {
         credentials: 'same-origin',
         referrerPolicy: 'no-referrer',
       });
-      const body = await res.json().catch(() => null);
+      const body = (await res.json().catch(() => null)) as (Attached & { error?: { message?: string } }) | null;
       if (!res.ok) throw new Error(body?.error?.message ?? String(res.status));
-      list.append(listed(body));
-      status.textContent = t('attach.attached', { name: body.filename });
+      list.append(listed(body!));
+      status.textContent = t('attach.attached', { name: body!.filename });
       showError('');
       changed();
     } catch (err) {
@@ -91,15 +99,15 @@ function wire(box) {
     }
   }
 
-  async function remove(button) {
-    const li = button.closest('li');
-    const name = li.querySelector('.attach-name').textContent;
+  async function remove(button: HTMLButtonElement): Promise<void> {
+    const li = button.closest('li') as HTMLLIElement;
+    const name = (li.querySelector('.attach-name') as HTMLElement).textContent;
     button.disabled = true;
     try {
-      const res = await fetch(`${base}/${encodeURIComponent(button.dataset.remove)}`, { method: 'DELETE', headers: HEADERS, credentials: 'same-origin', referrerPolicy: 'no-referrer' });
+      const res = await fetch(`${base}/${encodeURIComponent(button.dataset['remove'] as string)}`, { method: 'DELETE', headers: HEADERS, credentials: 'same-origin', referrerPolicy: 'no-referrer' });
       // Gone already (removed in another tab) is removed too.
       if (!res.ok && res.status !== 404) {
-        const body = await res.json().catch(() => null);
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
         throw new Error(body?.error?.message ?? String(res.status));
       }
       li.remove();
@@ -113,8 +121,8 @@ function wire(box) {
     }
   }
 
-  async function chosen(input) {
-    const files = [...input.files];
+  async function chosen(input: HTMLInputElement): Promise<void> {
+    const files = [...(input.files as FileList)];
     input.value = '';
     for (const file of files) await upload(file);
   }
@@ -124,11 +132,11 @@ function wire(box) {
   picker.addEventListener('change', () => void chosen(picker));
   camera?.addEventListener('change', () => void chosen(camera));
   list.addEventListener('click', (e) => {
-    const button = e.target.closest('[data-remove]');
+    const button = (e.target as Element).closest<HTMLButtonElement>('[data-remove]');
     if (button) void remove(button);
   });
   // What the server listed is the truth: a value sign.js restored from this tab's storage is replaced.
   changed();
 }
 
-for (const box of document.querySelectorAll('[data-attach]')) wire(box);
+for (const box of document.querySelectorAll<HTMLElement>('[data-attach]')) wire(box);
