@@ -72,7 +72,7 @@ describe('teams in the browser', () => {
     const owner = await openWatched(browser, origin, 1280);
     await owner.page.goto(`${origin}/dashboard/signup`);
     await signUpInPage(owner.page, ownerEmail, 'Lovelace & Co');
-    assert.deepEqual(await navLinks(owner.page), ['Forms', 'Templates', 'Webhooks', 'API keys', 'Usage', 'Outbox', 'Settings', 'API reference']);
+    assert.deepEqual(await navLinks(owner.page), ['Forms', 'Bulk send', 'Templates', 'Webhooks', 'API keys', 'Usage', 'Outbox', 'Settings', 'API reference']);
 
     await followNav(owner.page, 'Settings');
     await owner.page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
@@ -84,7 +84,7 @@ describe('teams in the browser', () => {
     // The sender joins on a phone.
     const sender = await openWatched(browser, origin, 390);
     await join(sender, await invitationLink(senderEmail), 'Lovelace & Co', 'sender');
-    assert.deepEqual(await navLinks(sender.page), ['Forms', 'Templates', 'Webhooks', 'Settings', 'API reference']);
+    assert.deepEqual(await navLinks(sender.page), ['Forms', 'Bulk send', 'Templates', 'Webhooks', 'Settings', 'API reference']);
     await sender.page.getByRole('heading', { name: 'Upload a PDF' }).waitFor();
     await followNav(sender.page, 'Forms');
     await sender.page.getByRole('link', { name: 'New form' }).waitFor();
