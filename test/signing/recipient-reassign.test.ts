@@ -199,6 +199,23 @@ for (const dialect of DIALECTS) {
       assert.equal((await invitationTo('second.new@example.com')).token, newToken);
     });
 
+    it('the new invitation wears the account\'s brand, as every invitation does (issue 42)', async () => {
+      const brand = await h.request({ method: 'PATCH', url: '/api/v1/branding', as: h.actors.aTest, json: { sender_name: 'Acme Homes', accent_color: '#7a1f5c' } });
+      assert.equal(brand.status, 200, brand.body);
+      try {
+        const { formId, ids } = await send([{ channel: 'email', email: 'dan@example.com', name: 'Dan' }]);
+        const changed = await patch(formId, ids[0]!, { email: 'dana@example.com', name: 'Dana' });
+        assert.equal(changed.status, 200, changed.body);
+        await invitationTo('dana@example.com');
+        const mail = sink.received.filter((m) => m.envelopeTo.includes('dana@example.com')).at(-1)!;
+        assert.match(mail.parsed.from?.text ?? '', /Acme Homes/);
+        // The accent is drawn into the message itself when it is composed (the sender name is added at delivery).
+        assert.match(String(mail.parsed.html), /#7a1f5c/i);
+      } finally {
+        await h.request({ method: 'PATCH', url: '/api/v1/branding', as: h.actors.aTest, json: { sender_name: null, accent_color: null } });
+      }
+    });
+
     it('allow_reassign off: the page says the sender did not allow it, and the post is refused', async () => {
       const { tokens } = await send([{ channel: 'email', email: 'eve@example.com' }]);
       const view = await h.app.inject({ url: `/sign/${tokens[0]}` });

@@ -1,4 +1,3 @@
-import { findAccount } from '../../db/repositories/accounts.js';
 import { lockForm } from '../../db/repositories/forms.js';
 import { insertRetiredLink, replaceRecipientLink } from '../../db/repositories/link-replacement.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
@@ -17,7 +16,7 @@ import { normaliseRecipients, type NormalisedRecipient } from '../sending/recipi
 import type { CheckInput } from '../signing/gate/check-rules.js';
 import { hashPassword } from '../users/passwords.js';
 import { enqueueSenderNotice } from '../sending/sender-notice.js';
-import { inviteRecipient } from './advance-turn.js';
+import { inviteRecipient, messageContextOf } from './advance-turn.js';
 import { ACTIVE, checkReason, hasFinished } from './lifecycle-rules.js';
 import { refuseClosedLink } from './closed-links.js';
 import { formFields, loadForm } from '../forms/read-forms.js';
@@ -92,7 +91,7 @@ export interface ReplacedBy {
  */
 export async function replaceRecipient(
   trx: Trx,
-  deps: Pick<DomainDeps, 'links'>,
+  deps: Pick<DomainDeps, 'links' | 'baseUrl'>,
   p: Partition,
   form: FormRow,
   recipientId: string,
@@ -127,9 +126,9 @@ export async function replaceRecipient(
   const dropped = (await listRecipientAttachments(trx, p, current.id)).filter((a) => a.submitted_at === null);
   for (const a of dropped) await deleteAttachment(trx, p, a.id);
   await applyCheck(trx, p, form, current, moved, change, now);
-  const account = await findAccount(trx, p.accountId);
-  // A `waiting` recipient of a sequential form is invited when their turn comes, with the new link.
-  if (moved.status !== 'waiting') await inviteRecipient(trx, deps, p, { form, accountName: account?.name ?? 'Formsign', accountLocale: account?.locale ?? null }, moved, now, { reminders: false });
+  // A `waiting` recipient of a sequential form is invited when their turn comes, with the new link;
+  // the invitation wears the account's brand like every other (messageContextOf).
+  if (moved.status !== 'waiting') await inviteRecipient(trx, deps, p, await messageContextOf(trx, deps, p, form), moved, now, { reminders: false });
   // The signer's own decision is news to the sender: their notification address is told (as of a decline).
   if (who.by === 'signer') await enqueueSenderNotice(trx, { partition: p, now }, form, { kind: 'reassigned', recipient: moved, previous: current, reason: who.reason });
   const state = formState(form, recipients.map((r) => (r.id === moved.id ? moved : r)));
@@ -170,7 +169,7 @@ async function applyCheck(trx: Trx, p: Partition, form: FormRow, before: Recipie
  * At least one member (the schema says so; checked again here for callers without it).
  */
 export async function updateRecipient(
-  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'blobs'>,
+  deps: Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'blobs' | 'baseUrl'>,
   p: Partition,
   formId: string,
   recipientId: string,
@@ -209,7 +208,7 @@ export interface SignerReassignInput {
  * check, if any, stays and is asked of the new person; a check whose code went to the old person's own
  * number is moved to the new number, and an e-mail code needs an e-mail.
  */
-export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links' | 'blobs'>, link: SigningLink, input: SignerReassignInput): Promise<{ reassignedAt: string }> {
+export async function reassignFromSigningPage(deps: Pick<DomainDeps, 'transact' | 'clock' | 'links' | 'blobs' | 'baseUrl'>, link: SigningLink, input: SignerReassignInput): Promise<{ reassignedAt: string }> {
   refuseClosedLink(link);
   if (link.form.allow_reassign !== 1) throw new AppError('form_not_sendable', 'The sender did not allow this document to be passed to someone else.');
   const text = (v: unknown, param: string): string | undefined => {
