@@ -27,7 +27,7 @@ export async function markInvitationAccepted(trx: Trx, id: string, now: string):
 export async function revokeInvitation(trx: Trx, accountId: string, id: string, now: string): Promise<InvitationRow | undefined> {
   const r = await trx.updateTable('invitations').set({ revoked_at: now }).where('account_id', '=', accountId).where('id', '=', id).where('accepted_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) return undefined;
-  return trx.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
+  return trx.selectFrom('invitations').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Withdraws an account's open invitations for an address (a new invitation replaces them). */
