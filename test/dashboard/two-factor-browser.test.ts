@@ -51,6 +51,14 @@ describe('two-factor sign-in in the browser', () => {
       await followNav(page, 'Settings');
       await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
       await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      // The current password first: a wrong one is refused beside its box, the right one goes on.
+      await page.getByLabel('Your current password').fill('not my password');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByText('The password is wrong.').waitFor();
+      forgive(w, /two-factor\/enrolment|status of 400/);
+      await check(w, 'enrol-password');
+      await page.getByLabel('Your current password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Continue' }).click();
       const qr = page.getByRole('img', { name: 'QR code to add Formsign to your authenticator app' });
       await qr.waitFor();
       assert.ok(((await qr.getAttribute('src')) ?? '').startsWith('data:image/svg+xml;base64,'));

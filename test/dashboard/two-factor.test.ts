@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
     const nextStep = () => clock.advance(30_000);
 
     async function enrol(v: Visitor): Promise<{ secret: string; recovery: string[] }> {
-      const start = await v.call('POST', '/dashboard/api/two-factor/enrolment', { json: {} });
+      const start = await v.call('POST', '/dashboard/api/two-factor/enrolment', { json: { password: PASSWORD } });
       assert.equal(start.status, 200, start.body);
       const e = start.json<Enrolment>();
       assert.match(e.secret, /^[A-Z2-7]{32}$/, 'a 160-bit base32 secret, shown as text');
@@ -180,6 +180,21 @@ for (const dialect of DIALECTS) {
       nextStep();
       const next = await passwordStep(owner.email);
       assert.equal((await next.call('POST', '/dashboard/api/two-factor/verify', { json: { code: codeFor(secret) } })).status, 200);
+    });
+
+    it('from a signed-in session, setting it up asks the current password first (a held session cannot lock the owner out)', async () => {
+      const a = await signedUp(h);
+      const missing = await a.call('POST', '/dashboard/api/two-factor/enrolment', { json: {} });
+      assert.equal(missing.status, 400);
+      assert.deepEqual([errorCode(missing), missing.json<{ error: { param: string } }>().error.param], ['parameter_missing', 'password']);
+      const wrong = await a.call('POST', '/dashboard/api/two-factor/enrolment', { json: { password: 'not the password at all' } });
+      assert.equal(wrong.status, 400);
+      assert.deepEqual([errorCode(wrong), wrong.json<{ error: { param: string; message: string } }>().error.message], ['parameter_invalid', 'The password is wrong.']);
+      const pending = await h.deps.database.db.selectFrom('user_totp').select(['pending_secret']).where('account_id', '=', a.accountId).executeTakeFirst();
+      assert.equal(pending?.pending_secret ?? null, null, 'no secret is made for a wrong password');
+      const ok = await a.call('POST', '/dashboard/api/two-factor/enrolment', { json: { password: PASSWORD } });
+      assert.equal(ok.status, 200, ok.body);
+      assert.match(ok.json<Enrolment>().secret, /^[A-Z2-7]{32}$/);
     });
 
     it('an e-mailed sign-in link is one factor: two-factor sign-in still asks for the code', async () => {

@@ -7,7 +7,8 @@ import { isoNow } from '../../lib/clock.js';
 import { qrCodeDataUrl } from '../../lib/qr-code.js';
 import type { DomainDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { reserveSecondFactor } from './login-throttle.js';
+import { reservePasswordCheck, reserveSecondFactor } from './login-throttle.js';
+import { verifyPassword } from './passwords.js';
 import { insertNewSession, startedSession, type Session, type SessionView, type StartedSession } from './sessions.js';
 import { OPERATOR, recordActivity } from '../activity/record-activity.js';
 import type { ActivityKind } from '../../lib/activity-kinds.js';
@@ -65,10 +66,24 @@ export async function twoFactorStatus(deps: Deps, session: Session): Promise<Two
   return { object: 'two_factor', enabled, enabled_at: enabled ? (user.totp?.enabled_at ?? null) : null, recovery_codes_left: left, required: (await findSignInPolicy(deps.db, session.accountId)).require_2fa };
 }
 
-/** A new secret to scan; it counts only once a code from it is confirmed. */
-export async function beginEnrolment(deps: Deps, session: Session): Promise<EnrolmentView> {
+/**
+ * A new secret to scan; it counts only once a code from it is confirmed. From a full session the
+ * user's current password is asked first (when they have one): confirming an enrolment ends every
+ * other session, so a borrowed or stolen session must not be able to put its own authenticator on
+ * the account and lock its owner out. The sign-in step of an account that requires two-factor
+ * sign-in comes straight from the password, and a user without a password (single sign-on, sign-in
+ * links) has none to give.
+ */
+export async function beginEnrolment(deps: Deps, session: Session, input: { password?: unknown; ip: string | null }): Promise<EnrolmentView> {
   const user = await userOf(deps, session);
   if (user.totp?.secret) throw new AppError('parameter_invalid', 'Two-factor sign-in is on already. Turn it off first to move it to another authenticator app.');
+  if (session.pendingStep === null && user.password_hash) {
+    if (typeof input.password !== 'string' || input.password === '') throw new AppError('parameter_missing', 'Enter your current password to set up two-factor sign-in.', 'password');
+    // Throttled as a password change is: a held session must not become a way to guess the password.
+    const attempt = await reservePasswordCheck(deps, { userId: user.id, ip: input.ip });
+    if (!(await verifyPassword(input.password, user.password_hash))) throw new AppError('parameter_invalid', 'The password is wrong.', 'password');
+    await attempt.release();
+  }
   const secret = newTotpSecret();
   await deps.transact((trx) => setPendingTotpSecret(trx, user.account_id, user.id, secret, isoNow(deps.clock)));
   const uri = totpUri(secret, user.email);

@@ -17,7 +17,10 @@ export function registerTwoFactorApi(api: FastifyInstance, deps: DomainDeps): vo
 
   api.get('/two-factor', { onRequest: full }, async (req) => twoFactorStatus(deps, sessionOf(req)));
 
-  api.post('/two-factor/enrolment', { onRequest: enrolling }, async (req) => beginEnrolment(deps, sessionOf(req)));
+  api.post('/two-factor/enrolment', { onRequest: enrolling }, async (req) => {
+    const body = jsonObject(req, ['password']);
+    return beginEnrolment(deps, sessionOf(req), { password: body['password'], ip: clientIp(req) });
+  });
 
   api.post('/two-factor/enrolment/confirm', { onRequest: enrolling }, async (req, reply) => {
     const body = jsonObject(req, ['code']);

@@ -19,26 +19,34 @@ interface Enrolled {
   session: SessionView;
 }
 
-export function EnrolTwoFactor({ onEnrolled }: { onEnrolled: (s: SessionView) => void }) {
+/**
+ * `askPassword`: from Settings, a user with a password confirms it first (the server asks for it: an
+ * enrolment ends every other session, so a borrowed session must not set up its own authenticator).
+ */
+export function EnrolTwoFactor({ onEnrolled, askPassword = false }: { onEnrolled: (s: SessionView) => void; askPassword?: boolean }) {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [enrolled, setEnrolled] = useState<Enrolled | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
   useEffect(() => {
+    if (askPassword) return;
     api<Enrolment>('POST', '/two-factor/enrolment', {}).then(setEnrolment, (e: unknown) => setError({ message: errorMessage(e) }));
-  }, []);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  }, [askPassword]);
+  /** A form's submit: one request with the form's data, its error shown beside the box it names. */
+  const submitting = (send: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      setEnrolled(await api<Enrolled>('POST', '/two-factor/enrolment/confirm', { code: new FormData(e.currentTarget).get('code') }));
+      await send(new FormData(e.currentTarget));
     } catch (err) {
       setError({ message: errorMessage(err), param: err instanceof ApiError ? err.param : undefined });
     } finally {
       setBusy(false);
     }
   };
+  const confirmPassword = submitting(async (form) => setEnrolment(await api<Enrolment>('POST', '/two-factor/enrolment', { password: form.get('password') })));
+  const submit = submitting(async (form) => setEnrolled(await api<Enrolled>('POST', '/two-factor/enrolment/confirm', { code: form.get('code') })));
   if (enrolled) {
     return (
       <div className="two-factor-codes">
@@ -50,6 +58,15 @@ export function EnrolTwoFactor({ onEnrolled }: { onEnrolled: (s: SessionView) =>
         </ul>
         <button type="button" className="btn primary" onClick={() => onEnrolled(enrolled.session)}>I saved my recovery codes</button>
       </div>
+    );
+  }
+  if (!enrolment && askPassword) {
+    return (
+      <form className="two-factor-password" onSubmit={(e) => void confirmPassword(e)} noValidate>
+        <TextInput name="password" type="password" label="Your current password" autoComplete="current-password" error={error?.param === 'password' ? error.message : undefined} />
+        {error && error.param !== 'password' ? <div className="note error" role="alert">{error.message}</div> : null}
+        <button type="submit" className="btn primary" disabled={busy}>{busy ? 'Checking…' : 'Continue'}</button>
+      </form>
     );
   }
   if (!enrolment) return error ? <div className="note error" role="alert">{error.message}</div> : <Spinner label="Making a new secret…" />;

@@ -26,7 +26,7 @@ interface SignInPolicy {
 }
 
 export function TwoFactorSettings() {
-  const { refreshSession } = useApp();
+  const { refreshSession, session } = useApp();
   const [status, setStatus] = useState<TwoFactor | null>(null);
   const [enrolling, setEnrolling] = useState(false);
   const [error, setError] = useState<{ message: string; param?: string | undefined } | null>(null);
@@ -67,7 +67,7 @@ export function TwoFactorSettings() {
           <button type="button" className="btn primary" onClick={() => { setNotice(null); setEnrolling(true); }}>Set up two-factor sign-in</button>
         </>
       ) : null}
-      {status && !status.enabled && enrolling ? <EnrolTwoFactor onEnrolled={enrolled} /> : null}
+      {status && !status.enabled && enrolling ? <EnrolTwoFactor onEnrolled={enrolled} askPassword={session.user.has_password} /> : null}
       {status?.enabled ? (
         <form onSubmit={(e) => void disable(e)} noValidate>
           <p className="muted">On since {formatDate(status.enabled_at)}. {status.recovery_codes_left} of 10 recovery codes left.</p>
