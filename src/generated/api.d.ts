@@ -779,7 +779,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List bulk sends
+         * @description Lists the bulk sends of the key's partition, newest first, with their progress (as `getBulkSend`
+         *     gives it, without `row_errors`: read the rows with `listBulkSendRows`).
+         */
+        get: operations["listBulkSends"];
         put?: never;
         /**
          * Send a template to many recipients, one form per row
@@ -2235,6 +2240,14 @@ export interface components {
             /** @description Why the row failed; null unless `failed`. */
             error: components["schemas"]["RowError"] | null;
         };
+        /** @description A page of bulk sends, newest first. */
+        BulkSendList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["BulkSend"][];
+            /** @description Whether older bulk sends follow; pass the last `id` as `starting_after` to get them. */
+            has_more: boolean;
+        };
         /** @description A page of a bulk send's rows, in row order. */
         BulkSendRowList: {
             /** @constant */
@@ -3128,6 +3141,11 @@ export interface components {
          *     not in this list, or both `starting_after` and `ending_before`, answers `400 parameter_invalid`.
          */
         EndingBeforeEvent: string;
+        /**
+         * @description A cursor: the `id` of the last bulk send of the previous page. The page starts with the next older
+         *     bulk send. An id that is not in this list answers `400 parameter_invalid`.
+         */
+        StartingAfterBulkSend: string;
         /**
          * @description A cursor: the `id` of the last webhook of the previous page. The page starts with the next older
          *     webhook. An id that is not in this list answers `400 parameter_invalid`.
@@ -4735,6 +4753,48 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBulkSends: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the `id` of the last bulk send of the previous page. The page starts with the next older
+                 *     bulk send. An id that is not in this list answers `400 parameter_invalid`.
+                 */
+                starting_after?: components["parameters"]["StartingAfterBulkSend"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bulk sends. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-RateLimit-Monthly-Limit": components["headers"]["X-RateLimit-Monthly-Limit"];
+                    "X-RateLimit-Monthly-Remaining": components["headers"]["X-RateLimit-Monthly-Remaining"];
+                    "X-RateLimit-Monthly-Reset": components["headers"]["X-RateLimit-Monthly-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSendList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -73,6 +73,7 @@ export const DASHBOARD_PERMISSIONS = {
   // Bulk send (issue 42): senders send; every role reads a bulk send's progress and rows.
   'POST /:mode/bulk-sends/preview': 'sender',
   'POST /:mode/bulk-sends': 'sender',
+  'GET /:mode/bulk-sends': 'viewer',
   'GET /:mode/bulk-sends/:bulk_id': 'viewer',
   'GET /:mode/bulk-sends/:bulk_id/rows': 'viewer',
 

@@ -85,6 +85,15 @@ describe('bulk send in the browser', () => {
       try {
         await m.page.goto(`${origin}/dashboard/bulk`);
         await m.page.getByRole('heading', { name: 'Bulk send' }).waitFor();
+        // Coming back later: the bulk send is listed, and "Show" brings back its progress and results.
+        const recent = m.page.locator('section[aria-labelledby="bulk-earlier"]');
+        const row = recent.locator('tbody tr').first();
+        await row.waitFor();
+        assert.deepEqual((await row.locator('td').allInnerTexts()).slice(1, 6), ['Lease', 'completed', '5', '1', '6']);
+        await check(m, 'bulk-recent');
+        await row.getByRole('button', { name: /^Show the bulk send of / }).click();
+        await m.page.locator('section[aria-labelledby="bulk-progress"]').getByText('5 sent, 1 failed, 0 to go, of 6 rows').waitFor();
+        assert.equal(await row.getByText('Shown above').count(), 1);
         await m.page.getByLabel('CSV file').setInputFiles(csvPath);
         await m.page.locator('section[aria-labelledby="bulk-preview"]').waitFor();
         await check(m, 'bulk-preview');

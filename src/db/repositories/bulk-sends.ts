@@ -1,6 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 import type { BulkRowStatus, BulkSendRow, BulkSendRowRow } from '../tables.js';
+import { preparedPage, type Page, type PageQuery } from './pagination.js';
 
 // Bulk sends and their rows (migration 0080, issue 42). Every query names the partition. The row
 // updates are conditional on the state they move from: whoever runs a row twice (a job claimed again
@@ -26,6 +27,16 @@ export async function insertBulkSend(trx: Trx, p: Partition, b: Omit<BulkSendRow
 
 export function findBulkSend(db: Db | Trx, p: Partition, id: string): Promise<BulkSendRow | undefined> {
   return db.selectFrom('bulk_sends').selectAll().where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', id).executeTakeFirst();
+}
+
+const bulkSendsOf = preparedPage((db, a: Partition) =>
+  // Served by bulk_sends_partition_idx (account_id, mode, created_at).
+  db.selectFrom('bulk_sends').selectAll().where('account_id', '=', a.accountId).where('mode', '=', a.mode),
+);
+
+/** The partition's bulk sends, newest first, by (created_at, id). */
+export function pageBulkSends(db: Db, p: Partition, q: PageQuery): Promise<Page<BulkSendRow>> {
+  return bulkSendsOf(db, p, q);
 }
 
 /** Rows in order from `afterRow` (exclusive), `limit` of them. */

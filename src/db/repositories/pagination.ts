@@ -44,7 +44,7 @@ interface AfterArgs {
 }
 
 /** The tables listed newest first, by `(created_at, id)` under an index that ends with those two. */
-type Listed = 'templates' | 'forms' | 'events';
+type Listed = 'templates' | 'forms' | 'events' | 'bulk_sends';
 
 /**
  * A newest-first keyset list over `rows` (which must give the same query shape whatever its arguments),

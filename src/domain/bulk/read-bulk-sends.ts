@@ -1,12 +1,19 @@
-import { findBulkSend, listBulkRows } from '../../db/repositories/bulk-sends.js';
+import { findBulkSend, listBulkRows, pageBulkSends } from '../../db/repositories/bulk-sends.js';
 import type { BulkRowStatus } from '../../db/tables.js';
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { notFound } from '../errors.js';
-import type { ListView } from '../pagination.js';
+import { resolveCursor, type ListInput, type ListView } from '../pagination.js';
 import { bulkRowView, bulkSendView, type BulkSendRowView, type BulkSendView } from './present-bulk-send.js';
 
 type ReadDeps = Pick<DomainDeps, 'db'>;
+
+/** `GET /bulk-sends`: the partition's bulk sends, newest first (without row errors: those are the rows' own). */
+export async function listBulkSends(deps: ReadDeps, p: Partition, input: ListInput): Promise<ListView<BulkSendView>> {
+  const q = await resolveCursor(input, (id) => findBulkSend(deps.db, p, id), 'bulk send');
+  const page = await pageBulkSends(deps.db, p, q);
+  return { object: 'list', data: page.rows.map((b) => bulkSendView(b)), has_more: page.hasMore };
+}
 
 export async function getBulkSend(deps: ReadDeps, p: Partition, id: string): Promise<BulkSendView> {
   const bulk = await findBulkSend(deps.db, p, id);

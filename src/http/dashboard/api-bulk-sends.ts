@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { commit } from '../../domain/prepared-write.js';
 import { prepareCreateBulkSend, type CreateBulkSendInput } from '../../domain/bulk/create-bulk-send.js';
 import { previewBulkSend } from '../../domain/bulk/preview-bulk-send.js';
-import { getBulkSend, listBulkSendRows } from '../../domain/bulk/read-bulk-sends.js';
+import { getBulkSend, listBulkSendRows, listBulkSends } from '../../domain/bulk/read-bulk-sends.js';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Limits } from '../../domain/limits/limits.js';
@@ -16,7 +16,7 @@ import { operationSchemas, type DashboardRoute, type ModeParams } from './operat
 
 // The dashboard's Bulk send page (issue 42): a preview of a CSV (checked as the API checks it, the
 // first rows mapped to the template's fields, nothing written), the send itself (the API's use case,
-// under its window and quota) and the bulk send's progress and rows.
+// under its window and quota), the earlier bulk sends, and a bulk send's progress and rows.
 
 type BulkParams = ModeParams & { bulk_id: string };
 type Limited = (method: string, apiRoute: string) => onRequestHookHandler[];
@@ -44,6 +44,10 @@ export function registerBulkSendsApi(api: FastifyInstance, deps: DomainDeps, doc
     const bulk = await commit(deps, prepareCreateBulkSend(deps, p, await bulkInput(req), { shape, quota: bulkQuota(limits, p.accountId) }));
     return reply.code(202).send(bulk);
   });
+
+  api.get<DashboardRoute<'listBulkSends', ModeParams>>('/:mode/bulk-sends', { onRequest: guard, schema: operationSchemas(doc, 'listBulkSends') }, async (req, reply) =>
+    sendJsonWithEtag(req, reply, { json: JSON.stringify(await listBulkSends(deps, partition(req), req.query)) }),
+  );
 
   api.get<{ Params: BulkParams }>('/:mode/bulk-sends/:bulk_id', { onRequest: guard }, async (req, reply) =>
     sendJsonWithEtag(req, reply, { json: JSON.stringify(await getBulkSend(deps, partition(req), req.params.bulk_id)) }),

@@ -6,6 +6,7 @@ import createForm from './forms/createForm.js';
 // Issue 42: bulk send.
 import createBulkSend from './bulk-sends/createBulkSend.js';
 import getBulkSend from './bulk-sends/getBulkSend.js';
+import listBulkSends from './bulk-sends/listBulkSends.js';
 import listBulkSendRows from './bulk-sends/listBulkSendRows.js';
 import generateForm from './forms/generateForm.js';
 import deleteForm from './forms/deleteForm.js';
@@ -69,6 +70,7 @@ export const ROUTES: readonly RouteDef[] = [
   createBulkSend,
   getBulkSend,
   listBulkSendRows,
+  listBulkSends,
   getHealth,
   getReadiness,
   getOpenApiDocument,

@@ -5,7 +5,7 @@ import { csvCell } from '../../../src/lib/csv-cell';
 import { useApp } from '../mode';
 import { usePoll } from '../poll';
 import { Link } from '../router';
-import { Empty, ErrorNote, Notice, PageTitle, Spinner } from '../ui/ui';
+import { Empty, ErrorNote, formatDateTime, Notice, PageTitle, Spinner } from '../ui/ui';
 import { StatusTag } from './status';
 
 // Bulk send (issue 42): pick a template, upload a CSV (one line per form), look at the first rows as
@@ -35,6 +35,7 @@ export function BulkSendPage() {
   const [sending, setSending] = useState(false);
   const [err, setErr] = useState<string | null>(null);
   const [bulk, setBulk] = useState<BulkSend | null>(null);
+  const [earlier, setEarlier] = useState<BulkSend[] | null>(null);
   const etag = useRef<string | null>(null);
 
   useEffect(() => {
@@ -44,6 +45,11 @@ export function BulkSendPage() {
       setTemplateId(l.data[0]?.id ?? '');
     }, (e: unknown) => setLoadError(errorMessage(e)));
   }, [mode]);
+
+  // The latest bulk sends, to come back to one after leaving the page; read again after each send.
+  useEffect(() => {
+    api<List<BulkSend>>('GET', `/${mode}/bulk-sends?limit=10`).then((l) => setEarlier(l.data), () => setEarlier([]));
+  }, [mode, bulk?.id]);
 
   const template = templates?.find((t) => t.id === templateId);
 
@@ -156,7 +162,46 @@ export function BulkSendPage() {
           <p className="small muted">Bulk send <code className="id">{bulk.id}</code></p>
         </section>
       ) : null}
+      {earlier && earlier.length > 0 ? (
+        <EarlierBulkSends bulks={earlier} templates={templates} shown={bulk?.id} onShow={(b) => { etag.current = null; setBulk(b); }} />
+      ) : null}
     </>
+  );
+}
+
+function EarlierBulkSends({ bulks, templates, shown, onShow }: { bulks: BulkSend[]; templates: Template[]; shown: string | undefined; onShow: (b: BulkSend) => void }) {
+  return (
+    <section className="card" aria-labelledby="bulk-earlier">
+      <h2 id="bulk-earlier">Recent sends</h2>
+      <div className="table-wrap" role="region" aria-label="Recent sends" tabIndex={0}>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Template</th>
+              <th scope="col">Status</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Rows</th>
+              <th scope="col"><span className="visually-hidden">Progress</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {bulks.map((b) => (
+              <tr key={b.id}>
+                <td>{formatDateTime(b.created_at)}</td>
+                <td>{templates.find((t) => t.id === b.template_id)?.name ?? <code className="id">{b.template_id}</code>}</td>
+                <td><StatusTag status={b.status} /></td>
+                <td>{b.sent}</td>
+                <td>{b.failed}</td>
+                <td>{b.total}</td>
+                <td>{b.id === shown ? <span className="muted">Shown above</span> : <button type="button" className="btn secondary small" onClick={() => onShow(b)} aria-label={`Show the bulk send of ${formatDateTime(b.created_at)}`}>Show</button>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 

@@ -342,6 +342,13 @@ BulkSendRow = TypedDict("BulkSendRow", {
     "error": "Union[RowError, None]",
 })
 
+# A page of bulk sends, newest first.
+BulkSendList = TypedDict("BulkSendList", {
+    "object": 'Literal["list"]',
+    "data": "List[BulkSend]",
+    "has_more": "bool",
+})
+
 # A page of a bulk send's rows, in row order.
 BulkSendRowList = TypedDict("BulkSendRowList", {
     "object": 'Literal["list"]',
@@ -815,6 +822,10 @@ class Operations:
     def get_form_evidence(self, form_id: str) -> "bytes":
         """Download the evidence bundle of a signed form (ZIP) (GET /api/v1/forms/{form_id}/evidence, operation getFormEvidence)."""
         return self._request("GET", f"/api/v1/forms/{_q(form_id)}/evidence", query=None, expect="bytes")  # type: ignore[no-any-return]
+
+    def list_bulk_sends(self, *, limit: "Optional[int]" = None, starting_after: "Optional[str]" = None) -> "BulkSendList":
+        """List bulk sends (GET /api/v1/bulk-sends, operation listBulkSends)."""
+        return self._request("GET", "/api/v1/bulk-sends", query={"limit": limit, "starting_after": starting_after}, expect="json")  # type: ignore[no-any-return]
 
     def create_bulk_send(self, body: "CreateBulkSendRequest", *, idempotency_key: Optional[str] = None) -> "BulkSend":
         """Send a template to many recipients, one form per row (POST /api/v1/bulk-sends, operation createBulkSend)."""
