@@ -15,7 +15,7 @@ import { SIGN_HEADERS, strokePng } from './signing/support.js';
 // The README's sending examples pasted in order into one shell, as a reader would after "A first form":
 // send, sign (the one step a person does in a browser; here through the signing page's own calls),
 // the signed PDF and pdfsig, the Arabic send, order/reminders/decline/void, signer checks, the completed
-// copy, a form from a description, the webhooks section with its JavaScript receiver (plain `node`)
+// copy, a bulk send from a CSV, a form from a description, the webhooks section with its JavaScript receiver (plain `node`)
 // verifying a test event, embed origins, idempotent requests and the events feed.
 // What the reader changes is what they paste: the key, the address, the sample template's id; the
 // receiver's port is a free one here. Commands that start the server (`… npm start`) are the server
@@ -31,6 +31,7 @@ const SECTIONS: Array<[string, string]> = [
   ['## Who signed: signer checks', '## Roles, your message and your brand'],
   ['## Roles, your message and your brand', '## The completed copy and notices'],
   ['## The completed copy and notices', '## Evidence'],
+  ['## Bulk send', '## Data retention and deletion'],
   ['## Forms from a description', '## Webhooks'],
   ['## Webhooks', '## Embedded signing'],
   ['## Embedded signing', '## Idempotent requests'],
@@ -173,6 +174,14 @@ describe("README's sending and webhook examples, run in order against a server",
   it('the completed-copy send and the notification address', () => {
     assert.match(outputOf('"completed_copy":false'), /"status":"sent"/);
     assert.match(outputOf('set-notify'), /notices go to contracts@example\.com/);
+  });
+
+  it('a bulk send from a CSV: the bad row reported by number, the others sent, and the bulk send listed', () => {
+    const out = outputOf('-F file=@leases.csv');
+    assert.match(out, /"object":"bulk_send","id":"bulk_[0-9A-Za-z]{24}","mode":"test"/);
+    assert.match(out, /"total":3,"sent":2,"failed":1/);
+    assert.match(out, /"object":"bulk_send_row","row":1,"status":"sent","form_id":"form_/);
+    assert.match(outputOf('bulk-sends?limit=5'), /\{"object":"list","data":\[\{"object":"bulk_send","id":"bulk_[0-9A-Za-z]{24}","mode":"test"[^}]*"total":3,"sent":2,"failed":1/);
   });
 
   it('a form from a description (the built-in generator), the unmatched prefill key named', () => {
