@@ -172,6 +172,9 @@ const RUN_ID = process.env.FORMSIGN_TEST_RUN;
 
 /** A new, empty PostgreSQL schema in the test database; `tag` names what it is for. */
 export async function createPgSchema(tag = ''): Promise<string> {
+  // A batch (the runner sets FORMSIGN_TEST_SHARED_PDF_POOL only there) runs beside other processes:
+  // without the run's id its files would drop their schemas while those processes read the catalog.
+  if (!RUN_ID && process.env.FORMSIGN_TEST_SHARED_PDF_POOL === '1') throw new Error('harness: a batch of test files started without FORMSIGN_TEST_RUN (scripts/run-tests.ts must pass the run id to every test process)');
   const schema = `t_${RUN_ID ? `${RUN_ID}_` : ''}${process.pid}_${tag}${Math.random().toString(36).slice(2, 10)}`;
   await withPg((c) => c.query(`create schema ${schema}`));
   return schema;
