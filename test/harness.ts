@@ -16,6 +16,7 @@ import { createPdfWork, type PdfWork } from '../src/pdf/index.js';
 import type { Config } from '../src/config.js';
 import type { Resolver } from '../src/providers/webhook-http/index.js';
 import { assertConformsToContract } from './contract-check.js';
+import { copyMigratedPgSchema, copyMigratedSqlite } from './shared/migrated-store.js';
 import { seedServiceCertificate } from './shared/service-certificate.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -99,6 +100,11 @@ export async function createHarness(
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
+  // In a run, the store starts migrated (a copy of the process's migrated template: test/shared/migrated-store.ts).
+  if (RUN_ID && !opts.env?.DATABASE_URL && !opts.env?.DATA_DIR && !opts.env?.MIGRATE_ON_START) {
+    if (pgSchema) await copyMigratedPgSchema(PG_URL, pgSchema, createPgSchema);
+    else if (dialect === 'sqlite') await copyMigratedSqlite(RUN_ID, dataDir);
+  }
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   seedServiceCertificate(dataDir, opts.env);
   const deps = await createDeps(config, { ...testDepsOptions(config), ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}), ...(opts.afterSeal ? { afterSeal: opts.afterSeal } : {}) });
