@@ -129,8 +129,15 @@ async function runAlone(file: string): Promise<FileResult> {
 
 const MARK = '@@formsign-batch-file ';
 const FAILED_IN_BATCH = 'failed in a batch';
-/** Set in a batch: test/harness.ts then gives every harness of the process one PDF pool. */
-const BATCH_ENV = { ...process.env, FORMSIGN_TEST_SHARED_PDF_POOL: '1' };
+/**
+ * A batch's environment: the runner's as it is when the batch starts (FORMSIGN_TEST_RUN is set below,
+ * after this module is loaded), plus FORMSIGN_TEST_SHARED_PDF_POOL, with which test/harness.ts gives
+ * every harness of the process one PDF pool. Made at spawn time: a copy made at load lacked the run's
+ * id, so batched files dropped their PostgreSQL schemas while other files' migrators were reading the
+ * catalog (the "relation t_<pid>_….kysely_migration does not exist" flake; test/harness.ts now refuses
+ * a batch without the id).
+ */
+const batchEnv = (): NodeJS.ProcessEnv => ({ ...process.env, FORMSIGN_TEST_SHARED_PDF_POOL: '1' });
 
 interface BatchOutcome {
   results: FileResult[];
@@ -145,7 +152,7 @@ interface BatchOutcome {
 async function runBatch(files: string[]): Promise<BatchOutcome> {
   const results = path.join(CPU_DIR, `batch-${cpuFiles++}.jsonl`);
   const args = ['--enable-source-maps', '--test-reporter', path.join(ROOT, 'scripts', 'test-batch-reporter.mjs'), '--test-reporter-destination', `${results}.report`, path.join(ROOT, 'scripts', 'test-batch.mjs'), '--limit', String(FILE_LIMIT_MS), '--results', results, ...files];
-  const r = await runProcess(args, FILE_LIMIT_MS * files.length, BATCH_ENV);
+  const r = await runProcess(args, FILE_LIMIT_MS * files.length, batchEnv());
   const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
   const ends = new Map(lines(results).map((l) => [l.file as string, l as { ms: number; cpu: number; changed: string[]; handles: string[] }]));
   const reports = new Map(lines(`${results}.report`).map((l) => [l.file as string, l as { ok: boolean; counts: Record<string, number>; output: string }]));

@@ -16,6 +16,7 @@ import { createPdfWork, type PdfWork } from '../src/pdf/index.js';
 import type { Config } from '../src/config.js';
 import type { Resolver } from '../src/providers/webhook-http/index.js';
 import { assertConformsToContract } from './contract-check.js';
+import { copyMigratedPgSchema, copyMigratedSqlite } from './shared/migrated-store.js';
 import { seedServiceCertificate } from './shared/service-certificate.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -99,6 +100,11 @@ export async function createHarness(
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `formsign-${dialect}-`));
   const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined;
+  // In a run, the store starts migrated (a copy of the process's migrated template: test/shared/migrated-store.ts).
+  if (RUN_ID && !opts.env?.DATABASE_URL && !opts.env?.DATA_DIR && !opts.env?.MIGRATE_ON_START) {
+    if (pgSchema) await copyMigratedPgSchema(PG_URL, pgSchema, createPgSchema);
+    else if (dialect === 'sqlite') await copyMigratedSqlite(RUN_ID, dataDir);
+  }
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(dialect === 'postgres' ? { DATABASE_URL: PG_URL } : {}), ...opts.env });
   seedServiceCertificate(dataDir, opts.env);
   const deps = await createDeps(config, { ...testDepsOptions(config), ...(pgSchema ? { pgSchema } : {}), ...(opts.clock ? { clock: opts.clock } : {}), authCacheMs: opts.authCacheMs ?? 0, strictUnits: true, ...(opts.webhookResolver ? { webhookResolver: opts.webhookResolver } : {}), ...(opts.worker ? { worker: opts.worker } : {}), ...(opts.pdf ? { pdf: opts.pdf } : {}), ...(opts.afterSeal ? { afterSeal: opts.afterSeal } : {}) });
@@ -172,6 +178,9 @@ const RUN_ID = process.env.FORMSIGN_TEST_RUN;
 
 /** A new, empty PostgreSQL schema in the test database; `tag` names what it is for. */
 export async function createPgSchema(tag = ''): Promise<string> {
+  // A batch (the runner sets FORMSIGN_TEST_SHARED_PDF_POOL only there) runs beside other processes:
+  // without the run's id its files would drop their schemas while those processes read the catalog.
+  if (!RUN_ID && process.env.FORMSIGN_TEST_SHARED_PDF_POOL === '1') throw new Error('harness: a batch of test files started without FORMSIGN_TEST_RUN (scripts/run-tests.ts must pass the run id to every test process)');
   const schema = `t_${RUN_ID ? `${RUN_ID}_` : ''}${process.pid}_${tag}${Math.random().toString(36).slice(2, 10)}`;
   await withPg((c) => c.query(`create schema ${schema}`));
   return schema;

@@ -50,6 +50,7 @@ import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
 import { namedStatementPool } from './pg-named-statements.js';
+import { introspectingOneSchema } from './pg-schema-introspector.js';
 import { createPgPool, type OnConnectionError, type PgConnectionName } from './pg-pool.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { openWalFile } from './sqlite-open.js';
@@ -111,8 +112,9 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) {
     // Repeated statements run prepared on each connection (pg-named-statements.ts), unless turned off.
     const prepared = opts.pgPreparedStatements === false ? (pool: pg.Pool) => pool : namedStatementPool;
+    // Introspection (the migrator's) reads this store's schema only (pg-schema-introspector.ts says why).
     const connect = (name: PgConnectionName, max: number, extra = '') => new Kysely<Database>({
-      dialect: guardDialect(new PostgresDialect({
+      dialect: guardDialect(introspectingOneSchema(new PostgresDialect({
         pool: prepared(createPgPool(name, {
           connectionString: opts.databaseUrl,
           max,
@@ -122,7 +124,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
           // fails with 55P03, which answers 503 with Retry-After (http/error-handler.ts).
           options: `-c lock_timeout=${PG_LOCK_TIMEOUT_MS}${opts.pgSchema ? ` -c search_path=${opts.pgSchema}` : ''}${extra}`,
         }, opts.onConnectionError ?? (() => undefined))),
-      })),
+      }), opts.pgSchema)),
     });
     const db = connect('main', 10);
     // The replayable transactions' own few connections commit without waiting for the WAL flush: set
@@ -273,40 +275,22 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function migrateToLatest(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>, lock?: MigrationLock): Promise<string[]> {
   const migrator = migratorOf(handle);
-  const run = () => retryOnDroppedSchema(async () => {
+  const run = async () => {
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  });
+  };
   return lock ? lock.hold(run) : run();
-}
-
-/**
- * Kysely's migrator introspects every schema of the database by name (`has_schema_privilege(nspname,
- * …)`), so a schema another session drops at that moment fails the introspection with 3F000 "schema
- * … does not exist" although ours is untouched (seen when several processes share one PostgreSQL
- * database). Such a failure changed nothing (it happens before any migration runs), so it is tried
- * again a few times.
- */
-async function retryOnDroppedSchema<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (i >= attempts || (err as { code?: unknown }).code !== '3F000') throw err;
-      await new Promise((r) => setTimeout(r, 20 * i));
-    }
-  }
 }
 
 /** The migrations this version has that the database has not applied yet (MIGRATE_ON_START=off checks them). */
 export async function pendingMigrations(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Promise<string[]> {
-  const all = await retryOnDroppedSchema(() => migratorOf(handle).getMigrations());
+  const all = await migratorOf(handle).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
-// Kysely finds its bookkeeping tables by introspecting every schema, so a non-default schema must be
-// named or another schema's tables would be mistaken for this one's.
+// Kysely's migrator qualifies its bookkeeping tables with this schema (the introspection it runs reads
+// only the store's schema: pg-schema-introspector.ts).
 function migratorOf(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Migrator {
   return new Migrator({ db: handle.db, provider, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
 }

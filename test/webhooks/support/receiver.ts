@@ -13,6 +13,9 @@ export type Answer = { status: number; headers?: Record<string, string>; body?: 
 /** A webhook receiver on loopback that keeps every request's exact bytes and answers as scripted. */
 export async function startReceiver(answer: (r: Received, n: number) => Answer | Promise<Answer> = () => ({ status: 200 })) {
   const received: Received[] = [];
+  // A scripted delay outlives the connection it was for: close() clears it, so a slow answer the test
+  // no longer waits for leaves no timer behind (it held the process 5 s after test/webhooks/ssrf.test.ts).
+  const delays = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -20,7 +23,15 @@ export async function startReceiver(answer: (r: Received, n: number) => Answer |
       const r: Received = { headers: req.headers, raw: Buffer.concat(chunks), at: Date.now(), path: req.url ?? '' };
       received.push(r);
       void Promise.resolve(answer(r, received.length)).then(async (a) => {
-        if (a.delayMs) await new Promise((d) => setTimeout(d, a.delayMs));
+        if (a.delayMs) {
+          await new Promise<void>((d) => {
+            const timer = setTimeout(() => {
+              delays.delete(timer);
+              d();
+            }, a.delayMs);
+            delays.add(timer);
+          });
+        }
         res.writeHead(a.status, a.headers ?? {});
         res.end(a.body ?? '');
       });
@@ -34,6 +45,8 @@ export async function startReceiver(answer: (r: Received, n: number) => Answer |
     received,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of delays) clearTimeout(timer);
+        delays.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
