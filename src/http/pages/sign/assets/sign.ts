@@ -5,7 +5,7 @@
 // progress in sessionStorage until they sign. Its words come from the page, in the signer's language
 // (config.text, keys of src/lib/i18n/catalogues/en.ts). Pages are drawn as they scroll into view.
 
-import type { PDFDocumentProxy, PDFPageProxy, PageViewport, RenderTask } from 'pdfjs-dist';
+import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
 import type SignaturePadType from 'signature_pad';
 import type { PageFieldConfig, SignPageConfig } from '../page-config.js';
 
