@@ -70,7 +70,7 @@ describe('the first page before the PDF arrives (phone, 1040)', () => {
       const fields = JSON.parse((await page.locator('#signing').getAttribute('data-config'))!) as { fields: Array<{ id: string; name: string; page: number; x: number; y: number; width: number; height: number }> };
       assert.equal(before.markers, fields.fields.filter((x) => x.page === 1).length);
       const first = fields.fields.find((x) => x.name === FIRST)!;
-      const marker = (await page.locator(`.marker[data-for="${first.id}"]`).evaluate(`(m) => { const r = m.getBoundingClientRect(); const p = m.parentElement.getBoundingClientRect(); return { left: r.left - p.left, top: r.top - p.top }; }`)) as { left: number; top: number };
+      const marker = (await page.evaluate(`(() => { const m = document.querySelector('.marker[data-for="${first.id}"]'); const r = m.getBoundingClientRect(); const p = m.parentElement.getBoundingClientRect(); return { left: r.left - p.left, top: r.top - p.top }; })()`)) as { left: number; top: number };
       assert.ok(Math.abs(marker.left - first.x * 1.75) < 1.5 && Math.abs(marker.top - first.y * 1.75) < 1.5, `marker at ${JSON.stringify(marker)} for ${first.x},${first.y}`);
       // Usable: a tap on the box opens its field in the sheet, which takes typing.
       await page.evaluate(`document.querySelector('.marker[data-for="${first.id}"]').scrollIntoView({ block: 'center', inline: 'center' })`);
@@ -81,6 +81,7 @@ describe('the first page before the PDF arrives (phone, 1040)', () => {
       // The PDF let through: pdf.js draws the page crisp in the same box, and the picture goes.
       for (const route of held) await route.continue();
       await context.unroute('**/document.pdf');
+      await page.locator('.page[data-page="1"].drawn').waitFor({ timeout: 90_000 });
       await waitForDocument(page, /2/, 90_000);
       const afterLoad = (await page.evaluate(`(() => {
         const p = document.querySelector('.page[data-page="1"]');

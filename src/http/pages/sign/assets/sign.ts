@@ -90,7 +90,7 @@ const markers = new Map<string, HTMLElement>();
 /** A page's size in PDF points as displayed (the server's, or pdf.js's viewport at scale 1). */
 interface Size { width: number; height: number }
 /** A page of the document: its place on the page, and what is drawn in it (its pdf.js page once loaded). */
-interface Page { n: number; page: PDFPageProxy | null; base: Size; wrap: HTMLDivElement; canvas: HTMLCanvasElement; drawnWidth: number; task: RenderTask | null }
+interface Page { n: number; page: PDFPageProxy | null; base: Size; wrap: HTMLDivElement; canvas: HTMLCanvasElement | null; drawnWidth: number; task: RenderTask | null }
 
 // ---------- the document ----------
 
@@ -120,12 +120,8 @@ function layPage(n: number, total: number, base: Size): Page {
   wrap.style.aspectRatio = `${base.width} / ${base.height}`;
   // Its width in PDF points, for a layout that sizes pages by a scale (guided.ts's zoom).
   wrap.style.setProperty('--pt-w', String(base.width));
-  const canvas = document.createElement('canvas');
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', t('sign.pageLabel', { page: n, total }));
-  wrap.append(canvas);
   placeMarkers(wrap, n, base);
-  return { n, page: null, base, wrap, canvas, drawnWidth: 0, task: null };
+  return { n, page: null, base, wrap, canvas: null, drawnWidth: 0, task: null };
 }
 
 /** Resolves once the picture has loaded and been decoded (false: it failed; pdf.js draws the page instead). */
@@ -228,9 +224,18 @@ async function renderDocument() {
     } finally {
       p.task = null;
     }
-    p.canvas.width = off.width;
-    p.canvas.height = off.height;
-    p.canvas.getContext('2d')!.drawImage(off, 0, 0);
+    // The page's canvas is made at its first drawing: until then the placeholder or the picture shows.
+    let canvas = p.canvas;
+    if (!canvas) {
+      canvas = p.canvas = document.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', t('sign.pageLabel', { page: p.n, total }));
+      // Under the markers.
+      p.wrap.insertBefore(canvas, p.wrap.querySelector(':scope > .marker'));
+    }
+    canvas.width = off.width;
+    canvas.height = off.height;
+    canvas.getContext('2d')!.drawImage(off, 0, 0);
     p.drawnWidth = cssWidth;
     p.wrap.classList.remove('pending');
     p.wrap.classList.add('drawn');
