@@ -34,13 +34,15 @@ function languageMenu(w: Words): SafeHtml {
 </form>`;
 }
 
-export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string; brand?: BrandLook | undefined } = {}): SafeHtml {
+/** `first`: asked for before the stylesheets (the first page's picture: the largest thing the signer waits for). */
+export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; first?: SafeHtml | undefined; subtitle?: string; brand?: BrandLook | undefined } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="${w.locale}" dir="${w.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+${opts.first}
 <title>${title}</title>
 <link rel="icon" href="${LAYOUT_ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${LAYOUT_ASSETS.css.url}">
@@ -235,7 +237,10 @@ ${finishCheck}
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">
 <link rel="modulepreload" href="${SIGN_ASSETS.valueRules.url}">${picture ? '' : html`
 <link rel="modulepreload" href="${SIGN_ASSETS.pdfjs.url}">`}`;
-  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload, brand: page.brand });
+  // The picture first: on a slow phone's six connections it is the long pole (88 KB of 140 KB for the
+  // 1040), so it starts with the stylesheets instead of queueing behind the page's small scripts.
+  const first = picture ? html`<link rel="preload" as="image" href="${urls.firstPage}" fetchpriority="high">` : undefined;
+  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload, first, brand: page.brand });
 }
 
 const EXPIRED_ICON = html`<svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>`;
