@@ -4,6 +4,8 @@
 // (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
 // progress in sessionStorage until they sign. Its words come from the page, in the signer's language
 // (config.text, keys of src/lib/i18n/catalogues/en.ts). Pages are drawn as they scroll into view.
+// Issue 43 item 4: the page boxes come from the server's page sizes and the first page from its
+// picture (first-page.webp), so the signer works on the first page before pdf.js and the PDF arrive.
 
 import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
 import type SignaturePadType from 'signature_pad';
