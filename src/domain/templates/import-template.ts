@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { insertTemplate, findTemplate } from '../../db/repositories/templates.js';
 import { putDocumentPages } from '../../db/repositories/document-pages.js';
-import type { PageSize } from '../../pdf/shared/page-sizes.js';
+import type { PageSize } from '../../pdf/index.js';
 import { ConverterBusyError, DocumentUnconvertibleError } from '../../providers/documents/office-converter.js';
 import { AppError } from '../errors.js';
 import { isoNow } from '../../lib/clock.js';

@@ -12,7 +12,7 @@ import { makeSampleTemplatePdf } from '../sample/index.js';
 import { sealPdfWithEvidence } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
 import { pageSizesOf } from '../shared/page-sizes.js';
-import { pageImage } from '../raster/page-image.js';
+import { pageImage } from '../raster/index.js';
 import { verifyPdf } from '../verify/index.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
