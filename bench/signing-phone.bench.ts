@@ -3,7 +3,8 @@
 // slowed 4× (Emulation.setCPUThrottlingRate) and DevTools' "Slow 4G" network (562.5 ms latency,
 // 1,474.56 kbit/s down, 675 kbit/s up: Network.emulateNetworkConditions). Each load is a fresh
 // browser context (nothing cached) on a new form. "Usable" is the page's own `formsign:interactive`
-// mark (its script wired and its first page drawn, in guided mode at the guided zoom), from the
+// mark (its script wired and its first page shown with its markers, in guided mode at the guided zoom:
+// the server's picture of it, first-page.webp, or pdf.js's drawing when there is none), from the
 // navigation's start; CLS is the sum of layout-shift entries without recent input until then, plus
 // one second after (the session-window CLS can only be smaller). Median of BENCH_PHONE_RUNS (5) loads
 // after one warm-up. Target: first page usable < 3,000 ms, CLS < 0.1. A loaded machine stretches the
