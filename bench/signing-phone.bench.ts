@@ -3,7 +3,8 @@
 // slowed 4× (Emulation.setCPUThrottlingRate) and DevTools' "Slow 4G" network (562.5 ms latency,
 // 1,474.56 kbit/s down, 675 kbit/s up: Network.emulateNetworkConditions). Each load is a fresh
 // browser context (nothing cached) on a new form. "Usable" is the page's own `formsign:interactive`
-// mark (its script wired and its first page drawn, in guided mode at the guided zoom), from the
+// mark (its script wired and its first page shown with its markers, in guided mode at the guided zoom:
+// the server's picture of it, first-page.webp, or pdf.js's drawing when there is none), from the
 // navigation's start; CLS is the sum of layout-shift entries without recent input until then, plus
 // one second after (the session-window CLS can only be smaller). Median of BENCH_PHONE_RUNS (5) loads
 // after one warm-up. Target: first page usable < 3,000 ms, CLS < 0.1. A loaded machine stretches the
@@ -18,7 +19,9 @@ const RUNS = Number(process.env['BENCH_PHONE_RUNS'] ?? 5);
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1000) / 8, uploadThroughput: (675 * 1000) / 8 };
 
 interface Row { name: string; ours: number; target: string; unit: string }
-interface Load { interactive: number; cls: number; bytes: number; guided: boolean }
+interface Load { interactive: number; cls: number; bytes: number; guided: boolean; requests: Fetched[] }
+/** One response of a load: its address (the token cut out), bytes over the wire, and when it ended (ms from the navigation). */
+interface Fetched { url: string; bytes: number; end: number }
 
 export async function run(): Promise<Row[]> {
   const b = await openBrowserHarness();
@@ -43,8 +46,14 @@ export async function run(): Promise<Row[]> {
         await cdp.send('Network.enable');
         await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-        let bytes = 0;
-        cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => { bytes += e.encodedDataLength; });
+        // Bytes per request from Playwright's view of the context, which (unlike this page's CDP
+        // session) also sees the requests of pdf.js's worker. Headers and body as sent (compressed).
+        const requests: Fetched[] = [];
+        const started = Date.now();
+        ctx.on('requestfinished', (req) => {
+          const ended = Date.now() - started;
+          void req.sizes().then((s) => requests.push({ url: new URL(req.url()).pathname.replace(/^\/sign\/[^/]+/, '/sign/<token>'), bytes: s.responseBodySize + s.responseHeadersSize, end: ended })).catch(() => undefined);
+        });
         await page.goto(url, { waitUntil: 'commit' });
         await page.waitForFunction(() => performance.getEntriesByName('formsign:interactive').length > 0, undefined, { timeout: 120_000 });
         await page.waitForTimeout(1000);
@@ -57,7 +66,9 @@ export async function run(): Promise<Row[]> {
             guided: document.body.classList.contains('guided-mode'),
           }), 50);
         })`)) as Omit<Load, 'bytes'>;
-        return { ...seen, bytes };
+        // Before the mark (what the signer waited for), as Chromium's clock and ours start within a few ms.
+        const bytes = requests.filter((r) => r.end <= seen.interactive + 1000).reduce((n, r) => n + r.bytes, 0);
+        return { ...seen, bytes, requests };
       } finally {
         await ctx.close();
       }
@@ -65,6 +76,12 @@ export async function run(): Promise<Row[]> {
     await load(await link(-1));
     const runs: Load[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await load(await link(i)));
+    if (process.env['BENCH_PHONE_BREAKDOWN']) {
+      // The median load's requests, in the order they ended: what the bytes before "usable" are.
+      const mid = [...runs].sort((a, b) => a.interactive - b.interactive)[Math.floor(runs.length / 2)]!;
+      console.log(`requests of the median load (usable at ${mid.interactive.toFixed(0)} ms):`);
+      for (const r of [...mid.requests].sort((a, b) => a.end - b.end)) console.log(`  ${String(r.end).padStart(6)} ms ${String(r.bytes).padStart(8)} B  ${r.url}`);
+    }
     if (runs.some((r) => !r.guided)) throw new Error(`expected guided mode: ${JSON.stringify(runs)}`);
     return [
       { name: 'machine load average (1 min) at the end, for 2 cores', ours: os.loadavg()[0]!, target: '(reported)', unit: 'load' },

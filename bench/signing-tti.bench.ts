@@ -2,7 +2,8 @@
 // DS-11, the CDC assessment and the 1040's first page, merged by qpdf) opened in Chromium, each load a
 // fresh browser context (nothing cached) and a new form (the server fills its document afresh). Time
 // to interactive is read off Chromium's performance timeline: the page's own `formsign:interactive`
-// mark (its script wired and its first page drawn), from the navigation's start. Beside it, from
+// mark (its script wired and its first page shown: the server's picture of it, or pdf.js's drawing
+// when there is none), from the navigation's start. Beside it, from
 // the same timeline: DOMContentLoaded and the load event. p50 of BENCH_TTI_RUNS (5) loads after one
 // warm-up. Target: < 2,000 ms. Wall-clock times on a loaded machine mostly measure the wait for a CPU,
 // so the CPU the page itself used until interactive is reported too (Chromium's Performance.getMetrics:
@@ -66,9 +67,9 @@ export async function run(): Promise<Row[]> {
     return [
       // A loaded machine stretches every figure here: the load is printed beside them.
       { name: 'machine load average (1 min) at the end, for 2 cores', ours: os.loadavg()[0]!, target: '(reported)', unit: 'load' },
-      { name: `13-page form, time to interactive (first page drawn, script ready), ${RUNS} loads p50`, ours: median(runs.map((r) => r.interactive)), target: '< 2000 ms', unit: 'ms' },
+      { name: `13-page form, time to interactive (first page shown, script ready), ${RUNS} loads p50`, ours: median(runs.map((r) => r.interactive)), target: '< 2000 ms', unit: 'ms' },
       { name: `13-page form, DOMContentLoaded p50`, ours: median(runs.map((r) => r.domContentLoaded)), target: '(reported)', unit: 'ms' },
-      { name: `13-page form, pages drawn at interactive (of 13, p50)`, ours: drawn, target: '(reported: the rest wait for the scroll)', unit: 'pages' },
+      { name: `13-page form, pages drawn at interactive (of 13, p50)`, ours: drawn, target: '(reported: the first shows as its picture; the rest wait for the scroll)', unit: 'pages' },
       { name: '13-page form, main thread CPU time until interactive, p50', ours: median(runs.map((r) => r.thread)), target: '(reported)', unit: 'ms' },
       { name: '13-page form, renderer CPU time (pdf.js worker included) until interactive, p50', ours: median(runs.map((r) => r.process)), target: '(reported)', unit: 'ms' },
       { name: '13-page form, main thread busy in tasks until interactive, p50', ours: median(runs.map((r) => r.tasks)), target: '(reported)', unit: 'ms' },

@@ -45,6 +45,7 @@ import * as m0080 from './migrations/0080_bulk_sends.js';
 import * as m0085 from './migrations/0085_recipient_roles_and_messages.js';
 import * as m0086 from './migrations/0086_account_branding.js';
 import * as m0090 from './migrations/0090_link_replacement.js';
+import * as m0095 from './migrations/0095_document_pages.js';
 import * as m0100 from './migrations/0100_form_attachments.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
@@ -264,6 +265,7 @@ export const migrations: Record<string, Migration> = {
   '0085_recipient_roles_and_messages': m0085,
   '0086_account_branding': m0086,
   '0090_link_replacement': m0090,
+  '0095_document_pages': m0095,
   '0100_form_attachments': m0100,
 };
 

@@ -650,6 +650,15 @@ export interface FormAttachmentsTable {
 }
 export type FormAttachmentRow = Selectable<FormAttachmentsTable>;
 
+/** A stored document's page sizes (0095), by its file: JSON `[[width, height], …]` in PDF points as displayed. */
+export interface DocumentPagesTable {
+  account_id: string;
+  mode: Mode;
+  pdf_key: string;
+  page_sizes: string;
+  created_at: string;
+}
+
 /** Who replaced a recipient's link (0090): the sender (PATCH, dashboard) or the signer passing the form on. */
 export type LinkReplacedBy = 'sender' | 'signer';
 
@@ -717,6 +726,7 @@ export interface Database {
   retired_links: RetiredLinksTable;
   code_request_windows: CodeRequestWindowsTable;
   form_attachments: FormAttachmentsTable;
+  document_pages: DocumentPagesTable;
   purge_blobs: PurgeBlobsTable;
   data_subject_requests: DataSubjectRequestsTable;
   bulk_sends: BulkSendsTable;

@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import type { FileLinks } from '../lib/file-links.js';
 import type { Partition } from '../lib/partition.js';
 import type { SigningLinks } from '../lib/signing-links.js';
-import type { AuditTrail, JobOptions, LaidOutForm, SealFacts, LayoutRequest, PdfInspector, PdfRenderer, PdfSource, ServiceCertificates, SigningCertificate, Verification } from '../pdf/index.js';
+import type { AuditTrail, JobOptions, LaidOutForm, SealFacts, LayoutRequest, PdfInspector, PdfRenderer, PdfSource, PdfWork, ServiceCertificates, SigningCertificate, Verification } from '../pdf/index.js';
 import type { BlobStore } from '../providers/blob/index.js';
 import type { ChatModel } from '../providers/llm/index.js';
 import type { WebhookSender } from '../providers/webhook-http/index.js';
@@ -35,6 +35,8 @@ export interface DomainDeps {
   /** Word and OpenDocument uploads to PDF (LibreOffice), before they are inspected like a PDF. */
   readonly documents: OfficeConverter;
   readonly pdfRenderer: PdfRenderer;
+  /** A stored document's page sizes, and one page as a picture (issue 43 item 4), measured and drawn in the PDF pool. */
+  readonly pdfPages: Pick<PdfWork, 'pageSizes' | 'pageImage'>;
   /** Prepared templates by id (a template version never changes; an edit makes a new one); see templates/template-cache.ts. */
   readonly templateCache: TemplateCacheStore;
   /** Filled PDFs, deduplicated by what decides their bytes and bounded by size and age; see forms/render-cache.ts. */

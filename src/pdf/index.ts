@@ -8,6 +8,7 @@ export * from './field.js';
 export * from './work.js';
 export type { DetectedTemplate } from './inspect/index.js';
 export type { PdfRenderer } from './fill/index.js';
+export type { PageSize } from './shared/page-sizes.js';
 export { borrowedPdfWork, createPdfInspector, createPdfWork, type PdfInspector, type PdfInspectorOptions, type PdfWork } from './pool/inspector.js';
 export type { PdfPool, PdfPoolOptions } from './pool/pdf-pool.js';
 export type { SampleTemplate } from './sample/index.js';

@@ -13,6 +13,8 @@ import { SIGN_HEADERS, TINY_PNG, sampleTemplate } from './support.js';
 const EXPECTED = [
   'GET /sign/:token', 'HEAD /sign/:token', 'POST /sign/:token',
   'GET /sign/:token/document.pdf', 'HEAD /sign/:token/document.pdf',
+  // Issue 43 item 4: the first page as a picture, shown until pdf.js has drawn it (the document, as an image).
+  'GET /sign/:token/first-page.webp', 'HEAD /sign/:token/first-page.webp',
   'GET /sign/:token/signed.pdf', 'HEAD /sign/:token/signed.pdf',
   'POST /sign/:token/decline', 'POST /sign/:token/auth/start', 'POST /sign/:token/auth/verify',
   'PUT /sign/:token/draft',
@@ -59,6 +61,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(routes.map((r) => `${r.method} ${r.url}`).sort(), [...EXPECTED].sort());
       assert.deepEqual(Object.fromEntries(routes.filter((r) => r.method !== 'HEAD').map((r) => [`${r.method} ${r.url}`, r.purpose])), {
         'GET /sign/:token': 'view', 'POST /sign/:token': 'sign', 'GET /sign/:token/document.pdf': 'document', 'GET /sign/:token/signed.pdf': 'signed_pdf',
+        'GET /sign/:token/first-page.webp': 'document',
         'POST /sign/:token/decline': 'decline', 'POST /sign/:token/auth/start': 'check', 'POST /sign/:token/auth/verify': 'check',
         'PUT /sign/:token/draft': 'draft', 'GET /sign/:token/reassign': 'reassign', 'POST /sign/:token/reassign': 'reassign',
         'POST /sign/:token/attachments': 'attachment', 'DELETE /sign/:token/attachments/:attachment_id': 'attachment',
@@ -95,11 +98,11 @@ for (const dialect of DIALECTS) {
         await h.app.inject({ method: 'POST', url: `/sign/${token}/decline`, headers: json, payload: '{}' }),
       ];
       // The files are pages' addresses: their refusal is an error page, with the same status.
-      for (const file of ['document.pdf', 'signed.pdf']) {
+      for (const file of ['document.pdf', 'signed.pdf', 'first-page.webp']) {
         const res = await h.app.inject({ url: `/sign/${token}/${file}` });
         assert.equal(res.statusCode, 401);
         assert.match(res.body, /Confirm who you are first/);
-        assert.doesNotMatch(res.body, /%PDF/);
+        assert.doesNotMatch(res.body, /%PDF|RIFF/);
       }
       for (const res of tries) {
         assert.equal(res.statusCode, 401, res.body);

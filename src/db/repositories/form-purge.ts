@@ -40,6 +40,7 @@ export const PURGE_PLAN = {
   bulk_sends: 'not form data: a bulk send\'s template and counters',
   bulk_send_rows: "a row's input (prefill values, recipients' addresses) is cleared when its form is sent or the row fails, before any purge can reach the form; the form id and the error stay",
   account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
+  document_pages: 'not form data: a stored file\'s page sizes, numbers only (issue 43)',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links' | 'form_attachments';

@@ -18,7 +18,7 @@ import { formJson, formState, removedFormFields, scrubbedSnapshot, type FormView
 import { purgeFormFiles } from './purge-files.js';
 import { formFields } from './read-forms.js';
 import { recordFormEvent } from './record-event.js';
-import { renderCacheKeyOf } from './render-form-pdf.js';
+import { pageImageKeyOf, renderCacheKeyOf } from './render-form-pdf.js';
 
 export type DeleteDeps = Pick<DomainDeps, 'db' | 'transact' | 'clock' | 'templateCache' | 'links' | 'blobs' | 'renderCache' | 'pdfRenderer'>;
 
@@ -65,7 +65,7 @@ export async function deleteForm(deps: DeleteDeps, p: Partition, formId: string)
       await emptyDeliveryBodies(trx, p, form.id);
       await deleteAnswersNaming(trx, p, form.id);
       await deleteFormRow(trx, p, form.id);
-      await addPurgeBlobs(trx, p, form.id, [renderKey, ...(await ownFile(trx, p, form))], now);
+      await addPurgeBlobs(trx, p, form.id, [renderKey, pageImageKeyOf(renderKey), ...(await ownFile(trx, p, form))], now);
       await recordFormEvent(trx, p, 'form.deleted', formState(removedDraft(form, now), []), now);
       await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
       return { kind: 'draft' as const, form };
@@ -117,7 +117,7 @@ export function purgeRefusal(form: FormRow): AppError | undefined {
  * for its files. `renderKey`: where its filled document is cached (renderCacheKeyOf, read before the unit).
  */
 export async function purgeFinishedForm(trx: Trx, p: Partition, form: FormRow, renderKey: string, now: string): Promise<FormRow> {
-  const tombstone = await purgeFormRows(trx, p, form, [renderKey, ...(await ownFile(trx, p, form))], now);
+  const tombstone = await purgeFormRows(trx, p, form, [renderKey, pageImageKeyOf(renderKey), ...(await ownFile(trx, p, form))], now);
   await recordFormEvent(trx, p, 'form.deleted', formState(tombstone, []), now);
   await enqueue(trx, p, formPurge, { form_id: form.id }, { now });
   return tombstone;

@@ -89,6 +89,22 @@ export function renderCacheKeyOf(deps: Pick<DomainDeps, 'pdfRenderer' | 'renderC
   return deps.renderCache.keyFor(p, renderVersion(deps, form, fields));
 }
 
+/**
+ * Where the picture of the first page of the rendering cached at `renderKey` is kept (first-page-image.ts):
+ * beside it, named after it, so whatever deletes a form's rendering (a purge) deletes its picture too.
+ */
+export function pageImageKeyOf(renderKey: string): string {
+  return renderKey.replace(/\.pdf$/, '.page1.webp');
+}
+
+/** The rendering's version (its entity tag's value) and where it is cached, without reading it. */
+export async function formRenderVersion(deps: DomainDeps, p: Partition, formId: string): Promise<{ version: string; cacheKey: string }> {
+  const form = await loadForm(deps, p, formId);
+  if (form.status === 'deleted') throw new AppError('resource_not_found', `Form '${form.id}' was deleted: its documents are gone.`);
+  const version = renderVersion(deps, form, await formFields(deps, p, form));
+  return { version, cacheKey: deps.renderCache.keyFor(p, version) };
+}
+
 /** RFC 9110 If-None-Match: `*`, or a list of tags compared weakly (a W/ prefix is ignored). */
 function matchesEtag(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import { insertTemplate, findTemplate } from '../../db/repositories/templates.js';
+import { putDocumentPages } from '../../db/repositories/document-pages.js';
+import type { PageSize } from '../../pdf/index.js';
 import { ConverterBusyError, DocumentUnconvertibleError } from '../../providers/documents/office-converter.js';
 import { AppError } from '../errors.js';
 import { isoNow } from '../../lib/clock.js';
@@ -51,7 +53,7 @@ export async function prepareImportTemplate(deps: DomainDeps, p: Partition, inpu
   const fields = input.fields === undefined ? detected.fields : parseFieldDefs(input.fields, detected.pageCount);
   // Roles named by text tags (issue 41) name the slots unless the caller gives fields or roles itself.
   const signers = input.signers !== undefined ? parseSignerRoles(input.signers) : input.fields === undefined ? detected.roles : [];
-  return prepareStoreTemplate(deps, p, { name, pdf: detected.pdf, pageCount: detected.pageCount, fields, signers, warnings: importWarnings(detected.warnings, fields) });
+  return prepareStoreTemplate(deps, p, { name, pdf: detected.pdf, pageCount: detected.pageCount, pageSizes: detected.pageSizes, fields, signers, warnings: importWarnings(detected.warnings, fields) });
 }
 
 /**
@@ -92,7 +94,7 @@ export async function createSampleTemplate(deps: DomainDeps, p: Partition): Prom
 async function prepareStoreTemplate(
   deps: DomainDeps,
   p: Partition,
-  t: { name: string; pdf: Uint8Array; pageCount: number; fields: FieldDef[]; signers: SignerRole[]; warnings: string[] },
+  t: { name: string; pdf: Uint8Array; pageCount: number; pageSizes?: PageSize[]; fields: FieldDef[]; signers: SignerRole[]; warnings: string[] },
 ): Promise<PreparedWrite<TemplateView>> {
   const id = newId('template');
   const pdfKey = `${p.accountId}/${p.mode}/templates/${id}.pdf`;
@@ -114,6 +116,8 @@ async function prepareStoreTemplate(
       created_at: now,
       updated_at: now,
     });
+    // Measured by the inspection (in the PDF pool): the signing page reserves its boxes from them (issue 43).
+    if (t.pageSizes) await putDocumentPages(trx, p, pdfKey, JSON.stringify(t.pageSizes), now);
     return presentTemplate((await findTemplate(trx, p, id))!);
   };
 }

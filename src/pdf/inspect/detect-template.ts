@@ -13,9 +13,12 @@ import { describeRemoved, removeActiveContent } from '../shared/active-content.j
 import { dropStaleStructures } from '../shared/pdf-cleanup.js';
 import { checkDocumentLimits, checkFormLimits } from './limits.js';
 import { alreadySignedReason } from './signature-state.js';
+import { pageSizesOfDocument, type PageSize } from '../shared/page-sizes.js';
 
 export interface DetectedTemplate {
   pageCount: number;
+  /** Each page's size as displayed (issue 43: the signing page reserves the boxes before the PDF arrives). */
+  pageSizes: PageSize[];
   fields: FieldDef[];
   warnings: string[];
   /** The bytes to store: the upload itself, or its decrypted copy when it had an empty user password. */
@@ -91,7 +94,7 @@ export async function detectTemplate(bytes: Uint8Array): Promise<DetectedTemplat
     const unlabelledPages = new Set(fields.filter((f) => f.label === undefined).map((f) => f.page));
     if (unlabelledPages.size > 0 && textFitsBudget(doc, unlabelledPages)) await labelFromNearbyText(pdf, fields);
     refineLabels(fields);
-    return { pageCount, fields, warnings, pdf, roles: tagged.roles };
+    return { pageCount, pageSizes: pageSizesOfDocument(doc), fields, warnings, pdf, roles: tagged.roles };
   } catch (err) {
     if (err instanceof PdfRejectedError) throw err;
     throw new PdfRejectedError('pdf_invalid', err instanceof DecodedStreamTooLargeError ? BOMB : DAMAGED);

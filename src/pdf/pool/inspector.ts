@@ -6,6 +6,7 @@ import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import { RENDERER_VERSION } from '../shared/renderer-version.js';
+import type { PageSize } from '../shared/page-sizes.js';
 import type { ServiceCertificates, Verification } from '../verify/index.js';
 import type { JobOptions, PdfSource, SealResult, TsaSettings } from '../work.js';
 import { createPdfPool, type PdfPool, type PdfPoolOptions } from './pdf-pool.js';
@@ -25,6 +26,10 @@ export interface PdfWork {
   generate(request: LayoutRequest, opts?: JobOptions): Promise<LaidOutForm>;
   /** What a PDF's signatures prove (verify/), against the service's certificates if given. */
   verify(source: PdfSource, service: ServiceCertificates | undefined, opts?: JobOptions): Promise<Verification>;
+  /** A stored document's page sizes as displayed (issue 43 item 4). */
+  pageSizes(pdf: Uint8Array, opts?: JobOptions): Promise<PageSize[]>;
+  /** One page (1-based) as a WebP picture at `scale` px per point (raster/page-image.ts). */
+  pageImage(pdf: Uint8Array, page: number, scale: number, opts?: JobOptions): Promise<Uint8Array>;
   /** The audit trail as a PDF of its own (audit/). */
   auditTrail(audit: AuditTrail, facts: SealFacts, opts?: JobOptions): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -47,6 +52,8 @@ export function createPdfWork(options: PdfPoolOptions): PdfWork {
     generate: (request, opts) => pool.run({ kind: 'generate', request }, opts),
     verify: (source, service, opts) => pool.run({ kind: 'verify', source, service: service ?? null }, opts),
     auditTrail: (audit, facts, opts) => pool.run({ kind: 'audit', audit, facts }, opts),
+    pageSizes: (pdf, opts) => pool.run({ kind: 'pages', pdf }, opts),
+    pageImage: (pdf, page, scale, opts) => pool.run({ kind: 'image', pdf, page, scale }, opts),
     close,
   };
 }

@@ -280,15 +280,17 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
           : reply.certificate ? new SigningCertificateRefusedError(reply.certificate, reply.message)
           : p.job.kind === 'inspect' || p.job.kind === 'verify' ? new PdfRejectedError('pdf_invalid', UNREADABLE) : new PdfFillFailedError('error', reply.message));
       } else if (reply.kind === 'inspect' && p.job.kind === 'inspect') {
-        const { pageCount, fields, warnings, pdf, roles } = reply;
-        (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, fields, warnings, pdf, roles });
+        const { pageCount, pageSizes, fields, warnings, pdf, roles } = reply;
+        (p.resolve as (v: JobResults['inspect']) => void)({ pageCount, pageSizes, fields, warnings, pdf, roles });
+      } else if (reply.kind === 'pages') {
+        (p.resolve as (v: JobResults['pages']) => void)(reply.pageSizes);
       } else if (reply.kind === 'verify') {
         (p.resolve as (v: JobResults['verify']) => void)(reply.verification);
       } else if (reply.kind === 'generate') {
         (p.resolve as (v: JobResults['generate']) => void)({ pdf: reply.pdf, fields: reply.fields, pageCount: reply.pageCount });
       } else if (reply.kind === 'seal') {
         (p.resolve as (v: JobResults['seal']) => void)({ pdf: reply.pdf, level: reply.level, tsaFailures: reply.tsaFailures });
-      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'audit') {
+      } else if (reply.kind === 'fill' || reply.kind === 'preview' || reply.kind === 'audit' || reply.kind === 'image') {
         (p.resolve as (v: Uint8Array) => void)(reply.pdf);
       }
     });
@@ -308,7 +310,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     // A verification's whole answer is about the file: one too costly to read is the file's doing.
     if (kind === 'verify' && failure !== 'crash') return new PdfRejectedError('pdf_too_complex', failure === 'time' ? TOO_COMPLEX(seconds) : TOO_BIG);
     if (kind === 'inspect' || kind === 'verify') return new PdfRejectedError('pdf_invalid', failure === 'time' ? TOO_SLOW : failure === 'memory' ? TOO_BIG : UNREADABLE);
-    const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
+    const doing = kind === 'audit' ? 'Drawing the audit trail of' : kind === 'image' ? 'Drawing a page of' : kind === 'pages' ? 'Measuring the pages of' : kind === 'seal' ? 'Sealing' : kind === 'preview' ? 'Outlining the fields of' : kind === 'generate' ? 'Generating' : 'Filling';
     if (failure === 'time') return new PdfFillFailedError('time', `${doing} this PDF took more than the ${seconds} s of processing Formsign allows for one document.`);
     if (failure === 'memory') return new PdfFillFailedError('memory', `${doing} this PDF needed more than the ${limits.maxOldGenerationSizeMb} MiB of memory Formsign allows for one document.`);
     return new PdfFillFailedError('error', `The PDF worker stopped while ${doing.toLowerCase()} this PDF.`);

@@ -4,6 +4,7 @@ import type { FieldDef, FieldValue, PdfRejectionCode } from '../field.js';
 import type { LaidOutForm, LayoutRequest } from '../generate/index.js';
 import type { AuditTrail, SealFacts } from '../audit/index.js';
 import type { DetectedTemplate } from '../inspect/index.js';
+import type { PageSize } from '../shared/page-sizes.js';
 import type { SealRequest, SigningCertificate } from '../seal/index.js';
 import type { ServiceCertificates, Verification } from '../verify/index.js';
 import type { PdfSource, SealLevel, SealResult, TsaFailure, TsaSettings } from '../work.js';
@@ -21,7 +22,11 @@ export type PdfJob =
   // What a PDF's signatures prove (verify/), judged against the service's own certificates.
   | { kind: 'verify'; source: PdfSource; service: ServiceCertificates | null }
   // The audit trail as a PDF of its own (audit/).
-  | { kind: 'audit'; audit: AuditTrail; facts: SealFacts };
+  | { kind: 'audit'; audit: AuditTrail; facts: SealFacts }
+  // Issue 43 item 4: a stored document's page sizes (one stored before they were kept at import), and
+  // one page drawn as a WebP picture for the signing page to show before pdf.js has loaded.
+  | { kind: 'pages'; pdf: Uint8Array }
+  | { kind: 'image'; pdf: Uint8Array; page: number; scale: number };
 
 export type JobKind = PdfJob['kind'];
 
@@ -34,13 +39,16 @@ export interface JobResults {
   generate: LaidOutForm;
   verify: Verification;
   audit: Uint8Array;
+  pages: PageSize[];
+  image: Uint8Array;
 }
 
 export interface JobRequest { id: number; job: PdfJob }
 
 export type JobReply =
-  | { id: number; ok: true; kind: 'inspect'; pageCount: number; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array; roles: Array<{ slot: number; role: string }> }
-  | { id: number; ok: true; kind: 'fill' | 'preview' | 'audit'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'inspect'; pageCount: number; pageSizes: PageSize[]; fields: FieldDef[]; warnings: string[]; pdf: Uint8Array; roles: Array<{ slot: number; role: string }> }
+  | { id: number; ok: true; kind: 'fill' | 'preview' | 'audit' | 'image'; pdf: Uint8Array }
+  | { id: number; ok: true; kind: 'pages'; pageSizes: PageSize[] }
   | { id: number; ok: true; kind: 'seal'; pdf: Uint8Array; level: SealLevel; tsaFailures: TsaFailure[] }
   | { id: number; ok: true; kind: 'generate'; pdf: Uint8Array; fields: FieldDef[]; pageCount: number }
   | { id: number; ok: true; kind: 'verify'; verification: Verification }

@@ -11,6 +11,8 @@ import { detectTemplate } from '../inspect/index.js';
 import { makeSampleTemplatePdf } from '../sample/index.js';
 import { sealPdfWithEvidence } from '../seal/index.js';
 import { installDecodeGuard } from '../shared/decode-guard.js';
+import { pageSizesOf } from '../shared/page-sizes.js';
+import { pageImage } from '../raster/index.js';
 import { verifyPdf } from '../verify/index.js';
 import type { JobReply, JobRequest, PdfJob, PoolWorkerData, WorkerReady } from './protocol.js';
 import { currentThreadId } from './thread-cpu.js';
@@ -50,6 +52,11 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
     const pdf = await auditTrailPdf(job.audit, job.facts);
     return { reply: { id, ok: true, kind: 'audit', pdf }, transfer: transferable(pdf) };
   }
+  if (job.kind === 'pages') return { reply: { id, ok: true, kind: 'pages', pageSizes: await pageSizesOf(job.pdf) }, transfer: [] };
+  if (job.kind === 'image') {
+    const pdf = await pageImage(job.pdf, job.page, job.scale);
+    return { reply: { id, ok: true, kind: 'image', pdf }, transfer: transferable(pdf) };
+  }
   if (job.kind === 'verify') {
     const bytes = job.source instanceof Uint8Array ? job.source : await readUpload(job.source.path);
     return { reply: { id, ok: true, kind: 'verify', verification: await verifyPdf(bytes, job.service ?? undefined) }, transfer: [] };
@@ -58,7 +65,7 @@ async function run(id: number, job: PdfJob): Promise<{ reply: JobReply; transfer
   const t = await detectTemplate(bytes);
   // A template that imports can always be filled: the trial fill must fit well inside a fill's limit.
   await trialFill(renderer, t, { tid, cpuMs: data.trialFillCpuMs });
-  return { reply: { id, ok: true, kind: 'inspect', pageCount: t.pageCount, fields: t.fields, warnings: t.warnings, pdf: t.pdf, roles: t.roles }, transfer: transferable(t.pdf) };
+  return { reply: { id, ok: true, kind: 'inspect', pageCount: t.pageCount, pageSizes: t.pageSizes, fields: t.fields, warnings: t.warnings, pdf: t.pdf, roles: t.roles }, transfer: transferable(t.pdf) };
 }
 
 async function readUpload(path: string): Promise<Uint8Array> {

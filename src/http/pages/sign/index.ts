@@ -3,6 +3,8 @@ import type { DomainDeps } from '../../../domain/context.js';
 import { allowedFrameOrigins } from '../../../domain/embed/embed-origins.js';
 import { AppError } from '../../../domain/errors.js';
 import { getFormPdf } from '../../../domain/forms/render-form-pdf.js';
+import { firstPageImage } from '../../../domain/forms/first-page-image.js';
+import { documentPageSizes } from '../../../domain/forms/document-pages.js';
 import { readSignedPdf } from '../../../domain/forms/signed-pdf.js';
 import { startCheck, verifyCheck } from '../../../domain/signing/gate/check-codes.js';
 import type { GatePass } from '../../../domain/signing/gate/signer-gate.js';
@@ -135,7 +137,9 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
+    // Each page's size from the server (issue 43 item 4): the page reserves the boxes before any PDF byte.
+    const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key);
+    return sendPage(reply, openPage(w, { ...page, pageSizes }, { document: `${base}/document.pdf`, firstPage: `${base}/first-page.webp`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
@@ -153,6 +157,17 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
       .header('Cross-Origin-Resource-Policy', 'same-origin')
       .type('application/pdf')
       .send(Buffer.from(result.pdf));
+  });
+
+  // The first page as a picture (issue 43 item 4): shown until pdf.js has drawn it. Its entity tag is
+  // the rendering's version, so a reload asks "still this?" and is answered 304 without drawing.
+  gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/first-page.webp', purpose: 'document' }, async (req, reply, { link }) => {
+    if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
+    if (link.state !== 'signed') refuseClosedLink(link);
+    const { image, etag } = await firstPageImage(deps, link.partition, link.form.id, req.headers['if-none-match'], clientGoneSignal(reply));
+    reply.header('ETag', etag).header('Cache-Control', 'private, no-cache').header('Cross-Origin-Resource-Policy', 'same-origin').header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
+    if (!image) return reply.code(304).send();
+    return reply.type('image/webp').send(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   });
 
   // The signer's copy, once sealed; before that the confirmation page says it is being sealed.

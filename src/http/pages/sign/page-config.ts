@@ -33,4 +33,12 @@ export interface SignPageConfig {
   allow_reassign: boolean;
   /** When the signer's draft on the server was last saved (ISO time), null when there is none. */
   draft_saved_at: string | null;
+  /**
+   * Each page's `[width, height]` in PDF points as displayed, from the server (issue 43 item 4): the
+   * boxes are in the HTML at these sizes and the markers go on them before pdf.js or the PDF load. Null
+   * when the server could not measure them now: the page lays its boxes out from the PDF.
+   */
+  pages: Array<[number, number]> | null;
+  /** The first page as a picture (`/sign/<token>/first-page.webp`), shown until pdf.js draws it; null without `pages`. */
+  first_page: string | null;
 }

@@ -12,6 +12,7 @@ import { declineControls } from './decline-controls.js';
 import { draftControls } from './draft-controls.js';
 import { actionsMenu } from './actions-menu.js';
 import type { SignPageConfig } from './page-config.js';
+import type { PageSize } from '../../../pdf/index.js';
 import type { BrandLook } from '../../../domain/branding/brand-look.js';
 import { brandHead, brandMark, senderMessage } from './brand-html.js';
 import { attachmentControl } from './attachment-controls.js';
@@ -33,13 +34,15 @@ function languageMenu(w: Words): SafeHtml {
 </form>`;
 }
 
-export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; subtitle?: string; brand?: BrandLook | undefined } = {}): SafeHtml {
+/** `first`: asked for before the stylesheets (the first page's picture: the largest thing the signer waits for). */
+export function shell(w: Words, title: string, body: SafeHtml, opts: { head?: SafeHtml | undefined; first?: SafeHtml | undefined; subtitle?: string; brand?: BrandLook | undefined } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="${w.locale}" dir="${w.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+${opts.first}
 <title>${title}</title>
 <link rel="icon" href="${LAYOUT_ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${LAYOUT_ASSETS.css.url}">
@@ -113,6 +116,20 @@ function control(w: Words, f: PageField, id: string, signedOn: string): SafeHtml
 const GUIDED_MIN_FIELDS = 8;
 
 /** The page for an open link: the document, this signer's fields, consent and the finish button. */
+ /**
+ * Each page's box at its size from the server (issue 43 item 4), in the HTML itself, so nothing moves
+ * when the script, pdf.js or the PDF arrive (CLS), and the first page's picture (first-page.webp) is
+ * asked for with the stylesheets by the browser's preload scanner, not after the scripts ran. sign.ts
+ * places the markers on these boxes and draws each page crisp with pdf.js over its placeholder.
+ */
+function pageBoxes(w: Words, sizes: PageSize[] | null, firstPage: string | undefined): SafeHtml | string {
+  if (!sizes) return '';
+  const total = sizes.length;
+  // The page's CSP allows no style attribute: an empty SVG with the page's viewBox gives the box its
+  // height (its aspect ratio) until sign.ts sets the box's own.
+  return html`${sizes.map(([width, height], i) => html`<div class="page pending" data-page="${i + 1}"><svg class="page-frame" viewBox="0 0 ${width} ${height}" aria-hidden="true"></svg><div class="page-placeholder"><span class="spinner" aria-hidden="true"></span><span>${w.t('sign.pageLoading', { page: i + 1, total })}</span></div>${i === 0 && firstPage ? html`<img class="page-image" src="${firstPage}" width="${Math.round(width)}" height="${Math.round(height)}" alt="${w.t('sign.pageLabel', { page: 1, total })}" fetchpriority="high">` : ''}</div>`)}`;
+}
+
 /** "By signing, you sign as: Approved." — the meaning in bold, in its own direction inside any sentence. */
 function meaningLine(w: Words, meaning: string): SafeHtml {
   const [before, after] = checkWords(w.locale).meaning.split('{meaning}');
@@ -120,7 +137,7 @@ function meaningLine(w: Words, meaning: string): SafeHtml {
 }
 
 /** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
-export function openPage(w: Words, page: SigningPage, urls: { document: string; submit: string; decline: string; draft: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] | null }, urls: { document: string; firstPage?: string; submit: string; decline: string; draft: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -144,6 +161,8 @@ export function openPage(w: Words, page: SigningPage, urls: { document: string; 
     fields: page.fields.map((f, i) => ({ ...f, id: `field-${i}` })),
     allow_reassign: urls.reassign !== undefined,
     draft_saved_at: page.draftSavedAt,
+    pages: page.pageSizes ?? null,
+    first_page: page.pageSizes && urls.firstPage ? urls.firstPage : null,
   } satisfies SignPageConfig);
   const sender = html`<bdi>${page.senderName}</bdi>`;
   const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });
@@ -159,7 +178,7 @@ ${senderMessage(w, page.senderName, page.message)}
 <div class="sign-layout">
 <section class="doc" aria-label="${w.t('sign.document')}">
 <div class="doc-status" id="doc-status" role="status">${w.t('sign.loading')}</div>
-<div class="pages" id="pages" dir="ltr"></div>
+<div class="pages" id="pages" dir="ltr">${pageBoxes(w, page.pageSizes ?? null, urls.firstPage)}</div>
 <p class="doc-fallback"><a href="${urls.document}" target="_blank" rel="noopener">${w.t('sign.openPdf')}</a></p>
 </section>
 <aside class="panel" aria-labelledby="panel-title">
@@ -212,11 +231,16 @@ ${finishCheck}
 <script type="module" src="${SIGN_ASSETS.attachments.url}"></script>` : ''}
 <script type="module" src="${SIGN_ASSETS.guided.url}"></script>`;
   // The page's script and the modules it imports at once, asked for with the stylesheets rather than
-  // one after another as each import is reached.
+  // one after another as each import is reached. pdf.js only when no picture of the first page stands
+  // in for it: then its 120 KB would share a slow network with the picture (issue 43 item 4).
+  const picture = Boolean(page.pageSizes && urls.firstPage);
   const preload = html`<link rel="modulepreload" href="${SIGN_ASSETS.script.url}">
-<link rel="modulepreload" href="${SIGN_ASSETS.valueRules.url}">
-<link rel="modulepreload" href="${SIGN_ASSETS.pdfjs.url}">`;
-  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload, brand: page.brand });
+<link rel="modulepreload" href="${SIGN_ASSETS.valueRules.url}">${picture ? '' : html`
+<link rel="modulepreload" href="${SIGN_ASSETS.pdfjs.url}">`}`;
+  // The picture first: on a slow phone's six connections it is the long pole (88 KB of 140 KB for the
+  // 1040), so it starts with the stylesheets instead of queueing behind the page's small scripts.
+  const first = picture ? html`<link rel="preload" as="image" href="${urls.firstPage}" fetchpriority="high">` : undefined;
+  return shell(w, w.t('sign.title', { form: page.formName }), body, { subtitle: page.formName, head: embed ? html`${preload}\n${embed}` : preload, first, brand: page.brand });
 }
 
 const EXPIRED_ICON = html`<svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>`;

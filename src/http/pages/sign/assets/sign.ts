@@ -4,8 +4,10 @@
 // (Next field, progress, errors at each field by the server's own rules) and keeps the signer's
 // progress in sessionStorage until they sign. Its words come from the page, in the signer's language
 // (config.text, keys of src/lib/i18n/catalogues/en.ts). Pages are drawn as they scroll into view.
+// Issue 43 item 4: the page boxes come from the server's page sizes and the first page from its
+// picture (first-page.webp), so the signer works on the first page before pdf.js and the PDF arrive.
 
-import type { PDFDocumentProxy, PDFPageProxy, PageViewport, RenderTask } from 'pdfjs-dist';
+import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
 import type SignaturePadType from 'signature_pad';
 import type { PageFieldConfig, SignPageConfig } from '../page-config.js';
 
@@ -23,18 +25,37 @@ export interface Problem { id: string; label: string; missing: boolean }
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const root = byId('signing');
 const config = JSON.parse(root.dataset['config'] ?? '{}') as SignPageConfig;
-// The longest path to a drawn page is the document (megabytes for a long form) and pdf.js with its
-// worker (which parses it): all three start here, before anything else waits, and load while the rest
-// of the page is wired (the head's modulepreload links have already asked for the scripts).
-const documentBytes = fetch(config.document, { credentials: 'same-origin' }).then((res) => {
-  if (!res.ok) throw new Error(`the document answered ${res.status}`);
-  return res.arrayBuffer();
-});
-const pdfWorker = new Worker(config.pdfjsWorker, { type: 'module' });
-const pdfjsModule = import(config.pdfjs) as Promise<Pdfjs>;
-// Until renderDocument takes them, a failure is its to report, not an unhandled rejection.
-documentBytes.catch(() => {});
-pdfjsModule.catch(() => {});
+/** The document's bytes, pdf.js and its worker, asked for once (loadPdf). */
+interface PdfLoad { bytes: Promise<ArrayBuffer>; worker: Worker; module: Promise<Pdfjs> }
+let pdfLoad: PdfLoad | undefined;
+/**
+ * The longest path to a drawn page is the document and pdf.js with its worker (which parses it): about
+ * 650 KB for the 1040 over the network. With the first page's picture (config.first_page, issue 43
+ * item 4) they are asked for once the signer sees that page and can work on its fields, so on a slow
+ * phone they do not share the network with it; without one, at once, while the rest of the page is wired.
+ */
+function loadPdf(): PdfLoad {
+  if (pdfLoad) return pdfLoad;
+  const bytes = fetch(config.document, { credentials: 'same-origin' }).then((res) => {
+    if (!res.ok) throw new Error(`the document answered ${res.status}`);
+    return res.arrayBuffer();
+  });
+  const module = import(config.pdfjs) as Promise<Pdfjs>;
+  // Until renderDocument takes them, a failure is its to report, not an unhandled rejection.
+  bytes.catch(() => {});
+  module.catch(() => {});
+  return (pdfLoad = { bytes, worker: new Worker(config.pdfjsWorker, { type: 'module' }), module });
+}
+if (!config.first_page) loadPdf();
+// The boxes the server laid out at each page's size (sign-html.ts pageBoxes) get their own aspect
+// ratio and width in points (guided.ts's zoom) before anything else waits: the layout guided mode
+// shows is the one that stays.
+for (const wrap of document.querySelectorAll<HTMLElement>('#pages > .page[data-page]')) {
+  const size = config.pages?.[Number(wrap.dataset['page']) - 1];
+  if (!size) continue;
+  wrap.style.aspectRatio = `${size[0]} / ${size[1]}`;
+  wrap.style.setProperty('--pt-w', String(size[0]));
+}
 // The server's own value rules (one definition): the page checks with them before sending.
 const rules = (await import(config.valueRules)) as Rules;
 // Conditions and formulas (issue 41), by the server's own evaluator; only forms that have them load it.
@@ -68,33 +89,25 @@ const fieldsById = new Map(config.fields.map((f) => [f.id, f]));
 const images = new Map<string, SignatureImage>();
 const markers = new Map<string, HTMLElement>();
 
-/** A page of the document: its place on the page, and what is drawn in it. */
-interface Page { n: number; page: PDFPageProxy; base: PageViewport; wrap: HTMLDivElement; canvas: HTMLCanvasElement; drawnWidth: number; task: RenderTask | null }
+/** A page's size in PDF points as displayed (the server's, or pdf.js's viewport at scale 1). */
+interface Size { width: number; height: number }
+/** A page of the document: its place on the page, and what is drawn in it (its pdf.js page once loaded). */
+interface Page { n: number; page: PDFPageProxy | null; base: Size; wrap: HTMLDivElement; canvas: HTMLCanvasElement | null; drawnWidth: number; task: RenderTask | null }
 
 // ---------- the document ----------
 
-async function renderDocument() {
-  const pdfjs = await pdfjsModule;
-  pdfjs.GlobalWorkerOptions.workerPort = pdfWorker;
-  // disableFontFace: pdf.js draws the glyphs itself instead of adding each embedded font to the page's
-  // font set; every font added made Chromium lay out the whole page again (about 100 ms each on a
-  // 13-page form with 300 fields: 1-2 s of layout before the first page showed).
-  const data = new Uint8Array(await documentBytes);
-  const doc: PDFDocumentProxy = await pdfjs.getDocument({ data, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false, disableFontFace: true }).promise;
-  const total = doc.numPages;
-  docStatus.textContent = total === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: total });
-  // Every page's size first (cheap: no drawing), so each gets its place, a placeholder with its
-  // number and a spinner, and its markers at once; the drawing waits until the page is near the view.
-  const loaded = await Promise.all(Array.from({ length: total }, (_, i) => doc.getPage(i + 1)));
-  const pages = loaded.map((page, i): Page => {
-    const n = i + 1;
-    const base = page.getViewport({ scale: 1 });
-    const wrap = document.createElement('div');
+/** Marks the page usable (bench/signing-*.bench.ts read the mark): once, at the first page shown. */
+function markInteractive(): void {
+  if (performance.getEntriesByName('formsign:interactive').length === 0) performance.mark('formsign:interactive');
+}
+
+/** A page's box: the one the server laid out (sign-html.ts), or a new one; its placeholder, canvas and markers. */
+function layPage(n: number, total: number, base: Size): Page {
+  let wrap = pagesEl.querySelector<HTMLDivElement>(`:scope > .page[data-page="${n}"]`);
+  if (!wrap) {
+    wrap = document.createElement('div');
     wrap.className = 'page pending';
-    wrap.dataset.page = String(n);
-    wrap.style.aspectRatio = `${base.width} / ${base.height}`;
-    // Its width in PDF points, for a layout that sizes pages by a scale (guided.ts's zoom).
-    wrap.style.setProperty('--pt-w', String(base.width));
+    wrap.dataset['page'] = String(n);
     const placeholder = document.createElement('div');
     placeholder.className = 'page-placeholder';
     const spinner = document.createElement('span');
@@ -103,14 +116,77 @@ async function renderDocument() {
     const label = document.createElement('span');
     label.textContent = t('sign.pageLoading', { page: n, total });
     placeholder.append(spinner, label);
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', t('sign.pageLabel', { page: n, total }));
-    wrap.append(placeholder, canvas);
+    wrap.append(placeholder);
     pagesEl.append(wrap);
-    placeMarkers(wrap, n, base);
-    return { n, page, base, wrap, canvas, drawnWidth: 0, task: null };
-  });
+  }
+  wrap.style.aspectRatio = `${base.width} / ${base.height}`;
+  // Its width in PDF points, for a layout that sizes pages by a scale (guided.ts's zoom).
+  wrap.style.setProperty('--pt-w', String(base.width));
+  placeMarkers(wrap, n, base);
+  return { n, page: null, base, wrap, canvas: null, drawnWidth: 0, task: null };
+}
+
+/** Resolves once the picture has loaded and been decoded (false: it failed; pdf.js draws the page instead). */
+async function pictureShown(img: HTMLImageElement): Promise<boolean> {
+  try {
+    if (!img.complete) await new Promise<void>((resolve, reject) => {
+      img.addEventListener('load', () => resolve(), { once: true });
+      img.addEventListener('error', () => reject(new Error('the first page picture did not load')), { once: true });
+    });
+    if (img.naturalWidth === 0) return false;
+    await img.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until guided.ts has laid the page out (on a narrow screen, its sheet): the mark means the signer can work. */
+async function layoutDecided(): Promise<void> {
+  while (!root.classList.contains('guide-ready')) await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+async function renderDocument() {
+  let pages: Page[] | null = null;
+  const sizes = config.pages;
+  if (sizes) {
+    // Issue 43 item 4: the boxes and markers from the server's page sizes, before any PDF byte.
+    pages = sizes.map(([width, height], i) => layPage(i + 1, sizes.length, { width, height }));
+    docStatus.textContent = sizes.length === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: sizes.length });
+    // Every marker is in place: guided.ts can show the open field's box.
+    document.dispatchEvent(new CustomEvent('formsign:pages'));
+    const img = pages[0]?.wrap.querySelector<HTMLImageElement>('img.page-image');
+    if (img && (await pictureShown(img))) {
+      // The signer sees the first page (its picture) with its markers, and the controls are wired:
+      // usable. A frame later, so the picture has been painted when the mark is taken.
+      await layoutDecided();
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      markInteractive();
+    }
+  }
+  const { bytes, worker, module } = loadPdf();
+  const pdfjs = await module;
+  pdfjs.GlobalWorkerOptions.workerPort = worker;
+  // disableFontFace: pdf.js draws the glyphs itself instead of adding each embedded font to the page's
+  // font set; every font added made Chromium lay out the whole page again (about 100 ms each on a
+  // 13-page form with 300 fields: 1-2 s of layout before the first page showed).
+  const data = new Uint8Array(await bytes);
+  const doc: PDFDocumentProxy = await pdfjs.getDocument({ data, isEvalSupported: false, standardFontDataUrl: config.standardFonts, useWasm: false, enableXfa: false, disableFontFace: true }).promise;
+  const total = doc.numPages;
+  if (!pages || pages.length !== total) {
+    // No sizes from the server (or not this document's): every page's size from pdf.js first (cheap:
+    // no drawing), so each gets its place, a placeholder and its markers at once.
+    for (const el of pagesEl.querySelectorAll('.page')) el.remove();
+    docStatus.textContent = total === 1 ? t('sign.pageCountOne') : t('sign.pageCount', { count: total });
+    const loaded = await Promise.all(Array.from({ length: total }, (_, i) => doc.getPage(i + 1)));
+    pages = loaded.map((page, i) => {
+      const p = layPage(i + 1, total, page.getViewport({ scale: 1 }));
+      p.page = page;
+      return p;
+    });
+    document.dispatchEvent(new CustomEvent('formsign:pages'));
+  }
+  const all = pages;
 
   // One page drawn at a time, nearest first: a long document never has thirteen renders competing.
   const wanted = new Set<Page>();
@@ -134,13 +210,14 @@ async function renderDocument() {
     const box = p.wrap.getBoundingClientRect();
     const cssWidth = box.width || p.wrap.clientWidth || 600;
     if (p.drawnWidth === cssWidth) return;
+    const page = (p.page ??= await doc.getPage(p.n));
     const ratio = Math.min(window.devicePixelRatio || 1, 2);
-    const viewport = p.page.getViewport({ scale: (cssWidth / p.base.width) * ratio });
+    const viewport = page.getViewport({ scale: (cssWidth / page.getViewport({ scale: 1 }).width) * ratio });
     // Drawn off screen, then copied in: a page being redrawn never shows blank or half drawn.
     const off = document.createElement('canvas');
     off.width = Math.ceil(viewport.width);
     off.height = Math.ceil(viewport.height);
-    p.task = p.page.render({ canvas: off, canvasContext: off.getContext('2d')!, viewport });
+    p.task = page.render({ canvas: off, canvasContext: off.getContext('2d')!, viewport });
     try {
       await p.task.promise;
     } catch (err) {
@@ -149,17 +226,26 @@ async function renderDocument() {
     } finally {
       p.task = null;
     }
-    p.canvas.width = off.width;
-    p.canvas.height = off.height;
-    p.canvas.getContext('2d')!.drawImage(off, 0, 0);
+    // The page's canvas is made at its first drawing: until then the placeholder or the picture shows.
+    let canvas = p.canvas;
+    if (!canvas) {
+      canvas = p.canvas = document.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', t('sign.pageLabel', { page: p.n, total }));
+      // Under the markers.
+      p.wrap.insertBefore(canvas, p.wrap.querySelector(':scope > .marker'));
+    }
+    canvas.width = off.width;
+    canvas.height = off.height;
+    canvas.getContext('2d')!.drawImage(off, 0, 0);
     p.drawnWidth = cssWidth;
     p.wrap.classList.remove('pending');
     p.wrap.classList.add('drawn');
-    // The page is interactive once its first page shows (the controls were wired before drawing
-    // began): a mark on the performance timeline, which bench/signing-tti.bench.ts reads.
-    if (performance.getEntriesByName('formsign:interactive').length === 0) performance.mark('formsign:interactive');
+    // Without a picture, the page is interactive once its first page shows (the controls were wired
+    // before drawing began).
+    markInteractive();
   };
-  const byWrap = new Map(pages.map((p) => [p.wrap, p]));
+  const byWrap = new Map(all.map((p) => [p.wrap, p]));
   const visible = new Set<Page>();
   const observer = new IntersectionObserver((entries) => {
     for (const e of entries) {
@@ -175,9 +261,7 @@ async function renderDocument() {
     }
     void pump();
   }, { rootMargin: '400px 0px' });
-  for (const p of pages) observer.observe(p.wrap);
-  // Every marker is in place: guided.ts can show the open field's box.
-  document.dispatchEvent(new CustomEvent('formsign:pages'));
+  for (const p of all) observer.observe(p.wrap);
   let pending: ReturnType<typeof setTimeout> | undefined;
   const relayout = (): void => {
     clearTimeout(pending);
@@ -193,7 +277,7 @@ async function renderDocument() {
   document.addEventListener('formsign:relayout', relayout);
 }
 
-function placeMarkers(wrap: HTMLElement, pageNumber: number, base: PageViewport): void {
+function placeMarkers(wrap: HTMLElement, pageNumber: number, base: Size): void {
   for (const f of config.fields) {
     if (f.page !== pageNumber) continue;
     // Markers repeat the panel's controls for pointer users; keyboard users get the same fields once,

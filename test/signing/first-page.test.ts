@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { f1040Template } from './f1040-form.js';
+import { sampleTemplate, sendTo } from './support.js';
+
+// A fast first page (issue 43 item 4), the server's part: each stored document's page sizes are kept
+// (migration 0095, measured in the PDF pool at import, or the first time a page needs them) and the
+// signing page lays out its boxes from them in its HTML; the first page comes as a WebP picture of the
+// filled document, cached by the document's version. On both dialects.
+
+/** The `data-config` JSON of the signing page's HTML. */
+function configOf(body: string): { pages: Array<[number, number]> | null; first_page: string | null } {
+  const raw = /id="signing" data-config="([^"]*)"/.exec(body)?.[1];
+  assert.ok(raw, 'the page has its config');
+  return JSON.parse(raw.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as never;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`the first page before the PDF (${dialect})`, () => {
+    let h: Harness;
+    let f1040: string;
+    before(async () => {
+      h = await createHarness(dialect);
+      f1040 = await f1040Template(h);
+    });
+    after(() => h.close());
+
+    const rowsOf = (pdfKey: string) => h.deps.domain.db.selectFrom('document_pages').selectAll().where('pdf_key', '=', pdfKey).execute();
+
+    it('an upload keeps its page sizes; the page lays out a box per page at that size, the picture in the first', async () => {
+      const template = await h.deps.domain.db.selectFrom('templates').select('pdf_key').where('id', '=', f1040).executeTakeFirstOrThrow();
+      const rows = await rowsOf(template.pdf_key);
+      assert.equal(rows.length, 1, 'measured at import');
+      // The 1040 (2019): two US Letter pages.
+      assert.deepEqual(JSON.parse(rows[0]!.page_sizes), [[612, 792], [612, 792]]);
+      assert.equal(rows[0]!.account_id, h.actors.aTest.partition.accountId);
+
+      const { tokens } = await sendTo(h, h.actors.aTest, f1040, ['first@example.com']);
+      const page = await h.app.inject({ url: `/sign/${tokens[0]}`, headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(page.statusCode, 200);
+      // 100+ KB of HTML (the 143 fields' config) goes gzipped.
+      assert.equal(page.headers['content-encoding'], 'gzip');
+      assert.match(String(page.headers['vary']), /Accept-Language, Accept-Encoding/);
+      const plain = await h.app.inject({ url: `/sign/${tokens[0]}` });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      const config = configOf(plain.body);
+      assert.deepEqual(config.pages, [[612, 792], [612, 792]]);
+      assert.equal(config.first_page, `/sign/${tokens[0]}/first-page.webp`);
+      const boxes = [...plain.body.matchAll(/<div class="page pending" data-page="(\d)"><svg class="page-frame" viewBox="0 0 ([\d.]+) ([\d.]+)"/g)].map((m) => m.slice(1).map(Number));
+      assert.deepEqual(boxes, [[1, 612, 792], [2, 612, 792]]);
+      assert.match(plain.body, new RegExp(`<img class="page-image" src="/sign/${tokens[0]}/first-page.webp" width="612" height="792" alt="Page 1 of 2"`));
+      // pdf.js is not preloaded beside the picture: it loads once the first page is usable.
+      assert.doesNotMatch(plain.body, /rel="modulepreload" href="\/assets\/sign\/pdf\.min/);
+    });
+
+    it('the first page picture is a WebP of the filled page, cached by version, 304 when held', async () => {
+      const { tokens } = await sendTo(h, h.actors.aTest, f1040, ['pic@example.com']);
+      const res = await h.app.inject({ url: `/sign/${tokens[0]}/first-page.webp` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'image/webp');
+      assert.equal(res.rawPayload.subarray(0, 4).toString('latin1'), 'RIFF');
+      assert.equal(res.rawPayload.subarray(8, 12).toString('latin1'), 'WEBP');
+      // The extended header (VP8X) gives the canvas size, 612 × 792 pt at 1.75 px/pt.
+      assert.equal(res.rawPayload.subarray(12, 16).toString('latin1'), 'VP8X');
+      assert.equal(res.rawPayload.readUIntLE(24, 3) + 1, 1071);
+      assert.equal(res.rawPayload.readUIntLE(27, 3) + 1, 1386);
+      assert.ok(res.rawPayload.length < 150_000, `${res.rawPayload.length} bytes`);
+      assert.equal(res.headers['cache-control'], 'private, no-cache');
+      const etag = String(res.headers['etag']);
+      assert.match(etag, /^"[0-9a-f]{32}-p1"$/);
+      const again = await h.app.inject({ url: `/sign/${tokens[0]}/first-page.webp`, headers: { 'if-none-match': etag } });
+      assert.equal(again.statusCode, 304);
+      // Another form with the same template and values shares the cached picture (same version).
+      const other = await sendTo(h, h.actors.aTest, f1040, ['pic2@example.com']);
+      const shared = await h.app.inject({ url: `/sign/${other.tokens[0]}/first-page.webp` });
+      assert.equal(shared.headers['etag'], etag);
+      assert.deepEqual(shared.rawPayload, res.rawPayload);
+      // A bad token is the signing routes' 404, not a picture.
+      const bad = await h.app.inject({ url: `/sign/${'A'.repeat(43)}/first-page.webp` });
+      assert.equal(bad.statusCode, 404);
+      assert.notEqual(bad.headers['content-type'], 'image/webp');
+    });
+
+    it('a document stored without its sizes (before 0095) is measured the first time a page needs them', async () => {
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      const { tokens } = await sendTo(h, h.actors.aTest, templateId, ['old@example.com']);
+      const template = await h.deps.domain.db.selectFrom('templates').select('pdf_key').where('id', '=', templateId).executeTakeFirstOrThrow();
+      await h.deps.domain.db.deleteFrom('document_pages').where('pdf_key', '=', template.pdf_key).execute();
+      const page = await h.app.inject({ url: `/sign/${tokens[0]}` });
+      assert.equal(page.statusCode, 200);
+      const rows = await rowsOf(template.pdf_key);
+      assert.equal(rows.length, 1, 'kept after measuring');
+      const sizes = JSON.parse(rows[0]!.page_sizes) as Array<[number, number]>;
+      assert.deepEqual(configOf(page.body).pages, sizes);
+      assert.ok(sizes.length >= 1 && sizes.every(([w, hgt]) => w > 100 && hgt > 100), JSON.stringify(sizes));
+    });
+  });
+}
