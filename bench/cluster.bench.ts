@@ -17,6 +17,7 @@
 // (test/shared/tsa.ts: an openssl process per request), its seals/s beside the B-B figure.
 // CLUSTER_BENCH_SHAPES=1,1+tsa (or 2) picks the shapes; default all three.
 import fs from 'node:fs';
+import os from 'node:os';
 import { build, isStale } from '../scripts/build.mjs';
 import { startCluster, type Cluster, type Member } from '../test/cluster/cluster.js';
 import { LoadClient } from '../test/cluster/load.js';
@@ -39,15 +40,51 @@ function cpuMs(pid: number | undefined): number {
   return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / 100;
 }
 
+/** CPU ms of each thread of a process by thread id (Linux /proc; empty when gone). */
+function threadCpuMs(pid: number | undefined): Map<number, number> {
+  const out = new Map<number, number>();
+  if (pid === undefined || !fs.existsSync(`/proc/${pid}/task`)) return out;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / 100);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU ms a worker process used during a phase: its main thread (tid = pid), its busiest other
+ * thread (the PDF pool's worker thread, with PDF_WORKERS=1) and every other thread together (GC
+ * helpers, libuv's pool). Depends less on the machine's other load than a rate does.
+ */
+function threadSplit(pid: number | undefined, before: Map<number, number>): { main: number; pdf: number; rest: number } {
+  const after = threadCpuMs(pid);
+  let main = 0;
+  const others: number[] = [];
+  for (const [tid, ms] of after) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (tid === pid) main = used;
+    else others.push(used);
+  }
+  others.sort((a, b) => b - a);
+  return { main, pdf: others[0] ?? 0, rest: others.slice(1).reduce((a, b) => a + b, 0) };
+}
+
 /** The PIDs of the PostgreSQL sessions of the cluster's database. */
 async function pgPids(c: Cluster): Promise<number[]> {
   return (await c.db.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [c.dbName])).rows.map((r) => r.pid);
 }
 
 /** Runs `phase`, then says how busy each part was meanwhile (% of one core). */
-async function measured<T>(c: Cluster, phase: () => Promise<T>): Promise<{ result: T; ms: number; cpu: string }> {
+async function measured<T>(c: Cluster, phase: () => Promise<T>): Promise<{ result: T; ms: number; cpu: string; worker: { main: number; pdf: number; rest: number } }> {
   const members: Member[] = [...c.apis, ...c.workers];
   const before = members.map((m) => cpuMs(m.pid()));
+  const workerThreadsBefore = threadCpuMs(c.workers[0]?.pid());
+  const loadBefore = os.loadavg()[0]!;
   const pgBefore = new Map((await pgPids(c)).map((pid) => [pid, cpuMs(pid)]));
   const selfBefore = process.cpuUsage();
   const started = performance.now();
@@ -61,7 +98,9 @@ async function measured<T>(c: Cluster, phase: () => Promise<T>): Promise<{ resul
     const of = members.map((m, i) => ({ m, used: cpuMs(m.pid()) - before[i]! })).filter((x) => x.m.role === role && x.m.alive());
     return of.length === 0 ? 0 : pct(of.reduce((sum, x) => sum + x.used, 0) / of.length);
   };
-  return { result, ms, cpu: `CPU: API ${perProcess('api')} %, worker ${perProcess('worker')} % each; PostgreSQL ${pct(pgUsed)} %; load+S3+receivers ${pct((self.user + self.system) / 1000)} %` };
+  const worker = threadSplit(c.workers[0]?.pid(), workerThreadsBefore);
+  const load = `load average ${loadBefore.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`;
+  return { result, ms, worker, cpu: `CPU: API ${perProcess('api')} %, worker ${perProcess('worker')} % each; PostgreSQL ${pct(pgUsed)} %; load+S3+receivers ${pct((self.user + self.system) / 1000)} %; ${load}` };
 }
 
 async function loops(n: number, body: (loop: number) => Promise<boolean>): Promise<void> {
@@ -137,7 +176,25 @@ async function shapeWith(api: number, workers: number, env: Record<string, strin
     // Seals: sign every sent form, then wait for the last sealed file.
     let signedCount = 0;
     let nextPage = 0;
+    let signingMs = 0;
+    // Every second: the seal jobs waiting (due, not taken), running (leased), and the other jobs
+    // waiting, to tell whether the signatures or the worker set the pace.
+    const backlog: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await c.db.query<{ seal: boolean; leased: boolean; n: string }>(
+          `select kind = 'form.seal' as seal, status = 'running' as leased, count(*) as n from outbox where status = 'running' or (status in ('pending', 'failed') and run_at <= $1) group by 1, 2`, [new Date().toISOString()]);
+        const n = (seal: boolean, leased: boolean) => rows.filter((r) => r.seal === seal && r.leased === leased).reduce((a, r) => a + Number(r.n), 0);
+        backlog.push(`${n(true, false)}/${n(true, true)}/${n(false, false)}`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    // A preload given in CLUSTER_WORKER_NODE_FLAGS may snapshot its counters on SIGUSR2 (before and after).
+    const snapshot = () => process.env['CLUSTER_WORKER_NODE_FLAGS'] && c.workers.forEach((w) => w.pid() !== undefined && process.kill(w.pid()!, 'SIGUSR2'));
+    snapshot();
     const sealed = await measured(c, async () => {
+      const t0 = performance.now();
       await loops(CONCURRENCY, async () => {
         const page = pages[nextPage++];
         if (page === undefined) return false;
@@ -145,6 +202,7 @@ async function shapeWith(api: number, workers: number, env: Record<string, strin
         if (a.status === 200) signedCount++;
         return true;
       });
+      signingMs = performance.now() - t0;
       const until = Date.now() + 300_000;
       for (;;) {
         const n = Number((await c.db.query<{ n: string }>('select count(*) as n from sealed_files')).rows[0]!.n);
@@ -152,6 +210,18 @@ async function shapeWith(api: number, workers: number, env: Record<string, strin
         await new Promise((r) => setTimeout(r, 100));
       }
     });
+    snapshot();
+    sampling = false;
+    await sampler;
+    // CPU ms per seal of the first worker, by thread (its share when there are two workers).
+    const perSeal = (ms: number) => (ms / Math.max(1, sealed.result / c.workers.length)).toFixed(1);
+    const sealCpu = `worker CPU per seal: main thread ${perSeal(sealed.worker.main)} ms, PDF thread ${perSeal(sealed.worker.pdf)} ms, other threads ${perSeal(sealed.worker.rest)} ms`;
+    if (process.env['CLUSTER_WORKER_NODE_FLAGS']) {
+      // A profile (or a preload's counts) is written at exit: stop the workers as a supervisor would (SIGTERM), not kill -9.
+      for (const w of c.workers) if (w.pid() !== undefined) process.kill(w.pid()!, 'SIGTERM');
+      const until = Date.now() + 30_000;
+      while (c.workers.some((w) => w.alive()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    }
     const size = (await c.db.query<{ avg: string | null }>('select avg(size) as avg from sealed_files')).rows[0]!.avg;
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     return [
@@ -159,7 +229,7 @@ async function shapeWith(api: number, workers: number, env: Record<string, strin
       { name: `${label}: sends/s (${pages.length} in ${s(sent.ms)}, workers stopped; ${sent.cpu})`, ours: pages.length / (sent.ms / 1000), target: '(reported)', unit: 'req/s' },
       { name: `${label}: webhook deliveries/s (a backlog of ${events} events: ${hooks} deliveries in ${s(hooksMs)}; ${drained.cpu})`, ours: hooks / (hooksMs / 1000), target: '(reported)', unit: 'msg/s' },
       { name: `${label}: invitation e-mails/s (${mails} in ${s(mailsMs)}, beside the deliveries)`, ours: mails / (mailsMs / 1000), target: '(reported)', unit: 'msg/s' },
-      { name: `${label}: seals/s (${sealed.result} of ${signedCount} signed forms sealed in ${s(sealed.ms)}, sealed PDF ${Math.round(Number(size ?? 0) / 1024)} KiB on average; ${sealed.cpu})`, ours: sealed.result / (sealed.ms / 1000), target: '(reported)', unit: 'msg/s' },
+      { name: `${label}: seals/s (${sealed.result} of ${signedCount} signed forms sealed in ${s(sealed.ms)}, sealed PDF ${Math.round(Number(size ?? 0) / 1024)} KiB on average; ${sealed.cpu}; ${sealCpu}; the last signature at ${s(signingMs)}; seal jobs waiting/running/other jobs waiting each second: ${backlog.join(' ')})`, ours: sealed.result / (sealed.ms / 1000), target: '(reported)', unit: 'msg/s' },
     ];
   } finally {
     await c.close();

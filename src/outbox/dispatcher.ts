@@ -1,11 +1,11 @@
 import os from 'node:os';
 import type { Db, ReplayableTransact, Transact, Trx, WriteUnit } from '../db/handles.js';
-import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type Lease } from '../db/repositories/outbox.js';
+import { claimJobs, ensureJob, extendLease, markJobDone, markJobDoneAndClaimNext, markJobFailed, nextDueAt, releaseLease, rescheduleJob, type ClaimKinds, type Lease } from '../db/repositories/outbox.js';
 import type { OutboxRow } from '../db/tables.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { retryDelayMs } from './backoff.js';
 import { SYSTEM_PARTITION, type JobContext, type JobDefinition, type JobHandler, type Outcome, type RetryPolicy } from './job.js';
-import { jobDefinition, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
+import { jobDefinition, PDF_JOB_KINDS, SCHEDULED_JOBS, type JobHandlers } from './registry.js';
 
 export interface DispatcherOptions {
   readonly db: Db;
@@ -18,8 +18,14 @@ export interface DispatcherOptions {
   readonly dialect: 'sqlite' | 'postgres';
   readonly clock: Clock;
   readonly handlers: JobHandlers;
-  /** Jobs run at once by this worker (default 8). */
+  /** Jobs run at once by this worker (default 8), besides those whose work is in the PDF pool. */
   readonly concurrency?: number;
+  /**
+   * Jobs whose work is in the PDF pool (`pdfWork`: the seal) run at once, a budget apart from
+   * `concurrency` (default: `concurrency`): a backlog of seals took every slot, and the webhook
+   * deliveries and e-mails waited behind it (issue 36: 300 of them at once in the cluster benchmark).
+   */
+  readonly pdfConcurrency?: number;
   /** How long a claim holds a job before another worker may take it; renewed while it runs (default 60 s). */
   readonly leaseMs?: number;
   /** The backstop poll when no signal comes (default 5 s). */
@@ -70,6 +76,13 @@ class AttemptAbortedError extends Error {}
 /** Raised in place of a handler's result when stop() handed its job back: not a failure of the job. */
 class HandedBackError extends Error {}
 
+/** A share of the worker's slots: the jobs of some kinds, at most `size` of them at once. */
+interface Budget {
+  readonly size: number;
+  /** What its claims may take; undefined: any job (when no job is `pdfWork`). */
+  readonly kinds: ClaimKinds | undefined;
+}
+
 /** While every slot is busy, the feed runs at most this often (see loop). */
 const FEED_WHEN_BUSY_MS = 250;
 
@@ -92,6 +105,10 @@ const scheduledId = (def: JobDefinition) => `job_${def.name}`;
  */
 export function createDispatcher(o: DispatcherOptions): Worker {
   const concurrency = o.concurrency ?? 8;
+  // Two budgets, PDF-pool jobs and the rest; each settling job hands its slot to one of its own budget.
+  const other: Budget = { size: concurrency, kinds: PDF_JOB_KINDS.length > 0 ? { except: PDF_JOB_KINDS } : undefined };
+  const budgets: readonly Budget[] = PDF_JOB_KINDS.length > 0 ? [{ size: o.pdfConcurrency ?? concurrency, kinds: { only: PDF_JOB_KINDS } }, other] : [other];
+  const budgetOf = (kind: string): Budget => (budgets.length > 1 && PDF_JOB_KINDS.includes(kind) ? budgets[0]! : other);
   const leaseMs = o.leaseMs ?? 60_000;
   const pollMs = o.pollMs ?? 5_000;
   const stopGraceMs = o.stopGraceMs ?? 10_000;
@@ -100,7 +117,12 @@ export function createDispatcher(o: DispatcherOptions): Worker {
   const id = o.workerId ?? `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   const at = (offsetMs = 0) => new Date(o.clock.now().getTime() + offsetMs).toISOString();
 
-  const inflight = new Map<string, { lease: Lease; abort: AbortController; done: Promise<void> }>();
+  const inflight = new Map<string, { lease: Lease; abort: AbortController; done: Promise<void>; budget: Budget }>();
+  const freeIn = (b: Budget): number => {
+    let running = 0;
+    for (const r of inflight.values()) if (r.budget === b) running++;
+    return b.size - running;
+  };
   let started = false;
   let stopping = false;
   let loopDone: Promise<void> = Promise.resolve();
@@ -137,14 +159,14 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     });
   }
 
-  const claimIn = (trx: Trx, limit: number) =>
-    claimJobs(trx, { now: isoNow(o.clock), leaseUntil: at(leaseMs), limit, workerId: id, skipLocked: o.dialect === 'postgres' });
+  const claimIn = (trx: Trx, limit: number, kinds: ClaimKinds | undefined) =>
+    claimJobs(trx, { now: isoNow(o.clock), leaseUntil: at(leaseMs), limit, workerId: id, skipLocked: o.dialect === 'postgres', ...(kinds ? { kinds } : {}) });
   // The worker's own bookkeeping, whose loss to a power failure is repaired by running it again.
   const replayable = <T>(unit: WriteUnit<T>): Promise<T> => (o.transactReplayable ?? o.transact)(unit);
   /** How a job's outcome commits: without waiting for the disk only when running it again is harmless. */
   const transactFor = (def: JobDefinition | undefined) => <T>(unit: WriteUnit<T>): Promise<T> => (def?.replayableOutcome ? replayable(unit) : o.transact(unit));
   // A lost claim leaves the job claimable again once its lease runs out: nothing ran on its strength.
-  const claim = (limit: number): Promise<OutboxRow[]> => replayable((trx) => claimIn(trx, limit));
+  const claim = (limit: number, kinds: ClaimKinds | undefined): Promise<OutboxRow[]> => replayable((trx) => claimIn(trx, limit, kinds));
 
   /** Settles a job in one transaction, refused (and rolled back) when the lease is no longer ours. */
   const settle = (def: JobDefinition | undefined, write: Outcome) =>
@@ -219,7 +241,8 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       const now = isoNow(o.clock);
       // The commit that settles this job also claims the next one for its slot: one commit per job
       // instead of two.
-      const settling = { now, leaseUntil: at(leaseMs), workerId: id };
+      const { kinds } = budgetOf(row.kind);
+      const settling = { now, leaseUntil: at(leaseMs), workerId: id, ...(kinds ? { kinds } : {}) };
       return await transactFor(def)(async (trx) => {
         if (o.dialect === 'postgres' && def.everyMs === undefined && !stopping) {
           // One statement marks this job done and claims the next (a round trip per job fewer); the
@@ -232,7 +255,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
         const held = def.everyMs !== undefined ? await rescheduleJob(trx, lease, { runAt: at(def.everyMs), error: null, now }) : await markJobDone(trx, lease, now);
         if (!held) throw new LeaseLostError();
         if (outcome) await outcome(trx);
-        return stopping ? undefined : (await claimIn(trx, 1))[0];
+        return stopping ? undefined : (await claimIn(trx, 1, kinds))[0];
       });
     } catch (error) {
       if (error instanceof LeaseLostError) {
@@ -269,7 +292,7 @@ export function createDispatcher(o: DispatcherOptions): Worker {
         if (next) void launch(next);
         wake();
       });
-    inflight.set(row.id, { lease: { id: row.id, attempts: row.attempts }, abort, done });
+    inflight.set(row.id, { lease: { id: row.id, attempts: row.attempts }, abort, done, budget: budgetOf(row.kind) });
     return done;
   }
 
@@ -278,8 +301,9 @@ export function createDispatcher(o: DispatcherOptions): Worker {
     let lastFeed = 0;
     let feedSkipped = false;
     while (!stopping) {
-      let claimed = 0;
-      let free = concurrency - inflight.size;
+      // Some budget claimed as many as it had room for: more may be due.
+      let filled = false;
+      let free = budgets.map(freeIn);
       try {
         if (Date.now() - lastSchedule > pollMs * 12) {
           await ensureScheduled();
@@ -290,27 +314,32 @@ export function createDispatcher(o: DispatcherOptions): Worker {
         // run_at), so while busy it runs at most every FEED_WHEN_BUSY_MS instead of at every job's end: a
         // statement per job saved. An event then joins the queue at the first job end (or poll) after
         // that; other workers, woken by the same signal, publish it themselves when they have room.
-        feedSkipped = !(free > 0 || Date.now() - lastFeed >= FEED_WHEN_BUSY_MS);
+        feedSkipped = !(freeIn(other) > 0 || Date.now() - lastFeed >= FEED_WHEN_BUSY_MS);
         if (!feedSkipped) {
           lastFeed = Date.now();
           await o.feed?.().catch((error: unknown) => log(`worker ${id}: publishing events failed: ${errorText(error)}`));
         }
-        if (free > 0) {
-          const rows = await claim(free);
-          claimed = rows.length;
+        for (const [i, b] of budgets.entries()) {
+          if (free[i]! <= 0) continue;
+          const rows = await claim(free[i]!, b.kinds);
+          if (rows.length === free[i]) filled = true;
           for (const row of rows) void launch(row);
         }
       } catch (error) {
         log(`worker ${id}: claiming failed: ${errorText(error)}`);
-        free = 0;
+        free = [];
+        filled = false;
       }
       if (stopping) break;
-      if (free > 0 && claimed === free) continue;
+      if (filled) continue;
       // A skipped feed runs once its interval is up, not a whole poll later.
       let waitMs = feedSkipped ? Math.max(0, Math.min(pollMs, lastFeed + FEED_WHEN_BUSY_MS - Date.now())) : pollMs;
-      if (free > 0) {
+      if (free.some((n) => n > 0)) {
         const next = await nextDueAt(o.db).catch(() => undefined);
-        if (next) waitMs = Math.max(0, Math.min(waitMs, Date.parse(next) - o.clock.now().getTime() + 5));
+        const inMs = next ? Date.parse(next) - o.clock.now().getTime() + 5 : undefined;
+        // A job already due while a budget is full may be that budget's: it waits for a slot to free
+        // (each job's end wakes the loop), not spun on.
+        if (inMs !== undefined && (inMs > 0 || free.every((n) => n > 0))) waitMs = Math.max(0, Math.min(waitMs, inMs));
       }
       await waitForSignal(waitMs);
     }
@@ -340,8 +369,10 @@ export function createDispatcher(o: DispatcherOptions): Worker {
       const from = launched;
       for (;;) {
         await o.feed?.();
-        const rows = await claim(concurrency - inflight.size);
-        for (const row of rows) void launch(row);
+        for (const b of budgets) {
+          const room = freeIn(b);
+          if (room > 0) for (const row of await claim(room, b.kinds)) void launch(row);
+        }
         if (inflight.size === 0) return launched - from;
         await Promise.all([...inflight.values()].map((r) => r.done));
       }

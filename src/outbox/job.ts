@@ -32,6 +32,12 @@ export interface JobDefinition<N extends string = string, P = unknown> {
    * Leave unset when anyone may act on the outcome (a sealed document, an expired form).
    */
   readonly replayableOutcome?: true;
+  /**
+   * The job's work is in the PDF pool (the seal): it runs within the dispatcher's `pdfConcurrency`,
+   * apart from the other jobs' `concurrency`, so a backlog of seals never holds up the webhook
+   * deliveries and e-mails (nor a backlog of those the seals).
+   */
+  readonly pdfWork?: true;
 }
 
 /** The partition of jobs that belong to no account (scheduled sweeps). No account has this id. */

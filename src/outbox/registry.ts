@@ -40,3 +40,6 @@ export function jobDefinition(name: string): JobDefinition | undefined {
 }
 
 export const SCHEDULED_JOBS: readonly JobDefinition[] = Object.values(JOBS).filter((d: JobDefinition) => d.everyMs !== undefined);
+
+/** The kinds of the jobs whose work is in the PDF pool (`pdfWork`), run within a budget of their own. */
+export const PDF_JOB_KINDS: readonly string[] = Object.values(JOBS).filter((d: JobDefinition) => d.pdfWork).map((d: JobDefinition) => d.name);

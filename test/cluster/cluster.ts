@@ -288,7 +288,9 @@ function member(role: Role, index: number, base: string, env: Record<string, str
   let ready = false;
   /** Spawns the process; resolves undefined once it is ready, or why it exited while starting. */
   const startOnce = async (): Promise<string | undefined> => {
-    const args = ['--enable-source-maps', 'dist/main.js', ...(role === 'api' ? ['serve'] : ['worker', '--json'])];
+    // Benches only: CLUSTER_WORKER_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=…`) goes to each worker's node.
+    const flags = role === 'worker' ? (process.env['CLUSTER_WORKER_NODE_FLAGS'] ?? '').split(' ').filter(Boolean) : [];
+    const args = [...flags, '--enable-source-maps', 'dist/main.js', ...(role === 'api' ? ['serve'] : ['worker', '--json'])];
     const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     exited = new Promise((resolve) => proc.once('exit', resolve));

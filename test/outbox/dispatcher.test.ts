@@ -10,6 +10,7 @@ import { retryDelayMs } from '../../src/outbox/backoff.js';
 import { createDispatcher, type DispatcherOptions, type Worker } from '../../src/outbox/dispatcher.js';
 import { enqueue } from '../../src/outbox/enqueue.js';
 import type { JobContext, JobFailure } from '../../src/outbox/job.js';
+import { formSeal } from '../../src/outbox/jobs/form-seal.job.js';
 import { messageDeliver } from '../../src/outbox/jobs/message-deliver.job.js';
 import { retryJobNow } from '../../src/outbox/operator.js';
 import { listenForJobs } from '../../src/outbox/pg-listener.js';
@@ -122,6 +123,41 @@ for (const dialect of DIALECTS) {
       // The definitions say which outcomes may be replayed.
       assert.equal(messageDeliver.replayableOutcome, true);
       for (const def of SCHEDULED_JOBS) assert.equal(def.replayableOutcome, undefined, `${def.name} settles durably`);
+    });
+
+    it('runs seals within a budget of their own: a backlog of seals leaves the deliveries their slots, and the other way round', async () => {
+      // Three seals due first, then two messages; one slot for each budget.
+      for (const n of [1, 2, 3]) await handle.transact((trx) => enqueue(trx, p, formSeal, { form_id: `frm_${n}` }, { now: clock.now().toISOString(), runAt: new Date(Date.parse(T0) - 10 + n).toISOString() }));
+      await add('msg_beside_seals');
+      await add('msg_second');
+      let releaseSeal!: () => void;
+      const gate = new Promise<void>((r) => (releaseSeal = r));
+      const order: string[] = [];
+      let sealsAtOnce = 0;
+      let mostSeals = 0;
+      const handlers: JobHandlers = {
+        ...script.handlers,
+        'form.seal': { run: async (payload) => {
+          mostSeals = Math.max(mostSeals, ++sealsAtOnce);
+          order.push(`seal ${payload.form_id}`);
+          if (payload.form_id === 'frm_1') await gate;
+          sealsAtOnce--;
+        } },
+        'message.deliver': { run: async (payload) => {
+          order.push(payload.message_id);
+          // Both messages run while the first seal still holds the seal budget's one slot.
+          if (payload.message_id === 'msg_second') releaseSeal();
+        } },
+      };
+      const w = dispatcher({ handlers, concurrency: 1, pdfConcurrency: 1 });
+      clock.advance(1);
+      await w.runDue();
+      assert.deepEqual(order.filter((o) => o.startsWith('msg')), ['msg_beside_seals', 'msg_second']);
+      assert.ok(order.indexOf('msg_second') < order.indexOf('seal frm_2'), `the messages did not wait for the seals: ${order.join(', ')}`);
+      assert.equal(mostSeals, 1, 'one seal at a time (pdfConcurrency 1)');
+      assert.deepEqual(order.filter((o) => o.startsWith('seal')), ['seal frm_1', 'seal frm_2', 'seal frm_3'], 'the seals in their order, each once');
+      const rows = await handle.db.selectFrom('outbox').select(['kind', 'status']).where('kind', 'in', ['form.seal', 'message.deliver']).execute();
+      assert.deepEqual(rows.map((r) => r.status), rows.map(() => 'done'));
     });
 
     const secret = async () => (await handle.db.selectFrom('service_secrets').select('value').where('name', '=', 'dispatch_outcome').executeTakeFirst())?.value;

@@ -46,6 +46,28 @@ export interface ClaimRequest {
   workerId: string;
   /** PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent workers claim disjoint rows without waiting. */
   skipLocked: boolean;
+  /** Only jobs of these kinds, or all but these (the dispatcher's two budgets); absent: any job. */
+  kinds?: ClaimKinds;
+}
+
+/** Which jobs a claim may take by kind: `only` these, or all `except` these. */
+export type ClaimKinds = { readonly only: readonly string[] } | { readonly except: readonly string[] };
+
+/** The kinds as part of a prepared statement's shape: the names go into its text as literals. */
+const kindsShape = (kinds: ClaimKinds | undefined): string =>
+  !kinds ? 'any' : 'only' in kinds ? `only=${kinds.only.join(',')}` : `except=${kinds.except.join(',')}`;
+
+function kindsOf(shape: string): ClaimKinds | undefined {
+  const [how, list = ''] = shape.split('=');
+  if (how === 'only') return { only: list.split(',') };
+  if (how === 'except') return { except: list.split(',') };
+  return undefined;
+}
+
+/** `kind in (…)` or `kind not in (…)` with the job names as literals (names of job definitions, not input). */
+function kindCondition(kinds: ClaimKinds) {
+  const names = 'only' in kinds ? kinds.only : kinds.except;
+  return sql<boolean>`kind ${sql.raw('only' in kinds ? 'in' : 'not in')} (${sql.join(names.map((n) => sql.lit(n)))})`;
 }
 
 /**
@@ -61,7 +83,7 @@ export interface ClaimRequest {
  * partial index is usable whatever the parameters (SQLite and a prepared statement's generic plan).
  * A row an expired-lease lookup locks but does not take is free again at the commit.
  */
-function claimUpdate(db: Db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, count: number, skipLocked: boolean, except?: string) {
+function claimUpdate(db: Db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, count: number, skipLocked: boolean, except?: string, kinds?: ClaimKinds) {
   const limit = limitLiteral(count);
   let waiting = db
     .selectFrom('outbox')
@@ -79,6 +101,10 @@ function claimUpdate(db: Db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'worke
     .limit(limit);
   // A job being settled in the same statement is not taken again (one statement updates a row once).
   if (except !== undefined) expired = expired.where('id', '<>', except);
+  if (kinds) {
+    waiting = waiting.where(kindCondition(kinds));
+    expired = expired.where(kindCondition(kinds));
+  }
   if (skipLocked) {
     waiting = waiting.forUpdate().skipLocked();
     expired = expired.forUpdate().skipLocked();
@@ -100,12 +126,12 @@ function claimUpdate(db: Db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'worke
 
 // One compiled statement per batch size (a worker asks for 1 up to its concurrency) and dialect.
 const claimDue = preparedWrite((db, a: Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, shape: string) => {
-  const [count, locking] = shape.split(':');
-  return claimUpdate(db, a, Number(count), locking === 'skip-locked');
+  const [count, locking, kinds = 'any'] = shape.split(':');
+  return claimUpdate(db, a, Number(count), locking === 'skip-locked', undefined, kindsOf(kinds));
 });
 
 export async function claimJobs(trx: Trx, r: ClaimRequest): Promise<OutboxRow[]> {
-  return (await claimDue(trx, r, `${r.limit}:${r.skipLocked ? 'skip-locked' : 'plain'}`)).rows;
+  return (await claimDue(trx, r, `${r.limit}:${r.skipLocked ? 'skip-locked' : 'plain'}:${kindsShape(r.kinds)}`)).rows;
 }
 
 /** The lease a worker holds: the job and the attempt it claimed. */
@@ -125,7 +151,7 @@ export async function markJobDone(trx: Trx, l: Lease, now: string): Promise<bool
 }
 
 /** Marks the held job done and claims one more, in one WITH: the CTEs `done` and `claimed`. */
-const doneAndClaimCtes = (db: Db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) =>
+const doneAndClaimCtes = (db: Db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, kinds?: ClaimKinds) =>
   db
     .with('done', (d) =>
       d
@@ -138,14 +164,14 @@ const doneAndClaimCtes = (db: Db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUn
     )
     // Every sub-statement of a WITH runs, read or not: the claim is made only where the lease held, so
     // a lost lease claims nothing even if the caller committed.
-    .with('claimed', () => claimUpdate(db, a, 1, true, a.id).where(LEASE_HELD));
+    .with('claimed', () => claimUpdate(db, a, 1, true, a.id, kinds).where(LEASE_HELD));
 
 /** True in a sub-statement of doneAndClaimCtes' WITH when the lease held (the job is being marked done). */
 const LEASE_HELD = sql<boolean>`exists (select 1 from done)`;
 
 const selectSettled = (q: ReturnType<typeof doneAndClaimCtes>) => q.selectFrom('done').leftJoin('claimed', (j) => j.onTrue()).select('done.id as done_id').selectAll('claimed');
 
-const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>) => selectSettled(doneAndClaimCtes(db, a)));
+const doneAndClaimNext = preparedWrite((db, a: Lease & Pick<ClaimRequest, 'now' | 'leaseUntil' | 'workerId'>, kinds: string) => selectSettled(doneAndClaimCtes(db, a, kindsOf(kinds))));
 
 type Settled = { held: boolean; next: OutboxRow | undefined };
 
@@ -162,7 +188,7 @@ function settledFrom(row: { done_id: string } | undefined): Settled {
  * statement, like claimJobs run before the job's outcome.
  */
 export async function markJobDoneAndClaimNext(trx: Trx, l: Lease, r: Omit<ClaimRequest, 'limit' | 'skipLocked'>): Promise<Settled> {
-  return settledFrom((await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId })).rows[0]);
+  return settledFrom((await doneAndClaimNext(trx, { id: l.id, attempts: l.attempts, now: r.now, leaseUntil: r.leaseUntil, workerId: r.workerId }, kindsShape(r.kinds))).rows[0]);
 }
 
 /** A failed attempt: `failed` with the next attempt at `runAt`, or `dead` with no attempts left. */

@@ -66,20 +66,29 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
   const form = await findForm(deps.db, p, formId);
   // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
   if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
+  // Everything else the seal reads, read at once rather than one round trip after another: the
+  // worker keeps several seals in flight and the PDF thread fed while their reads overlap (issue 36).
+  const quiet = <T>(promise: Promise<T>): Promise<T> => {
+    promise.catch(() => undefined);
+    return promise;
+  };
+  const reads = {
+    fields: quiet(formFields(deps, p, form)),
+    record: quiet(loadSigningRecord(deps, p, form.id, form.values)),
+    source: quiet(deps.blobs.get(form.pdf_key)),
+    template: quiet(form.template_id ? findTemplate(deps.db, p, form.template_id) : Promise.resolve(undefined)),
+    context: quiet(loadAuditContext(deps, p, form.id)),
+    reminders: quiet(listRemindersOfForm(deps.db, p, form.id)),
+  };
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
   if (!isComplete(recipients)) return undefined;
-  const fields = await formFields(deps, p, form);
-  const record = await loadSigningRecord(deps, p, form.id, form.values);
-  const source = await deps.blobs.get(form.pdf_key);
+  const [fields, record, source, template, context, reminders] = await Promise.all([reads.fields, reads.record, reads.source, reads.template, reads.context, reads.reminders]);
   if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
   const job: JobOptions = { owner: p.accountId, signal };
-  const template = form.template_id ? await findTemplate(deps.db, p, form.template_id) : undefined;
   const byId = new Map(recipients.map((r) => [r.id, r]));
   const signingTime = deps.clock.now();
-  const context = await loadAuditContext(deps, p, form.id);
-  const reminders = await listRemindersOfForm(deps.db, p, form.id);
   const remindedAt = (id: string) => reminders.filter((x) => x.recipient_id === id).map((x) => x.created_at);
   // A sequential form's audit lists its signers in the order they signed in.
   const listed = form.signing_order === 'sequential' ? inSigningOrder(recipients) : recipients;

@@ -18,4 +18,5 @@ export const formSeal = defineJob({
   // job is visible in `formsign outbox list --status dead`; `POST /forms/{id}/reseal` starts it again.
   retry: { maxAttempts: 12, baseMs: 120_000, maxMs: 8 * 3_600_000 },
   timeoutMs: 120_000,
+  pdfWork: true,
 });

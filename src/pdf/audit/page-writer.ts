@@ -33,6 +33,11 @@ export interface Block { lines: string[]; font: Measure; size: number; leading: 
 
 const LETTER: [number, number] = [612, 792];
 
+/** Float rounding between a line's width summed from its words and measured whole (points). */
+const ROUNDING_PT = 1e-6;
+/** Text whose words' widths add up to the line's (or more): code points before U+0590 only. */
+const SUMMABLE = /^[\u0000-\u058f]*$/;
+
 export class PageWriter {
   readonly pages: PDFPage[] = [];
   page!: PDFPage;
@@ -95,16 +100,31 @@ export class PageWriter {
   /** `text` wrapped to `width` (at spaces where it can, anywhere in a word longer than the line). */
   async block(text: string, width: number, size: number, style: Style, leading = size * 1.3): Promise<Block> {
     const font = await this.fontFor(text, style);
-    const fits = (s: string) => font.widthOfTextAtSize(withoutControls(s), size) <= width;
+    const widthOf = (s: string) => font.widthOfTextAtSize(withoutControls(s), size);
+    const fits = (s: string) => widthOf(s) <= width;
+    const space = widthOf(' ');
     const lines: string[] = [];
     for (const written of text.split(/\r?\n/)) {
       // Text from people is laid out in its own direction, as the signing page shows it (<bdi>): an
       // Arabic name with a Latin part reads the same on an English page as on the screen.
       const paragraph = style === 'value' ? isolate(written) : written;
       let line = '';
+      // Each candidate line used to be measured whole, which made wrapping quadratic (with an embedded
+      // face each measure is a fontkit layout: a quarter of a seal's CPU, issue 36). In the alphabets
+      // before Hebrew (Latin, Greek, Cyrillic…) the sum of the line's words and spaces is never less
+      // than the line's own measure: an embedded face shapes them within a word (its advances add
+      // up), and the standard faces' kerning at a space only tightens (Helvetica's pairs with a space
+      // are all negative). So there a sum within the column fits for certain, and only a candidate
+      // whose sum is past it is measured whole: every line breaks exactly where it did. Other scripts
+      // (joined Arabic, ligatures, faces mixed in one line) are measured whole as before.
+      const summable = SUMMABLE.test(withoutControls(paragraph));
+      let lineWidth = 0;
       for (const word of paragraph.split(/\s+/).filter(Boolean)) {
         const candidate = line ? `${line} ${word}` : word;
-        if (fits(candidate)) { line = candidate; continue; }
+        const bound = line ? lineWidth + space + widthOf(word) : widthOf(word);
+        if (summable && bound <= width - ROUNDING_PT) { line = candidate; lineWidth = bound; continue; }
+        const exact = line ? widthOf(candidate) : bound;
+        if (exact <= width) { line = candidate; lineWidth = exact; continue; }
         if (line) lines.push(line);
         line = '';
         // A word longer than the line (a hash, or a sentence in a script written without spaces):
@@ -121,6 +141,7 @@ export class PageWriter {
           rest = rest.slice(lo);
         }
         line = rest.join('');
+        lineWidth = widthOf(line);
       }
       lines.push(line);
     }

@@ -7,6 +7,7 @@
 // is, byte for byte: its signature stays valid.
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFHexString, PDFInvalidObject, PDFName, PDFRef, type PDFDocument, type PDFObject, type PDFPage } from '@cantoo/pdf-lib';
+import { ascii, BYTE_RANGE_PLACEHOLDER } from './pades.js';
 
 export interface ValidationData {
   /** DER certificates, each once. */
@@ -18,9 +19,6 @@ export interface ValidationData {
 
 /** Given the SHA-256 of the bytes the document timestamp covers, its TimeStampToken (DER). */
 export type DocumentTimestamper = (digest: Buffer) => Promise<Uint8Array>;
-
-const BYTE_RANGE_PLACEHOLDER = '[0 /********** /********** /**********]';
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
 /**
  * `signed` is `doc` as saved and signed (pades.ts), without object streams; `doc` still holds its

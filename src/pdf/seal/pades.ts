@@ -9,14 +9,16 @@ import type { SigningCertificate } from './certificate.js';
 import { buildCadesSignature, type SignatureTimestamper } from './cms.js';
 
 // Ten digits cover any offset below 10 GB; the patched array is padded with spaces to this length.
-const BYTE_RANGE_PLACEHOLDER = '[0 /********** /********** /**********]';
+export const BYTE_RANGE_PLACEHOLDER = '[0 /********** /********** /**********]';
 // Room for the signed attributes, the signature and the certificates, with margin; a timestamp token
 // (its TSA's certificates included) adds up to TIMESTAMP_ROOM.
 export const TIMESTAMP_ROOM = 12_288;
 const reservedBytes = (cert: SigningCertificate, timestamped: boolean): number =>
   4096 + cert.certificateDer.length + cert.chainDer.reduce((n, c) => n + c.length, 0) + (timestamped ? TIMESTAMP_ROOM : 0);
 
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+// Latin-1 is byte for byte what these ASCII strings are; Buffer.from does it natively (Uint8Array.from
+// with a map function walked the tens of thousands of characters of the /Contents hex one by one).
+export const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
 function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
   return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).lastIndexOf(Buffer.from(needle));
