@@ -136,7 +136,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'voided') return sendPage(reply, voidedPage(w, page, embed, await endPageFacts(deps, link)), { status: 410, ...policy });
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
-    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
+    return sendPage(reply, openPage(w, page, { document: `${base}/document.pdf`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, signatureStyles: `${base}/signature-styles`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
