@@ -94,6 +94,11 @@ export function strokePng(width = 120, height = 40): string {
     for (let x = 0; x < width; x++) if (Math.abs((x * height) / width - y) < 2) row.set([20, 30, 90, 255], 1 + x * 4);
     rows.push(row);
   }
+  return `data:image/png;base64,${pngOf(width, height, 6, rows).toString('base64')}`;
+}
+
+/** A PNG of 8-bit `rows` (each with its filter byte) of colour type `colourType` (2 RGB, 6 RGBA). */
+function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -105,9 +110,8 @@ export function strokePng(width = 120, height = 40): string {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
-  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-  return `data:image/png;base64,${png.toString('base64')}`;
+  ihdr.set([8, colourType, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /**
@@ -146,17 +150,5 @@ export function scannedSignaturePng(width = 400, height = 160): Buffer {
     for (let x = 0; x < width; x++) if (Math.abs(height / 2 + Math.sin(x / 20) * height / 4 - y) < 4) row.set([25, 30, 80], 1 + x * 3);
     rows.push(row);
   }
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return pngOf(width, height, 2, rows);
 }
