@@ -160,6 +160,14 @@ describe('adopting a signature (Chromium)', () => {
       await page.mouse.down();
       for (let i = 1; i <= 20; i++) await page.mouse.move(pad.x + 30 + i * ((pad.width - 60) / 20), pad.y + pad.height / 2 + Math.sin(i / 2) * 40, { steps: 2 });
       await page.mouse.up();
+      // Turned sideways, the pad still takes the screen and Apply stays on it.
+      await page.setViewportSize({ width: 844, height: 390 });
+      const wide = (await page.locator('#pad').boundingBox())!;
+      const apply = (await page.locator('#sig-apply').boundingBox())!;
+      await page.screenshot({ path: path.join(SHOTS, 'draw-en-844x390.png') });
+      assert.ok(wide.width >= 800 && wide.height >= 120, `the pad fills the landscape phone: ${wide.width}×${wide.height}`);
+      assert.ok(apply.y + apply.height <= 390, 'Apply is on screen in landscape');
+      await page.setViewportSize({ width: 390, height: 844 });
       await page.locator('#sig-all').check();
       await assertAxeClean(page, 'phone pad');
       await page.screenshot({ path: path.join(SHOTS, 'draw-en-390.png') });
