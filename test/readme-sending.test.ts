@@ -139,6 +139,10 @@ describe("README's sending and webhook examples, run in order against a server",
     assert.match(pdfsig(fs.readFileSync(path.join(dir, 'signed.pdf'))), /Signature is Valid\./);
   });
 
+  it('the typed name\'s styles, asked of the signing link as the page asks (issue 43 item 7)', () => {
+    assert.match(outputOf('/signature-styles"'), /^dancing kaushan kristi$/m);
+  });
+
   it('the Arabic send goes to a form of its own (no 409 on the signed one)', () => {
     const out = outputOf('"locale":"ar"');
     assert.doesNotMatch(out, /"error"/);

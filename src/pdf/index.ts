@@ -35,6 +35,9 @@ const onFirstCall = <A extends unknown[], R>(load: () => Promise<(...args: A) =>
 export const makeSampleTemplatePdf = onFirstCall(async () => (await import('./sample/index.js')).makeSampleTemplatePdf);
 export const layoutForm = onFirstCall(async () => (await import('./generate/index.js')).layoutForm);
 export const sealPdf = onFirstCall(async () => (await import('./seal/index.js')).sealPdf);
+// Typed signatures (issue 43 item 7): a name as glyph outlines in its script's styles (fontkit on first use).
+export const renderSignatureStyles = onFirstCall(async () => (await import('./signature-style/index.js')).renderSignatureStyles);
+export type { SignatureScript, SignatureStyle, SignatureStyles } from './signature-style/index.js';
 /**
  * /readyz asks whether the signing certificate is revoked or expired (SigningCertificateRefusedError).
  * A self-signed one within its validity (the generated default) names no responder: nothing to load.

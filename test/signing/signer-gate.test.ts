@@ -21,6 +21,8 @@ const EXPECTED = [
   'GET /sign/:token/reassign', 'HEAD /sign/:token/reassign', 'POST /sign/:token/reassign',
   'POST /sign/:token/attachments', 'DELETE /sign/:token/attachments/:attachment_id',
   'POST /sign/:token/approve',
+  // Issue 43 item 7: the typed name's styles as outlines (adopting a signature).
+  'POST /sign/:token/signature-styles',
 ];
 
 describe('signer gate: the routes', () => {
@@ -67,6 +69,8 @@ for (const dialect of DIALECTS) {
         'POST /sign/:token/attachments': 'attachment', 'DELETE /sign/:token/attachments/:attachment_id': 'attachment',
         // Issue 42: an approver's approval is their signature's place in the order.
         'POST /sign/:token/approve': 'sign',
+        // Issue 43 item 7: a typed signature's styles serve only signing, so they pass as signing does.
+        'POST /sign/:token/signature-styles': 'sign',
       });
     });
 
@@ -96,6 +100,7 @@ for (const dialect of DIALECTS) {
       const tries = [
         await h.app.inject({ method: 'POST', url: `/sign/${token}`, headers: json, payload: JSON.stringify({ values: { signature: { image: TINY_PNG, method: 'drawn' } }, consent: true }) }),
         await h.app.inject({ method: 'POST', url: `/sign/${token}/decline`, headers: json, payload: '{}' }),
+        await h.app.inject({ method: 'POST', url: `/sign/${token}/signature-styles`, headers: json, payload: JSON.stringify({ text: 'Guarded Signer' }) }),
       ];
       // The files are pages' addresses: their refusal is an error page, with the same status.
       for (const file of ['document.pdf', 'signed.pdf', 'first-page.webp']) {

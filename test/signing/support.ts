@@ -94,6 +94,11 @@ export function strokePng(width = 120, height = 40): string {
     for (let x = 0; x < width; x++) if (Math.abs((x * height) / width - y) < 2) row.set([20, 30, 90, 255], 1 + x * 4);
     rows.push(row);
   }
+  return `data:image/png;base64,${pngOf(width, height, 6, rows).toString('base64')}`;
+}
+
+/** A PNG of 8-bit `rows` (each with its filter byte) of colour type `colourType` (2 RGB, 6 RGBA). */
+function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -105,9 +110,8 @@ export function strokePng(width = 120, height = 40): string {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
-  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-  return `data:image/png;base64,${png.toString('base64')}`;
+  ihdr.set([8, colourType, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /**
@@ -122,4 +126,29 @@ export function bombPng(width: number, height: number, zeroBytes: number): Buffe
   head.writeUInt32BE(data.length, 0);
   head.write('IDAT', 4, 'latin1');
   return Buffer.concat([good.subarray(0, idatAt), head, data, Buffer.alloc(4), Buffer.from('0000000049454e44ae426082', 'hex')]);
+}
+
+/** One signer with two signature and two initials fields (issue 43 item 7: "use for every field of mine"). */
+export const ADOPT_FIELDS: FieldDef[] = [
+  { name: 'full_name', type: 'text', label: 'Full name', required: true, signer: 1, page: 1, x: 72, y: 160, width: 220, height: 22 },
+  { name: 'signature_a', type: 'signature', label: 'Signature on the lease', required: true, signer: 1, page: 1, x: 72, y: 240, width: 220, height: 50 },
+  { name: 'initials_a', type: 'initials', label: 'Initials on the lease', required: true, signer: 1, page: 1, x: 310, y: 240, width: 80, height: 50 },
+  { name: 'signature_b', type: 'signature', label: 'Signature on the inventory', required: true, signer: 1, page: 1, x: 72, y: 400, width: 220, height: 50 },
+  { name: 'initials_b', type: 'initials', label: 'Initials on the inventory', required: true, signer: 1, page: 1, x: 310, y: 400, width: 80, height: 50 },
+];
+
+export async function adoptTemplate(h: Harness, p: Partition): Promise<string> {
+  return storeTemplate(h, p, 'Lease and inventory', await flatPdf(), ADOPT_FIELDS, 1);
+}
+
+/** An RGB PNG (a scan or photo of a signature): a white page with a dark wavy stroke. */
+export function scannedSignaturePng(width = 400, height = 160): Buffer {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3, 0xfa);
+    row[0] = 0;
+    for (let x = 0; x < width; x++) if (Math.abs(height / 2 + Math.sin(x / 20) * height / 4 - y) < 4) row.set([25, 30, 80], 1 + x * 3);
+    rows.push(row);
+  }
+  return pngOf(width, height, 2, rows);
 }

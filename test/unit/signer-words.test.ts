@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CHECK_WORDS } from '../../src/http/pages/sign/check-words.js';
 import { REASSIGN_WORDS } from '../../src/http/pages/sign/reassign-words.js';
+import { ADOPT_WORDS } from '../../src/http/pages/sign/adopt-words.js';
 import { LOCALES } from '../../src/lib/i18n/index.js';
 import { CHECK_AUDIT_WORDS } from '../../src/pdf/audit/check-words.js';
 
@@ -10,10 +11,10 @@ import { CHECK_AUDIT_WORDS } from '../../src/pdf/audit/check-words.js';
 // them, one table per set. Every language of the signing page must have every key, translated: this
 // fails when a catalogue lacks a key, leaves one empty, keeps the English, or drops a placeholder.
 
-const SETS = { 'check-words': CHECK_WORDS, 'reassign-words': REASSIGN_WORDS, 'audit check-words': CHECK_AUDIT_WORDS } as const;
+const SETS = { 'check-words': CHECK_WORDS, 'reassign-words': REASSIGN_WORDS, 'adopt-words': ADOPT_WORDS, 'audit check-words': CHECK_AUDIT_WORDS } as const;
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 // Words that are the same in some languages (a code is a "Code" in German and Dutch too).
-const SAME_AS_ENGLISH = new Set(['codeLabel']);
+const SAME_AS_ENGLISH = new Set(['codeLabel', 'upload']);
 
 for (const [name, set] of Object.entries(SETS)) {
   describe(`signer words: ${name}`, () => {

@@ -29,6 +29,8 @@ export interface SigningPage {
   senderName: string;
   /** The name given at send, or the address (display-name.ts). */
   recipientName: string;
+  /** The name given at send, '' when none (a signature is prefilled with it, never with an address). */
+  recipientGivenName: string;
   expiresAt: string | null;
   signedAt: string | null;
   /** The form is sealed: the signed copy can be downloaded. */
@@ -87,6 +89,7 @@ export async function openSigningPage(deps: Pick<DomainDeps, 'db' | 'transact' |
     formName: form.name ?? 'Document',
     senderName: brand.name,
     recipientName: displayName(recipient),
+    recipientGivenName: recipient.name ?? '',
     meaning: recipient.meaning ?? null,
     expiresAt: form.expires_at,
     signedAt: recipient.signed_at ?? recipient.approved_at,

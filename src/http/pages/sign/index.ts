@@ -36,6 +36,7 @@ import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../
 import { removeAttachment, uploadAttachment } from '../../../domain/signing/attachments/signer-attachments.js';
 import { MAX_ATTACHMENT_BYTES } from '../../../domain/signing/attachments/attachment-file.js';
 import { clientGoneSignal } from '../../routes/client-gone.js';
+import { signatureStylesFor } from '../../../domain/signing/signature-styles.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
 // when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
@@ -139,7 +140,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
     // Each page's size from the server (issue 43 item 4): the page reserves the boxes before any PDF byte.
     const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key);
-    return sendPage(reply, openPage(w, { ...page, pageSizes }, { document: `${base}/document.pdf`, firstPage: `${base}/first-page.webp`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
+    return sendPage(reply, openPage(w, { ...page, pageSizes }, { document: `${base}/document.pdf`, firstPage: `${base}/first-page.webp`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, signatureStyles: `${base}/signature-styles`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/document.pdf', purpose: 'document' }, async (req, reply, { link }) => {
@@ -225,6 +226,14 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     const { values, send_link: sendLink } = noFields(req.body, ['values', 'send_link']);
     const saved = await saveDraft(deps, link, { values, sendLink });
     return reply.header('Cache-Control', 'no-store').send({ status: 'saved', ...saved });
+  });
+
+  // Adopt a signature (issue 43 item 7): the typed name in its script's three styles, as outlines. A
+  // POST so that the name stays out of addresses and access logs; nothing is stored.
+  gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/signature-styles', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
+    assertSameSite(req);
+    const styles = await signatureStylesFor(link, noFields(req.body, ['text']));
+    return reply.header('Cache-Control', 'no-store').send(styles);
   });
 
   // Files the signer attaches (issue 41): the file is the body (any type: it is known by its content),

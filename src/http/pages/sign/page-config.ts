@@ -41,4 +41,19 @@ export interface SignPageConfig {
   pages: Array<[number, number]> | null;
   /** The first page as a picture (`/sign/<token>/first-page.webp`), shown until pdf.js draws it; null without `pages`. */
   first_page: string | null;
+  /** Adopting a signature (issue 43 item 7; adopt-html.ts, assets/adopt-signature.ts). */
+  adopt: AdoptConfig;
+}
+
+export interface AdoptConfig {
+  /** The module that does it (assets/adopt-signature.ts), imported by the page's script. */
+  script: string;
+  /** POST {text} → the name's styles as outlines (`/sign/<token>/signature-styles`). */
+  styles: string;
+  /** The recipient's name, typed in already ('' when the sender gave none). */
+  name: string;
+  /** The dialog's words in the signer's language (adopt-words.ts). */
+  text: Readonly<Record<string, string>>;
+  /** An upload's bounds: bytes of the file, pixels of the image. */
+  limits: { bytes: number; pixels: number };
 }

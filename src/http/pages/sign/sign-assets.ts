@@ -63,6 +63,8 @@ export const SIGN_ASSETS = {
   guided: pageScript('guided'),
   // The actions menu at the top (issue 43): Decline, Finish later, Download, Assign, Help.
   actionsMenu: pageScript('actions-menu'),
+  // Adopting a signature (issue 43 item 7): styles, initials, uploads; loaded by the page's script.
+  adoptSignature: pageScript('adopt-signature'),
   // Recipient roles (issue 42): an approver's "Approve".
   approveScript: pageScript('approve'),
 } as const;

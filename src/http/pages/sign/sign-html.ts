@@ -6,6 +6,8 @@ import { html, type SafeHtml } from '../html.js';
 import { LAYOUT_ASSETS } from '../layout.js';
 import { checkWords } from './check-words.js';
 import { reassignWords } from './reassign-words.js';
+import { signatureDialog, UPLOAD_LIMITS } from './adopt-html.js';
+import { adoptWords } from './adopt-words.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
@@ -137,7 +139,7 @@ function meaningLine(w: Words, meaning: string): SafeHtml {
 }
 
 /** `finishCheck`: the dialog of a check asked again at Finish (check-html.ts finishCheckDialog), when the sender asked for one. */
-export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] | null }, urls: { document: string; firstPage?: string; submit: string; decline: string; draft: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
+export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] | null }, urls: { document: string; firstPage?: string; submit: string; decline: string; draft: string; signatureStyles: string; reassign?: string | undefined }, today: string, embed?: SafeHtml, finishCheck?: SafeHtml): SafeHtml {
   const mine = page.fields.map((f, i) => ({ f, id: `field-${i}` })).filter(({ f }) => f.mine);
   const own: PageField = { name: OWN_SIGNATURE_KEY, type: 'signature', label: w.t('sign.yourSignature'), required: true, page: 0, x: 0, y: 0, width: 0, height: 0, mine: true, value: null };
   // Conditional fields (issue 41): a field whose condition does not hold yet starts hidden; the
@@ -145,6 +147,7 @@ export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] 
   const logic = page.fields.some((f) => f.condition || f.formula);
   const hidden = logic ? applyFieldLogic(page.fields, Object.fromEntries(page.fields.map((f) => [f.name, f.value]))).hidden : new Set<string>();
   const wrapped = (f: PageField, id: string): SafeHtml => (logic ? html`<div class="ctl-wrap" data-wrap="${id}"${hidden.has(f.name) ? html` hidden` : ''}>${control(w, f, id, today)}</div>` : control(w, f, id, today));
+  const signatureFields = [...mine.filter(({ f }) => f.type === 'signature' || f.type === 'initials'), ...(page.ownSignature ? [own] : [])];
   const controls = [...mine.map(({ f, id }) => wrapped(f, id)), ...(page.ownSignature ? [control(w, own, 'field-own', today)] : [])];
   const config = JSON.stringify({
     document: urls.document,
@@ -163,6 +166,7 @@ export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] 
     draft_saved_at: page.draftSavedAt,
     pages: page.pageSizes ?? null,
     first_page: page.pageSizes && urls.firstPage ? urls.firstPage : null,
+    adopt: { script: SIGN_ASSETS.adoptSignature.url, styles: urls.signatureStyles, name: page.recipientGivenName, text: adoptWords(w.locale), limits: UPLOAD_LIMITS },
   } satisfies SignPageConfig);
   const sender = html`<bdi>${page.senderName}</bdi>`;
   const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });
@@ -202,29 +206,7 @@ ${urls.reassign ? html`<p class="reassign-link"><a href="${urls.reassign}">${rea
 </aside>
 </div>
 </main>
-<dialog class="sig-dialog" id="sig-dialog" aria-labelledby="sig-title">
-<form method="dialog" class="sig-dialog-form">
-<h2 id="sig-title">${w.t('dialog.signatureTitle')}</h2>
-<div class="tabs" role="tablist" aria-label="${w.t('dialog.howToSign')}">
-<button type="button" role="tab" id="tab-draw" aria-controls="pane-draw" aria-selected="true">${w.t('dialog.draw')}</button>
-<button type="button" role="tab" id="tab-type" aria-controls="pane-type" aria-selected="false" tabindex="-1">${w.t('dialog.type')}</button>
-</div>
-<div class="pane" id="pane-draw" role="tabpanel" aria-labelledby="tab-draw">
-<canvas class="pad" id="pad" tabindex="0" aria-label="${w.t('dialog.pad')}" role="img"></canvas>
-<div class="pad-actions"><span class="muted">${w.t('dialog.drawInside')}</span><button type="button" class="link-button" id="pad-clear">${w.t('dialog.clear')}</button></div>
-</div>
-<div class="pane" id="pane-type" role="tabpanel" aria-labelledby="tab-type" hidden>
-<label for="typed">${w.t('dialog.typeName')}</label>
-<input type="text" id="typed" autocomplete="name" maxlength="60" dir="auto">
-<canvas class="typed-preview" id="typed-preview" width="1200" height="300" role="img" aria-label="${w.t('dialog.typedPreview')}"></canvas>
-</div>
-<p class="form-error" id="sig-error" role="alert" hidden></p>
-<div class="dialog-actions">
-<button type="button" class="button secondary" id="sig-cancel">${w.t('dialog.cancel')}</button>
-<button type="button" class="button" id="sig-apply">${w.t('dialog.apply')}</button>
-</div>
-</form>
-</dialog>
+${signatureDialog(w, { signatureFields: signatureFields.length })}
 ${finishCheck}
 <script type="module" src="${SIGN_ASSETS.script.url}"></script>
 <script type="module" src="${SIGN_ASSETS.missingBar.url}"></script>${mine.some(({ f }) => f.type === 'attachment') ? html`

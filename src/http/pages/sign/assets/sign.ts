@@ -14,6 +14,7 @@ import type { PageFieldConfig, SignPageConfig } from '../page-config.js';
 type Rules = typeof import('../../../../domain/forms/value-rules.js');
 type Logic = typeof import('../../../../domain/forms/field-logic.js');
 type Pdfjs = typeof import('pdfjs-dist');
+type Adopt = typeof import('./adopt-signature.js');
 /** A signature given on this page: its preview, how it was made, and the PNG that is sent. */
 interface SignatureImage { canvas: HTMLCanvasElement; method: 'drawn' | 'typed'; typed: string | null; dataUrl: string }
 /** A field of this signer's, or the signature the seal's own page asks for (`OWN`). */
@@ -737,7 +738,19 @@ const typedPreview = byId<HTMLCanvasElement>('typed-preview');
 const sigError = byId('sig-error');
 let pad: SignaturePadType | undefined;
 let editing: string | null = null;
-let mode: 'draw' | 'type' = 'draw';
+let mode: 'draw' | 'type' | 'upload' = 'draw';
+// Adopting a signature (issue 43 item 7, assets/adopt-signature.ts): the typed name's styles drawn by
+// the server, initials derived, uploads, "use for every signature and initials field of mine".
+const adoptModule = import(config.adopt.script) as Promise<Adopt>;
+adoptModule.catch(() => {});
+const aw = (key: string, vars: Vars = {}): string => fill(config.adopt.text[key] ?? key, vars);
+const typedStyles = adoptModule.then((m) => new m.TypedStyles(config.adopt.styles));
+typedStyles.catch(() => {});
+let styleId: string | null = null;
+/** The name typed for a signature (not initials) in this visit: initials and other fields derive from it. */
+let nameSoFar = config.adopt.name;
+let uploaded: HTMLCanvasElement | null = null;
+let stylesTimer: ReturnType<typeof setTimeout> | undefined;
 
 // A typed signature is drawn in a font that has the letters typed: the script font for Latin, then
 // by script the fonts the server offers (config.fonts). Each loads once, only when first needed; the
@@ -783,9 +796,10 @@ function sizePad(): void {
   if (data) pad?.fromData(data);
 }
 
-function selectTab(which: 'draw' | 'type'): void {
+const TABS = ['draw', 'type', 'upload'] as const;
+function selectTab(which: typeof TABS[number]): void {
   mode = which;
-  for (const [tab, pane] of [['tab-draw', 'pane-draw'], ['tab-type', 'pane-type']] as const) {
+  for (const [tab, pane] of TABS.map((k) => [`tab-${k}`, `pane-${k}`] as const)) {
     const on = tab === `tab-${which}`;
     const t = byId(tab);
     t.setAttribute('aria-selected', String(on));
@@ -793,7 +807,43 @@ function selectTab(which: 'draw' | 'type'): void {
     byId(pane).hidden = !on;
   }
   if (which === 'draw') sizePad();
-  else void loadFontsFor(typed.value).then(drawTyped);
+  else if (which === 'type') void showStyles();
+}
+
+/**
+ * The typed name in its script's styles (the server's outlines), the chosen one painted on the
+ * preview that is sent. Without them (offline, an old server) the name is drawn in the page's fonts.
+ */
+async function showStyles(): Promise<void> {
+  const text = typed.value.trim();
+  const set = byId('sig-styles');
+  const failed = byId('styles-failed');
+  if (!text) {
+    set.hidden = true;
+    drawTyped();
+    return;
+  }
+  try {
+    const [m, all] = await Promise.all([adoptModule, typedStyles.then((s) => s.of(text))]);
+    if (typed.value.trim() !== text) return;
+    if (all.length === 0) throw new Error('no style has these letters');
+    styleId = m.showStyleChoices(byId('sig-style-list'), all, styleId, (id) => {
+      styleId = id;
+      const chosen = all.find((s) => s.id === id);
+      if (chosen) m.paintOutline(typedPreview, chosen);
+    });
+    m.paintOutline(typedPreview, all.find((s) => s.id === styleId)!);
+    set.hidden = false;
+    failed.hidden = true;
+    typedPreview.hidden = true;
+  } catch (err) {
+    console.warn('formsign: typed signature styles', err);
+    set.hidden = true;
+    failed.hidden = false;
+    typedPreview.hidden = false;
+    await loadFontsFor(text);
+    drawTyped();
+  }
 }
 
 function drawTyped(): void {
@@ -845,10 +895,15 @@ async function openDialog(id: string): Promise<void> {
   const f = fieldsById.get(id);
   const initials = f?.type === 'initials';
   const before = images.get(id)?.typed;
-  if (before) typed.value = before;
+  const m = await adoptModule.catch(() => null);
+  // The recipient's name (or its initials) is typed in already; what they typed before comes back.
+  typed.value = before ?? (initials ? (m?.initialsOf(nameSoFar) ?? '') : nameSoFar);
   byId('sig-title').textContent = initials ? t('dialog.initialsTitle') : t('dialog.signatureTitle');
   typed.previousElementSibling!.textContent = initials ? t('dialog.typeInitials') : t('dialog.typeName');
   sigError.hidden = true;
+  // "Use for every field" is asked each time: one field's change is not every field's.
+  const all = document.getElementById('sig-all') as HTMLInputElement | null;
+  if (all) all.checked = false;
   dialog.showModal();
   const opened = await ensurePad();
   selectTab(mode);
@@ -857,23 +912,70 @@ async function openDialog(id: string): Promise<void> {
 }
 
 async function applySignature(): Promise<void> {
-  // A typed name is drawn again once its fonts are in: Apply may come before they have loaded.
-  if (mode === 'type' && typed.value.trim()) {
-    await loadFontsFor(typed.value);
-    drawTyped();
-  }
-  const canvas = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null) : typed.value.trim() ? cropped(typedPreview) : null;
+  // A typed name is painted again in its style: Apply may come before the styles have arrived.
+  clearTimeout(stylesTimer);
+  if (mode === 'type' && typed.value.trim()) await showStyles();
+  const canvas = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null)
+    : mode === 'type' ? (typed.value.trim() ? cropped(typedPreview) : null)
+      : uploaded ? cropped(uploaded) : null;
   if (!canvas) {
-    sigError.textContent = mode === 'draw' ? t('dialog.drawFirst') : t('dialog.typeFirst');
+    sigError.textContent = mode === 'draw' ? t('dialog.drawFirst') : mode === 'type' ? t('dialog.typeFirst') : aw('uploadFirst');
     sigError.hidden = false;
     return;
   }
   const id = editing!;
-  setSignature(id, canvas, mode === 'draw' ? 'drawn' : 'typed', mode === 'type' ? typed.value.trim() : null);
+  const typedText = mode === 'type' ? typed.value.trim() : null;
+  // An uploaded image is the signer's own hand, as a drawn one is (the evidence knows drawn and typed).
+  setSignature(id, canvas, mode === 'type' ? 'typed' : 'drawn', typedText);
+  const asInitials = fieldsById.get(id)?.type === 'initials';
+  if (typedText && !asInitials) nameSoFar = typedText;
+  if ((document.getElementById('sig-all') as HTMLInputElement | null)?.checked) await useForAll(id, canvas, mode === 'type' ? 'typed' : 'drawn', typedText, asInitials);
   dialog.close();
   saveProgress();
   form.querySelector<HTMLElement>(`[data-sign="${id}"]`)!.focus();
 }
+
+/**
+ * "Use for every signature and initials field of mine": the same image on every field of the same kind;
+ * the other kind gets the name (or its initials) typed in the chosen style, when a name is known.
+ */
+async function useForAll(sourceId: string, canvas: HTMLCanvasElement, method: SignatureImage['method'], typedText: string | null, sourceInitials: boolean): Promise<void> {
+  const m = await adoptModule;
+  const others = [...form.querySelectorAll<HTMLElement>('[data-sign]')].map((b) => b.dataset['sign'] ?? '').filter((id) => id !== sourceId && fieldVisible(id));
+  let count = 0;
+  for (const id of others) {
+    const initials = fieldsById.get(id)?.type === 'initials';
+    if (initials === sourceInitials) {
+      setSignature(id, canvas, method, typedText);
+      count++;
+      continue;
+    }
+    const text = initials ? m.initialsOf(nameSoFar) : nameSoFar;
+    if (!text) continue;
+    try {
+      const outline = await (await typedStyles).outline(text, styleId);
+      if (!outline) continue;
+      const paper = document.createElement('canvas');
+      paper.width = typedPreview.width;
+      paper.height = typedPreview.height;
+      m.paintOutline(paper, outline);
+      const ink = cropped(paper);
+      if (ink) {
+        setSignature(id, ink, 'typed', text);
+        count++;
+      }
+    } catch (err) {
+      console.warn('formsign: a typed signature for another field', err);
+    }
+  }
+  if (count > 0) allStatus.textContent = aw('appliedAll', { count });
+}
+const allStatus = document.createElement('p');
+allStatus.className = 'muted sig-all-status';
+allStatus.setAttribute('role', 'status');
+form.querySelector('.controls')?.before(allStatus);
+/** A field shown to the signer (a conditional field whose condition does not hold is not filled for them). */
+const fieldVisible = (id: string): boolean => !form.querySelector<HTMLElement>(`[data-wrap="${id}"]`)?.hidden;
 
 /** Puts a signature image on field `id`: the panel's preview, the marker, the values to send. */
 function setSignature(id: string, canvas: HTMLCanvasElement, method: SignatureImage['method'], typedText: string | null | undefined): void {
@@ -899,15 +1001,44 @@ form.addEventListener('click', (e) => {
 });
 byId('tab-draw').addEventListener('click', () => selectTab('draw'));
 byId('tab-type').addEventListener('click', () => selectTab('type'));
+byId('tab-upload').addEventListener('click', () => selectTab('upload'));
 document.querySelector<HTMLElement>('.tabs')!.addEventListener('keydown', (e) => {
   if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-  selectTab(mode === 'draw' ? 'type' : 'draw');
+  // The next tab in reading order: in a right-to-left page ArrowLeft goes forward.
+  const forward = (e.key === 'ArrowRight') !== (document.documentElement.dir === 'rtl');
+  selectTab(TABS[(TABS.indexOf(mode) + (forward ? 1 : TABS.length - 1)) % TABS.length]!);
   byId(`tab-${mode}`).focus();
+});
+byId<HTMLInputElement>('sig-upload').addEventListener('change', async (e) => {
+  const input = e.target as HTMLInputElement;
+  const file = input.files?.[0];
+  const preview = byId<HTMLCanvasElement>('upload-preview');
+  uploaded = null;
+  preview.hidden = true;
+  sigError.hidden = true;
+  if (!file) return;
+  const m = await adoptModule;
+  try {
+    uploaded = await m.readUpload(file, config.adopt.limits);
+    const k = Math.min(preview.width / uploaded.width, preview.height / uploaded.height, 1);
+    const ctx = preview.getContext('2d')!;
+    ctx.clearRect(0, 0, preview.width, preview.height);
+    ctx.drawImage(uploaded, (preview.width - uploaded.width * k) / 2, (preview.height - uploaded.height * k) / 2, uploaded.width * k, uploaded.height * k);
+    preview.hidden = false;
+  } catch (err) {
+    const key = err instanceof m.UploadRefused ? err.key : 'uploadUnreadable';
+    sigError.textContent = aw(key, { mb: config.adopt.limits.bytes / 1024 / 1024, mp: config.adopt.limits.pixels / 1_000_000 });
+    sigError.hidden = false;
+    input.value = '';
+  }
 });
 byId('pad-clear').addEventListener('click', () => pad?.clear());
 byId('sig-cancel').addEventListener('click', () => dialog.close());
 byId('sig-apply').addEventListener('click', () => void applySignature());
-typed.addEventListener('input', () => void loadFontsFor(typed.value).then(drawTyped));
+typed.addEventListener('input', () => {
+  clearTimeout(stylesTimer);
+  stylesTimer = setTimeout(() => void showStyles(), 250);
+});
 typed.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') {
     e.preventDefault();
