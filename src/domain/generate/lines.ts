@@ -6,7 +6,7 @@
 // lines is long free text, "Signature …: ____ Date: __/__/____" is a signature and its date. By
 // structure, in any of the six languages: nothing here depends on the description's language.
 import { fold } from './lexicon.js';
-import { SECTION_MARK } from './prepare.js';
+import { dropLetterFrame, SECTION_MARK } from './prepare.js';
 import { namesAField } from './segment.js';
 
 /** Put after a label whose blank spans several lines: long free text. */
@@ -33,13 +33,65 @@ const DATE_WORD = /^(?:date|fecha|datum|data|le|em|am|on|place and date|place,? 
 /** The pasted text with its noise gone and its headings and blanks marked. */
 export function segmentLines(text: string): string {
   let lines = text.replace(/\r\n?/g, '\n').split('\n');
+  lines = thread(lines);
   lines = dropHeaders(lines);
   lines = dropQuotes(lines);
   lines = dropMailSignature(lines);
+  lines = speakerLines(lines);
   lines = chat(lines);
   lines = headings(lines);
   lines = blanks(lines);
   return lines.join('\n');
+}
+
+/**
+ * A thread of e-mails (a reply above the message it answers, "-----Original Message-----", "On … wrote:",
+ * a second header block, a quoted block "> …"): each message loses its header, greeting, sign-off,
+ * sender and e-mail signature, a message that names no field ("Sure, send me what you need") goes,
+ * and the rest are read oldest first: the request, then what the replies add to it.
+ */
+function thread(lines: string[]): string[] {
+  const messages: string[][] = [[]];
+  let depth = 0;
+  let headers = 0;
+  const start = (): void => { if (messages[messages.length - 1]!.some((l) => l.trim() !== '')) messages.push([]); };
+  for (const line of lines) {
+    if (FORWARD.test(line)) { start(); continue; }
+    if (ATTRIBUTION.test(line)) { start(); continue; }
+    const quote = /^\s*((?:>\s?)+)/.exec(line);
+    const d = quote ? quote[1]!.replace(/\s/g, '').length : 0;
+    if (line.trim() !== '' && d !== depth) { start(); depth = d; }
+    const plain = quote ? line.slice(quote[0].length) : line;
+    // A second header block ("From: … Sent: …") starts the message it heads.
+    headers = HEADER_KEY.test(plain) ? headers + 1 : 0;
+    if (headers === 1 && messages[messages.length - 1]!.some((l) => l.trim() !== '' && !HEADER_KEY.test(l))) start();
+    messages[messages.length - 1]!.push(plain);
+  }
+  if (messages.length < 2) return lines;
+  const read = messages.map((m) => {
+    const kept = dropHeaders(m);
+    // The subject stays for the title; the frame is read without it.
+    const subject = kept.filter((l) => SUBJECT_KEY.test(l));
+    return { subject, body: dropSender(dropLetterFrame(dropMailSignature(kept.filter((l) => !SUBJECT_KEY.test(l))))) };
+  });
+  const kept = read.filter((m) => namesSomething(m.body));
+  // The newest message's subject is the thread's title.
+  return [...read[0]!.subject.slice(0, 1), '', ...kept.reverse().flatMap((m) => [...m.body, ''])];
+}
+
+/** Whether a message names a field, a choice, a blank or a signer: else it is talk ("Klar, schick mir einfach, was du brauchst."). */
+function namesSomething(lines: string[]): boolean {
+  return lines.some((l) => BLANK.test(l) || /[|☐□]|\[\s?\]/.test(l) || SIGNATURE_WORD.test(fold(l)) || /\b(?:sign|firm|unterschreib|unterzeichn|assin)/.test(fold(l))
+    || l.split(/\s*[,;:.!?]\s*|\s+(?:and|y|et|und|e)\s+/).some((piece) => !SUBJECT_KEY.test(piece) && piece.trim() !== '' && namesAField(fold(piece.trim()))));
+}
+
+/** The sender's name (and what follows it: their company, address, number) at the end of a message: "Gareth", "Pierre". */
+function dropSender(lines: string[]): string[] {
+  const content = lines.map((l, i) => ({ l: l.trim(), i })).filter((x) => x.l !== '');
+  for (const { l, i } of content.slice(-4)) {
+    if (/^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2}$/u.test(l) && !namesAField(fold(l)) && !HEADER_KEY.test(l)) return lines.slice(0, i);
+  }
+  return lines;
 }
 
 /** A run of two or more header lines ("From:", "Sent:", "To:"), or one naming an address, is no field; the subject stays for the title. */
@@ -78,6 +130,20 @@ function dropMailSignature(lines: string[]): string[] {
   return out;
 }
 
+/** "Maya Chen  10:42 AM" over the lines said (Slack, Teams): each line said becomes "[10:42] Maya Chen: …". */
+function speakerLines(lines: string[]): string[] {
+  const SPEAKER = /^\s*([\p{L}][\p{L}'’ .()-]{0,40}?)\s*[,·|-]?\s+(\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?)\s*$/u;
+  if (lines.filter((l) => SPEAKER.test(l)).length < 2) return lines;
+  const out: string[] = [];
+  let who: string | undefined;
+  for (const l of lines) {
+    const m = SPEAKER.exec(l);
+    if (m) { who = `[${m[2]}] ${m[1]!.trim()}`; continue; }
+    out.push(who && l.trim() !== '' ? `${who}: ${l.trim()}` : l);
+  }
+  return out;
+}
+
 /**
  * A chat log (two or more "[09:14] Ana: …" lines): the timestamps and speakers go; what the first
  * speaker (who asks for the form) writes is kept, and the others' lines only when they name a field.
@@ -92,7 +158,11 @@ function chat(lines: string[]): string[] {
     if (!m) { out.push(l); return; }
     const who = m[1]!.trim();
     const what = m[2]!.trim();
-    if (who !== first && (what.split(/\s+/).length <= 5 && !namesAField(fold(what)))) return;
+    // The others answer ("sure thing", "who signs?", "can you paste this into that formsign thing"): their
+    // lines count only when they name a field.
+    if (who !== first && !what.split(/\s*[,;.!?]\s*/).some((x) => x && namesAField(fold(x)))) return;
+    // "@Jens kannst du das als Online-Formular machen": a line to someone else that names no field.
+    if (/^@\S+/.test(what) && !what.split(/\s*[,;.!?]\s*/).some((x) => x && namesAField(fold(x)))) return;
     out.push(what);
   });
   return out;

@@ -60,6 +60,11 @@ const THEN_END = /(?:\b(?:at the end|in the end|finally|al final|finalmente|por 
 const PARTIES = /^(?:part(?:y|ies|ie|ies|es|eien|i|e)|seiten)$/i;
 export const BOTH_OF = /^(?:both|ambos|ambas|los dos|las dos|deux|beide|entrambi|entrambe|tutti e due|os dois|as duas)$/i;
 
+/** The one who writes the description signs ("signed by me", "assinam eu e o pai", "I countersign as the trainer"). */
+export const FIRST_PERSON = '\u2066me';
+const ME = /^(?:i|me|myself|we|us|moi|je|nous|yo|m[ií]|nosotros|nosotras|ich|mich|mir|wir|uns|io|noi|eu|mim|n[oó]s)$/i;
+/** "… as the trainer", "als Vermieter", "en tant que bailleur": the role the signer signs in. */
+const AS = /^\s*(?:as|als|comme|como|come|en tant que|in qualit[aà] di|na qualidade de)\s+(?!well\b|bien\b)/i;
 const BY = new Set(['by', 'par', 'por', 'von', 'vom', 'da', 'dal', 'dalla', 'dai', 'pelo', 'pela', 'pelos', 'pelas', 'from']);
 const EACH_WORD = /^(?:each|every|cada|chaque|tous|toutes|todas|todos|ogni|tutte|tutti|jede[nrs]?|alle)$/;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\u00a0-]*|[,;]/gu;
@@ -85,6 +90,14 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
       const back = subjectBefore(before, lang);
       found = back.roles;
       subjectStart = consumedTo + back.start;
+    }
+    // "I sign as landlord", "je signe en tant que bailleur": the role named after the verb.
+    if (found.length === 1 && found[0]!.role === FIRST_PERSON && AS.test(after)) {
+      const as = subjectAfter(after.replace(AS, ''), lang);
+      if (as.roles.length > 0) {
+        found = as.roles;
+        afterUsed = after.length - after.replace(AS, '').length + as.used;
+      }
     }
     // "… and both sign": the parties named elsewhere.
     if (found.length === 0 && /\b(?:both|beide|ambos|ambas|les deux|tous les deux|entrambi|entrambe)\s*$/i.test(before)) both = true;
@@ -172,6 +185,11 @@ function subjectBefore(beforeText: string, lang: Language): Found {
       roles.unshift({ words: [], start: t.index });
       continue;
     }
+    if (cur.words.length === 0 && ME.test(w) && !(lang !== 'en' && w === 'me')) {
+      cur.words.unshift(FIRST_PERSON);
+      cur.start = t.index;
+      continue;
+    }
     if (isOr(w, lang)) {
       if (cur.words.length === 0) break;
       joinOr = true;
@@ -218,6 +236,26 @@ function headedByParty(words: string[], lang: Language): boolean {
   });
 }
 
+/** Words of no party: pronouns, determiners, adverbs ("as well", "al lado de cada", "je voudrais faire", "os dois tem q assinar"). */
+const CLOSED = /^(?:as|well|too|also|then|that|this|which|who|it|each|every|al|au|aux|je|tu|il|on|nous|vous|yo|tú|él|ella|nosotros|ich|du|er|wir|ihr|io|lui|lei|noi|voi|eu|ele|ela|nós|vc|você|cada|chaque|jede[nrs]?|ogni|que|qui|was|wer|che|chi|tem|tiene|hat|a|ao|à|y|e|et|und|o|ou|oder)$/i;
+
+/**
+ * Whether a cleaned role names a party rather than a fragment of a sentence ("As well", "Al lado de
+ * cada", "Je voudrais faire", "Tem"): its first word (every word in English) is no pronoun, determiner
+ * or adverb, and one word alone is a party noun, an acronym ("IT") or four letters or more.
+ */
+export function namesParty(role: string, lang: Language): boolean {
+  return role.split(/\s*\/\s*/).every((alt) => {
+    const words = alt.split(/\s+/).filter((x) => x && !/^\d+$/.test(x));
+    if (words.length === 0) return false;
+    // "IT", "HR": an acronym is a department, whatever word it spells.
+    const closed = (w: string): boolean => CLOSED.test(w) && !/^\p{Lu}{2,}$/u.test(w);
+    if (closed(words[0]!) || (words[0]!.length <= 2 && !/^\p{Lu}{2}$/u.test(words[0]!))) return false;
+    if (lang === 'en' && words.some(closed)) return false;
+    return words.length > 1 || words[0]!.length >= 4 || ROLE_NOUN.test(stem(words[0]!)) || /^\p{Lu}{2,}$/u.test(words[0]!);
+  });
+}
+
 function dropModals(words: string[]): string[] {
   let k = 0;
   while (k < words.length - 1 && MODAL.has(words[k]!.toLowerCase())) k++;
@@ -250,6 +288,16 @@ function subjectAfter(after: string, lang: Language): Found {
     }
     // "signed by the tenant", "signé par le locataire", "assinado pelo senhorio": the subject follows.
     if (cur.length === 0 && roles.length === 1 && BY.has(w)) continue;
+    // "… and I countersign as the trainer": the role after "as"; "they sign as well" names none.
+    if (cur.length === 0 && /^(?:as|als|comme)$/.test(w)) {
+      if (/^(?:well|bien)$/i.test(tokens[i + 1]?.[0] ?? '')) break;
+      continue;
+    }
+    if (cur.length === 0 && ME.test(w) && !(lang !== 'en' && w === 'me') && !(lang === 'en' && w === 'i' && i + 1 < tokens.length && isRoleWord(tokens[i + 1]![0], lang))) {
+      cur.push(FIRST_PERSON);
+      used = t.index + t[0].length;
+      continue;
+    }
     if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } afterAnd = t[0] !== ','; continue; }
     // "… y el vendedor y pone la fecha": after "and", a lower-case word that is no party is a verb.
     const bareWord = t[0].replace(/^(?:l|d|dell|all|un)['’]/i, '');

@@ -103,7 +103,7 @@ function formPhrase(sentence: string): string | undefined {
 }
 
 /** Drops the greeting line and everything from the sign-off on: "Thanks,\nRachel". */
-function dropLetterFrame(lines: string[]): string[] {
+export function dropLetterFrame(lines: string[]): string[] {
   const out = [...lines];
   const first = out.findIndex((l) => l.trim() !== '');
   if (first >= 0) {
