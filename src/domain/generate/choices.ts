@@ -125,15 +125,83 @@ function rows(s: string): string {
   const up = ROW_UP_TO.exec(s);
   const range = up ? null : ROW_RANGE.exec(s);
   const m = up ?? range;
-  if (!m) return s;
+  if (!m) return looseRows(s);
   const count = Number(m[up ? 1 : 2]);
   const noun = m[up ? 2 : 1]!;
   const columns = m[3]!.replace(/\b(?:for each|each|de cada un[oa]|pour chacun(?:e)?|jeweils|per ciascun[oa])\b/giu, '').split(LIST).map(cleanOption).filter(Boolean);
-  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => c.split(/\s+/).length > 4)) return s;
-  const one = singular(noun);
-  const cells: string[] = [];
-  for (let i = 1; i <= count; i++) for (const c of columns) cells.push(`${one} ${i} ${c} (${ROW_MARK})`);
-  return `${s.slice(0, m.index)}${cells.join(', ')}${s.slice(m.index + m[0].length)}`;
+  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => c.split(/\s+/).length > 4)) return looseRows(s);
+  return `${s.slice(0, m.index)}${cells(singular(noun), count, columns)}${s.slice(m.index + m[0].length)}`;
+}
+
+function cells(one: string, count: number, columns: string[]): string {
+  const out: string[] = [];
+  for (let i = 1; i <= count; i++) for (const c of columns) out.push(`${one} ${i} ${c} (${ROW_MARK})`);
+  return out.join(', ');
+}
+
+const UP_TO = String.raw`(?:up to|a maximum of|max(?:imum|imo)?\.?|m[áa]x(?:imo)?\.?|massim[oa]|hasta|jusqu['’]?\s?(?:à|a)|bis zu|h[öo]chstens|fino a|at[ée]|no m[áa]ximo)`;
+/** "(up to 4)", "(massimo 4)", "(até 4 pessoas)", "(max. 2 Personen)": a count in brackets after the row's noun. */
+const COUNT_IN_BRACKETS = new RegExp(String.raw`(?:^|[\s,:;])((?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,3}?)\s*\(\s*${UP_TO}\s*(\d{1,2})(?:\s+([\p{L}][\p{L}-]*))?\s*\)\s*:\s*`, 'iu');
+/** "lists up to 6 expenses, each with …", "até 5 despesas, cada uma com …": the count before the noun, the columns after a comma. */
+const COUNT_BEFORE = new RegExp(String.raw`\b${UP_TO}\s+(\d{1,2})\s+([\p{L}][\p{L}-]*)\s*(?:,|:)\s*(?:(?:each|cada uma?|chacun(?:e)?|jeweils|ciascun[oa]|ognuno)\s+(?:with|com|con|avec|mit)\s+|(?:each|jeweils|je)\s+)?`, 'iu');
+const EACH_TAIL = /\s*(?:,\s*)?\b(?:for each(?: one)?|each|de cada (?:un[oa]|pessoa|persona|\p{L}+)|pour chacun(?:e)?|jeweils|per ciascun[oa]|di ciascun[oa]|de cada)\s*$/iu;
+
+/**
+ * The rows ROW_UP_TO and ROW_RANGE miss: the count in brackets ("per ogni ospite (massimo 4): nome,
+ * cognome …", "Agregado familiar (até 4 pessoas): nome, …") or before the noun with the columns after a
+ * comma ("up to 6 expenses, each with a date, a category (travel, meals or other), the amount"). The
+ * columns run to the sentence's end; a column keeps its own choices in brackets.
+ */
+function looseRows(s: string): string {
+  const bracket = COUNT_IN_BRACKETS.exec(s);
+  const before = bracket ? null : COUNT_BEFORE.exec(s);
+  const m = bracket ?? before;
+  if (!m) return s;
+  const count = Number(bracket ? m[3] : m[1]);
+  // The noun: after the count ("até 4 pessoas"), else the last word before the bracket ("ospite"), else a neutral row.
+  // With the count in brackets, the row replaces its whole clause ("People allowed to collect the child (up to 4):").
+  const paren = bracket ? m.index + m[0].indexOf('(') : m.index;
+  const clauseStart = bracket ? Math.max(...[',', ':', ';', '\n', '•', '-'].map((d) => s.lastIndexOf(d, paren - 1))) + 1 : m.index;
+  const clause = s.slice(clauseStart, paren).trim().replace(/^(?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+/i, '').split(/\s+/);
+  const head = clause[0] ?? '';
+  // The noun: after the count ("até 4 pessoas"), else the clause's plural head ("People allowed …"), else its last word ("ospite").
+  const noun = bracket ? (m[4] ?? (IRREGULAR[fold(head)] || /s$/i.test(head) ? head : clause[clause.length - 1]!)) : m[2]!;
+  const from = m.index + m[0].length;
+  const rest = s.slice(from);
+  // The columns end at the sentence's end, outside brackets.
+  let depth = 0;
+  let end = rest.length;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === ';' || c === '\n' || (c === '.' && (i + 1 === rest.length || /\s/.test(rest[i + 1]!))))) { end = i; break; }
+  }
+  const columns = splitTop(rest.slice(0, end).replace(EACH_TAIL, '')).map((c) => cleanOption(c).replace(/^(?:and|or|e|y|et|und|ou|o)\s+/i, '').replace(/^(?:a|an|the|their|its|um|uma|o|a|un|una|une|le|la|il|lo|el|ein|eine|der|die|das)\s+/i, '')).filter(Boolean);
+  const words = (c: string): number => c.replace(/\([^()]*\)/g, ' ').replace(/\([^()]*\)/g, ' ').trim().split(/\s+/).length;
+  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => words(c) > 4)) return s;
+  const lead = s.slice(0, clauseStart);
+  return `${lead}${lead && !/\s$/.test(lead) ? ' ' : ''}${cells(singular(noun), count, columns)}${rest.slice(end)}`;
+}
+
+/** Splits a list at commas and "and"/"or" outside brackets: "category (travel, meals or other), amount". */
+function splitTop(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  const words = text.split(/(\s*,\s*|\s+(?:and|or|y|o|e|ou|et|und|oder)\s+|[()])/i);
+  for (const w of words) {
+    if (w === '(') depth++;
+    if (w === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && w !== ')' && LIST.test(w) && w.trim() === w.trim().replace(/[^,\p{L}]/gu, '') && (w.includes(',') || /^\s+\p{L}+\s+$/u.test(w))) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += w;
+  }
+  out.push(cur);
+  return out.map((x) => x.trim()).filter(Boolean);
 }
 
 const IRREGULAR: Record<string, string> = {
