@@ -5,6 +5,7 @@
 // and a paper form's blanks are read: "Label: ____" is the label, "Label:" over two or more blank
 // lines is long free text, "Signature …: ____ Date: __/__/____" is a signature and its date. By
 // structure, in any of the six languages: nothing here depends on the description's language.
+import { ROW_MARK } from './choices.js';
 import { fold } from './lexicon.js';
 import { dropLetterFrame, SECTION_MARK } from './prepare.js';
 import { namesAField } from './segment.js';
@@ -39,6 +40,7 @@ export function segmentLines(text: string): string {
   lines = dropMailSignature(lines);
   lines = speakerLines(lines);
   lines = chat(lines);
+  lines = gridRows(lines);
   lines = headings(lines);
   lines = blanks(lines);
   return lines.join('\n');
@@ -169,6 +171,66 @@ function chat(lines: string[]): string[] {
 }
 
 const isContent = (l: string | undefined): boolean => l !== undefined && l.trim() !== '' && !ONLY_BLANK.test(l);
+
+/** Stands for the word "row" in the description's language (prepare.ts puts it in): "Row 1 Description". */
+export const ROW_NOUN_MARK = '\u2064rownoun';
+const INDEX_CELL = /^\s*(?:#|n[º°o.]*\s*\d*|nr\.?|no\.?|\d{1,2}[.)]?)\s*$/i;
+const INDEX_HEADER = /^(?:#|n[º°o.]*|nr\.?|no\.?|pos\.?|line|item|row|linha|ligne|riga|fila|zeile|l[ií]nea|posten|position)$/i;
+const EMPTY = /^[\s_.]*$/;
+
+function cellsOf(line: string): string[] | undefined {
+  if (line.includes('|')) return line.replace(/^\s*\||\|\s*$/g, '').split('|').map((c) => c.trim());
+  if (line.includes('\t')) return line.split('\t').map((c) => c.trim());
+  return undefined;
+}
+
+/**
+ * A table of empty rows ("| Line | Description | Qty |" over "| 1 | | |" …, or tab-separated columns over
+ * lines of tabs) is a repeated row: one field per row and column, "Line 1 Description". A line of
+ * tab-separated labels that heads no such rows ("Name:<tab><tab>Monat/Jahr:") holds one field per cell.
+ */
+function gridRows(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const header = cellsOf(lines[i]!);
+    if (!header || header.filter((c) => c !== '').length < 2 || BLANK.test(lines[i]!)) {
+      // Tab-separated labels on a line of their own: one line each.
+      if (header && lines[i]!.includes('\t') && !lines[i]!.includes('|')) out.push(...header.filter((c) => !EMPTY.test(c)));
+      else out.push(lines[i]!);
+      continue;
+    }
+    let j = i + 1;
+    let count = 0;
+    let indexed = false;
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      if (/^[\s|:-]+$/.test(l) && l.includes('-')) continue;
+      const cells = l.includes('|') || l.includes('\t') ? cellsOf(l)! : l.trim() === '' ? undefined : [l.trim()];
+      if (!cells) break;
+      const values = INDEX_CELL.test(cells[0] ?? '') && cells.length > 1 ? cells.slice(1) : cells;
+      if (values.length === cells.length - 1) indexed = true;
+      if (!values.every((c) => EMPTY.test(c)) || (cells.length === 1 && !INDEX_CELL.test(cells[0]!))) break;
+      count++;
+    }
+    const named = header.filter((c) => c !== '');
+    if (count < 2) {
+      if (lines[i]!.includes('\t') && !lines[i]!.includes('|')) out.push(...named);
+      else out.push(lines[i]!);
+      continue;
+    }
+    const first = header[0] ?? '';
+    const dropFirst = first === '' || INDEX_HEADER.test(first.replace(/[.:]$/, '')) || (indexed && INDEX_CELL.test(first));
+    const columns = (dropFirst ? header.slice(1) : header).filter((c) => c !== '').map((c) => c.replace(/\s*\([^()]*\)\s*$/, '').replace(/[:.]$/, ''));
+    const noun = dropFirst && /^\p{L}{3,}$/u.test(first) ? first : ROW_NOUN_MARK;
+    const n = Math.min(count, 10);
+    if (columns.length === 0 || columns.length * n > 60) { out.push(lines[i]!); continue; }
+    const cells: string[] = [];
+    for (let r = 1; r <= n; r++) for (const c of columns) cells.push(`${noun} ${r} ${c} (${ROW_MARK})`);
+    out.push(cells.join(', '));
+    i = j - 1;
+  }
+  return out;
+}
 
 /** Headings become section marks: a section word, a numbered heading over unnumbered lines, a line in capitals. */
 function headings(lines: string[]): string[] {

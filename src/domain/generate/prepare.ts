@@ -4,6 +4,7 @@
 // item ("Kitchen (good, fair, poor)"), tick boxes are marked, and lines that head a group of bullets
 // become section headings.
 import { rewriteChoices } from './choices.js';
+import { ROW_NOUN_MARK } from './lines.js';
 import { fold } from './lexicon.js';
 import { namesAField, titleFromText } from './segment.js';
 import type { Language } from './spec.js';
@@ -39,8 +40,10 @@ const EMPTY_CELL = /^(?:\[\s?[xX]?\s?\]|☐|□|_*|\s*)$/;
 const AMOUNTS = /\b(?:amounts?|importes?|montants?|betr[äa]ge|importi|valores)\s+(?:for|of|de|pour|f[üu]r|per|di)\s*:\s*([^.\n]+)/giu;
 const AMOUNT_WORD: Record<Language, string> = { en: 'amount', es: 'importe', fr: 'montant', de: 'Betrag', it: 'importo', pt: 'valor' };
 
+const ROW_WORD: Record<Language, string> = { en: 'Row', es: 'Fila', fr: 'Ligne', de: 'Zeile', it: 'Riga', pt: 'Linha' };
+
 export function prepare(prompt: string, lang: Language): Prepared {
-  let text = prompt.replace(/\r\n?/g, '\n');
+  let text = prompt.replace(/\r\n?/g, '\n').replaceAll(ROW_NOUN_MARK, ROW_WORD[lang]);
   let title: string | undefined;
   const subject = SUBJECT.exec(text);
   if (subject) {
