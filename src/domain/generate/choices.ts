@@ -48,7 +48,14 @@ function labelBefore(text: string): { prefix: string; label: string } {
 const cleanOption = (o: string): string => o.trim().replace(/^[-–—:,]+|[.,;:!?]+$/g, '').trim();
 const shortOptions = (xs: string[]): boolean => xs.length >= 2 && xs.every((x) => x !== '' && x.split(/\s+/).length <= 4);
 
+/** "Vegetarier ja oder nein", "bills included yes or no", "baja médica sí o no", "can the dog go off lead y/n": a yes/no question. */
+const TRAILING_YES_NO = /(\p{L}[^,.;:()?]*?)\s*\??\s+(?:yes or no|ja oder nein|oui ou non|s[ií] o no|sim ou n[ãa]o|y\/n|j\/n|s\/n|o\/n)(?=\s*[,.;!)]|\s*$|\s+(?:and|und|et|y|e|ed)\s)/giu;
+
 function choices(s: string): string {
+  if (TRAILING_YES_NO.test(s)) {
+    TRAILING_YES_NO.lastIndex = 0;
+    return s.replace(TRAILING_YES_NO, (_, label: string) => `${label} (yes, no)`);
+  }
   const tick = TICK_ALL.exec(s);
   if (tick) {
     const { prefix, label } = labelBefore(s.slice(0, tick.index));
