@@ -40,7 +40,7 @@ export function segmentLines(text: string): string {
   lines = dropMailSignature(lines);
   lines = speakerLines(lines);
   lines = chat(lines);
-  lines = gridRows(lines);
+  lines = gridRows(lines).map((l) => l.replace(SIGNATURE_NOTE, (_, sp: string, who: string, word: string) => `${sp}${word.charAt(0).toUpperCase()}${word.slice(1)} ${who.trim()}:`));
   lines = headings(lines);
   lines = blanks(lines);
   return lines.join('\n');
@@ -193,6 +193,12 @@ function gridRows(lines: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const header = cellsOf(lines[i]!);
+    // "Firma del residente        Firma del familiar        Firma de la dirección": columns set apart by runs of spaces.
+    const spaced = lines[i]!.trim().split(/ {4,}/);
+    if (!header && spaced.length >= 2 && !BLANK.test(lines[i]!) && !/[☐□]|\[\s?\]/.test(lines[i]!) && spaced.every((p) => p.split(/\s+/).length <= 8)) {
+      out.push(...spaced);
+      continue;
+    }
     if (!header || header.filter((c) => c !== '').length < 2 || BLANK.test(lines[i]!)) {
       // Tab-separated labels on a line of their own: one line each.
       if (header && lines[i]!.includes('\t') && !lines[i]!.includes('|')) out.push(...header.filter((c) => !EMPTY.test(c)));
@@ -231,6 +237,9 @@ function gridRows(lines: string[]): string[] {
   }
   return out;
 }
+
+/** "Requested by (signature):", "Solicitado por (firma)": the label names who signs. */
+const SIGNATURE_NOTE = /^(\s*)([^()\n]{2,60}?)\s*\((signature|firma|unterschrift|assinatura)\)\s*:?/iu;
 
 /** Headings become section marks: a section word, a numbered heading over unnumbered lines, a line in capitals. */
 function headings(lines: string[]): string[] {
