@@ -112,8 +112,8 @@ function singular(noun: string): string {
   if (known) return /^\p{Lu}/u.test(noun) ? capitalise(known) : known;
   const en = nlp()(noun).nouns().toSingular().text();
   if (en && en !== noun) return en;
-  // Romance plurals: "cónyuges", "témoins", "testigos".
-  return noun.replace(/(?<=\p{L}{3})s$/u, '');
+  // Romance plurals: "cónyuges", "témoins", "testigos"; "responsáveis" → "responsável".
+  return noun.replace(/(?<=\p{L}{3})([áa])is$/u, '$1l').replace(/(?<=\p{L}{3})([ée])is$/u, (_, e: string) => (e === 'e' ? 'el' : 'él')).replace(/(?<=\p{L}{3})([^l])s$/u, '$1');
 }
 
 function capitalise(s: string): string {

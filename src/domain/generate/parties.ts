@@ -238,7 +238,7 @@ function headedByParty(words: string[], lang: Language): boolean {
 }
 
 /** Words of no party: pronouns, determiners, adverbs ("as well", "al lado de cada", "je voudrais faire", "os dois tem q assinar"). */
-const CLOSED = /^(?:as|well|too|also|then|that|this|which|who|it|each|every|al|au|aux|je|tu|il|on|nous|vous|yo|tú|él|ella|nosotros|ich|du|er|wir|ihr|io|lui|lei|noi|voi|eu|ele|ela|nós|vc|você|cada|chaque|jede[nrs]?|ogni|que|qui|was|wer|che|chi|tem|tiene|hat|a|ao|à|y|e|et|und|o|ou|oder)$/i;
+const CLOSED = /^(?:as|well|too|also|then|that|this|which|who|it|each|every|al|au|aux|je|tu|il|on|nous|vous|yo|tú|él|ella|nosotros|ich|du|er|wir|ihr|io|lui|lei|noi|voi|eu|ele|ela|nós|vc|você|cada|chaque|jede[nrs]?|ogni|que|qui|was|wer|che|chi|tem|tiene|hat|a|ao|à|y|e|et|und|o|ou|oder|all|tutti|tutte|todos|todas|tous|toutes|alle|everyone|online|chacun|chacune|cual|qual|quale|alguna?|alguno|algún|alguma|qualche|quien|quem)$/i;
 
 /**
  * Whether a cleaned role names a party rather than a fragment of a sentence ("As well", "Al lado de
@@ -253,6 +253,13 @@ export function namesParty(role: string, lang: Language): boolean {
     const closed = (w: string): boolean => CLOSED.test(w) && !/^\p{Lu}{2,}$/u.test(w);
     if (closed(words[0]!) || (words[0]!.length <= 2 && !/^\p{Lu}{2}$/u.test(words[0]!))) return false;
     if (lang === 'en' && words.some(closed)) return false;
+    // An adverb ("elettronicamente"), a gerund ("confirmando") or a verb of "we" ("vorremmo") is no party.
+    const verbish = { en: /^$/, de: /^$/, fr: /\p{L}{3}ons$/u, es: /(?:mente|ando|iendo|amos|emos|imos)$/, it: /(?:mente|ando|endo|emmo|iamo)$/, pt: /(?:mente|ando|endo|indo|amos|emos|imos)$/ }[lang];
+    if (verbish.test(fold(words[0]!)) && !ROLE_NOUN.test(stem(words[0]!))) return false;
+    // Three words or more that name no party are a clause ("Vengono senza genitori", "Directo da visto bueno").
+    const content = words.filter((w) => !OF.has(w.toLowerCase()));
+    const party = (w: string): boolean => ROLE_NOUN.test(stem(w)) || ROLE_NOUN.test(stem(w).replace(/i$/, 'e')) || (fold(w).length >= 6 && PERSON_ENDING.test(fold(w))) || /^(?:person|persona|personne|pessoa|personen)$/i.test(fold(w)) || /^\p{Lu}{2,}$/u.test(w);
+    if (content.length >= 3 && !content.some(party)) return false;
     return words.length > 1 || words[0]!.length >= 4 || ROLE_NOUN.test(stem(words[0]!)) || /^\p{Lu}{2,}$/u.test(words[0]!);
   });
 }
