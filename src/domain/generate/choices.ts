@@ -10,6 +10,8 @@ import { fold, YES_NO } from './lexicon.js';
 export const MULTI_MARK = '\u2064multi:';
 /** In a row cell's remarks: one cell of a repeated row (short, and not required). */
 export const ROW_MARK = '\u2064row';
+/** Stands for the word "row" in the description's language (prepare.ts puts it in): "Row 1 Description". */
+export const ROW_NOUN_MARK = '\u2064rownoun';
 const JOIN = '\u2060';
 export const encodeLabel = (s: string): string => s.replace(/\s+/g, JOIN);
 export const decodeLabel = (s: string): string => s.replaceAll(JOIN, ' ');

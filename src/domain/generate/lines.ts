@@ -5,7 +5,7 @@
 // and a paper form's blanks are read: "Label: ____" is the label, "Label:" over two or more blank
 // lines is long free text, "Signature …: ____ Date: __/__/____" is a signature and its date. By
 // structure, in any of the six languages: nothing here depends on the description's language.
-import { ROW_MARK } from './choices.js';
+import { ROW_MARK, ROW_NOUN_MARK } from './choices.js';
 import { fold } from './lexicon.js';
 import { dropLetterFrame, SECTION_MARK } from './prepare.js';
 import { namesAField } from './segment.js';
@@ -172,8 +172,6 @@ function chat(lines: string[]): string[] {
 
 const isContent = (l: string | undefined): boolean => l !== undefined && l.trim() !== '' && !ONLY_BLANK.test(l);
 
-/** Stands for the word "row" in the description's language (prepare.ts puts it in): "Row 1 Description". */
-export const ROW_NOUN_MARK = '\u2064rownoun';
 const INDEX_CELL = /^\s*(?:#|n[º°o.]*\s*\d*|nr\.?|no\.?|\d{1,2}[.)]?)\s*$/i;
 const INDEX_HEADER = /^(?:#|n[º°o.]*|nr\.?|no\.?|pos\.?|line|item|row|linha|ligne|riga|fila|zeile|l[ií]nea|posten|position)$/i;
 const EMPTY = /^[\s_.]*$/;

@@ -295,7 +295,7 @@ function subjectAfter(after: string, lang: Language): Found {
       continue;
     }
     // "signed by the tenant", "signé par le locataire", "assinado pelo senhorio": the subject follows.
-    if (cur.length === 0 && roles.length === 1 && BY.has(w)) continue;
+    if (cur.length === 0 && (roles.length === 1 || (afterAnd && /^(?:by|par|por|von|da|pelo|pela)$/.test(w))) && BY.has(w)) continue;
     // "… and I countersign as the trainer": the role after "as"; "they sign as well" names none.
     if (cur.length === 0 && /^(?:as|als|comme)$/.test(w)) {
       if (/^(?:well|bien)$/i.test(tokens[i + 1]?.[0] ?? '')) break;
@@ -307,6 +307,7 @@ function subjectAfter(after: string, lang: Language): Found {
       continue;
     }
     // "der Beschäftigte, dann die Führungskraft", "le salarié puis le manager": "then" joins parties as "and" does.
+    if (cur.length === 0 && THEN.test(w) && roles.length > 1) continue;
     if (t[0] === ',' || isAnd(w, lang) || (cur.length > 0 && THEN.test(w))) { if (cur.length > 0) { roles.push([]); optional.push(false); } afterAnd = t[0] !== ','; continue; }
     // "yo como coordinadora", "ich als Vermieter": the role the writer signs in.
     if (cur.length === 1 && cur[0] === FIRST_PERSON && /^(?:as|als|comme|como|come)$/.test(w)) { cur.length = 0; continue; }

@@ -3,8 +3,7 @@
 // set up a form…?") and injected instructions go, tables and per-item checklists become one choice per
 // item ("Kitchen (good, fair, poor)"), tick boxes are marked, and lines that head a group of bullets
 // become section headings.
-import { rewriteChoices } from './choices.js';
-import { ROW_NOUN_MARK } from './lines.js';
+import { rewriteChoices, ROW_NOUN_MARK } from './choices.js';
 import { fold } from './lexicon.js';
 import { namesAField, titleFromText } from './segment.js';
 import type { Language } from './spec.js';
