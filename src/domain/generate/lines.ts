@@ -7,7 +7,7 @@
 // structure, in any of the six languages: nothing here depends on the description's language.
 import { ROW_MARK, ROW_NOUN_MARK } from './choices.js';
 import { fold } from './lexicon.js';
-import { dropLetterFrame, SECTION_MARK } from './prepare.js';
+import { dropLetterFrame, SECTION_MARK, SIGN_OFF } from './prepare.js';
 import { namesAField } from './segment.js';
 
 /** Put after a label whose blank spans several lines: long free text. */
@@ -74,11 +74,19 @@ function thread(lines: string[]): string[] {
     const kept = dropHeaders(m);
     // The subject stays for the title; the frame is read without it.
     const subject = kept.filter((l) => SUBJECT_KEY.test(l));
-    return { subject, body: dropSender(dropLetterFrame(dropMailSignature(kept.filter((l) => !SUBJECT_KEY.test(l))))) };
+    return { subject, body: dropSender(dropLetterFrame(dropMailSignature(kept.filter((l) => !SUBJECT_KEY.test(l))))).map(dropInlineSignOff) };
   });
   const kept = read.filter((m) => namesSomething(m.body));
   // The newest message's subject is the thread's title.
   return [...read[0]!.subject.slice(0, 1), '', ...kept.reverse().flatMap((m) => [...m.body, ''])];
+}
+
+/** "… da firmare online? Grazie, Andrea Martini": a sign-off ending a line, and the sender after it. */
+function dropInlineSignOff(line: string): string {
+  const sentences = line.split(/(?<=[.!?])\s+/);
+  const last = sentences[sentences.length - 1] ?? '';
+  if (sentences.length < 2 || !SIGN_OFF.test(fold(last.split(',')[0]!.trim())) || last.split(/\s+/).length > 5) return line;
+  return sentences.slice(0, -1).join(' ');
 }
 
 /** Whether a message names a field, a choice, a blank or a signer: else it is talk ("Klar, schick mir einfach, was du brauchst."). */
