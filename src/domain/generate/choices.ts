@@ -153,6 +153,9 @@ const UP_TO = String.raw`(?:up to|a maximum of|max(?:imum|imo)?\.?|m[áa]x(?:imo
 const COUNT_IN_BRACKETS = new RegExp(String.raw`(?:^|[\s,:;])((?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,3}?)\s*\(\s*${UP_TO}\s*(\d{1,2})(?:\s+([\p{L}][\p{L}-]*))?\s*\)\s*:\s*`, 'iu');
 /** "lists up to 6 expenses, each with …", "até 5 despesas, cada uma com …": the count before the noun, the columns after a comma. */
 const COUNT_BEFORE = new RegExp(String.raw`\b${UP_TO}\s+(\d{1,2})\s+([\p{L}][\p{L}-]*)\s*(?:,|:)\s*(?:(?:each|cada uma?|chacun(?:e)?|jeweils|ciascun[oa]|ognuno)\s+(?:with|com|con|avec|mit)\s+|(?:each|jeweils|je)\s+)?`, 'iu');
+const NUMBER_WORD: Record<string, number> = { two: 2, three: 3, four: 4, due: 2, tre: 3, quattro: 4, dos: 2, tres: 3, cuatro: 4, deux: 2, trois: 3, quatre: 4, zwei: 2, drei: 3, vier: 4, dois: 2, duas: 2, quatro: 4 };
+/** "Dati dei due genitori (…): per ciascuno nome e cognome, codice fiscale …", "the two guests: for each name and email". */
+const EACH_OF_COUNT = new RegExp(String.raw`\b(\d{1,2}|${Object.keys(NUMBER_WORD).join('|')}|tr[eê]s)\s+([\p{L}][\p{L}-]*)[^:.;\n]{0,60}:\s*(?:for each(?: one)?|per ciascuno|per ognuno|para cada uno|para cada um|pour chacun|f[üu]r jede[nrs]?|jeweils|de cada uno)\s*:?\s+`, 'iu');
 const EACH_TAIL = /\s*(?:,\s*)?\b(?:for each(?: one)?|each|de cada (?:un[oa]|pessoa|persona|\p{L}+)|pour chacun(?:e)?|jeweils|per ciascun[oa]|di ciascun[oa]|de cada)\s*$/iu;
 
 /**
@@ -163,14 +166,16 @@ const EACH_TAIL = /\s*(?:,\s*)?\b(?:for each(?: one)?|each|de cada (?:un[oa]|pes
  */
 function looseRows(s: string): string {
   const bracket = COUNT_IN_BRACKETS.exec(s);
-  const before = bracket ? null : COUNT_BEFORE.exec(s);
+  const before = bracket ? null : COUNT_BEFORE.exec(s) ?? EACH_OF_COUNT.exec(s);
   const m = bracket ?? before;
   if (!m) return s;
-  const count = Number(bracket ? m[3] : m[1]);
+  const count = Number(bracket ? m[3] : NUMBER_WORD[fold(m[1]!)] ?? m[1]);
   // The noun: after the count ("até 4 pessoas"), else the last word before the bracket ("ospite"), else a neutral row.
   // With the count in brackets, the row replaces its whole clause ("People allowed to collect the child (up to 4):").
   const paren = bracket ? m.index + m[0].indexOf('(') : m.index;
-  const clauseStart = bracket ? Math.max(...[',', ':', ';', '\n', '•', '-'].map((d) => s.lastIndexOf(d, paren - 1))) + 1 : m.index;
+  // "Dati dei due genitori: per ciascuno …": the clause goes whole too.
+  const whole = bracket !== null || !COUNT_BEFORE.test(s);
+  const clauseStart = whole ? Math.max(...[',', ':', ';', '\n', '•', '-'].map((d) => s.lastIndexOf(d, paren - 1))) + 1 : m.index;
   const clause = s.slice(clauseStart, paren).trim().replace(/^(?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+/i, '').split(/\s+/);
   const head = clause[0] ?? '';
   // The noun: after the count ("até 4 pessoas"), else the clause's plural head ("People allowed …"), else its last word ("ospite").
@@ -225,6 +230,7 @@ export function singular(noun: string): string {
   if (!one) {
     if (/ies$/.test(f)) one = noun.slice(0, -3) + 'y';
     else if (/(?:ionen|enzen)$/.test(f)) one = noun.slice(0, -2);
+    else if (/(?:or|nt)i$/.test(f)) one = noun.slice(0, -1) + 'e';
     else if (/[^aeiou]i$/.test(f)) one = noun.slice(0, -1) + 'o';
     else if (/(?:enze|anze)$/.test(f)) one = noun.slice(0, -1) + 'a';
     else if (/[^s]s$/.test(f)) one = noun.slice(0, -1);
