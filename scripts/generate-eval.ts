@@ -2,13 +2,16 @@
 // descriptions as people write them (test/generate/corpus/real: six languages, five styles), with the 30
 // held-aside cases reported apart, then the older terse corpus, then the issue-44 corpus of descriptions as
 // strangers paste them (test/generate/corpus/strangers: its tuning set; `--strangers-aside` adds the 60 held
-// aside, figures only), then the time for a 30-field description.
+// aside, figures only), the tuning set of the hand-written one (test/generate/corpus/written; its held-aside
+// set only through scripts/generate-eval-written.ts), then the time for a 30-field description.
 import { performance } from 'node:perf_hooks';
 import { generateBuiltin } from '../src/domain/generate/builtin.js';
 import { UnsupportedLanguageError } from '../src/domain/generate/spec.js';
 import { loadCorpus, scoreCase, totals } from '../test/generate/corpus/score.js';
 import { loadReal, realTotals, scoreReal, type RealScore } from '../test/generate/corpus/real-score.js';
-import { loadStrangers, scoreStranger, strangerTotals, type StrangerScore } from '../test/generate/corpus/strangers-score.js';
+import { strangerReport } from '../test/generate/corpus/report.js';
+import { loadStrangers, scoreStranger } from '../test/generate/corpus/strangers-score.js';
+import { loadWritten } from '../test/generate/corpus/written-score.js';
 
 const verbose = process.argv.includes('--verbose');
 const only = process.argv[process.argv.indexOf('--case') + 1];
@@ -51,29 +54,16 @@ for (const file of ['corpus', 'heldout'] as const) {
   console.log(`\nterse ${file}: ${t.cases.length} cases, recall ${pct(t.recall)} precision ${pct(t.precision)} type ${pct(t.typeAccuracy)}`);
 }
 
-// The issue-44 corpus: the tuning set (with --verbose, what each case missed), the held-aside set only when asked.
+// The issue-44 corpora: strangers/ (composed by a script) and written/ (written by hand), their tuning
+// sets (with --verbose, what each case missed); strangers/' held-aside set only when asked. written/'s
+// held-aside set is read only by `npm run eval:written -- --aside`.
 const strangerSets = process.argv.includes('--strangers-aside') ? (['tuning', 'aside'] as const) : (['tuning'] as const);
-const sHeader = `${'group'.padEnd(18)} cases recall  precis  type    signer  count   options multil  requir`;
-function sRow(name: string, group: readonly StrangerScore[]): string {
-  const t = strangerTotals(group);
-  return `${name.padEnd(18)} ${String(group.filter((g) => g.score).length).padStart(5)} ${[t.recall, t.precision, t.typeAccuracy, t.signerAccuracy, t.signerCountExact, t.optionsAccuracy, t.multilineAccuracy, t.requiredAccuracy].map(pct).join(' ')}`;
-}
 for (const set of strangerSets) {
   const all = loadStrangers(set).filter((c) => !process.argv.includes('--case') || c.id === only).map(scoreStranger);
-  if (verbose && set === 'tuning') {
-    for (const s of all) {
-      if (s.c.refuse) { if (!s.c.refuse.split('|').includes(s.refused ?? '')) console.log(`${s.c.id}: want refusal ${s.c.refuse}, got ${s.refused || 'accepted'}`); continue; }
-      const notes = [...(s.score?.notes ?? []), ...(s.refused ? [`refused as ${s.refused}`] : []), ...(s.signerCountExact ? [] : ['signer count wrong']), ...s.badRoles.map((r) => `bad role "${r}"`)];
-      if (notes.length === 0) continue;
-      console.log(`${s.c.id}: ${s.score?.matched}/${s.score?.expected} matched, ${s.score?.generated} generated`);
-      for (const n of notes) console.log(`   ${n}`);
-    }
-  }
-  const t = strangerTotals(all);
-  console.log(`\nstrangers ${set}: refused right ${t.refusedRight}, wrong refusals ${t.wrongRefusals}, roles not a party ${t.badRoles.length}${t.badRoles.length ? ` (${t.badRoles.slice(0, 5).join('; ')})` : ''}, p95 ${[...all.map((x) => x.ms)].sort((a, b) => a - b)[Math.floor(all.length * 0.95)]?.toFixed(1)} ms\n${sHeader}\n${sRow('all', all)}`);
-  for (const v of [...new Set(all.filter((x) => x.score).map((x) => x.c.variant))]) console.log(sRow(`  ${v}`, all.filter((x) => x.c.variant === v)));
-  for (const st of [...new Set(all.filter((x) => x.score).map((x) => x.c.style))]) console.log(sRow(`  style ${st}`, all.filter((x) => x.c.style === st)));
+  console.log(strangerReport(`strangers ${set}`, all, verbose && set === 'tuning').join('\n'));
 }
+const written = loadWritten('tuning').filter((c) => !process.argv.includes('--case') || c.id === only).map(scoreStranger);
+if (written.length > 0) console.log(strangerReport('written tuning', written, verbose).join('\n'));
 
 // A 30-field description (28 fields of mixed types and two signers), timed 300 times after a warm-up.
 const kinds = ['name', 'date of birth', 'phone', 'email', 'amount', 'address', 'comments'];

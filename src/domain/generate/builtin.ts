@@ -10,7 +10,7 @@ import {
 import { decodeLabel, MULTI_MARK, ROW_MARK } from './choices.js';
 import { identifyLanguage } from './language.js';
 import { DATE_SIGNED_MARK, LONG_MARK, segmentLines } from './lines.js';
-import { namedOwners, signingClause } from './parties.js';
+import { FIRST_PERSON, namedOwners, namesParty, signingClause } from './parties.js';
 import { prepare, SECTION_MARK, TICK_REMARK } from './prepare.js';
 import { glue, Groups, items, sentences, TITLE_NOUN, titleFromText, unglue, wordCount, type Item } from './segment.js';
 import {
@@ -39,10 +39,12 @@ class Roles {
   readonly list: Role[] = [];
   constructor(private readonly lang: Language) {}
   slotOf(raw: string): number {
+    // "signed by me": the writer signs, a signer of their own whom the description does not name.
+    if (raw.trim() === FIRST_PERSON) return (this.list.find((r) => r.key === FIRST_PERSON) ?? this.add(FIRST_PERSON, WORDS[this.lang].signer)).slot;
     const label = cleanRole(raw, this.lang);
     const key = fold(label);
     if (key === '') return this.list[0]?.slot ?? this.add('', WORDS[this.lang].signer).slot;
-    const found = this.list.find((r) => r.key === key || (r.key === '' && this.list.length === 1));
+    const found = this.list.find((r) => r.key === key || ((r.key === '' || r.key === FIRST_PERSON) && this.list.length === 1));
     if (found) {
       if (found.key === '') { found.key = key; found.label = label; }
       return found.slot;
@@ -82,8 +84,11 @@ function cleanRole(raw: string, lang: Language): string {
     // "Parents / guardians" → "Parent / guardian".
     s = s.split(/\s*\/\s*/).map((alt) => (/\s/.test(alt) ? alt : nlp()(alt).nouns().toSingular().text() || alt)).join(' / ');
   }
-  // A role is a party's name: more than four words is a sentence, and the signer stays unnamed ("Signer 2").
-  if (s.split(/\s*\/\s*/).some((alt) => alt.split(/\s+/).length > 4)) return '';
+  // "as landlord", "as the trainer": the role.
+  s = s.replace(/^(?:as|als|comme|como|come)\s+(?:(?:the|a|an|der|die|das|le|la|el|il|o)\s+)?/i, '');
+  // A role is a party's name: more than four words, or words that name no party ("As well", "Al lado de
+  // cada"), are a sentence, and the signer stays unnamed.
+  if (s.split(/\s*\/\s*/).some((alt) => alt.split(/\s+/).length > 4) || (s !== '' && !namesParty(s, lang))) return '';
   return PRONOUN.test(s) ? '' : s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -107,8 +112,8 @@ function singular(noun: string): string {
   if (known) return /^\p{Lu}/u.test(noun) ? capitalise(known) : known;
   const en = nlp()(noun).nouns().toSingular().text();
   if (en && en !== noun) return en;
-  // Romance plurals: "cónyuges", "témoins", "testigos".
-  return noun.replace(/(?<=\p{L}{3})s$/u, '');
+  // Romance plurals: "cónyuges", "témoins", "testigos"; "responsáveis" → "responsável".
+  return noun.replace(/(?<=\p{L}{3})([áa])is$/u, '$1l').replace(/(?<=\p{L}{3})([ée])is$/u, (_, e: string) => (e === 'e' ? 'el' : 'él')).replace(/(?<=\p{L}{3})([^l])s$/u, '$1');
 }
 
 function capitalise(s: string): string {
@@ -201,7 +206,12 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
     let rest = sentence;
     // Signing clauses first: their "and" joins signers, not fields. The fields written before the
     // clause are read first, so the parties come after them ("Testator signature, signatures of two witnesses").
-    const clause = /\bsign[-\s]?(?:up|in)\b/i.test(sentence) ? undefined : signingClause(sentence, language);
+    // "signed by us (Acme Studio)", "signé par moi (la propriétaire)": the party in brackets is who "me" is.
+    const named = sentence.replace(/(?<![\p{L}])(?:me|us|moi|nous|m[ií]|mim|mich|uns|noi|n[oó]s|eu|yo|io)\s*\u2063(\d+)\u2063/giu, (all: string, i: string) => {
+      const inner = groups.all[Number(i)] ?? '';
+      return inner.split(/\s+/).length <= 4 ? inner : all;
+    });
+    const clause = /\bsign[-\s]?(?:up|in)\b/i.test(sentence) ? undefined : signingClause(named, language);
     const signClause = clause && (clause.parties.length > 0 || clause.both || !SIGNATURE.test(fold(sentence))) ? clause : undefined;
     if (signClause) rest = signClause.rest;
     // A condition ("If applicable,", "Only for minors:", "Si es estudiante,") holds to the end of its sentence.
@@ -306,7 +316,7 @@ export function generateBuiltin(prompt: string, opts: BuiltinOptions = {}): Gene
   if (out.length === 1 && out[0]!.type === 'text' && !out[0]!.multiline && !KNOWN_TEXT.test(fold(out[0]!.label))) out.length = 0;
   if (out.length > MAX_FIELDS) throw new TooManyFieldsError(out.length);
   const signers: Signer[] = roles.list.length > 0
-    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' ? words.signer : unglue(r.label) }))
+    ? slotOrder.map((r) => ({ slot: slotOf(r.slot), role: r.key === '' || r.key === FIRST_PERSON ? words.signer : unglue(r.label) }))
     : [{ slot: 1, role: words.signer }];
   const heading = seg.title !== undefined && /^(?:we|our|my|i|please|this)\b/i.test(seg.title) ? titleFromText(seg.title) ?? seg.title : seg.title;
   const rawTitle = (prepared.title ?? heading ?? titleFromText(prompt) ?? words.form)

@@ -10,6 +10,8 @@ import { fold, YES_NO } from './lexicon.js';
 export const MULTI_MARK = '\u2064multi:';
 /** In a row cell's remarks: one cell of a repeated row (short, and not required). */
 export const ROW_MARK = '\u2064row';
+/** Stands for the word "row" in the description's language (prepare.ts puts it in): "Row 1 Description". */
+export const ROW_NOUN_MARK = '\u2064rownoun';
 const JOIN = '\u2060';
 export const encodeLabel = (s: string): string => s.replace(/\s+/g, JOIN);
 export const decodeLabel = (s: string): string => s.replaceAll(JOIN, ' ');
@@ -48,7 +50,14 @@ function labelBefore(text: string): { prefix: string; label: string } {
 const cleanOption = (o: string): string => o.trim().replace(/^[-–—:,]+|[.,;:!?]+$/g, '').trim();
 const shortOptions = (xs: string[]): boolean => xs.length >= 2 && xs.every((x) => x !== '' && x.split(/\s+/).length <= 4);
 
+/** "Vegetarier ja oder nein", "bills included yes or no", "baja médica sí o no", "can the dog go off lead y/n": a yes/no question. */
+const TRAILING_YES_NO = /(\p{L}[^,.;:()?]*?)\s*\??\s+(?:yes or no|ja oder nein|oui ou non|s[ií] o no|sim ou n[ãa]o|y\/n|j\/n|s\/n|o\/n)(?=\s*[,.;!)]|\s*$|\s+(?:and|und|et|y|e|ed)\s)/giu;
+
 function choices(s: string): string {
+  if (TRAILING_YES_NO.test(s)) {
+    TRAILING_YES_NO.lastIndex = 0;
+    return s.replace(TRAILING_YES_NO, (_, label: string) => `${label} (yes, no)`);
+  }
   const tick = TICK_ALL.exec(s);
   if (tick) {
     const { prefix, label } = labelBefore(s.slice(0, tick.index));
@@ -125,15 +134,88 @@ function rows(s: string): string {
   const up = ROW_UP_TO.exec(s);
   const range = up ? null : ROW_RANGE.exec(s);
   const m = up ?? range;
-  if (!m) return s;
+  if (!m) return looseRows(s);
   const count = Number(m[up ? 1 : 2]);
   const noun = m[up ? 2 : 1]!;
   const columns = m[3]!.replace(/\b(?:for each|each|de cada un[oa]|pour chacun(?:e)?|jeweils|per ciascun[oa])\b/giu, '').split(LIST).map(cleanOption).filter(Boolean);
-  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => c.split(/\s+/).length > 4)) return s;
-  const one = singular(noun);
-  const cells: string[] = [];
-  for (let i = 1; i <= count; i++) for (const c of columns) cells.push(`${one} ${i} ${c} (${ROW_MARK})`);
-  return `${s.slice(0, m.index)}${cells.join(', ')}${s.slice(m.index + m[0].length)}`;
+  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => c.split(/\s+/).length > 4)) return looseRows(s);
+  return `${s.slice(0, m.index)}${cells(singular(noun), count, columns)}${s.slice(m.index + m[0].length)}`;
+}
+
+function cells(one: string, count: number, columns: string[]): string {
+  const out: string[] = [];
+  for (let i = 1; i <= count; i++) for (const c of columns) out.push(`${one} ${i} ${c} (${ROW_MARK})`);
+  return out.join(', ');
+}
+
+const UP_TO = String.raw`(?:up to|a maximum of|max(?:imum|imo)?\.?|m[áa]x(?:imo)?\.?|massim[oa]|hasta|jusqu['’]?\s?(?:à|a)|bis zu|h[öo]chstens|fino a|at[ée]|no m[áa]ximo)`;
+/** "(up to 4)", "(massimo 4)", "(até 4 pessoas)", "(max. 2 Personen)": a count in brackets after the row's noun. */
+const COUNT_IN_BRACKETS = new RegExp(String.raw`(?:^|[\s,:;])((?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,3}?)\s*\(\s*${UP_TO}\s*(\d{1,2})(?:\s+([\p{L}][\p{L}-]*))?\s*\)\s*:\s*`, 'iu');
+/** "lists up to 6 expenses, each with …", "até 5 despesas, cada uma com …": the count before the noun, the columns after a comma. */
+const COUNT_BEFORE = new RegExp(String.raw`\b${UP_TO}\s+(\d{1,2})\s+([\p{L}][\p{L}-]*)\s*(?:,|:)\s*(?:(?:each|cada uma?|chacun(?:e)?|jeweils|ciascun[oa]|ognuno)\s+(?:with|com|con|avec|mit)\s+|(?:each|jeweils|je)\s+)?`, 'iu');
+const NUMBER_WORD: Record<string, number> = { two: 2, three: 3, four: 4, due: 2, tre: 3, quattro: 4, dos: 2, tres: 3, cuatro: 4, deux: 2, trois: 3, quatre: 4, zwei: 2, drei: 3, vier: 4, dois: 2, duas: 2, quatro: 4 };
+/** "Dati dei due genitori (…): per ciascuno nome e cognome, codice fiscale …", "the two guests: for each name and email". */
+const EACH_OF_COUNT = new RegExp(String.raw`\b(\d{1,2}|${Object.keys(NUMBER_WORD).join('|')}|tr[eê]s)\s+([\p{L}][\p{L}-]*)[^:.;\n]{0,60}:\s*(?:for each(?: one)?|per ciascuno|per ognuno|para cada uno|para cada um|pour chacun|f[üu]r jede[nrs]?|jeweils|de cada uno)\s*:?\s+`, 'iu');
+const EACH_TAIL = /\s*(?:,\s*)?\b(?:for each(?: one)?|each|de cada (?:un[oa]|pessoa|persona|\p{L}+)|pour chacun(?:e)?|jeweils|per ciascun[oa]|di ciascun[oa]|de cada)\s*$/iu;
+
+/**
+ * The rows ROW_UP_TO and ROW_RANGE miss: the count in brackets ("per ogni ospite (massimo 4): nome,
+ * cognome …", "Agregado familiar (até 4 pessoas): nome, …") or before the noun with the columns after a
+ * comma ("up to 6 expenses, each with a date, a category (travel, meals or other), the amount"). The
+ * columns run to the sentence's end; a column keeps its own choices in brackets.
+ */
+function looseRows(s: string): string {
+  const bracket = COUNT_IN_BRACKETS.exec(s);
+  const before = bracket ? null : COUNT_BEFORE.exec(s) ?? EACH_OF_COUNT.exec(s);
+  const m = bracket ?? before;
+  if (!m) return s;
+  const count = Number(bracket ? m[3] : NUMBER_WORD[fold(m[1]!)] ?? m[1]);
+  // The noun: after the count ("até 4 pessoas"), else the last word before the bracket ("ospite"), else a neutral row.
+  // With the count in brackets, the row replaces its whole clause ("People allowed to collect the child (up to 4):").
+  const paren = bracket ? m.index + m[0].indexOf('(') : m.index;
+  // "Dati dei due genitori: per ciascuno …": the clause goes whole too.
+  const whole = bracket !== null || !COUNT_BEFORE.test(s);
+  const clauseStart = whole ? Math.max(...[',', ':', ';', '\n', '•', '-'].map((d) => s.lastIndexOf(d, paren - 1))) + 1 : m.index;
+  const clause = s.slice(clauseStart, paren).trim().replace(/^(?:per ogni|for each|para cada|pour chaque|f[üu]r jede[nrs]?|por cada|ogni)\s+/i, '').split(/\s+/);
+  const head = clause[0] ?? '';
+  // The noun: after the count ("até 4 pessoas"), else the clause's plural head ("People allowed …"), else its last word ("ospite").
+  const noun = bracket ? (m[4] ?? (IRREGULAR[fold(head)] || /s$/i.test(head) ? head : clause[clause.length - 1]!)) : m[2]!;
+  const from = m.index + m[0].length;
+  const rest = s.slice(from);
+  // The columns end at the sentence's end, outside brackets.
+  let depth = 0;
+  let end = rest.length;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === ';' || c === '\n' || (c === '.' && (i + 1 === rest.length || /\s/.test(rest[i + 1]!))))) { end = i; break; }
+  }
+  const columns = splitTop(rest.slice(0, end).replace(EACH_TAIL, '')).map((c) => cleanOption(c).replace(/^(?:and|or|e|y|et|und|ou|o)\s+/i, '').replace(/^(?:a|an|the|their|its|um|uma|o|a|un|una|une|le|la|il|lo|el|ein|eine|der|die|das)\s+/i, '')).filter(Boolean);
+  const words = (c: string): number => c.replace(/\([^()]*\)/g, ' ').replace(/\([^()]*\)/g, ' ').trim().split(/\s+/).length;
+  if (count < 2 || count > 10 || columns.length === 0 || columns.length * count > 40 || columns.some((c) => words(c) > 4)) return s;
+  const lead = s.slice(0, clauseStart);
+  return `${lead}${lead && !/\s$/.test(lead) ? ' ' : ''}${cells(singular(noun), count, columns)}${rest.slice(end)}`;
+}
+
+/** Splits a list at commas and "and"/"or" outside brackets: "category (travel, meals or other), amount". */
+function splitTop(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  const words = text.split(/(\s*,\s*|\s+(?:and|or|y|o|e|ou|et|und|oder)\s+|[()])/i);
+  for (const w of words) {
+    if (w === '(') depth++;
+    if (w === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && w !== ')' && LIST.test(w) && w.trim() === w.trim().replace(/[^,\p{L}]/gu, '') && (w.includes(',') || /^\s+\p{L}+\s+$/u.test(w))) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += w;
+  }
+  out.push(cur);
+  return out.map((x) => x.trim()).filter(Boolean);
 }
 
 const IRREGULAR: Record<string, string> = {
@@ -148,6 +230,7 @@ export function singular(noun: string): string {
   if (!one) {
     if (/ies$/.test(f)) one = noun.slice(0, -3) + 'y';
     else if (/(?:ionen|enzen)$/.test(f)) one = noun.slice(0, -2);
+    else if (/(?:or|nt)i$/.test(f)) one = noun.slice(0, -1) + 'e';
     else if (/[^aeiou]i$/.test(f)) one = noun.slice(0, -1) + 'o';
     else if (/(?:enze|anze)$/.test(f)) one = noun.slice(0, -1) + 'a';
     else if (/[^s]s$/.test(f)) one = noun.slice(0, -1);

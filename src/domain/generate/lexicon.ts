@@ -50,10 +50,16 @@ export function typeOf(folded: string): FieldType {
   if (/^\s*data\s*$/.test(folded)) return 'date';
   // A glued "date and time" (segment.ts, glue): "data e a hora da ocorrência", "Datum und Uhrzeit".
   if (/^(?:date|fecha|data|datum)\u00a0/.test(folded)) return 'date';
+  // "Hora de início", "heure d'arrivée", "Uhrzeit", "ora": a time is text (there is no time type), unless it names the date too.
+  const time = /\b(?:time|hora|heure|uhrzeit|ora|orario|horario)\b/.test(folded) && !/\b(?:date|fecha|datum|data)\b/.test(folded);
   if (DATE.test(folded) || DATE_ON.test(folded) || /^when\b/.test(folded)) {
     // "start time" and "time of incident" stay text: there is no time type.
-    if (!/\btime\b/.test(folded) || /\bdate\b/.test(folded)) return 'date';
+    if (!time) return 'date';
   }
+  // "Linha 1 Data", "Data consegna": "data" is the date in Italian and Portuguese.
+  if (/(?:^|\s)data(?:\s+\p{L}+)?$/u.test(folded) && !/\b(?:personal|dati|dados)\b/.test(folded)) return 'date';
+  // "N.º de horas", "numero di ore": a count of hours.
+  if (/\b(?:horas|heures|ore|stunden)\b/.test(folded) && !time) return 'number';
   if (NUMBER.test(folded) && !/\b(?:year group|school year|year of study|rate the|rate your|ano escolar)\b/.test(folded)) return 'number';
   return 'text';
 }

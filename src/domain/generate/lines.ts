@@ -5,8 +5,9 @@
 // and a paper form's blanks are read: "Label: ____" is the label, "Label:" over two or more blank
 // lines is long free text, "Signature …: ____ Date: __/__/____" is a signature and its date. By
 // structure, in any of the six languages: nothing here depends on the description's language.
+import { ROW_MARK, ROW_NOUN_MARK } from './choices.js';
 import { fold } from './lexicon.js';
-import { SECTION_MARK } from './prepare.js';
+import { dropLetterFrame, SECTION_MARK, SIGN_OFF } from './prepare.js';
 import { namesAField } from './segment.js';
 
 /** Put after a label whose blank spans several lines: long free text. */
@@ -33,13 +34,74 @@ const DATE_WORD = /^(?:date|fecha|datum|data|le|em|am|on|place and date|place,? 
 /** The pasted text with its noise gone and its headings and blanks marked. */
 export function segmentLines(text: string): string {
   let lines = text.replace(/\r\n?/g, '\n').split('\n');
+  lines = thread(lines);
   lines = dropHeaders(lines);
   lines = dropQuotes(lines);
   lines = dropMailSignature(lines);
+  lines = speakerLines(lines);
   lines = chat(lines);
+  lines = gridRows(lines).map((l) => l.replace(SIGNATURE_NOTE, (_, sp: string, who: string, word: string) => `${sp}${word.charAt(0).toUpperCase()}${word.slice(1)} ${who.trim()}:`));
   lines = headings(lines);
   lines = blanks(lines);
   return lines.join('\n');
+}
+
+/**
+ * A thread of e-mails (a reply above the message it answers, "-----Original Message-----", "On … wrote:",
+ * a second header block, a quoted block "> …"): each message loses its header, greeting, sign-off,
+ * sender and e-mail signature, a message that names no field ("Sure, send me what you need") goes,
+ * and the rest are read oldest first: the request, then what the replies add to it.
+ */
+function thread(lines: string[]): string[] {
+  const messages: string[][] = [[]];
+  let depth = 0;
+  let headers = 0;
+  const start = (): void => { if (messages[messages.length - 1]!.some((l) => l.trim() !== '')) messages.push([]); };
+  for (const line of lines) {
+    if (FORWARD.test(line)) { start(); continue; }
+    if (ATTRIBUTION.test(line)) { start(); continue; }
+    const quote = /^\s*((?:>\s?)+)/.exec(line);
+    const d = quote ? quote[1]!.replace(/\s/g, '').length : 0;
+    if (line.trim() !== '' && d !== depth) { start(); depth = d; }
+    const plain = quote ? line.slice(quote[0].length) : line;
+    // A second header block ("From: … Sent: …") starts the message it heads.
+    headers = HEADER_KEY.test(plain) ? headers + 1 : 0;
+    if (headers === 1 && messages[messages.length - 1]!.some((l) => l.trim() !== '' && !HEADER_KEY.test(l))) start();
+    messages[messages.length - 1]!.push(plain);
+  }
+  if (messages.length < 2) return lines;
+  const read = messages.map((m) => {
+    const kept = dropHeaders(m);
+    // The subject stays for the title; the frame is read without it.
+    const subject = kept.filter((l) => SUBJECT_KEY.test(l));
+    return { subject, body: dropSender(dropLetterFrame(dropMailSignature(kept.filter((l) => !SUBJECT_KEY.test(l))))).map(dropInlineSignOff) };
+  });
+  const kept = read.filter((m) => namesSomething(m.body));
+  // The newest message's subject is the thread's title.
+  return [...read[0]!.subject.slice(0, 1), '', ...kept.reverse().flatMap((m) => [...m.body, ''])];
+}
+
+/** "… da firmare online? Grazie, Andrea Martini": a sign-off ending a line, and the sender after it. */
+function dropInlineSignOff(line: string): string {
+  const sentences = line.split(/(?<=[.!?])\s+/);
+  const last = sentences[sentences.length - 1] ?? '';
+  if (sentences.length < 2 || !SIGN_OFF.test(fold(last.split(',')[0]!.trim())) || last.split(/\s+/).length > 5) return line;
+  return sentences.slice(0, -1).join(' ');
+}
+
+/** Whether a message names a field, a choice, a blank or a signer: else it is talk ("Klar, schick mir einfach, was du brauchst."). */
+function namesSomething(lines: string[]): boolean {
+  return lines.some((l) => BLANK.test(l) || /[|☐□]|\[\s?\]/.test(l) || SIGNATURE_WORD.test(fold(l)) || /\b(?:sign|firm|unterschreib|unterzeichn|assin)/.test(fold(l))
+    || l.split(/\s*[,;:.!?]\s*|\s+(?:and|y|et|und|e)\s+/).some((piece) => !SUBJECT_KEY.test(piece) && piece.trim() !== '' && namesAField(fold(piece.trim()))));
+}
+
+/** The sender's name (and what follows it: their company, address, number) at the end of a message: "Gareth", "Pierre". */
+function dropSender(lines: string[]): string[] {
+  const content = lines.map((l, i) => ({ l: l.trim(), i })).filter((x) => x.l !== '');
+  for (const { l, i } of content.slice(-4)) {
+    if (/^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2}$/u.test(l) && !namesAField(fold(l)) && !HEADER_KEY.test(l)) return lines.slice(0, i);
+  }
+  return lines;
 }
 
 /** A run of two or more header lines ("From:", "Sent:", "To:"), or one naming an address, is no field; the subject stays for the title. */
@@ -78,6 +140,20 @@ function dropMailSignature(lines: string[]): string[] {
   return out;
 }
 
+/** "Maya Chen  10:42 AM" over the lines said (Slack, Teams): each line said becomes "[10:42] Maya Chen: …". */
+function speakerLines(lines: string[]): string[] {
+  const SPEAKER = /^\s*([\p{L}][\p{L}'’ .()-]{0,40}?)\s*[,·|-]?\s+(\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?)\s*$/u;
+  if (lines.filter((l) => SPEAKER.test(l)).length < 2) return lines;
+  const out: string[] = [];
+  let who: string | undefined;
+  for (const l of lines) {
+    const m = SPEAKER.exec(l);
+    if (m) { who = `[${m[2]}] ${m[1]!.trim()}`; continue; }
+    out.push(who && l.trim() !== '' ? `${who}: ${l.trim()}` : l);
+  }
+  return out;
+}
+
 /**
  * A chat log (two or more "[09:14] Ana: …" lines): the timestamps and speakers go; what the first
  * speaker (who asks for the form) writes is kept, and the others' lines only when they name a field.
@@ -92,13 +168,84 @@ function chat(lines: string[]): string[] {
     if (!m) { out.push(l); return; }
     const who = m[1]!.trim();
     const what = m[2]!.trim();
-    if (who !== first && (what.split(/\s+/).length <= 5 && !namesAField(fold(what)))) return;
+    // The others answer ("sure thing", "who signs?", "can you paste this into that formsign thing"): their
+    // lines count only when they name a field.
+    if (who !== first && !what.split(/\s*[,;.!?]\s*/).some((x) => x && namesAField(fold(x)))) return;
+    // "@Jens kannst du das als Online-Formular machen": a line to someone else that names no field.
+    if (/^@\S+/.test(what) && !what.split(/\s*[,;.!?]\s*/).some((x) => x && namesAField(fold(x)))) return;
     out.push(what);
   });
   return out;
 }
 
 const isContent = (l: string | undefined): boolean => l !== undefined && l.trim() !== '' && !ONLY_BLANK.test(l);
+
+const INDEX_CELL = /^\s*(?:#|n[º°o.]*\s*\d*|nr\.?|no\.?|\d{1,2}[.)]?)\s*$/i;
+const INDEX_HEADER = /^(?:#|n[º°o.]*|nr\.?|no\.?|pos\.?|line|item|row|linha|ligne|riga|fila|zeile|l[ií]nea|posten|position)$/i;
+const EMPTY = /^[\s_.]*$/;
+
+function cellsOf(line: string): string[] | undefined {
+  if (line.includes('|')) return line.replace(/^\s*\||\|\s*$/g, '').split('|').map((c) => c.trim());
+  if (line.includes('\t')) return line.split('\t').map((c) => c.trim());
+  return undefined;
+}
+
+/**
+ * A table of empty rows ("| Line | Description | Qty |" over "| 1 | | |" …, or tab-separated columns over
+ * lines of tabs) is a repeated row: one field per row and column, "Line 1 Description". A line of
+ * tab-separated labels that heads no such rows ("Name:<tab><tab>Monat/Jahr:") holds one field per cell.
+ */
+function gridRows(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const header = cellsOf(lines[i]!);
+    // "Firma del residente        Firma del familiar        Firma de la dirección": columns set apart by runs of spaces.
+    const spaced = lines[i]!.trim().split(/ {4,}/);
+    if (!header && spaced.length >= 2 && !BLANK.test(lines[i]!) && !/[☐□]|\[\s?\]/.test(lines[i]!) && spaced.every((p) => p.split(/\s+/).length <= 8)) {
+      out.push(...spaced);
+      continue;
+    }
+    if (!header || header.filter((c) => c !== '').length < 2 || BLANK.test(lines[i]!)) {
+      // Tab-separated labels on a line of their own: one line each.
+      if (header && lines[i]!.includes('\t') && !lines[i]!.includes('|')) out.push(...header.filter((c) => !EMPTY.test(c)));
+      else out.push(lines[i]!);
+      continue;
+    }
+    let j = i + 1;
+    let count = 0;
+    let indexed = false;
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      if (/^[\s|:-]+$/.test(l) && l.includes('-')) continue;
+      const cells = l.includes('|') || l.includes('\t') ? cellsOf(l)! : l.trim() === '' ? undefined : [l.trim()];
+      if (!cells) break;
+      const values = INDEX_CELL.test(cells[0] ?? '') && cells.length > 1 ? cells.slice(1) : cells;
+      if (values.length === cells.length - 1) indexed = true;
+      if (!values.every((c) => EMPTY.test(c)) || (cells.length === 1 && !INDEX_CELL.test(cells[0]!))) break;
+      count++;
+    }
+    const named = header.filter((c) => c !== '');
+    if (count < 2) {
+      if (lines[i]!.includes('\t') && !lines[i]!.includes('|')) out.push(...named);
+      else out.push(lines[i]!);
+      continue;
+    }
+    const first = header[0] ?? '';
+    const dropFirst = first === '' || INDEX_HEADER.test(first.replace(/[.:]$/, '')) || (indexed && INDEX_CELL.test(first));
+    const columns = (dropFirst ? header.slice(1) : header).filter((c) => c !== '').map((c) => c.replace(/\s*\([^()]*\)\s*$/, '').replace(/[:.]$/, ''));
+    const noun = dropFirst && /^\p{L}{3,}$/u.test(first) ? first : ROW_NOUN_MARK;
+    const n = Math.min(count, 10);
+    if (columns.length === 0 || columns.length * n > 60) { out.push(lines[i]!); continue; }
+    const cells: string[] = [];
+    for (let r = 1; r <= n; r++) for (const c of columns) cells.push(`${noun} ${r} ${c} (${ROW_MARK})`);
+    out.push(cells.join(', '));
+    i = j - 1;
+  }
+  return out;
+}
+
+/** "Requested by (signature):", "Solicitado por (firma)": the label names who signs. */
+const SIGNATURE_NOTE = /^(\s*)([^()\n]{2,60}?)\s*\((signature|firma|unterschrift|assinatura)\)\s*:?/iu;
 
 /** Headings become section marks: a section word, a numbered heading over unnumbered lines, a line in capitals. */
 function headings(lines: string[]): string[] {

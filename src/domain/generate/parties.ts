@@ -29,21 +29,21 @@ export interface Clause {
 // Verbs of signing. Spanish and Italian "firma" is a verb only before its subject ("firma el padre"),
 // a noun otherwise ("firma del participante"); German "Firma" is a company.
 const VERB: Record<Language, RegExp> = {
-  en: /\b(?:(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by)\b/giu,
-  es: /(?<![\p{L}])(?:(?:lo |la )?aprueba\s+con\s+su\s+firma|(?:lo |la )?(?:aprueba|valida|autoriza)\s+firmando|(?:lo |la )?refrendan?|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|(?:aprobado|autorizado|revisado|solicitado)\s+por)(?![\p{L}])/giu,
-  fr: /(?<![\p{L}])(?:valide\s+en\s+signant|contresignent|contresigne|signent|signe|signer|signant|signatures\s+(?:du|de|des)|(?:approuvé|validé|vérifié|autorisé|visé)\s+par)(?![\p{L}])/giu,
-  de: /(?<![\p{L}])(?:unterschrieben(?:\s+(?:wird|werden))?(?=\s+(?:von|vom)\s)|(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
-  it: /(?<![\p{L}])(?:approva\s+firmando|controfirmano|controfirma|(?:approvato|autorizzato|verificato|vistato)\s+da|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
-  pt: /(?<![\p{L}])(?:aprova\s+assinando|(?:aprovado|autorizado|verificado|visado)\s+por|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
+  en: /\b(?:signatures\s*:|(?:approves?|validates?|confirms?)\s+(?:(?:it|this|them|the \w+)\s+)?by\s+signing|countersigns?|signs?(?![-\s](?:up|in)\b)(?:\s+off)?|signing|signed\s+by|signatures\s+of|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by)\b/giu,
+  es: /(?<![\p{L}])(?:firmad[oa]s?\s+por|firmas\s*:|firmen?(?=\s+(?:el|la|los|las|un|una|su)\b)|(?:lo |la )?aprueba\s+con\s+su\s+firma|(?:lo |la )?(?:aprueba|valida|autoriza)\s+firmando|(?:lo |la )?refrendan?|firman|firmas\s+de|firma(?=\s+(?:el|la|los|las|un|una|su|también|y)\b|\s*[.;]|\s*$)|firmando|firmar|(?:aprobado|autorizado|revisado|solicitado)\s+por)(?![\p{L}])/giu,
+  fr: /(?<![\p{L}])(?:sign[ée]e?s?\s+par|signatures\s*:|valide\s+en\s+signant|contresignent|contresigne|signent|signe|signer|signant|signatures\s+(?:du|de|des)|(?:approuvé|validé|vérifié|autorisé|visé)\s+par)(?![\p{L}])/giu,
+  de: /(?<![\p{L}])(?:unterschriften\s*:|unterschrieben(?:\s+(?:wird|werden))?(?=\s+(?:von|vom)\s)|(?:genehmigt|bestätigt|zeichnet)(?=\s+(?:(?:der|die|das)\s+\p{Lu}[\p{L}-]*\s+)?mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift)|genehmigt\s+mit\s+(?:seiner\s+|ihrer\s+)?Unterschrift|gegenzeichnet|gegenzeichnen|unterschreibt|unterschreiben|unterzeichnet|unterzeichnen|Unterschriften\s+(?:von|der|des))(?![\p{L}])/giu,
+  it: /(?<![\p{L}])(?:firmat[oai]\s+da|firme\s*:|firmino|approva\s+firmando|controfirmano|controfirma|(?:approvato|autorizzato|verificato|vistato)\s+da|firmano|firme\s+(?:di|del|della|dei)|firma(?=\s+(?:il|lo|la|l['’]|un|una|anche|e|su)\b|\s*[.;]|\s*$)|firmando|firmare)(?![\p{L}])/giu,
+  pt: /(?<![\p{L}])(?:assinad[oa]s?\s+(?:pel[oa]s?|por)|assinaturas\s*:|assinem|aprova\s+assinando|(?:aprovado|autorizado|verificado|visado)\s+por|assinam|assina|assinando|assinar|assinaturas\s+(?:do|da|dos|das|de))(?![\p{L}])/giu,
 };
 /** Verbs whose subject follows them ("signed by the client", "Unterschriften von Mieter und Vermieter"). */
-const SUBJECT_AFTER = /^(?:unterschrieben|signed\s+by|signatures|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|autorizado|revisado|solicitado|approuvé|validé|vérifié|autorisé|visé|approvato|autorizzato|verificato|vistato|aprovado|verificado|visado)/iu;
+const SUBJECT_AFTER = /^(?:firmad[oa]s?\s+por|sign[ée]e?s?\s+par|firmat[oai]\s+da|assinad[oa]s?\s|(?:signatures|firmas|firme|unterschriften|assinaturas)\s*:|unterschrieben|signed\s+by|signatures|(?:approved|requested|submitted|reviewed|authori[sz]ed|verified|witnessed)\s+by|firmas|firme|signatures|unterschriften|assinaturas|aprobado|autorizado|revisado|solicitado|approuvé|validé|vérifié|autorisé|visé|approvato|autorizzato|verificato|vistato|aprovado|verificado|visado)/iu;
 
 const ARTICLE = new Set(['the', 'a', 'an', 'el', 'la', 'los', 'las', 'un', 'una', 'le', 'les', 'une', 'l', 'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen', 'einer', 'eines', 'einem', 'il', 'lo', 'gli', 'i', 'o', 'os', 'as', 'um', 'uma', 'su', 'sus', 'son', 'sa', 'ses', 'their', 'his', 'her', 'its', 'any', 'every', 'each', 'seu', 'sua', 'suo']);
 const AND = new Set(['and', '&', 'y', 'e', 'et', 'und', 'ed']);
 const OR = new Set(['or', 'o', 'ou', 'oder', 'u']);
 /** Words that may stand between a subject and its verb: "tenant and landlord both sign", "must sign". */
-const MODAL = new Set(['additionally', 'zusätzlich', 'además', 'inoltre', 'adicionalmente', 'both', 'then', 'also', 'all', 'each', 'must', 'will', 'should', 'shall', 'can', 'may', 'to', 'have', 'has', 'need', 'needs', 'too', 'dann', 'auch', 'ebenfalls', 'beide', 'puis', 'aussi', 'tous', 'toutes', 'luego', 'también', 'ambos', 'ambas', 'después', 'poi', 'anche', 'entrambi', 'entrambe', 'depois', 'também', 'deben', 'doivent', 'müssen', 'devono', 'devem', 'debe', 'doit', 'muss', 'deve']);
+const MODAL = new Set(['sollen', 'sollten', 'soll', 'tun', 'zuerst', 'zuletzt', 'danach', 'anschließend', 'first', 'finally', 'lastly', 'ensuite', 'después', 'dopo', 'é', 'è', 'es', 'est', 'ist', 'is', 'puis', 'additionally', 'zusätzlich', 'además', 'inoltre', 'adicionalmente', 'both', 'then', 'also', 'all', 'each', 'must', 'will', 'should', 'shall', 'can', 'may', 'to', 'have', 'has', 'need', 'needs', 'too', 'dann', 'auch', 'ebenfalls', 'beide', 'puis', 'aussi', 'tous', 'toutes', 'luego', 'también', 'ambos', 'ambas', 'después', 'poi', 'anche', 'entrambi', 'entrambe', 'depois', 'também', 'deben', 'doivent', 'müssen', 'devono', 'devem', 'debe', 'doit', 'muss', 'deve']);
 /** Inside a role: "responsable de recursos humanos", "head of finance". */
 const OF = new Set(['of', 'de', 'del', 'du', 'des', 'di', 'della', 'do', 'da', 'der']);
 const BOTH = /^(?:both(?: parties)?|deux parties|parti|partes|parteien|all parties|each party|the parties|parties|ambas partes|las dos partes|ambas|les deux parties|beide parteien|beide|entrambe le parti|le parti|ambas as partes|as partes|ambos)$/i;
@@ -60,6 +60,12 @@ const THEN_END = /(?:\b(?:at the end|in the end|finally|al final|finalmente|por 
 const PARTIES = /^(?:part(?:y|ies|ie|ies|es|eien|i|e)|seiten)$/i;
 export const BOTH_OF = /^(?:both|ambos|ambas|los dos|las dos|deux|beide|entrambi|entrambe|tutti e due|os dois|as duas)$/i;
 
+/** The one who writes the description signs ("signed by me", "assinam eu e o pai", "I countersign as the trainer"). */
+export const FIRST_PERSON = '\u2066me';
+const ME = /^(?:i|me|myself|we|us|moi|je|nous|yo|m[ií]|nosotros|nosotras|ich|mich|mir|wir|uns|io|noi|eu|mim|n[oó]s)$/i;
+/** "… as the trainer", "als Vermieter", "en tant que bailleur": the role the signer signs in. */
+const AS = /^\s*(?:as|als|comme|como|come|en tant que|in qualit[aà] di|na qualidade de)\s+(?!well\b|bien\b)/i;
+const THEN = /^(?:then|puis|ensuite|dann|danach|zuletzt|anschließend|luego|después|despues|poi|depois)$/i;
 const BY = new Set(['by', 'par', 'por', 'von', 'vom', 'da', 'dal', 'dalla', 'dai', 'pelo', 'pela', 'pelos', 'pelas', 'from']);
 const EACH_WORD = /^(?:each|every|cada|chaque|tous|toutes|todas|todos|ogni|tutte|tutti|jede[nrs]?|alle)$/;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\u00a0-]*|[,;]/gu;
@@ -85,6 +91,14 @@ export function signingClause(sentence: string, lang: Language): Clause | undefi
       const back = subjectBefore(before, lang);
       found = back.roles;
       subjectStart = consumedTo + back.start;
+    }
+    // "I sign as landlord", "je signe en tant que bailleur": the role named after the verb.
+    if (found.length === 1 && found[0]!.role === FIRST_PERSON && AS.test(after)) {
+      const as = subjectAfter(after.replace(AS, ''), lang);
+      if (as.roles.length > 0) {
+        found = as.roles;
+        afterUsed = after.length - after.replace(AS, '').length + as.used;
+      }
     }
     // "… and both sign": the parties named elsewhere.
     if (found.length === 0 && /\b(?:both|beide|ambos|ambas|les deux|tous les deux|entrambi|entrambe)\s*$/i.test(before)) both = true;
@@ -172,6 +186,11 @@ function subjectBefore(beforeText: string, lang: Language): Found {
       roles.unshift({ words: [], start: t.index });
       continue;
     }
+    if (cur.words.length === 0 && ME.test(w) && !(lang !== 'en' && w === 'me')) {
+      cur.words.unshift(FIRST_PERSON);
+      cur.start = t.index;
+      continue;
+    }
     if (isOr(w, lang)) {
       if (cur.words.length === 0) break;
       joinOr = true;
@@ -218,6 +237,33 @@ function headedByParty(words: string[], lang: Language): boolean {
   });
 }
 
+/** Words of no party: pronouns, determiners, adverbs ("as well", "al lado de cada", "je voudrais faire", "os dois tem q assinar"). */
+const CLOSED = /^(?:as|well|too|also|then|that|this|which|who|it|each|every|al|au|aux|je|tu|il|on|nous|vous|yo|tú|él|ella|nosotros|ich|du|er|wir|ihr|io|lui|lei|noi|voi|eu|ele|ela|nós|vc|você|cada|chaque|jede[nrs]?|ogni|que|qui|was|wer|che|chi|tem|tiene|hat|a|ao|à|y|e|et|und|o|ou|oder|all|tutti|tutte|todos|todas|tous|toutes|alle|everyone|online|chacun|chacune|cual|qual|quale|alguna?|alguno|algún|alguma|qualche|quien|quem)$/i;
+
+/**
+ * Whether a cleaned role names a party rather than a fragment of a sentence ("As well", "Al lado de
+ * cada", "Je voudrais faire", "Tem"): its first word (every word in English) is no pronoun, determiner
+ * or adverb, and one word alone is a party noun, an acronym ("IT") or four letters or more.
+ */
+export function namesParty(role: string, lang: Language): boolean {
+  return role.split(/\s*\/\s*/).every((alt) => {
+    const words = alt.split(/\s+/).filter((x) => x && !/^\d+$/.test(x));
+    if (words.length === 0) return false;
+    // "IT", "HR": an acronym is a department, whatever word it spells.
+    const closed = (w: string): boolean => CLOSED.test(w) && !/^\p{Lu}{2,}$/u.test(w);
+    if (closed(words[0]!) || (words[0]!.length <= 2 && !/^\p{Lu}{2}$/u.test(words[0]!))) return false;
+    if (lang === 'en' && words.some(closed)) return false;
+    // An adverb ("elettronicamente"), a gerund ("confirmando") or a verb of "we" ("vorremmo") is no party.
+    const verbish = { en: /^$/, de: /^$/, fr: /\p{L}{3}ons$/u, es: /(?:mente|ando|iendo|amos|emos|imos)$/, it: /(?:mente|ando|endo|emmo|iamo)$/, pt: /(?:mente|ando|endo|indo|amos|emos|imos)$/ }[lang];
+    if (verbish.test(fold(words[0]!)) && !ROLE_NOUN.test(stem(words[0]!))) return false;
+    // Three words or more that name no party are a clause ("Vengono senza genitori", "Directo da visto bueno").
+    const content = words.filter((w) => !OF.has(w.toLowerCase()));
+    const party = (w: string): boolean => ROLE_NOUN.test(stem(w)) || ROLE_NOUN.test(stem(w).replace(/i$/, 'e')) || (fold(w).length >= 6 && PERSON_ENDING.test(fold(w))) || /^(?:person|persona|personne|pessoa|personen)$/i.test(fold(w)) || /^\p{Lu}{2,}$/u.test(w);
+    if (content.length >= 3 && !content.some(party)) return false;
+    return words.length > 1 || words[0]!.length >= 4 || ROLE_NOUN.test(stem(words[0]!)) || /^\p{Lu}{2,}$/u.test(words[0]!);
+  });
+}
+
 function dropModals(words: string[]): string[] {
   let k = 0;
   while (k < words.length - 1 && MODAL.has(words[k]!.toLowerCase())) k++;
@@ -249,8 +295,24 @@ function subjectAfter(after: string, lang: Language): Found {
       continue;
     }
     // "signed by the tenant", "signé par le locataire", "assinado pelo senhorio": the subject follows.
-    if (cur.length === 0 && roles.length === 1 && BY.has(w)) continue;
-    if (t[0] === ',' || isAnd(w, lang)) { if (cur.length > 0) { roles.push([]); optional.push(false); } afterAnd = t[0] !== ','; continue; }
+    if (cur.length === 0 && (roles.length === 1 || (afterAnd && /^(?:by|par|por|von|da|pelo|pela)$/.test(w))) && BY.has(w)) continue;
+    // "… and I countersign as the trainer": the role after "as"; "they sign as well" names none.
+    if (cur.length === 0 && /^(?:as|als|comme)$/.test(w)) {
+      if (/^(?:well|bien)$/i.test(tokens[i + 1]?.[0] ?? '')) break;
+      continue;
+    }
+    if (cur.length === 0 && ME.test(w) && !(lang !== 'en' && w === 'me') && !(lang === 'en' && w === 'i' && i + 1 < tokens.length && isRoleWord(tokens[i + 1]![0], lang))) {
+      cur.push(FIRST_PERSON);
+      used = t.index + t[0].length;
+      continue;
+    }
+    // "der Beschäftigte, dann die Führungskraft", "le salarié puis le manager": "then" joins parties as "and" does.
+    if (cur.length === 0 && THEN.test(w) && roles.length > 1) continue;
+    if (t[0] === ',' || isAnd(w, lang) || (cur.length > 0 && THEN.test(w))) { if (cur.length > 0) { roles.push([]); optional.push(false); } afterAnd = t[0] !== ','; continue; }
+    // "yo como coordinadora", "ich als Vermieter": the role the writer signs in.
+    if (cur.length === 1 && cur[0] === FIRST_PERSON && /^(?:as|als|comme|como|come)$/.test(w)) { cur.length = 0; continue; }
+    // "die direkte Führungskraft": a German adjective before its noun.
+    if (lang === 'de' && /^\p{Ll}+(?:e|en|er|es)$/u.test(t[0]) && !/^(?:zweite|dritte|weitere|andere)/.test(w) && /^\p{Lu}/u.test(tokens[i + 1]?.[0] ?? '') && !NOT_ROLE.has(w) && !MODAL.has(w)) continue;
     // "… y el vendedor y pone la fecha": after "and", a lower-case word that is no party is a verb.
     const bareWord = t[0].replace(/^(?:l|d|dell|all|un)['’]/i, '');
     if (afterAnd && cur.length === 0 && lang !== 'de' && bareWord === t[0] && !isArticle(w, lang) && !OF.has(w) && /^\p{Ll}/u.test(t[0]) && !ROLE_NOUN.test(stem(t[0])) && !BOTH_OF.test(w) && !MODAL.has(w)) break;

@@ -3,7 +3,7 @@
 // set up a form…?") and injected instructions go, tables and per-item checklists become one choice per
 // item ("Kitchen (good, fair, poor)"), tick boxes are marked, and lines that head a group of bullets
 // become section headings.
-import { rewriteChoices } from './choices.js';
+import { rewriteChoices, ROW_NOUN_MARK } from './choices.js';
 import { fold } from './lexicon.js';
 import { namesAField, titleFromText } from './segment.js';
 import type { Language } from './spec.js';
@@ -21,7 +21,7 @@ export const TICK_REMARK = 'tick box';
 
 const SUBJECT = /^\s*(?:subject|re|asunto|objet|betreff|oggetto|assunto)\s*:\s*(.+)$/im;
 const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|hola|buenos dias|buenas(?: tardes)?|estimad[oa]s?|querid[oa]|bonjour|bonsoir|salut|madame|monsieur|cher|chere|hallo|guten (?:tag|morgen)|sehr geehrte[rs]?|liebe[rs]?|moin|servus|ciao|buongiorno|buonasera|gentile|egregio|car[oa]|ola|oi|bom dia|boa tarde|prezad[oa]|car[oa]s?|exm[oa]s?|madame|monsieur|mesdames|pessoal)\b/;
-const SIGN_OFF = /^[¡!]?(?:thanks|thank you|thx|ta|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}'’]+){0,3}[\s,.!]*$/u;
+export const SIGN_OFF = /^[¡!]?(?:thanks|thank you|thx|ta|many thanks|cheers|best|best regards|kind regards|regards|warm regards|all the best|sincerely|yours|gracias|muchas gracias|un saludo|saludos|atentamente|cordialmente|un abrazo|merci|merci beaucoup|cordialement|bien a vous|bonne journee|a bientot|amities|danke|vielen dank|viele grusse|beste grusse|liebe grusse|mit freundlichen grussen|lg|vg|grazie|grazie mille|cordiali saluti|distinti saluti|saluti|a presto|un saluto|obrigad[oa]|muito obrigad[oa]|cumprimentos|com os melhores cumprimentos|melhores cumprimentos|atenciosamente|abraco|abracos|valeu|ate logo|beijos)\b(?:\s+[\p{L}'’]+){0,3}[\s,.!]*$/u;
 /** A request to the reader: it asks for the form, it is not one of its fields. */
 const REQUEST = /^(?:(?:hi|hey)\s+)?(?:(?:quick one|quick question)\s*[-,:]?\s*)?(?:could|can|would|will) (?:you|u|ya)\b|^(?:(?:nos|me|mi|ci|nous|me)\s+)?(?:podrias|puedes|consegue|mi prepari|mi crei|me haces|podria usted|pourrais[- ]tu|pourriez[- ]vous|tu peux|peux[- ]tu|pouvez[- ]vous|konntest du|kannst du|konnten sie|konnen sie|potresti|puoi|mi fai|potrebbe|potete|pode|podes|podia|voce pode|voces podem|consegues)\b/;
 /** "Please make an expense claim form.", "Following our call, we need a tenancy application for the flat." */
@@ -39,8 +39,10 @@ const EMPTY_CELL = /^(?:\[\s?[xX]?\s?\]|☐|□|_*|\s*)$/;
 const AMOUNTS = /\b(?:amounts?|importes?|montants?|betr[äa]ge|importi|valores)\s+(?:for|of|de|pour|f[üu]r|per|di)\s*:\s*([^.\n]+)/giu;
 const AMOUNT_WORD: Record<Language, string> = { en: 'amount', es: 'importe', fr: 'montant', de: 'Betrag', it: 'importo', pt: 'valor' };
 
+const ROW_WORD: Record<Language, string> = { en: 'Row', es: 'Fila', fr: 'Ligne', de: 'Zeile', it: 'Riga', pt: 'Linha' };
+
 export function prepare(prompt: string, lang: Language): Prepared {
-  let text = prompt.replace(/\r\n?/g, '\n');
+  let text = prompt.replace(/\r\n?/g, '\n').replaceAll(ROW_NOUN_MARK, ROW_WORD[lang]);
   let title: string | undefined;
   const subject = SUBJECT.exec(text);
   if (subject) {
@@ -103,7 +105,7 @@ function formPhrase(sentence: string): string | undefined {
 }
 
 /** Drops the greeting line and everything from the sign-off on: "Thanks,\nRachel". */
-function dropLetterFrame(lines: string[]): string[] {
+export function dropLetterFrame(lines: string[]): string[] {
   const out = [...lines];
   const first = out.findIndex((l) => l.trim() !== '');
   if (first >= 0) {

@@ -34,7 +34,8 @@ export function scoreStranger(c: StrangerCase): StrangerScore {
   const used: GeneratedSpec = spec ?? { title: '', language: 'en', fields: [], signers: [] };
   const score = scoreReal(c, used, ms);
   const parties = c.signers.map((p) => p.replace(/\?$/, '').split('|').map(norm));
-  const neutral = norm(WORDS[(c.lang as Language)]?.signer ?? 'signer');
+  // "pt-BR" reads as "pt".
+  const neutral = norm(WORDS[(c.lang.slice(0, 2) as Language)]?.signer ?? 'signer');
   const badRoles = used.signers.map((s) => s.role).filter((role) => {
     const r = norm(role);
     return !(r.startsWith(neutral) || r.startsWith('signer') || r.startsWith('party') || parties.some((alts) => alts.some((a) => r.includes(a))));
