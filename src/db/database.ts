@@ -45,8 +45,8 @@ import * as m0080 from './migrations/0080_bulk_sends.js';
 import * as m0085 from './migrations/0085_recipient_roles_and_messages.js';
 import * as m0086 from './migrations/0086_account_branding.js';
 import * as m0090 from './migrations/0090_link_replacement.js';
-import * as m0095 from './migrations/0095_document_pages.js';
 import * as m0100 from './migrations/0100_form_attachments.js';
+import * as m0105 from './migrations/0105_document_pages.js';
 import { Lru } from '../lib/lru.js';
 import { BatchState, groupCommit, type UnitWatchdog } from './group-commit.js';
 import type { Db, ReplayableTransact, Transact } from './handles.js';
@@ -265,8 +265,8 @@ export const migrations: Record<string, Migration> = {
   '0085_recipient_roles_and_messages': m0085,
   '0086_account_branding': m0086,
   '0090_link_replacement': m0090,
-  '0095_document_pages': m0095,
   '0100_form_attachments': m0100,
+  '0105_document_pages': m0105,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -292,9 +292,11 @@ export async function pendingMigrations(handle: Pick<DatabaseHandle, 'db' | 'pgS
 }
 
 // Kysely's migrator qualifies its bookkeeping tables with this schema (the introspection it runs reads
-// only the store's schema: pg-schema-introspector.ts).
+// only the store's schema: pg-schema-introspector.ts). Migrations are written on parallel branches, so
+// one merged later may sort before one a store has already applied (0095 after 0100 did, and every
+// existing store refused to start): unordered ones are allowed, still applied in name order, each once.
 function migratorOf(handle: Pick<DatabaseHandle, 'db' | 'pgSchema'>): Migrator {
-  return new Migrator({ db: handle.db, provider, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
+  return new Migrator({ db: handle.db, provider, allowUnorderedMigrations: true, ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}) });
 }
 
 export async function ping(db: Db): Promise<boolean> {

@@ -650,7 +650,7 @@ export interface FormAttachmentsTable {
 }
 export type FormAttachmentRow = Selectable<FormAttachmentsTable>;
 
-/** A stored document's page sizes (0095), by its file: JSON `[[width, height], …]` in PDF points as displayed. */
+/** A stored document's page sizes (0105), by its file: JSON `[[width, height], …]` in PDF points as displayed. */
 export interface DocumentPagesTable {
   account_id: string;
   mode: Mode;

@@ -5,7 +5,7 @@ import { f1040Template } from './f1040-form.js';
 import { sampleTemplate, sendTo } from './support.js';
 
 // A fast first page (issue 43 item 4), the server's part: each stored document's page sizes are kept
-// (migration 0095, measured in the PDF pool at import, or the first time a page needs them) and the
+// (migration 0105, measured in the PDF pool at import, or the first time a page needs them) and the
 // signing page lays out its boxes from them in its HTML; the first page comes as a WebP picture of the
 // filled document, cached by the document's version. On both dialects.
 
@@ -82,7 +82,7 @@ for (const dialect of DIALECTS) {
       assert.notEqual(bad.headers['content-type'], 'image/webp');
     });
 
-    it('a document stored without its sizes (before 0095) is measured the first time a page needs them', async () => {
+    it('a document stored without its sizes (before 0105) is measured the first time a page needs them', async () => {
       const templateId = await sampleTemplate(h, h.actors.aTest.partition);
       const { tokens } = await sendTo(h, h.actors.aTest, templateId, ['old@example.com']);
       const template = await h.deps.domain.db.selectFrom('templates').select('pdf_key').where('id', '=', templateId).executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
 
-// Each stored document's page sizes (migration 0095, issue 43 item 4), by its file. Every query names
+// Each stored document's page sizes (migration 0105, issue 43 item 4), by its file. Every query names
 // the partition. Sizes are facts of the file: a second writer of the same file writes the same sizes,
 // so a conflict keeps the row there.
 

@@ -4,9 +4,9 @@ import type { Partition } from '../../lib/partition.js';
 import type { PageSize } from '../../pdf/index.js';
 import type { DomainDeps } from '../context.js';
 
-// A stored document's page sizes (migration 0095, issue 43 item 4), for the signing page to reserve each
+// A stored document's page sizes (migration 0105, issue 43 item 4), for the signing page to reserve each
 // page's box before the PDF arrives. Kept at import (measured with the upload's inspection); a document
-// stored before 0095, or made without an inspection (a generated form, the sample), is measured in the
+// stored before 0105, or made without an inspection (a generated form, the sample), is measured in the
 // PDF pool the first time a page needs it, and kept.
 
 /** Each page's `[width, height]` in points as displayed; null when they cannot be had now (the page measures them itself). */
