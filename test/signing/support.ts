@@ -98,7 +98,7 @@ export function strokePng(width = 120, height = 40): string {
 }
 
 /** A PNG of 8-bit `rows` (each with its filter byte) of colour type `colourType` (2 RGB, 6 RGBA). */
-function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
+export function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
