@@ -141,6 +141,21 @@ export async function adoptTemplate(h: Harness, p: Partition): Promise<string> {
   return storeTemplate(h, p, 'Lease and inventory', await flatPdf(), ADOPT_FIELDS, 1);
 }
 
+/** An RGB PNG of noise in light greys (a grainy photo of paper): its cleared background keeps partial alpha everywhere. */
+export function noisyPhotoPng(width = 1200, height = 600): Buffer {
+  let seed = 11;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let i = 1; i < row.length; i++) {
+      seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+      row[i] = 150 + ((seed >>> 0) % 66);
+    }
+    rows.push(row);
+  }
+  return pngOf(width, height, 2, rows);
+}
+
 /** An RGB PNG (a scan or photo of a signature): a white page with a dark wavy stroke. */
 export function scannedSignaturePng(width = 400, height = 160): Buffer {
   const rows: Buffer[] = [];
