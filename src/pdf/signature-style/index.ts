@@ -189,6 +189,10 @@ async function styleIn(face: Face, text: string): Promise<SignatureStyle | null>
 }
 
 /**
+ * Still on the main thread: a long CJK name costs the event loop tens of ms, bounded per signing link
+ * by the route's window. Moving this into the PDF worker pool (src/pdf/pool/) would take it off the
+ * loop, at the cost of each worker holding its own parsed faces; not done yet.
+ *
  * The styles offered for `text`: its script's faces that have every letter of it (each laid out), or,
  * when none has, the first fallback face that has (the big CJK ones only for a CJK name).
  */
