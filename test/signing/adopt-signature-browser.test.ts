@@ -8,7 +8,8 @@ import type { Actor } from '../harness.js';
 import { sealedPdfOf } from '../evidence/support.js';
 import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
-import { adoptTemplate, scannedSignaturePng } from './support.js';
+import { adoptTemplate, noisyPhotoPng, scannedSignaturePng } from './support.js';
+import { MAX_SIGNATURE_BYTES } from '../../src/domain/signing/signature-image.js';
 
 // Adopting a signature (issue 43 item 7) in Chromium: the recipient's name is typed in already and
 // drawn by the server in three styles; one is chosen by keyboard and used for every signature and
@@ -49,11 +50,13 @@ describe('adopting a signature (Chromium)', () => {
   /** The field's preview canvas: its size, and the alpha of its corner and of its most opaque pixel. */
   const previewOf = (page: Page, field: string) => page.locator(`[data-field="${field}"] canvas.sig-preview`).evaluate((el) => {
     // This file compiles without the DOM library: the canvas as the little of it that is used.
-    const c = el as unknown as { hidden: boolean; width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
+    const c = el as unknown as { hidden: boolean; width: number; height: number; toDataURL(type: string): string; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let opaque = 0;
     for (let i = 3; i < data.length; i += 4) opaque = Math.max(opaque, data[i]!);
-    return { hidden: c.hidden, width: c.width, height: c.height, corner: data[3]!, opaque };
+    // The preview holds the pixels sent: their PNG, as the page encodes it, is what the server measures.
+    const png = c.toDataURL('image/png');
+    return { hidden: c.hidden, width: c.width, height: c.height, corner: data[3]!, opaque, pngBytes: Math.floor((png.length - png.indexOf(',') - 1) * 3 / 4) };
   });
 
   it('types the prefilled name in a chosen style, uses it for every field, uploads a scan for one initials field, and seals it', async () => {
@@ -107,6 +110,16 @@ describe('adopting a signature (Chromium)', () => {
       await page.locator('#sig-error', { hasText: 'Only PNG and JPEG images can be used.' }).waitFor();
       await page.locator('#sig-upload').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
       await page.locator('#sig-error', { hasText: 'This image is larger than 5 MB. Choose a smaller one.' }).waitFor();
+      // A noisy photo (light greys: its alpha partial everywhere once the paper is cleared) would encode
+      // to megabytes: it is made to fit the server's limit when applied, not refused at Finish.
+      await page.locator('#sig-upload').setInputFiles({ name: 'noisy.png', mimeType: 'image/png', buffer: noisyPhotoPng() });
+      await page.locator('#upload-preview:not([hidden])').waitFor();
+      await page.locator('#sig-apply').click();
+      await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
+      const noisy = await previewOf(page, 'initials_b');
+      assert.ok(noisy.pngBytes <= MAX_SIGNATURE_BYTES && noisy.width >= 150 && noisy.width <= 1200, `${noisy.width}×${noisy.height}, ${noisy.pngBytes} bytes`);
+      await signButton(page, 'initials_b').click();
+      await page.locator('#tab-upload').click();
       await page.locator('#sig-upload').setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: scannedSignaturePng() });
       await page.locator('#upload-preview:not([hidden])').waitFor();
       assert.equal(await page.locator('#sig-error').isVisible(), false, 'the refusal is gone');

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
 import { SIGN_HEADERS, sampleTemplate, sendTo } from './support.js';
+import { loadedFaceIds, MAX_CACHED_GLYPHS } from '../../src/pdf/signature-style/index.js';
+import { STYLE_REQUESTS_PER_MINUTE } from '../../src/domain/signing/signature-styles.js';
 
 // Adopt a signature (issue 43 item 7): POST /sign/<token>/signature-styles draws the typed name in its
 // script's three styles as glyph outlines (Latin, Arabic shaped and joined, Hebrew, CJK), refuses what
@@ -72,6 +74,10 @@ for (const dialect of DIALECTS) {
         [{ text: 'x'.repeat(81) }, 'parameter_invalid', /at most 80 characters/],
         [{ text: 'Ada\nLovelace' }, 'parameter_invalid', /one line/],
         [{ text: 'Ada', size: 3 }, 'parameter_unknown', /size/],
+        // No face draws these: refused before any fallback face is parsed.
+        [{ text: 'Ada \uD800' }, 'parameter_invalid', /no typeface draws/],
+        [{ text: 'Ada \u{E000}' }, 'parameter_invalid', /no typeface draws/],
+        [{ text: 'Ada \u{50000}' }, 'parameter_invalid', /no typeface draws/],
       ];
       for (const [payload, code, message] of cases) {
         const res = await ask(payload);
@@ -80,10 +86,57 @@ for (const dialect of DIALECTS) {
         assert.equal(error.code, code);
         assert.match(error.message, message);
         assert.ok(error.request_id);
+        assert.equal((error as { param?: string }).param, code === 'parameter_invalid' ? 'text' : 'size');
       }
       const foreign = await ask({ text: 'Ada' }, {});
       assert.equal(foreign.statusCode, 400);
       assert.match(foreign.json<{ error: { message: string } }>().error.message, /missing its page header/);
+    });
+
+    it('a name no CJK name needs the big faces for leaves them unparsed; an uncovered letter loads only the plain ones', async () => {
+      const before = new Set(loadedFaceIds());
+      const body = (await ask({ text: 'Ada \u{13000}' })).json<Styles>(); // an Egyptian hieroglyph: no face has it
+      assert.deepEqual(body.styles, []);
+      const loadedNow = loadedFaceIds().filter((id) => !before.has(id));
+      assert.ok(loadedNow.every((id) => !id.startsWith('noto-')), `loaded ${loadedNow.join(', ')}`);
+    });
+
+    it('a face is dropped (and parsed again) once it has built more than MAX_CACHED_GLYPHS glyphs', async () => {
+      // Names in Latin Extended, Greek and Cyrillic letters with a Cyrillic one first: DejaVu Serif
+      // Italic draws those it has every letter of; past the bound in distinct letters it is forgotten.
+      const letters = [...Array(0x530 - 0x100).keys()].map((i) => String.fromCodePoint(0x100 + i)).filter((c) => /\p{L}/u.test(c));
+      const drawn = new Set<string>();
+      let dropped = false;
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      let link = '';
+      for (let i = 0; i < letters.length && !dropped; i += 5) {
+        // A link draws STYLE_REQUESTS_PER_MINUTE names a minute: a new one for each such share.
+        if (i % (5 * STYLE_REQUESTS_PER_MINUTE) === 0) link = (await sendTo(h, h.actors.aTest, templateId, [`glyphs${i}@example.com`])).tokens[0]!;
+        const chunk = ['Я', ...letters.slice(i, i + 5)];
+        const res = await h.app.inject({ method: 'POST', url: `/sign/${link}/signature-styles`, headers: { ...SIGN_HEADERS, 'content-type': 'application/json' }, payload: JSON.stringify({ text: chunk.join('') }) });
+        assert.equal(res.statusCode, 200, res.body);
+        if (res.json<Styles>().styles[0]?.id === 'dejavu-serif-italic') chunk.forEach((c) => drawn.add(c));
+        if (!loadedFaceIds().includes('dejavu-serif-italic')) dropped = true;
+      }
+      assert.ok(dropped, `${drawn.size} letters drawn, bound ${MAX_CACHED_GLYPHS}`);
+      assert.ok(drawn.size > MAX_CACHED_GLYPHS * 0.9, `dropped only after ${drawn.size} letters`);
+      // Parsed again on its next use, drawing as before.
+      const again = (await ask({ text: 'Иван' })).json<Styles>();
+      assert.deepEqual(again.styles.map((s) => s.id), ['dejavu-serif-italic']);
+      assert.ok(loadedFaceIds().includes('dejavu-serif-italic'));
+    });
+
+    it('throttles one signing link past its share a minute, with Retry-After, and not another link', async () => {
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      const busy = (await sendTo(h, h.actors.aTest, templateId, ['busy@example.com'])).tokens[0]!;
+      const post = (t: string, text: string) => h.app.inject({ method: 'POST', url: `/sign/${t}/signature-styles`, headers: { ...SIGN_HEADERS, 'content-type': 'application/json' }, payload: JSON.stringify({ text }) });
+      for (let i = 0; i < STYLE_REQUESTS_PER_MINUTE; i++) assert.equal((await post(busy, 'Ada')).statusCode, 200);
+      const refused = await post(busy, 'Ada');
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'rate_limited');
+      assert.match(refused.json<{ error: { message: string } }>().error.message, /at most 60 times a minute/);
+      assert.ok(Number(refused.headers['retry-after']) >= 1);
+      assert.equal((await post(token, 'Ada')).statusCode, 200);
     });
 
     it('an unknown link is 404, and a signed one draws nothing more', async () => {

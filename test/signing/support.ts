@@ -98,7 +98,7 @@ export function strokePng(width = 120, height = 40): string {
 }
 
 /** A PNG of 8-bit `rows` (each with its filter byte) of colour type `colourType` (2 RGB, 6 RGBA). */
-function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
+export function pngOf(width: number, height: number, colourType: 2 | 6, rows: Buffer[]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -139,6 +139,21 @@ export const ADOPT_FIELDS: FieldDef[] = [
 
 export async function adoptTemplate(h: Harness, p: Partition): Promise<string> {
   return storeTemplate(h, p, 'Lease and inventory', await flatPdf(), ADOPT_FIELDS, 1);
+}
+
+/** An RGB PNG of noise in light greys (a grainy photo of paper): its cleared background keeps partial alpha everywhere. */
+export function noisyPhotoPng(width = 1200, height = 600): Buffer {
+  let seed = 11;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let i = 1; i < row.length; i++) {
+      seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+      row[i] = 150 + ((seed >>> 0) % 66);
+    }
+    rows.push(row);
+  }
+  return pngOf(width, height, 2, rows);
 }
 
 /** An RGB PNG (a scan or photo of a signature): a white page with a dark wavy stroke. */

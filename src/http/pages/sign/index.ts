@@ -36,7 +36,8 @@ import { DRAFT_BODY_LIMIT, draftValuesOf, saveDraft, withDraft } from '../../../
 import { removeAttachment, uploadAttachment } from '../../../domain/signing/attachments/signer-attachments.js';
 import { MAX_ATTACHMENT_BYTES } from '../../../domain/signing/attachments/attachment-file.js';
 import { clientGoneSignal } from '../../routes/client-gone.js';
-import { signatureStylesFor } from '../../../domain/signing/signature-styles.js';
+import { signatureStylesFor, STYLE_REQUESTS_PER_MINUTE } from '../../../domain/signing/signature-styles.js';
+import { AddressWindow } from '../verify/address-window.js';
 
 // The signing page (no account, no key: the link's token is the credential, and the recipient's check,
 // when the sender asked for one, binds it to a browser). GET shows the document and this recipient's
@@ -229,9 +230,14 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   });
 
   // Adopt a signature (issue 43 item 7): the typed name in its script's three styles, as outlines. A
-  // POST so that the name stays out of addresses and access logs; nothing is stored.
+  // POST so that the name stays out of addresses and access logs; nothing is stored. Each costs the
+  // event loop a layout (tens of ms for a long CJK name), so a signing link gets a bounded share: the
+  // public verifier's fixed window, keyed by the link's recipient (the page asks once per name typed).
+  const styleWindow = new AddressWindow(() => deps.clock.now().getTime(), STYLE_REQUESTS_PER_MINUTE, 60_000,
+    (limit, _minutes, seconds) => `Signature styles are drawn at most ${limit} times a minute for a signing link; try again in ${seconds} seconds.`);
   gatedRoute(app, deps, { method: 'POST', url: '/sign/:token/signature-styles', purpose: 'sign', errorHandler: jsonError }, async (req, reply, { link }) => {
     assertSameSite(req);
+    styleWindow.take(link.recipient.id);
     const styles = await signatureStylesFor(link, noFields(req.body, ['text']));
     return reply.header('Cache-Control', 'no-store').send(styles);
   });

@@ -54,6 +54,6 @@ export interface AdoptConfig {
   name: string;
   /** The dialog's words in the signer's language (adopt-words.ts). */
   text: Readonly<Record<string, string>>;
-  /** An upload's bounds: bytes of the file, pixels of the image. */
-  limits: { bytes: number; pixels: number };
+  /** An upload's bounds: bytes of the file, pixels of the image; and the server's bound on a signature's PNG. */
+  limits: { bytes: number; pixels: number; signatureBytes: number };
 }

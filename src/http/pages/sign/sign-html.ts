@@ -8,6 +8,7 @@ import { checkWords } from './check-words.js';
 import { reassignWords } from './reassign-words.js';
 import { signatureDialog, UPLOAD_LIMITS } from './adopt-html.js';
 import { adoptWords } from './adopt-words.js';
+import { MAX_SIGNATURE_BYTES } from '../../../domain/signing/signature-image.js';
 import { SIGN_ASSETS, SIGN_FONTS, STANDARD_FONTS_URL } from './sign-assets.js';
 import { LANG_PARAM, scriptText, type Words } from './sign-words.js';
 import { declineControls } from './decline-controls.js';
@@ -166,7 +167,7 @@ export function openPage(w: Words, page: SigningPage & { pageSizes?: PageSize[] 
     draft_saved_at: page.draftSavedAt,
     pages: page.pageSizes ?? null,
     first_page: page.pageSizes && urls.firstPage ? urls.firstPage : null,
-    adopt: { script: SIGN_ASSETS.adoptSignature.url, styles: urls.signatureStyles, name: page.recipientGivenName, text: adoptWords(w.locale), limits: UPLOAD_LIMITS },
+    adopt: { script: SIGN_ASSETS.adoptSignature.url, styles: urls.signatureStyles, name: page.recipientGivenName, text: adoptWords(w.locale), limits: { ...UPLOAD_LIMITS, signatureBytes: MAX_SIGNATURE_BYTES } },
   } satisfies SignPageConfig);
   const sender = html`<bdi>${page.senderName}</bdi>`;
   const who = page.recipientName ? w.h('sign.leadName', { sender, recipient: html`<strong><bdi>${page.recipientName}</bdi></strong>` }) : w.h('sign.leadYou', { sender });

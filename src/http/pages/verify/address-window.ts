@@ -12,9 +12,15 @@ const MAX_ADDRESSES = 10_000;
 export class AddressWindow {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly now: () => number, private readonly limit = VERIFICATIONS_PER_WINDOW, private readonly windowMs = WINDOW_MS) {}
+  /** `refusal` words the 429 (the key may be a signing link's rather than an address: the signature styles). */
+  constructor(
+    private readonly now: () => number,
+    private readonly limit = VERIFICATIONS_PER_WINDOW,
+    private readonly windowMs = WINDOW_MS,
+    private readonly refusal = (limit: number, minutes: number, seconds: number): string => `Too many verifications from your address: at most ${limit} every ${minutes} minutes. Try again in ${seconds} seconds.`,
+  ) {}
 
-  /** Counts one verification from `address`; throws 429 rate_limited (with Retry-After) past the limit. */
+  /** Counts one request from `address`; throws 429 rate_limited (with Retry-After) past the limit. */
   take(address: string): void {
     const now = this.now();
     let w = this.windows.get(address);
@@ -26,7 +32,7 @@ export class AddressWindow {
     }
     if (w.count >= this.limit) {
       const seconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-      throw new AppError('rate_limited', `Too many verifications from your address: at most ${this.limit} every ${this.windowMs / 60_000} minutes. Try again in ${seconds} seconds.`, undefined, { 'Retry-After': String(seconds) });
+      throw new AppError('rate_limited', this.refusal(this.limit, this.windowMs / 60_000, seconds), undefined, { 'Retry-After': String(seconds) });
     }
     w.count++;
   }

@@ -196,3 +196,65 @@ export async function readUpload(file: File, limits: AdoptConfig['limits']): Pro
   ctx.putImageData(pixels, 0, 0);
   return canvas;
 }
+
+// ---------- fitting the server's size limit ----------
+
+/** RGBA pixels, row by row: what a canvas's getImageData gives. */
+export interface Raster { width: number; height: number; data: Uint8ClampedArray }
+
+/** Alpha made fully opaque or fully transparent, in place: a photo's soft, noisy edges cost PNG bytes. */
+export function hardenAlpha(data: Uint8ClampedArray): void {
+  for (let i = 3; i < data.length; i += 4) data[i] = data[i]! >= 128 ? 255 : 0;
+}
+
+/**
+ * `raster` made to encode in at most `maxBytes` (the server's MAX_SIGNATURE_BYTES, passed in the page's
+ * config): as it is when it fits; else its alpha hardened; else scaled down, by the square root of
+ * the excess with a tenth to spare, until it fits (a photo scaled to 1200×600 with partial alpha can
+ * encode to more than the limit, and the signer would learn it only at Finish). `encodedBytes` and
+ * `resize` are the canvas's in the page; a test gives its own.
+ */
+export function shrinkToFit(raster: Raster, maxBytes: number, encodedBytes: (r: Raster) => number, resize: (r: Raster, width: number, height: number) => Raster): Raster {
+  let bytes = encodedBytes(raster);
+  if (bytes <= maxBytes) return raster;
+  let r: Raster = { width: raster.width, height: raster.height, data: new Uint8ClampedArray(raster.data) };
+  hardenAlpha(r.data);
+  bytes = encodedBytes(r);
+  for (let tries = 0; bytes > maxBytes && tries < 12 && (r.width > 1 || r.height > 1); tries++) {
+    const k = Math.min(0.9, Math.sqrt(maxBytes / bytes) * 0.9);
+    r = resize(r, Math.max(1, Math.floor(r.width * k)), Math.max(1, Math.floor(r.height * k)));
+    hardenAlpha(r.data);
+    bytes = encodedBytes(r);
+  }
+  return r;
+}
+
+/** Bytes of a data: URL's base64 payload, decoded. */
+const dataUrlBytes = (url: string): number => {
+  const b64 = url.slice(url.indexOf(',') + 1);
+  return Math.floor(b64.length * 3 / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+};
+
+const canvasOf = (r: Raster): HTMLCanvasElement => {
+  const c = document.createElement('canvas');
+  c.width = r.width;
+  c.height = r.height;
+  c.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(r.data), r.width, r.height), 0, 0);
+  return c;
+};
+
+/** A signature canvas whose PNG the server takes (at most `maxBytes`): `canvas` itself when it does. */
+export function fitSignature(canvas: HTMLCanvasElement, maxBytes: number): HTMLCanvasElement {
+  if (dataUrlBytes(canvas.toDataURL('image/png')) <= maxBytes) return canvas;
+  const raster = canvas.getContext('2d', { willReadFrequently: true })!.getImageData(0, 0, canvas.width, canvas.height);
+  const fitted = shrinkToFit(raster, maxBytes, (r) => dataUrlBytes(canvasOf(r).toDataURL('image/png')), (r, width, height) => {
+    const out = document.createElement('canvas');
+    out.width = width;
+    out.height = height;
+    const ctx = out.getContext('2d', { willReadFrequently: true })!;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(canvasOf(r), 0, 0, width, height);
+    return ctx.getImageData(0, 0, width, height);
+  });
+  return canvasOf(fitted);
+}

@@ -915,9 +915,12 @@ async function applySignature(): Promise<void> {
   // A typed name is painted again in its style: Apply may come before the styles have arrived.
   clearTimeout(stylesTimer);
   if (mode === 'type' && typed.value.trim()) await showStyles();
-  const canvas = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null)
+  const ink = mode === 'draw' ? (pad && !pad.isEmpty() ? cropped(padCanvas) : null)
     : mode === 'type' ? (typed.value.trim() ? cropped(typedPreview) : null)
       : uploaded ? cropped(uploaded) : null;
+  // A photo's PNG can pass the server's size limit: made to fit now, not refused at Finish.
+  const m = ink && mode === 'upload' ? await adoptModule.catch(() => null) : null;
+  const canvas = ink && m ? m.fitSignature(ink, config.adopt.limits.signatureBytes) : ink;
   if (!canvas) {
     sigError.textContent = mode === 'draw' ? t('dialog.drawFirst') : mode === 'type' ? t('dialog.typeFirst') : aw('uploadFirst');
     sigError.hidden = false;
