@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { firstPageImage } from '../../src/domain/forms/first-page-image.js';
+import { formRenderVersion, pageImageKeyOf } from '../../src/domain/forms/render-form-pdf.js';
 import { f1040Template } from './f1040-form.js';
 import { sampleTemplate, sendTo } from './support.js';
 
@@ -66,7 +68,7 @@ for (const dialect of DIALECTS) {
       assert.equal(res.rawPayload.readUIntLE(24, 3) + 1, 1071);
       assert.equal(res.rawPayload.readUIntLE(27, 3) + 1, 1386);
       assert.ok(res.rawPayload.length < 150_000, `${res.rawPayload.length} bytes`);
-      assert.equal(res.headers['cache-control'], 'private, no-cache');
+      assert.equal(res.headers['cache-control'], 'no-store');
       const etag = String(res.headers['etag']);
       assert.match(etag, /^"[0-9a-f]{32}-p1"$/);
       const again = await h.app.inject({ url: `/sign/${tokens[0]}/first-page.webp`, headers: { 'if-none-match': etag } });
@@ -80,6 +82,45 @@ for (const dialect of DIALECTS) {
       const bad = await h.app.inject({ url: `/sign/${'A'.repeat(43)}/first-page.webp` });
       assert.equal(bad.statusCode, 404);
       assert.notEqual(bad.headers['content-type'], 'image/webp');
+    });
+
+    it('a form changed while its picture is drawn: the picture is keyed by the version drawn, never by the blank one it shares', async () => {
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      const p = h.actors.aTest.partition;
+      const blank = await sendTo(h, h.actors.aTest, templateId, ['race1@example.com']);
+      const other = await sendTo(h, h.actors.aTest, templateId, ['race2@example.com']);
+      const asked = await formRenderVersion(h.deps.domain, p, blank.formId);
+      assert.equal((await formRenderVersion(h.deps.domain, p, other.formId)).version, asked.version, 'both blank: one shared key');
+      const cache = h.deps.domain.renderCache;
+      let submitted = false;
+      // The first cache read happens after the version was read: a signer "submits" right then.
+      const racing = new Proxy(cache, {
+        get(target, prop) {
+          if (prop === 'get') {
+            return async (key: string) => {
+              if (!submitted) {
+                submitted = true;
+                await h.deps.domain.db.updateTable('forms').set({ values: JSON.stringify({ full_name: 'Secret Signer' }) }).where('id', '=', blank.formId).execute();
+              }
+              return target.get(key);
+            };
+          }
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const drawn = await firstPageImage({ ...h.deps.domain, renderCache: racing }, p, blank.formId);
+      assert.ok(submitted);
+      const now = await formRenderVersion(h.deps.domain, p, blank.formId);
+      assert.notEqual(now.version, asked.version);
+      assert.equal(drawn.etag, `"${now.version}-p1"`, 'tagged with the version drawn');
+      assert.ok(!(await cache.get(pageImageKeyOf(asked.cacheKey))), 'nothing stored under the blank key');
+      assert.ok(await cache.get(pageImageKeyOf(now.cacheKey)), 'stored under the filled version');
+      // The other blank form's signer gets a blank picture, not the filled one.
+      const res = await h.app.inject({ url: `/sign/${other.tokens[0]}/first-page.webp` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['etag'], `"${asked.version}-p1"`);
+      assert.notDeepEqual(new Uint8Array(res.rawPayload), drawn.image);
     });
 
     it('a document stored without its sizes (before 0105) is measured the first time a page needs them', async () => {
