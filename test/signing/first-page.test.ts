@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, createHarness, type Harness } from '../harness.js';
+import { MEASURE_WAIT_MS } from '../../src/domain/forms/document-pages.js';
 import { firstPageImage } from '../../src/domain/forms/first-page-image.js';
 import { formRenderVersion, pageImageKeyOf } from '../../src/domain/forms/render-form-pdf.js';
 import { f1040Template } from './f1040-form.js';
@@ -130,11 +131,45 @@ for (const dialect of DIALECTS) {
       await h.deps.domain.db.deleteFrom('document_pages').where('pdf_key', '=', template.pdf_key).execute();
       const page = await h.app.inject({ url: `/sign/${tokens[0]}` });
       assert.equal(page.statusCode, 200);
+      // Measured within the page's short wait (MEASURE_WAIT_MS) on an idle pool; kept either way.
+      for (let i = 0; i < 100 && (await rowsOf(template.pdf_key)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       const rows = await rowsOf(template.pdf_key);
       assert.equal(rows.length, 1, 'kept after measuring');
       const sizes = JSON.parse(rows[0]!.page_sizes) as Array<[number, number]>;
-      assert.deepEqual(configOf(page.body).pages, sizes);
+      const laid = configOf(page.body).pages;
+      if (laid !== null) assert.deepEqual(laid, sizes);
       assert.ok(sizes.length >= 1 && sizes.every(([w, hgt]) => w > 100 && hgt > 100), JSON.stringify(sizes));
+    });
+    it('a measurement stuck behind the pool does not hold the page: sent without sizes, kept for the next view', async () => {
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      const { tokens } = await sendTo(h, h.actors.aTest, templateId, ['slowpool@example.com']);
+      const template = await h.deps.domain.db.selectFrom('templates').select('pdf_key').where('id', '=', templateId).executeTakeFirstOrThrow();
+      await h.deps.domain.db.deleteFrom('document_pages').where('pdf_key', '=', template.pdf_key).execute();
+      const pool = h.deps.domain.pdfPages as { pageSizes: typeof h.deps.domain.pdfPages.pageSizes };
+      const real = pool.pageSizes;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // The `pages` job waits behind a seal backlog.
+      pool.pageSizes = async (...args) => {
+        await held;
+        return real.apply(pool, args);
+      };
+      try {
+        const started = Date.now();
+        const page = await h.app.inject({ url: `/sign/${tokens[0]}` });
+        const took = Date.now() - started;
+        assert.equal(page.statusCode, 200);
+        assert.ok(took < MEASURE_WAIT_MS + 2000, `${took} ms`);
+        assert.equal(configOf(page.body).pages, null, 'laid out from the PDF');
+        assert.equal((await rowsOf(template.pdf_key)).length, 0);
+      } finally {
+        pool.pageSizes = real;
+        release();
+      }
+      // The measurement finishes in the background and is kept: the next view has the sizes.
+      for (let i = 0; i < 100 && (await rowsOf(template.pdf_key)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const next = await h.app.inject({ url: `/sign/${tokens[0]}` });
+      assert.deepEqual(configOf(next.body).pages, [[612, 792]]);
     });
   });
 }

@@ -139,7 +139,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
     // Each page's size from the server (issue 43 item 4): the page reserves the boxes before any PDF byte.
-    const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key);
+    const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key, clientGoneSignal(reply));
     return sendPage(reply, openPage(w, { ...page, pageSizes }, { document: `${base}/document.pdf`, firstPage: `${base}/first-page.webp`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, signatureStyles: `${base}/signature-styles`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
