@@ -45,6 +45,10 @@ for (const dialect of DIALECTS) {
       // 100+ KB of HTML (the 143 fields' config) goes gzipped.
       assert.equal(page.headers['content-encoding'], 'gzip');
       assert.match(String(page.headers['vary']), /Accept-Language, Accept-Encoding/);
+      // gzip;q=0 is "never gzip" (RFC 9110), not a mention of gzip.
+      const refused = await h.app.inject({ url: `/sign/${tokens[0]}`, headers: { 'accept-encoding': 'br, gzip;q=0' } });
+      assert.equal(refused.headers['content-encoding'], undefined);
+      assert.match(refused.body, /id="signing"/);
       const plain = await h.app.inject({ url: `/sign/${tokens[0]}` });
       assert.equal(plain.headers['content-encoding'], undefined);
       const config = configOf(plain.body);
