@@ -128,6 +128,21 @@ for (const dialect of DIALECTS) {
       assert.notDeepEqual(new Uint8Array(res.rawPayload), drawn.image);
     });
 
+    it('one reader leaving does not fail the others drawing the same picture', async () => {
+      const templateId = await sampleTemplate(h, h.actors.aTest.partition);
+      const p = h.actors.aTest.partition;
+      const { formId } = await sendTo(h, h.actors.aTest, templateId, ['leaver@example.com'], { full_name: 'Leaving Reader' });
+      const leaving = new AbortController();
+      const first = firstPageImage(h.deps.domain, p, formId, undefined, leaving.signal);
+      const second = firstPageImage(h.deps.domain, p, formId);
+      setTimeout(() => leaving.abort(), 20);
+      const [a, b] = await Promise.allSettled([first, second]);
+      assert.equal(b.status, 'fulfilled', b.status === 'rejected' ? String(b.reason) : '');
+      assert.ok(b.value.image && b.value.image.length > 1000);
+      // The leaver may have been answered before it left, or refused; never the other way round.
+      if (a.status === 'fulfilled') assert.deepEqual(a.value.image, b.value.image);
+    });
+
     it('a document stored without its sizes (before 0105) is measured the first time a page needs them', async () => {
       const templateId = await sampleTemplate(h, h.actors.aTest.partition);
       const { tokens } = await sendTo(h, h.actors.aTest, templateId, ['old@example.com']);
