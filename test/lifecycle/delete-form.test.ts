@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { listPurgeBlobs } from '../../src/db/repositories/form-purge.js';
+import { documentPageSizes } from '../../src/domain/forms/document-pages.js';
 import { purgeFormFiles } from '../../src/domain/forms/purge-files.js';
 import { purgePastRetention, setRetention } from '../../src/domain/forms/retention.js';
 import { setFormSealing } from '../../src/db/repositories/form-sealing.js';
@@ -176,6 +177,28 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(purged.json<Tombstone>().tombstone, { sealed_sha256: null, recipients: 1, signatures: 0, events: 4, files: 'deleted' });
       await h.deps.worker.runDue();
       assert.deepEqual(await grepDatabase(h, ['flight@purge.example', 'In Flight', 'Vera Reason']), []);
+    });
+
+    it("a purge deletes the page sizes of the form's own file (a generated form), never of a template's", async () => {
+      const as = h.actors.aTest;
+      const p = as.partition;
+      const made = await h.request({ method: 'POST', url: '/api/v1/forms/generate', as, json: { prompt: 'Name, email. One person signs.' } });
+      assert.equal(made.status, 201, made.body);
+      const generatedId = made.json<{ id: string }>().id;
+      const { pdf_key: ownKey } = await h.deps.domain.db.selectFrom('forms').select('pdf_key').where('id', '=', generatedId).executeTakeFirstOrThrow();
+      const { pdf_key: templateKey } = await h.deps.domain.db.selectFrom('templates').select('pdf_key').where('id', '=', templateId).executeTakeFirstOrThrow();
+      // Measured as the signing page would (document-pages.ts); the template's row is kept at import.
+      assert.ok(await documentPageSizes(h.deps.domain, p, ownKey));
+      assert.ok(await documentPageSizes(h.deps.domain, p, templateKey));
+      const rows = (key: string) => h.deps.domain.db.selectFrom('document_pages').select('pdf_key').where('pdf_key', '=', key).execute();
+      assert.equal((await rows(ownKey)).length, 1);
+      const del = await h.request({ method: 'DELETE', url: `/api/v1/forms/${generatedId}`, as });
+      assert.equal(del.status, 200, del.body);
+      assert.deepEqual(await rows(ownKey), [], "the generated form's own file's sizes went with it");
+      // A form of a template: the template's file (and its sizes) stays for its other forms.
+      const draft = await h.request({ method: 'POST', url: '/api/v1/forms', as, json: { template_id: templateId } });
+      assert.equal((await h.request({ method: 'DELETE', url: `/api/v1/forms/${draft.json<{ id: string }>().id}`, as })).status, 200);
+      assert.equal((await rows(templateKey)).length, 1, "the template's sizes stay");
     });
 
     it('the file store down: 503 storage_unavailable with the rows purged and the files "deleting"; a purge stopped midway continues; the job finishes it', async () => {

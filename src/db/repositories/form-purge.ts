@@ -40,7 +40,7 @@ export const PURGE_PLAN = {
   bulk_sends: 'not form data: a bulk send\'s template and counters',
   bulk_send_rows: "a row's input (prefill values, recipients' addresses) is cleared when its form is sent or the row fails, before any purge can reach the form; the form id and the error stay",
   account_branding: 'not form data: the account\'s logo, accent colour and sender name (issue 42)',
-  document_pages: 'not form data: a stored file\'s page sizes, numbers only (issue 43)',
+  document_pages: 'a stored file\'s page sizes, numbers only (issue 43); the row of a file the purge deletes (a generated form\'s own file) deleted with it',
 } as const satisfies Record<keyof Database, string>;
 
 type PerFormTable = 'recipients' | 'signing_evidence' | 'messages' | 'reminders' | 'signatures' | 'sealed_files' | 'recipient_checks' | 'recipient_check_log' | 'signer_sessions' | 'signing_drafts' | 'retired_links' | 'form_attachments';
@@ -125,8 +125,10 @@ export async function templateUsesFile(trx: Trx, p: Partition, key: string): Pro
   return row !== undefined;
 }
 
+/** Lists files for the purge to delete; a listed file's page sizes (document_pages) go now, with its form's rows. */
 export async function addPurgeBlobs(trx: Trx, p: Partition, formId: string, keys: readonly string[], at: string): Promise<void> {
   if (keys.length === 0) return;
+  await trx.deleteFrom('document_pages').where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('pdf_key', 'in', [...keys]).execute();
   await trx
     .insertInto('purge_blobs')
     .values(keys.map((blob_key) => ({ account_id: p.accountId, mode: p.mode, form_id: formId, blob_key, created_at: at })))

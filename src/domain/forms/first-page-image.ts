@@ -1,7 +1,7 @@
 import type { Partition } from '../../lib/partition.js';
 import type { DomainDeps } from '../context.js';
 import { fromPdfError } from '../pdf/pdf-errors.js';
-import { formRenderVersion, getFormPdf, pageImageKeyOf } from './render-form-pdf.js';
+import { formRenderVersion, getFormPdf, pageImageKeyOf, shareInFlight, type SharedRender } from './render-form-pdf.js';
 
 // The first page of a form's filled document as a picture (issue 43 item 4): the signing page shows it
 // before pdf.js and the PDF have loaded. It is drawn from the same filled rendering the page's PDF is
@@ -16,33 +16,40 @@ import { formRenderVersion, getFormPdf, pageImageKeyOf } from './render-form-pdf
  */
 export const FIRST_PAGE_SCALE = 1.75;
 
-/** Drawings in flight by cache key: concurrent first views of one document draw it once. */
-const inFlight = new Map<string, Promise<Uint8Array>>();
+/**
+ * Drawings in flight by the picture's cache key, which names the version actually drawn: each reader
+ * joins with its own signal, and the drawing is cancelled only when every reader has left.
+ */
+const inFlight = new Map<string, SharedRender>();
 
 /** The picture, or null when the client holds this version already (`ifNoneMatch`): then nothing is drawn. */
 export async function firstPageImage(deps: DomainDeps, p: Partition, formId: string, ifNoneMatch?: string, signal?: AbortSignal): Promise<{ image: Uint8Array | null; etag: string }> {
-  const { version, cacheKey } = await formRenderVersion(deps, p, formId);
-  const key = pageImageKeyOf(cacheKey);
-  const etag = `"${version}-p1"`;
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return { image: null, etag };
-  let drawing = inFlight.get(key);
-  if (!drawing) {
-    drawing = (async () => {
-      const cached = await deps.renderCache.get(key);
-      if (cached) return cached;
-      const rendered = await getFormPdf(deps, p, formId, undefined, signal);
-      if (rendered.notModified) throw new Error('unreachable: no If-None-Match was given');
-      let image: Uint8Array;
-      try {
-        // In the PDF pool, owned by the account like its other PDF work.
-        image = await deps.pdfPages.pageImage(rendered.pdf, 1, FIRST_PAGE_SCALE, { owner: p.accountId, signal });
-      } catch (err) {
-        throw fromPdfError(err);
-      }
-      await deps.renderCache.put(key, image);
-      return image;
-    })().finally(() => inFlight.delete(key));
-    inFlight.set(key, drawing);
+  const asked = await formRenderVersion(deps, p, formId);
+  const askedEtag = `"${asked.version}-p1"`;
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === askedEtag)) return { image: null, etag: askedEtag };
+  // A picture cached under a version was drawn from that version (below), so this one is the form's now.
+  const cached = await deps.renderCache.get(pageImageKeyOf(asked.cacheKey));
+  if (cached) return { image: cached, etag: askedEtag };
+  // The form may have changed since `asked` was read (a signer submitted): the picture is drawn from,
+  // keyed by and tagged with the version getFormPdf actually rendered, never the one asked for, or
+  // another form's signer sharing the asked key (the blank form) would be served these values.
+  const rendered = await getFormPdf(deps, p, formId, undefined, signal);
+  if (rendered.notModified) throw new Error('unreachable: no If-None-Match was given');
+  const version = rendered.etag.replace(/"/g, '');
+  const key = pageImageKeyOf(deps.renderCache.keyFor(p, version));
+  const shared = inFlight.get(key) ?? shareInFlight(inFlight, key, (jobSignal) => drawFirstPage(deps, p, rendered.pdf, key, jobSignal));
+  try {
+    return { image: await shared.join(signal), etag: `"${version}-p1"` };
+  } catch (err) {
+    throw fromPdfError(err);
   }
-  return { image: await drawing, etag };
+}
+
+async function drawFirstPage(deps: DomainDeps, p: Partition, pdf: Uint8Array, key: string, signal: AbortSignal): Promise<Uint8Array> {
+  const cached = await deps.renderCache.get(key);
+  if (cached) return cached;
+  // In the PDF pool, owned by the account like its other PDF work.
+  const image = await deps.pdfPages.pageImage(pdf, 1, FIRST_PAGE_SCALE, { owner: p.accountId, signal });
+  await deps.renderCache.put(key, image);
+  return image;
 }

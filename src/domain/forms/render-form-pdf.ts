@@ -15,7 +15,7 @@ const inFlight = new Map<string, SharedRender>();
  * One rendering awaited by one or more readers. Its job is cancelled only when every reader has
  * given up (their signals fired): one client leaving must not fail the others' reads.
  */
-interface SharedRender { pdf: Promise<Uint8Array>; join(signal: AbortSignal | undefined): Promise<Uint8Array> }
+export interface SharedRender { pdf: Promise<Uint8Array>; join(signal: AbortSignal | undefined): Promise<Uint8Array> }
 
 function shareRender(start: (signal: AbortSignal) => Promise<Uint8Array>, done: () => void): SharedRender {
   const controller = new AbortController();
@@ -43,6 +43,15 @@ function shareRender(start: (signal: AbortSignal) => Promise<Uint8Array>, done: 
   };
 }
 
+/** Starts a shared job under `key` in `map`; it leaves the map when done or when every reader gave up. */
+export function shareInFlight(map: Map<string, SharedRender>, key: string, start: (signal: AbortSignal) => Promise<Uint8Array>): SharedRender {
+  const mine: SharedRender = shareRender(start, () => {
+    if (map.get(key) === mine) map.delete(key);
+  });
+  map.set(key, mine);
+  return mine;
+}
+
 export type FormPdf =
   | { notModified: false; pdf: Uint8Array; filename: string; etag: string }
   | { notModified: true; etag: string };
@@ -65,10 +74,7 @@ export async function getFormPdf(deps: DomainDeps, p: Partition, formId: string,
   const cacheKey = deps.renderCache.keyFor(p, version);
   let shared = inFlight.get(cacheKey);
   if (!shared) {
-    const mine: SharedRender = shareRender((jobSignal) => renderOnce(deps, p, form, fields, cacheKey, jobSignal), () => {
-      if (inFlight.get(cacheKey) === mine) inFlight.delete(cacheKey);
-    });
-    inFlight.set(cacheKey, (shared = mine));
+    shared = shareInFlight(inFlight, cacheKey, (jobSignal) => renderOnce(deps, p, form, fields, cacheKey, jobSignal));
   }
   let pdf: Uint8Array;
   try {

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainDeps } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
 import { resolveSession } from '../../domain/users/sessions.js';
+import { acceptsEncoding } from '../accept-encoding.js';
 import { html } from '../pages/html.js';
 import { LAYOUT_ASSETS, layout } from '../pages/layout.js';
 import { sendPage } from '../pages/send-page.js';
@@ -65,9 +66,9 @@ function readOptional(file: string): Buffer | null {
 
 async function sendAsset(asset: BuiltAsset, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   setSecurityHeaders(reply).header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding').type(asset.type);
-  const accepts = String(req.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepts) && (asset.br ??= readOptional(`${asset.file}.br`))) return reply.header('Content-Encoding', 'br').send(asset.br);
-  if (/\bgzip\b/.test(accepts) && (asset.gz ??= readOptional(`${asset.file}.gz`))) return reply.header('Content-Encoding', 'gzip').send(asset.gz);
+  const accepts = req.headers['accept-encoding'];
+  if (acceptsEncoding(accepts, 'br') && (asset.br ??= readOptional(`${asset.file}.br`))) return reply.header('Content-Encoding', 'br').send(asset.br);
+  if (acceptsEncoding(accepts, 'gzip') && (asset.gz ??= readOptional(`${asset.file}.gz`))) return reply.header('Content-Encoding', 'gzip').send(asset.gz);
   return reply.send((asset.body ??= fs.readFileSync(asset.file)));
 }
 

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply } from 'fastify';
+import { acceptsEncoding } from '../accept-encoding.js';
 import { toHtmlString, type SafeHtml } from './html.js';
 import { PAGE_CSP, setSecurityHeaders } from './security-headers.js';
 
@@ -22,7 +23,7 @@ export function sendPage(reply: FastifyReply, doc: SafeHtml, opts: { status?: nu
   // Added to what the route varies by (the signing page: Accept-Language).
   const vary = reply.getHeader('Vary');
   reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  if (/\bgzip\b/.test(String(reply.request.headers['accept-encoding'] ?? ''))) {
+  if (acceptsEncoding(reply.request.headers['accept-encoding'], 'gzip')) {
     // A zlib stream compresses on libuv's thread pool, not on the event loop.
     return reply.header('Content-Encoding', 'gzip').send(Readable.from([Buffer.from(body)]).pipe(zlib.createGzip({ level: 6 })));
   }

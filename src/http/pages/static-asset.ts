@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsEncoding } from '../accept-encoding.js';
 import { setSecurityHeaders } from './security-headers.js';
 
 const gzip = promisify(zlib.gzip);
@@ -40,7 +41,7 @@ export class StaticAsset {
 
   async send(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     setSecurityHeaders(reply).header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding').type(this.contentType);
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && this.body.length > 1024) {
+    if (acceptsEncoding(req.headers['accept-encoding'], 'gzip') && this.body.length > 1024) {
       return reply.header('Content-Encoding', 'gzip').send(await this.gzipped());
     }
     return reply.send(this.body);

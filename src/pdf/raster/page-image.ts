@@ -7,6 +7,7 @@
 // 70 is 167 KB and PNG 323 KB); the crisp page replaces it once pdf.js has drawn it.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { PdfRejectedError } from '../field.js';
 
 const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const STANDARD_FONTS_URL = `${path.join(PDFJS_DIR, 'standard_fonts')}/`;
@@ -15,6 +16,14 @@ const CMAP_URL = `${path.join(PDFJS_DIR, 'cmaps')}/`;
 const QUALITY = 60;
 /** The largest side drawn, whatever the page's size and scale asked (a poster-sized page stays bounded). */
 const MAX_SIDE = 2400;
+/**
+ * The largest image pdf.js decodes, in pixels: 25 megapixels, as the product bounds every image it is
+ * given. A larger one (a hostile or careless upload: a few KB of Flate can claim 100 000² pixels) is
+ * left out of the picture rather than decoded; pdf.js in the browser still draws the real page.
+ */
+export const MAX_IMAGE_PIXELS = 25_000_000;
+/** The largest canvas pdf.js may allocate for its own intermediate drawing (masks, patterns), in bytes: 25 MP × 4. */
+const CANVAS_MAX_AREA_BYTES = MAX_IMAGE_PIXELS * 4;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -27,9 +36,21 @@ type RenderParams = Parameters<Awaited<ReturnType<Awaited<ReturnType<PdfJs['getD
 
 /** Page `pageNumber` (1-based) of `pdf` at `scale` pixels per point, as WebP bytes on white. */
 export async function pageImage(pdf: Uint8Array, pageNumber: number, scale: number): Promise<Uint8Array> {
+  try {
+    return await drawPage(pdf, pageNumber, scale);
+  } catch (err) {
+    // A clean refusal, never a crash of the route: the signing page then draws the page with pdf.js.
+    throw new PdfRejectedError('pdf_too_complex', `This page could not be drawn as a picture (${err instanceof Error ? err.message : String(err)}).`);
+  }
+}
+
+async function drawPage(pdf: Uint8Array, pageNumber: number, scale: number): Promise<Uint8Array> {
   pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   const { getDocument } = await pdfjs;
-  const doc = await getDocument({ data: pdf.slice(), isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0, cMapUrl: CMAP_URL, cMapPacked: true, standardFontDataUrl: STANDARD_FONTS_URL }).promise;
+  const doc = await getDocument({
+    data: pdf.slice(), isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0, cMapUrl: CMAP_URL, cMapPacked: true, standardFontDataUrl: STANDARD_FONTS_URL,
+    maxImageSize: MAX_IMAGE_PIXELS, canvasMaxAreaInBytes: CANVAS_MAX_AREA_BYTES,
+  }).promise;
   try {
     const page = await doc.getPage(pageNumber);
     const base = page.getViewport({ scale: 1 });

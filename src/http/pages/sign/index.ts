@@ -140,7 +140,7 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
     if (page.state === 'signed') return sendPage(reply, signedPage(w, page, { signedPdf: `${base}/signed.pdf` }, embed), policy);
     const finish = pass.check?.check_when === 'sign' ? finishCheckDialog(w, pass, { start: `${base}/auth/start`, verify: `${base}/auth/verify` }) : undefined;
     // Each page's size from the server (issue 43 item 4): the page reserves the boxes before any PDF byte.
-    const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key);
+    const pageSizes = await documentPageSizes(deps, link.partition, link.form.pdf_key, clientGoneSignal(reply));
     return sendPage(reply, openPage(w, { ...page, pageSizes }, { document: `${base}/document.pdf`, firstPage: `${base}/first-page.webp`, submit: `${base}${stay}`, decline: `${base}/decline${stay}`, draft: `${base}/draft`, signatureStyles: `${base}/signature-styles`, reassign: link.form.allow_reassign === 1 ? `${base}/reassign${stay}` : undefined }, deps.clock.now().toISOString().slice(0, 10), embed, finish), policy);
   });
 
@@ -162,12 +162,13 @@ export function registerSign(app: FastifyInstance, deps: DomainDeps): void {
   });
 
   // The first page as a picture (issue 43 item 4): shown until pdf.js has drawn it. Its entity tag is
-  // the rendering's version, so a reload asks "still this?" and is answered 304 without drawing.
+  // the rendering's version. no-store, as document.pdf: it shows filled values, which must not stay in a
+  // shared device's disk cache.
   gatedRoute(app, deps, { method: 'GET', url: '/sign/:token/first-page.webp', purpose: 'document' }, async (req, reply, { link }) => {
     if (link.state === 'expired') throw new AppError('form_expired', 'This signing link has expired.');
     if (link.state !== 'signed') refuseClosedLink(link);
     const { image, etag } = await firstPageImage(deps, link.partition, link.form.id, req.headers['if-none-match'], clientGoneSignal(reply));
-    reply.header('ETag', etag).header('Cache-Control', 'private, no-cache').header('Cross-Origin-Resource-Policy', 'same-origin').header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
+    reply.header('ETag', etag).header('Cache-Control', 'no-store').header('Cross-Origin-Resource-Policy', 'same-origin').header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     if (!image) return reply.code(304).send();
     return reply.type('image/webp').send(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   });
