@@ -8,7 +8,8 @@
 // The Latin, Arabic and Hebrew faces are vendored beside this file (fonts/, licences in
 // fonts/LICENSES/, all from Debian's packages). The CJK faces are too big for the repository: they
 // are read from Debian's packages where installed (fonts-lxgw-wenkai, fonts-arphic-ukai,
-// fonts-klee; the container image and CI install them); where none is, the Noto Sans face
+// fonts-klee; CI installs them, the container image does not yet: ~50 MB; their licences are in
+// fonts/LICENSES/ all the same); where none is, the Noto Sans face
 // the filled values already use stands in, so a CJK name always gets at least one style.
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
