@@ -10,7 +10,7 @@
 // after one warm-up. Target: first page usable < 3,000 ms, CLS < 0.1. A loaded machine stretches the
 // times: the load average is reported with them.
 import os from 'node:os';
-import { openBrowserHarness } from '../test/pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT } from '../test/pages/chromium.js';
 import { multipart } from '../test/shared/multipart.js';
 import { fixture } from '../test/shared/fixtures.js';
 import { median } from './stats.js';
@@ -39,7 +39,7 @@ export async function run(): Promise<Row[]> {
       return `${b.origin}${new URL(sent.json<{ recipients: Array<{ signing_url: string }> }>().recipients[0]!.signing_url).pathname}`;
     };
     const load = async (url: string): Promise<Load> => {
-      const ctx = await b.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+      const ctx = await b.browser.newContext(PHONE_CONTEXT);
       try {
         const page = await ctx.newPage();
         const cdp = await ctx.newCDPSession(page);

@@ -7,6 +7,9 @@ import { listen } from '../api/raw-http.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/** A phone as the signing-page tests and bench see it: 390×844 CSS px, 2× pixels, touch. */
+export const PHONE_CONTEXT = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true } as const;
+
 export interface BrowserHarness {
   h: Harness;
   browser: Browser;

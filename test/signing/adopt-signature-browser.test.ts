@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Actor } from '../harness.js';
 import { sealedPdfOf } from '../evidence/support.js';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, requestsAway, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { adoptTemplate, noisyPhotoPng, scannedSignaturePng } from './support.js';
 import { MAX_SIGNATURE_BYTES } from '../../src/domain/signing/signature-image.js';
@@ -154,7 +154,7 @@ describe('adopting a signature (Chromium)', () => {
 
   it('on a phone the pad takes the screen; a drawn signature goes on every field and the initials are typed', async () => {
     const { formId, url } = await send('grace@example.com', 'Grace Hopper');
-    const ctx = await b.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+    const ctx = await b.browser.newContext(PHONE_CONTEXT);
     const page = await ctx.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Route } from 'playwright-core';
-import { openBrowserHarness, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, type BrowserHarness } from '../pages/chromium.js';
 import { waitForDocument } from './page-checks.js';
 import { f1040Template, FIRST } from './f1040-form.js';
 import { sendTo } from './support.js';
@@ -15,7 +15,6 @@ import { sendTo } from './support.js';
 // draws the page crisp in the same box (it does not move). Screenshots: test-results/first-page/.
 
 const SHOTS = path.resolve('test-results', 'first-page');
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 interface Box { width: number; height: number; top: number; left: number }
 
@@ -31,7 +30,7 @@ describe('the first page before the PDF arrives (phone, 1040)', () => {
 
   it('boxes at the server size, the picture and markers, usable, then the same box drawn crisp', async () => {
     const f = await sendTo(b.h, b.h.actors.aTest, templateId, ['first-page@example.com']);
-    const context = await b.browser.newContext(PHONE);
+    const context = await b.browser.newContext(PHONE_CONTEXT);
     const problems: string[] = [];
     try {
       const page = await context.newPage();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CATALOGUES } from '../../src/lib/i18n/index.js';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, requestsAway, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { drawSignature, f1040Template, FIRST, LAST, MAIL, SIGNATURE, SINGLE } from './f1040-form.js';
 import { sendTo } from './support.js';
@@ -17,7 +17,6 @@ import { sendTo } from './support.js';
 // draft; axe-core is clean in every state. Screenshots of each state: test-results/guided-phone/.
 
 const SHOTS = path.resolve('test-results', 'guided-phone');
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 const SIGNERS = [
   { lang: 'de', locale: 'de-DE', first: 'Jürgen K', last: 'Weiß', mail: 'juergen@example.de' },
@@ -56,7 +55,7 @@ describe('guided mode on a phone: the 1040 filled one field at a time', () => {
       const requests: string[] = [];
       const contexts: BrowserContext[] = [];
       const open = async (): Promise<Page> => {
-        const context = await b.browser.newContext({ ...PHONE, locale: s.locale });
+        const context = await b.browser.newContext({ ...PHONE_CONTEXT, locale: s.locale });
         contexts.push(context);
         const page = await context.newPage();
         page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
