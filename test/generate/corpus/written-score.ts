@@ -1,5 +1,6 @@
 // The issue-44 corpus written by hand, as strangers write (test/generate/corpus/written: en/de/fr in
-// the "-a" files, es/it/pt-BR/pt-PT in the "-b" files; 140 tuning cases, 60 held aside). The cases
+// the "-a"/"-c" files, es/it/pt-BR/pt-PT in the "-b"/"-d" files; 200 tuning cases — "-c"/"-d" were the first
+// held-aside 60, reported once in session 16 and tuned on since — and a fresh 60 held aside). The cases
 // have the strangers/ format and are scored by the same scorer (strangers-score.ts, itself the real/
 // one): this file only finds them. The held-aside files are read only by the integrator's one final
 // run (`npm run eval:written -- --aside`): the rules are never tuned on them.
