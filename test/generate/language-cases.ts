@@ -1,0 +1,60 @@
+// A checking set for the language decision (src/domain/generate/language.ts), written for it and never
+// taken from the written/ corpus: a short and a long description in each language that sits next to a
+// supported one or that was refused wrongly or not at all before (Catalan, Galician, Asturian, Czech,
+// Slovak, Dutch, Polish, Romanian, Danish, Swedish, Turkish), and supported descriptions that look like
+// them (Spanish full of Catalan place names, Portuguese of Portugal beside Galician, a German/English
+// thread, lists of nouns, names and addresses).
+
+/** `expect`: the ISO 639-3 code a refusal must name, or the supported language it must be read as. */
+export interface LanguageCase {
+  readonly name: string;
+  readonly expect: string;
+  readonly text: string;
+}
+
+export const UNSUPPORTED: readonly LanguageCase[] = [
+  { name: 'Catalan, short', expect: 'cat', text: "Formulari d'inscripció: nom i cognoms, data de naixement, telèfon, adreça electrònica i signatura del pare o la mare." },
+  { name: 'Catalan, long', expect: 'cat', text: "Hola a tothom,\nUs escric perquè necessitem un formulari per a la colla castellera. Cal que hi hagi el nom i els cognoms, la data de naixement, el telèfon mòbil, l'adreça, el correu electrònic i si la persona té alguna malaltia o al·lèrgia que hàgim de saber. També volem saber quins dies pot venir als assajos (dimarts, dijous o divendres). Ho ha de signar la persona interessada i, si és menor d'edat, també el pare, la mare o el tutor.\nMoltes gràcies per endavant,\nNúria" },
+  { name: 'Galician, short', expect: 'glg', text: 'Ficha de socio: nome e apelidos, enderezo, teléfono, correo electrónico e sinatura. Se é menor, asina tamén o pai ou a nai.' },
+  { name: 'Galician, long', expect: 'glg', text: 'Bo día, Antón:\nPrecisamos un formulario para a matrícula da escola de música. Ten que levar o nome e os apelidos do alumno, a data de nacemento, o enderezo completo, o teléfono de contacto e o instrumento que quere estudar (piano, violín, gaita ou guitarra). Tamén hai que preguntar se xa estudou música noutro centro (si / non) e, nese caso, cantos anos. Asinan o alumno e, cando sexa menor de idade, o seu pai ou a súa nai.\nGrazas, unha aperta,\nXiana' },
+  { name: 'Asturian, short', expect: 'ast', text: "Formulariu d'inscripción: nome y apellíos, data de nacencia, teléfonu, direición y robla. Roblen el padre o la madre." },
+  { name: 'Asturian, long', expect: 'ast', text: "Bones, Xuan:\nNecesitamos un formulariu pa la inscripción nel cursu d'asturianu. Tien que tener el nome y los apellíos, la data de nacencia, el teléfonu, el corréu electrónicu y el nivel que tien la persona (básicu, mediu o altu). Tamién queremos saber si yá fixo dalgún cursu enantes y por qué quier deprender la llingua. Robla la persona que s'apunta y, si ye menor, el so padre o la so madre.\nMuncho gracies,\nXulia" },
+  { name: 'Czech, short', expect: 'ces', text: 'Přihláška do kroužku: jméno a příjmení dítěte, datum narození, adresa, telefon rodičů. Podpis zákonného zástupce.' },
+  { name: 'Czech, long', expect: 'ces', text: 'Dobrý den,\npotřebovali bychom formulář pro přihlášku na letní tábor. Měl by obsahovat jméno a příjmení dítěte, datum narození, adresu bydliště, zdravotní pojišťovnu, alergie a léky, které dítě užívá, a telefonní číslo na rodiče. Dále prosím políčko, zda dítě umí plavat (ano / ne). Přihlášku podepisuje zákonný zástupce a uvede datum.\nDěkuji a přeji hezký den,\nMarkéta' },
+  { name: 'Slovak, short', expect: 'slk', text: 'Prihláška na krúžok: meno a priezvisko dieťaťa, dátum narodenia, adresa, telefón rodičov. Podpis zákonného zástupcu.' },
+  { name: 'Slovak, long', expect: 'slk', text: 'Dobrý deň,\npotrebovali by sme formulár na prihlášku do letného tábora. Mal by obsahovať meno a priezvisko dieťaťa, dátum narodenia, adresu bydliska, zdravotnú poisťovňu, alergie a lieky, ktoré dieťa užíva, a telefónne číslo na rodičov. Ďalej prosím políčko, či dieťa vie plávať (áno / nie). Prihlášku podpisuje zákonný zástupca a uvedie dátum.\nĎakujem a prajem pekný deň,\nĽubica' },
+  { name: 'Dutch, short', expect: 'nld', text: 'Inschrijfformulier: naam, geboortedatum, adres, telefoonnummer en handtekening van de ouder.' },
+  { name: 'Dutch, long', expect: 'nld', text: 'Hoi Sanne,\nKun jij een formulier maken voor de aanmelding bij de hockeyclub? We willen de volledige naam van het kind, de geboortedatum, het adres, het telefoonnummer van een ouder en het e-mailadres. Daarnaast graag een vraag of het kind al eerder heeft gespeeld (ja / nee) en in welk team. Een ouder of voogd ondertekent het formulier met de datum erbij.\nAlvast bedankt!\nGroetjes, Daan' },
+  { name: 'Polish, short', expect: 'pol', text: 'Formularz zgłoszeniowy: imię i nazwisko, data urodzenia, adres, numer telefonu, podpis rodzica.' },
+  { name: 'Polish, long', expect: 'pol', text: 'Dzień dobry,\nPotrzebujemy formularza zapisu na obóz harcerski. Proszę o pola: imię i nazwisko dziecka, data urodzenia, adres zamieszkania, numer telefonu rodzica, alergie i przyjmowane leki oraz czy dziecko umie pływać (tak / nie). Formularz podpisuje rodzic lub opiekun prawny i wpisuje datę.\nPozdrawiam serdecznie,\nAgnieszka' },
+  { name: 'Romanian, short', expect: 'ron', text: 'Formular de înscriere: nume și prenume, data nașterii, adresa, telefonul și semnătura părintelui.' },
+  { name: 'Romanian, long', expect: 'ron', text: 'Bună ziua,\nAvem nevoie de un formular de înscriere pentru tabăra de vară. Trebuie să conțină numele și prenumele copilului, data nașterii, adresa de domiciliu, numărul de telefon al unui părinte și adresa de e-mail. Vă rog să adăugați și o întrebare dacă copilul știe să înoate (da / nu) și dacă are alergii. Formularul este semnat de părinte sau de tutorele legal, cu data.\nMulțumesc frumos,\nIoana' },
+  { name: 'Danish, short', expect: 'dan', text: 'Tilmeldingsblanket: navn, fødselsdato, adresse, telefonnummer og underskrift fra forælder.' },
+  { name: 'Danish, long', expect: 'dan', text: 'Hej Mette,\nKan du lave en formular til tilmelding til sommerlejren? Vi skal bruge barnets fulde navn, fødselsdato, adresse, forældrenes telefonnummer og e-mail. Der skal også være et spørgsmål om barnet kan svømme (ja / nej), og om det har allergier. En forælder eller værge underskriver med dato.\nTak på forhånd,\nSøren' },
+  { name: 'Swedish, short', expect: 'swe', text: 'Anmälningsblankett: namn, födelsedatum, adress, telefonnummer och underskrift av vårdnadshavare.' },
+  { name: 'Swedish, long', expect: 'swe', text: 'Hej Anna,\nKan du göra ett formulär för anmälan till sommarlägret? Vi behöver barnets fullständiga namn, födelsedatum, adress, vårdnadshavarens telefonnummer och e-postadress. Lägg också till en fråga om barnet kan simma (ja / nej) och om det har några allergier. Vårdnadshavaren skriver under och fyller i datum.\nTack på förhand,\nErik' },
+  { name: 'Turkish, short', expect: 'tur', text: 'Kayıt formu: ad soyad, doğum tarihi, adres, telefon numarası ve velinin imzası.' },
+  { name: 'Turkish, long', expect: 'tur', text: 'Merhaba Ayşe Hanım,\nYaz kampı için bir kayıt formu hazırlamamız gerekiyor. Formda çocuğun adı ve soyadı, doğum tarihi, ev adresi, velinin telefon numarası ve e-posta adresi olmalı. Ayrıca çocuğun yüzme bilip bilmediği (evet / hayır) ve alerjisi olup olmadığı sorulsun. Formu veli ya da yasal vasi tarih atarak imzalar.\nTeşekkürler, iyi çalışmalar,\nMehmet' },
+];
+
+export const SUPPORTED: readonly LanguageCase[] = [
+  { name: 'Spanish with Catalan place names', expect: 'es', text: 'Inscripción para la excursión a Girona, Sant Feliu de Guíxols, Vilanova i la Geltrú y Sant Cugat del Vallès: nombre y apellidos, DNI, teléfono, dirección (calle, número, código postal, población) y firma del padre o la madre.' },
+  { name: 'Spanish from Barcelona with Catalan names and a Catalan thanks', expect: 'es', text: "Hola Montse, te paso lo que necesitamos para la salida a Montserrat y Sant Llorenç del Munt: nombre del alumno, curso (3r o 4t d'ESO), teléfono de la familia, si tiene alergias y si necesita autobús desde Sabadell, Terrassa o L'Hospitalet de Llobregat. Firman el padre o la madre. Gràcies! Jordi Puigdollers i Vilaseca" },
+  { name: 'Spanish, names and addresses', expect: 'es', text: 'Datos de ejemplo: Xavier Puig i Ferrer, Carrer de Mallorca 401, 08013 Barcelona; Núria Vilalta, Passeig de Gràcia 12, Girona. Formulario con nombre, dirección, teléfono y firma.' },
+  { name: 'Portuguese of Portugal, long', expect: 'pt', text: 'Boa tarde,\nPrecisávamos de uma ficha de inscrição para o atelier de cerâmica. Deve ter o nome completo, a data de nascimento, a morada, o número de telemóvel, o NIF e o endereço de correio electrónico. Também queremos saber se já frequentou algum curso (sim / não). Assina o formando e, se for menor, o encarregado de educação.\nObrigada,\nInês' },
+  { name: 'Portuguese of Portugal, short', expect: 'pt', text: 'Ficha: nome, morada, código postal, localidade, telemóvel, NIF, assinatura do encarregado de educação.' },
+  { name: 'Portuguese with Galician place names', expect: 'pt', text: 'Ficha de inscrição para a excursão a Santiago de Compostela, Ourense, Pontevedra e A Coruña: nome, data de nascimento, morada, telemóvel e assinatura do encarregado de educação.' },
+  { name: 'Portuguese of Brazil, chat', expect: 'pt', text: 'Oi pessoal, vocês conseguem montar um formulário de cadastro pra academia? Precisa de nome completo, CPF, celular, e-mail, endereço, plano (mensal, trimestral ou anual) e se a pessoa tem alguma restrição médica. O aluno assina embaixo. Valeu!' },
+  { name: 'German/English thread', expect: 'de', text: 'Hi Jonas, can you build this for the Munich office?\n\n> Wir brauchen ein Formular für neue Mitarbeiter: Name, Geburtsdatum, Anschrift, Steuer-ID, Bankverbindung (IBAN) und Notfallkontakt. Unterschrift Mitarbeiter und Personalabteilung.\n\nThanks, Kate' },
+  { name: 'English/German thread', expect: 'en', text: 'Von: Jonas Weber\nHi Kate, short version below. We need a new starter form for the Munich office: full name, date of birth, home address, tax ID, bank details (IBAN) and an emergency contact. The employee and HR both sign it.\nDanke dir und viele Grüße aus München, Jonas' },
+  { name: 'German nouns with typos', expect: 'de', text: 'Anmeldeformualr Nachhilfe: Name Schüler, Klasse, Fach (Mathe, Deutsch, Englisch, Latein), Wunschtemin, Telefon Eltern - Unterschrift Elternteil' },
+  { name: 'German nouns', expect: 'de', text: 'Vorname Nachname Geburtsdatum Straße Hausnummer PLZ Ort Telefon Email Unterschrift Datum Krankenkasse' },
+  { name: 'English nouns', expect: 'en', text: 'Name, Surname, DOB, Address, Postcode, Phone, Email, Emergency contact, Next of kin, Signature, Date' },
+  { name: 'French nouns', expect: 'fr', text: 'Nom, prénom, date de naissance, adresse, code postal, ville, téléphone, courriel, signature' },
+  { name: 'Italian nouns', expect: 'it', text: 'Nome, cognome, data di nascita, luogo di nascita, codice fiscale, residenza, telefono, firma' },
+  { name: 'Spanish nouns', expect: 'es', text: 'Nombre, apellidos, DNI, fecha de nacimiento, domicilio, código postal, municipio, teléfono, firma' },
+  { name: 'Portuguese nouns', expect: 'pt', text: 'Nome completo, NIF, data de nascimento, morada, código postal, telemóvel, assinatura' },
+  { name: 'English with many foreign names', expect: 'en', text: 'Attendance form for the Kowalczyk, Nguyen, Szymański, Van der Merwe and Østergaard families: name, home address, phone, dietary needs, and a signature of a parent.' },
+  { name: 'Italian from Sardinia', expect: 'it', text: "Modulo d'iscrizione alla sagra di Sant'Efisio a Cagliari, Quartu Sant'Elena e Nora: nome e cognome, comune di residenza, telefono, taglia della maglietta (S, M, L) e firma del partecipante." },
+  { name: 'French with Occitan place names', expect: 'fr', text: 'Inscription au stage de la Ciutat, Carcassonne, Castelnaudary et Lo Mas d\'Asilh : nom, prénom, adresse, téléphone, et signature du responsable légal.' },
+];
