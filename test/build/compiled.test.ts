@@ -31,7 +31,7 @@ function runPlain(code: string): unknown {
  * Packages a one-shot command and the start of `serve` must not load (issue 36 item 3): each is tens to
  * hundreds of files, loaded where the feature is used (PDF work, signatures, the HTTP app, PostgreSQL).
  */
-const HEAVY = ['@cantoo/pdf-lib', '@cantoo/fontkit', 'pdfjs-dist', '@napi-rs/canvas', 'fastify', 'ajv', 'pino', 'qrcode', 'pg'];
+const HEAVY = ['@cantoo/pdf-lib', '@cantoo/fontkit', 'pdfjs-dist', '@napi-rs/canvas', 'fastify', 'ajv', 'pino', 'qrcode', 'openid-client', 'jose', 'pg'];
 
 const packageOf = (specifier: string): string => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
 
