@@ -1,14 +1,19 @@
-import { pino } from 'pino';
-import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { bootstrapDemo } from '../domain/accounts/bootstrap-demo.js';
-import { listAccounts } from './account-list.js';
+import type { bootstrapDemo } from '../domain/accounts/bootstrap-demo.js';
 import type { Deps } from '../deps.js';
-import { openDeps } from './open-deps.js';
 import { listenStartGate, type StartGate } from './start-gate.js';
 import { startUpWait } from './start-up.js';
 import { CLI, OperatorError } from './output.js';
-import { prettyLogStream } from './pretty-log.js';
+
+/**
+ * What serving needs beyond the start gate: the HTTP app (Fastify, ajv, every route and page), the
+ * store, the logger. Loaded once the gate listens (issue 36 item 3): the loader reads these files
+ * asynchronously, so /healthz answers while they load, instead of after ~150 modules' evaluation.
+ */
+const serving = () =>
+  Promise.all([import('pino'), import('../app.js'), import('../domain/accounts/bootstrap-demo.js'), import('./account-list.js'), import('./open-deps.js'), import('./pretty-log.js')]).then(
+    ([{ pino }, { buildApp }, { bootstrapDemo }, { listAccounts }, { openDeps }, { prettyLogStream }]) => ({ pino, buildApp, bootstrapDemo, listAccounts, openDeps, prettyLogStream }),
+  );
 
 /** `formsign serve` (`npm start`): the HTTP server, and the job worker inside it unless WORKER=off. */
 export async function serve(config: Config): Promise<void> {
@@ -29,12 +34,15 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   let deps: Deps;
+  let parts: Awaited<ReturnType<typeof serving>>;
   try {
-    deps = await openDeps(config, { startUp });
+    parts = await serving();
+    deps = await parts.openDeps(config, { startUp });
   } catch (error) {
     await gate.close();
     throw error;
   }
+  const { pino, buildApp, bootstrapDemo, listAccounts, prettyLogStream } = parts;
   const pretty = config.logFormat === 'pretty';
   // JSON lines go through pino's asynchronous destination: a request never waits for stdout, and what
   // is buffered is written out before the process exits (below, and on any exit).

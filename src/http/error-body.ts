@@ -3,7 +3,8 @@ import { AppError } from '../domain/errors.js';
 import { isFileStoreUnavailable, isStorageFull } from '../lib/storage-health.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from './database-busy.js';
 import { logFailure } from './failure-log.js';
-import { NUL_MESSAGE, isUnstorableText, type ErrorObject } from './validation.js';
+import { NUL_MESSAGE, isUnstorableText } from './unstorable-text.js';
+import type { ErrorObject } from './validation.js';
 
 // The contract's error body, built from anything thrown: `toAppError` maps an error to its code,
 // `errorBody` renders `{"error":{type,code,message,param,request_id}}`. It knows nothing of pages, so

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './openapi.js';
+import { NUL_MESSAGE } from './unstorable-text.js';
 
 // Two Ajv 2020 instances over the same contract. Bodies are never coerced or stripped: a wrong type is
 // an error and an unknown field is `parameter_unknown`. Query strings arrive as text, so only they coerce.
@@ -74,16 +75,7 @@ export function findNul(value: unknown): string | undefined {
   return undefined;
 }
 
-export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
-
-/**
- * PostgreSQL refusing text it cannot store: NUL (22021 in text, 22P05 as a \u0000 escape in jsonb).
- * The backstop for input read outside validation (multipart text parts), so that it is a 400, never a 500.
- */
-export function isUnstorableText(err: unknown): boolean {
-  const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
-  return code === '22021' || code === '22P05';
-}
+export { isUnstorableText, NUL_MESSAGE } from './unstorable-text.js';
 
 /** Wraps a compiled validator so that NUL anywhere fails validation first, as an Ajv-style error. */
 export function refusingNul(validate: ValidateFunction): ValidateFunction {

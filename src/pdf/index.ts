@@ -41,10 +41,14 @@ export type { SignatureScript, SignatureStyle, SignatureStyles } from './signatu
 /**
  * /readyz asks whether the signing certificate is revoked or expired (SigningCertificateRefusedError).
  * A self-signed one within its validity (the generated default) names no responder: nothing to load.
+ * Self-signed as the full check reads it (subject = issuer), and signed by its own key; not checkIssued(),
+ * which also asks for the CA key usage a document-signing certificate does not have: with it, every
+ * start's first /readyz loaded the whole sealing code (pdf-lib, fontkit, pkijs: ~1,000 modules) on the
+ * event loop to find the same answer (issue 36 item 3).
  */
 export async function checkSigningCertificate(cert: SigningCertificate, at: Date, timeoutMs: number): Promise<void> {
   const x = new X509Certificate(cert.certificateDer);
-  if (cert.chainDer.length === 0 && x.checkIssued(x) && at <= new Date(x.validTo)) return;
+  if (cert.chainDer.length === 0 && x.subject === x.issuer && x.verify(x.publicKey) && at <= new Date(x.validTo)) return;
   await (await import('./seal/index.js')).checkSigningCertificate(cert, at, timeoutMs);
 }
 // `formsign verify` runs the verifier in its own process (one file, no pool to start).

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,33 @@ function runPlain(code: string): unknown {
   } finally {
     fs.rmSync(file, { force: true });
   }
+}
+
+/**
+ * Packages a one-shot command and the start of `serve` must not load (issue 36 item 3): each is tens to
+ * hundreds of files, loaded where the feature is used (PDF work, signatures, the HTTP app, PostgreSQL).
+ */
+const HEAVY = ['@cantoo/pdf-lib', '@cantoo/fontkit', 'pdfjs-dist', '@napi-rs/canvas', 'fastify', 'ajv', 'pino', 'qrcode', 'openid-client', 'jose', 'pg'];
+
+const packageOf = (specifier: string): string => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+
+/** The packages `file` of dist/bundle imports statically, through the chunks it imports statically. */
+function staticPackages(file: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const code = fs.readFileSync(`${ROOT}/dist/bundle/${name}`, 'utf8');
+    // esbuild's static imports, each at a line's start (a dynamic import( is not one).
+    for (const m of code.matchAll(/^import\s+(?:(?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+)?["']([^"']+)["'];?$/gm)) {
+      const spec = m[1]!;
+      if (spec.startsWith('./')) visit(spec.slice(2));
+      else if (!spec.startsWith('node:')) packages.add(packageOf(spec));
+    }
+  };
+  visit(file);
+  return packages;
 }
 
 describe('compiled build', () => {
@@ -105,5 +133,61 @@ describe('compiled build', () => {
     // `npm start` is one node process: the dashboard's staleness check runs inside it.
     const pkg = JSON.parse(fs.readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> };
     assert.equal(pkg.scripts['start'], 'node bin/formsign.js serve');
+  });
+
+  it('keeps the heavy packages off the start path: `serve` listens before the HTTP app loads (issue 36 item 3)', () => {
+    const files = fs.readdirSync(`${ROOT}/dist/bundle`);
+    const serveChunk = files.find((f) => /^serve-[A-Z0-9]+\.js$/.test(f));
+    assert.ok(serveChunk, `a serve chunk in ${files.join(' ')}`);
+    // What runs before the start gate listens: main.js and the serve chunk, with what they import statically.
+    const early = new Set([...staticPackages('main.js'), ...staticPackages(serveChunk)]);
+    assert.deepEqual(HEAVY.filter((p) => early.has(p)), [], `statically imported before listening: ${[...early].join(', ')}`);
+    // The check itself sees packages: the HTTP app's chunk does import fastify.
+    const app = files.find((f) => /^app-[A-Z0-9]+\.js$/.test(f));
+    assert.ok(app && staticPackages(app).has('fastify'));
+  });
+
+  it('runs `accounts list` without loading any heavy package (issue 36 item 3)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-start-path-'));
+    const log = path.join(dir, 'modules.txt');
+    // Module hooks (node:module register) write each module the command resolves to the log.
+    const hooks = `import fs from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }`;
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    try {
+      const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, 'bin/formsign.js', 'accounts', 'list'], { cwd: ROOT, env: { ...env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, 'No accounts.\n');
+      const loaded = new Set(fs.readFileSync(log, 'utf8').split('\n').flatMap((url) => {
+        const m = /\/node_modules\/(.+)$/.exec(url);
+        return m ? [packageOf(m[1]!)] : [];
+      }));
+      assert.ok(loaded.has('better-sqlite3'), `the log sees packages: ${[...loaded].join(', ')}`);
+      assert.deepEqual(HEAVY.filter((p) => loaded.has(p)), [], `loaded: ${[...loaded].join(', ')}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("answers /readyz's certificate question for the generated self-signed certificate without loading the sealing code (issue 36 item 3)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formsign-cert-check-'));
+    const log = path.join(dir, 'modules.txt');
+    const hooks = `import fs from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }`;
+    try {
+      const out = runPlain(`
+        import fs from 'node:fs';
+        import { register } from 'node:module';
+        register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});
+        const { checkSigningCertificate, loadSigningCertificate } = await import('./dist/pdf/index.js');
+        const cert = loadSigningCertificate({ dataDir: ${JSON.stringify(dir)}, serviceName: 'Formsign' });
+        await checkSigningCertificate(cert, new Date(), 1000);
+        const sealLoaded = /\\/pdf\\/seal\\/index\\.js|@cantoo\\/pdf-lib/.test(fs.readFileSync(${JSON.stringify(log)}, 'utf8'));
+        // Past its validity the full check runs, and refuses it.
+        const late = await checkSigningCertificate(cert, new Date(Date.now() + 11 * 365 * 86_400_000), 1000).then(() => 'accepted', (e) => e.reason);
+        process.stdout.write(JSON.stringify({ sealLoaded, late }));
+      `);
+      assert.deepEqual(out, { sealLoaded: false, late: 'expired' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

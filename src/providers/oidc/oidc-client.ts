@@ -1,4 +1,12 @@
-import * as client from 'openid-client';
+import type { Configuration } from 'openid-client';
+
+type OpenIdClient = typeof import('openid-client');
+let loading: Promise<OpenIdClient> | undefined;
+/**
+ * openid-client (with jose and oauth4webapi, ~50 modules) is loaded at the first sign-in through the
+ * provider, not by every start and operator command that builds the client (issue 36 item 3).
+ */
+const openIdClient = (): Promise<OpenIdClient> => (loading ??= import('openid-client'));
 
 // The OpenID Connect relying party (openid-client): discovery of the provider once (again after a
 // failure), the authorization address with PKCE, state and nonce, and the code exchange, which
@@ -41,14 +49,14 @@ export interface OidcClient {
 const TIMEOUT_S = 10;
 
 export function createOidcClient(settings: OidcSettings): OidcClient {
-  let discovered: Promise<client.Configuration> | undefined;
-  const configuration = (): Promise<client.Configuration> => {
-    discovered ??= client
-      .discovery(new URL(settings.issuerUrl), settings.clientId, settings.clientSecret, settings.clientSecret ? undefined : client.None(), {
+  let discovered: Promise<Configuration> | undefined;
+  const configuration = (): Promise<Configuration> => {
+    discovered ??= openIdClient()
+      .then((client) => client.discovery(new URL(settings.issuerUrl), settings.clientId, settings.clientSecret, settings.clientSecret ? undefined : client.None(), {
         timeout: TIMEOUT_S,
         // Plain http is accepted by the configuration for a provider on this machine only (config.ts).
         ...(settings.issuerUrl.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
-      })
+      }))
       .catch((err: unknown) => {
         discovered = undefined;
         throw new OidcError(`The identity provider at ${settings.issuerUrl} could not be reached (${errorText(err)}). Try again in a moment, or tell your operator.`, 'unreachable');
@@ -59,6 +67,7 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
   return {
     async authorizationUrl(checks, loginHint) {
       const config = await configuration();
+      const client = await openIdClient();
       const params: Record<string, string> = {
         redirect_uri: settings.redirectUri,
         scope: 'openid email profile',
@@ -74,11 +83,12 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
 
     async identify(callbackUrl, checks) {
       const config = await configuration();
-      let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+      const client = await openIdClient();
+      let tokens: Awaited<ReturnType<OpenIdClient['authorizationCodeGrant']>>;
       try {
         tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true }, { redirect_uri: settings.redirectUri });
       } catch (err) {
-        throw describe(err);
+        throw describe(err, client);
       }
       const idToken = tokens.claims();
       if (!idToken) throw new OidcError('The identity provider sent no ID token.', 'invalid_answer');
@@ -89,7 +99,7 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
         try {
           claims = { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), sub: idToken.sub };
         } catch (err) {
-          throw describe(err);
+          throw describe(err, client);
         }
       }
       return {
@@ -107,7 +117,7 @@ function errorText(err: unknown): string {
 }
 
 /** openid-client's errors as sentences: what the provider said, or which check failed. */
-function describe(err: unknown): OidcError {
+function describe(err: unknown, client: OpenIdClient): OidcError {
   if (err instanceof client.AuthorizationResponseError) {
     return new OidcError(`The identity provider did not sign you in: ${err.error_description ?? err.error}.`, 'refused');
   }
