@@ -23,6 +23,12 @@ export async function waitForDocument(page: Page, status: RegExp = /page/, timeo
   await waitForInk(page, '.page > canvas', timeout);
 }
 
+// How often waitForInk reads the canvas back. Playwright's default polls on every animation frame, and
+// each poll copies the whole canvas out of the renderer and scans it (a 2x phone page is some 6 million
+// pixels), some sixty times a second while pdf.js was still drawing. Ten reads a second see the ink as
+// surely, at most 100 ms later.
+const INK_POLL_MS = 100;
+
 /** The canvas `selector` finds carries ink: pdf.js drew it (the signing page and the dashboard's builder). */
 export async function waitForInk(page: Page, selector: string, timeout = 30_000): Promise<void> {
   // A function, not a string: a string predicate is re-run with eval, which the pages' CSP forbids.
@@ -33,5 +39,5 @@ export async function waitForInk(page: Page, selector: string, timeout = 30_000)
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     for (let i = 0; i < d.length; i += 4) if (d[i]! < 100) return true;
     return false;
-  }, selector, { timeout });
+  }, selector, { timeout, polling: INK_POLL_MS });
 }
