@@ -210,8 +210,12 @@ describe('embedded signing in Chromium', () => {
     page.on('console', (m) => consoleLines.push(m.text()));
     try {
       // The same host page, reached as http://127.0.0.1:<port>: an origin the account did not allow.
-      await page.goto(`http://127.0.0.1:${hostPort}/elsewhere`, { waitUntil: 'load' });
-      await page.waitForTimeout(3000);
+      // Chromium logs the refusal when the frame's answer arrives, before any script of the frame could
+      // run: once it is logged, nothing can come from the frame any more (instead of a fixed 3 s wait).
+      await Promise.all([
+        page.waitForEvent('console', { predicate: (m) => /frame-ancestors/.test(m.text()), timeout: 30_000 }),
+        page.goto(`http://127.0.0.1:${hostPort}/elsewhere`, { waitUntil: 'load' }),
+      ]);
       const child = page.frames().find((fr) => fr !== page.mainFrame());
       assert.ok(child, 'the host made its frame');
       const shown = await child.evaluate("document.querySelector('#signing') !== null").catch(() => false);
