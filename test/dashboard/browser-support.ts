@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import { CHROMIUM, CHROMIUM_FLAGS, screenshot } from '../pages/chromium.js';
 import { freePort } from '../shared/free-port.js';
 import { assertAxeClean } from '../signing/page-checks.js';
 import { PASSWORD } from './support.js';
@@ -61,7 +61,7 @@ export async function openWatched(browser: Browser, origin: string, width: numbe
  */
 export async function checkPage(w: Watched, shots: string, name: string): Promise<void> {
   const width = w.page.viewportSize()!.width;
-  await w.page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+  await screenshot(w.page, path.join(shots, `${name}-${width}.png`), { fullPage: true });
   await assertAxeClean(w.page, `${name} at ${width}`);
   if (width < 500 && !name.startsWith('builder')) {
     const overflow = (await w.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
