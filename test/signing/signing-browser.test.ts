@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { sampleTemplate, sendTo, twoSignerTemplate } from './support.js';
-import { screenshot } from '../pages/chromium.js';
+import { CHROMIUM, CHROMIUM_FLAGS, screenshot } from '../pages/chromium.js';
 
 // The signing page in Debian's Chromium, as a signer uses it: open the link from the send response,
 // fill the fields, draw a signature with the mouse (or type initials with the keyboard), consent,
@@ -14,8 +14,6 @@ import { screenshot } from '../pages/chromium.js';
 // at 1280 px and 375 px. Any page error, console error or request leaving the server fails the test;
 // axe-core finds no serious or critical violation. Screenshots of each step go to test-results/.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SHOTS = path.resolve('test-results', 'signing');
 
 describe('signing page in Chromium', () => {
@@ -31,7 +29,7 @@ describe('signing page in Chromium', () => {
     const address = h.app.server.address();
     assert.ok(address && typeof address === 'object');
     origin = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   });
   after(async () => {
     await browser?.close();
