@@ -11,6 +11,7 @@ import { waitForInk } from '../signing/page-checks.js';
 import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched } from './browser-support.js';
 import { startReceiver, waitFor } from '../webhooks/support/receiver.js';
 import { uniqueEmail } from './support.js';
+import { screenshot } from '../pages/chromium.js';
 
 // Issue 37 in Chromium at 1280 and 390 px (test-results/access/): "Forgot password?" and "E-mail me a
 // sign-in link" from the sign-in page, the link from the dev outbox, the reset page; what a newcomer
@@ -130,7 +131,7 @@ describe('dashboard access and the newcomer fixes in the browser', () => {
     assert.ok(names.length > 0);
     assert.ok(names.every((n) => !n.text.startsWith('topmostSubform')), `labels shown, not raw names: ${names.slice(0, 5).map((n) => n.text).join(' | ')}`);
     assert.ok(names.some((n) => n.title.startsWith('Field name: topmostSubform[0]')), 'the raw name on hover');
-    await w.page.screenshot({ path: path.join(SHOTS, 'builder-1040-1280.png') });
+    await screenshot(w.page, path.join(SHOTS, 'builder-1040-1280.png'));
 
     // Data for the tables: a key, a form sent from a template, usage.
     const key = await createApiKey(stage.h.deps.domain, { accountId, mode: 'test' });

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import { CHROMIUM, CHROMIUM_FLAGS, screenshot } from '../pages/chromium.js';
 import { freePort } from '../shared/free-port.js';
+import { assertAxeClean } from '../signing/page-checks.js';
 import { PASSWORD } from './support.js';
 
 // What the dashboard's Chromium tests share: a page watched for errors, the per-page check (a
 // screenshot, axe-core, no sideways scrolling on a phone, no error seen), the sign-up steps and a server
 // on a free port (the page's origin is the server's BASE_URL, which sign-in accepts alone).
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface Watched {
   context: BrowserContext;
@@ -64,11 +61,8 @@ export async function openWatched(browser: Browser, origin: string, width: numbe
  */
 export async function checkPage(w: Watched, shots: string, name: string): Promise<void> {
   const width = w.page.viewportSize()!.width;
-  await w.page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
-  await w.page.evaluate(`${AXE}\n;0`);
-  const violations = (await w.page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-    r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) })))`)) as Array<{ id: string; impact: string; targets: string[] }>;
-  assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${name} at ${width}: axe-core serious/critical violations`);
+  await screenshot(w.page, path.join(shots, `${name}-${width}.png`), { fullPage: true });
+  await assertAxeClean(w.page, `${name} at ${width}`);
   if (width < 500 && !name.startsWith('builder')) {
     const overflow = (await w.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
     assert.ok(overflow <= 0, `${name}: no horizontal scrolling at ${width} px (overflow ${overflow})`);

@@ -8,6 +8,7 @@ import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
 import { signedInDashboard } from './builder-browser.js';
 import { startBrowserStage, type BrowserStage } from './browser-support.js';
+import { screenshot } from '../pages/chromium.js';
 
 // The builder edits what issue 41 added (item 6), in Chromium at 1280 and 390 px: "Detect tags" reads
 // a tagged template's document again and offers the fields it lacks (added, then saved); a number
@@ -72,7 +73,7 @@ describe('builder: conditions, formulas, attachments and Detect tags (Chromium)'
         const found = page.getByRole('group', { name: 'Fields found in the document' });
         await found.waitFor({ timeout: 60_000 });
         assert.equal(await found.getByRole('checkbox').count(), 2, 'rent and pets, the tags the template lacks');
-        await page.screenshot({ path: path.join(SHOTS, `builder-detect-${width}.png`) });
+        await screenshot(page, path.join(SHOTS, `builder-detect-${width}.png`));
         await assertAxeClean(page, `detect tags ${width}`);
         await found.getByRole('button', { name: 'Add 2 fields' }).click();
         await page.locator('.field-list h2', { hasText: 'Fields (14)' }).waitFor();
@@ -95,7 +96,7 @@ describe('builder: conditions, formulas, attachments and Detect tags (Chromium)'
         await page.getByRole('checkbox', { name: 'PDF' }).uncheck();
         await page.locator('#max-files').fill('3');
         await page.locator('.inspector').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(SHOTS, `builder-logic-${width}.png`), fullPage: width < 500 });
+        await screenshot(page, path.join(SHOTS, `builder-logic-${width}.png`), { fullPage: width < 500 });
         assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= width, 'nothing pushes the page sideways');
         await assertAxeClean(page, `logic editors ${width}`);
 

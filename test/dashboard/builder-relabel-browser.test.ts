@@ -9,6 +9,7 @@ import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForInk } from '../signing/page-checks.js';
 import { signedInDashboard } from './builder-browser.js';
 import { startBrowserStage, type BrowserStage } from './browser-support.js';
+import { screenshot } from '../pages/chromium.js';
 
 // The builder's "Relabel from the PDF" in Chromium at 1280 and 390 px: a 1040 whose fields have no
 // labels (as a template made before labels were imported) gets the XFA's words at a click, saved at
@@ -100,7 +101,7 @@ describe('builder: Relabel from the PDF, and axe-core (Chromium)', () => {
         // The label first (what the box shows), the AcroForm name after it (issue 37).
         assert.match((await box.getAttribute('aria-label')) ?? '', /^Your first name and middle initial \(topmostSubform\[0\]\.Page1\[0\]\.f1_02\[0\]\), /, 'the box is named by its label, then its field name');
         await page.evaluate('window.scrollTo(0, 0)');
-        await page.screenshot({ path: path.join(SHOTS, `relabelled-${width}.png`) });
+        await screenshot(page, path.join(SHOTS, `relabelled-${width}.png`));
         await assertAxeClean(page, `builder relabelled ${width}`);
 
         // Saved on the server: a reload shows the labels; a second click changes nothing.

@@ -12,6 +12,7 @@ import { NO_FIELDS_UPLOADED } from '../../src/domain/templates/template-warnings
 import { createLoginLink, createUser } from '../../src/domain/users/manage-users.js';
 import { checkPage, openWatched, signUpInPage, startBrowserStage, type BrowserStage, type Watched, followNav } from './browser-support.js';
 import { PASSWORD, uniqueEmail } from './support.js';
+import { screenshot } from '../pages/chromium.js';
 
 // The dashboard in Debian's Chromium, end to end as a person uses it: sign up, upload a fillable PDF,
 // see its detected fields, drag a signature field onto the page, save, check the public API sees the
@@ -102,7 +103,7 @@ describe('dashboard in Chromium', () => {
         const alert = again.page.getByRole('alert');
         await alert.waitFor();
         assert.match(await alert.innerText(), /used already|expired/);
-        await again.page.screenshot({ path: path.join(SHOTS, 'link-spent-1280.png') });
+        await screenshot(again.page, path.join(SHOTS, 'link-spent-1280.png'));
       } finally {
         await again.context.close();
       }
@@ -175,7 +176,7 @@ describe('dashboard in Chromium', () => {
       const refusal = page.getByRole('alert').filter({ hasText: 'was not imported' });
       await refusal.waitFor();
       assert.match(await refusal.innerText(), /The PDF was not imported\.\s+\S.{20,}/);
-      await page.screenshot({ path: path.join(SHOTS, 'upload-error-1280.png') });
+      await screenshot(page, path.join(SHOTS, 'upload-error-1280.png'));
       w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/^400 POST .*\/dashboard\/api\/test\/templates$/.test(p) && !/status of 400/.test(p)));
 
       // Upload the real form: the builder opens with the detected fields drawn over the page.
@@ -243,7 +244,7 @@ describe('dashboard in Chromium', () => {
       await page.keyboard.press('Delete');
       await drawn.waitFor({ state: 'detached' });
       assert.equal(await boxes.count(), detectedCount + 1);
-      await page.screenshot({ path: path.join(SHOTS, 'builder-signature-1280.png'), fullPage: true });
+      await screenshot(page, path.join(SHOTS, 'builder-signature-1280.png'), { fullPage: true });
 
       // A field picked in the list takes the keyboard to its box on the next frame (arrows move it)…
       const inList = page.locator('.field-list button[data-field-name="country"]');

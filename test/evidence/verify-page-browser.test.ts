@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { flipSignedByte, sealedWithServiceCertificate } from './support.js';
 
 // The /verify page in Chromium at 1280 and 390 px: a PDF chosen in the file input is checked and the
@@ -48,21 +48,21 @@ describe('/verify in Chromium', () => {
       try {
         const res = await page.goto(`${b.origin}/verify`, { waitUntil: 'networkidle' });
         assert.equal(res?.status(), 200);
-        await page.screenshot({ path: path.join(shots, `verify-empty-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(shots, `verify-empty-${width}.png`), { fullPage: true });
         await page.setInputFiles('#file', sealedFile);
         await page.locator('#verdict', { hasText: 'Valid: sealed by this service' }).waitFor({ timeout: 30_000 });
         const facts = await page.locator('#facts').innerText();
         assert.match(facts, /Issued by this service\s+Yes/);
         assert.match(facts, /Form\s+form_VerifyPageTest0000000001/);
         assert.match(await page.locator('#signatures').innerText(), /Signature “Seal”\s+valid/);
-        await page.screenshot({ path: path.join(shots, `verify-sealed-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(shots, `verify-sealed-${width}.png`), { fullPage: true });
         const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
         assert.ok(scrollWidth <= width, `no sideways scroll at ${width} px (scrollWidth ${scrollWidth})`);
 
         await page.setInputFiles('#file', flippedFile);
         await page.locator('#verdict', { hasText: 'Not valid' }).waitFor({ timeout: 30_000 });
         assert.match(await page.locator('#facts').innerText(), /Intact\s+No/);
-        await page.screenshot({ path: path.join(shots, `verify-changed-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(shots, `verify-changed-${width}.png`), { fullPage: true });
 
         // The reported attack (issue 34): page content rewritten and listed under the DSS. Intact
         // signatures, but the page must say what changed and where, never "Valid".
@@ -70,14 +70,14 @@ describe('/verify in Chromium', () => {
         await page.locator('#verdict', { hasText: 'Changed after signing' }).waitFor({ timeout: 30_000 });
         assert.match(await page.locator('#verdict-detail').innerText(), /page content on page 1/);
         assert.match(await page.locator('#signatures').innerText(), /Changed after it\s+other: .*page content on page 1/);
-        await page.screenshot({ path: path.join(shots, `verify-attack-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(shots, `verify-attack-${width}.png`), { fullPage: true });
         // Another signer's B-LTA as pyHanko writes it: valid, not ours, its later revisions LTV updates.
         await page.setInputFiles('#file', 'test/fixtures/pdfs/attacks/pyhanko-blta.pdf');
         await page.locator('#verdict', { hasText: 'Valid signatures' }).waitFor({ timeout: 30_000 });
         assert.match(await page.locator('#facts').innerText(), /Issued by this service\s+No/);
         assert.match(await page.locator('#signatures').innerText(), /Signature “Signature1”\s+valid/);
         assert.doesNotMatch(await page.locator('#signatures').innerText(), /Changed after it\s+(other|form_filling|annotations)/);
-        await page.screenshot({ path: path.join(shots, `verify-foreign-blta-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(shots, `verify-foreign-blta-${width}.png`), { fullPage: true });
         await page.setInputFiles('#file', 'test/fixtures/pdfs/attacks/dss-smuggled-content.pdf');
         await page.locator('#verdict', { hasText: 'Changed after signing' }).waitFor({ timeout: 30_000 });
         const attackScroll = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { sampleTemplate, sendTo } from '../signing/support.js';
 
 // Embedded signing in Chromium (issue 26, item 3): a host page on another loopback port loads
@@ -97,7 +97,7 @@ describe('embedded signing in Chromium', () => {
         assert.ok(inner.overflowX <= 0, `no horizontal scroll inside the frame at ${width} px (${inner.overflowX})`);
         const hostOverflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
         assert.ok(hostOverflow <= 0, `no horizontal scroll on the host at ${width} px (${hostOverflow})`);
-        await page.screenshot({ path: path.join(SHOTS, `host-${width}-opened.png`) });
+        await screenshot(page, path.join(SHOTS, `host-${width}-opened.png`));
 
         await frame.getByRole('textbox', { name: 'Full name', exact: true }).fill('Ada Lovelace');
         await frame.getByRole('textbox', { name: 'Email', exact: true }).fill('ada@example.com');
@@ -125,7 +125,7 @@ describe('embedded signing in Chromium', () => {
         // The confirmation is shorter: the frame shrinks to it.
         await page.waitForFunction(`${FRAME_HEIGHT} < ${openHeight / 2}`, undefined, { timeout: 15_000 });
         await page.evaluate('window.scrollTo(0, 0)');
-        await page.screenshot({ path: path.join(SHOTS, `host-${width}-signed.png`) });
+        await screenshot(page, path.join(SHOTS, `host-${width}-signed.png`));
         const stored = await b.h.deps.database.db.selectFrom('recipients').select('status').where('id', '=', f.recipientIds[0]!).executeTakeFirstOrThrow();
         assert.equal(stored.status, 'signed');
 
@@ -170,7 +170,7 @@ describe('embedded signing in Chromium', () => {
         assert.deepEqual(all.map((e) => e.type), expected, `${name}: ${JSON.stringify(all)}`);
         for (const e of all) assert.deepEqual([e.detail.formId, e.detail.recipientId], [f.formId, r.id], `${name}: ${e.type} names the form and recipient`);
         assert.equal(all[0]!.detail.state, name);
-        await page.screenshot({ path: path.join(SHOTS, `host-390-${name}.png`) });
+        await screenshot(page, path.join(SHOTS, `host-390-${name}.png`));
         return { page, all };
       };
       await frameState('waiting', waiting, waiting.recipients[1]!, ['formsign:loaded', 'formsign:waiting']);
@@ -210,15 +210,19 @@ describe('embedded signing in Chromium', () => {
     page.on('console', (m) => consoleLines.push(m.text()));
     try {
       // The same host page, reached as http://127.0.0.1:<port>: an origin the account did not allow.
-      await page.goto(`http://127.0.0.1:${hostPort}/elsewhere`, { waitUntil: 'load' });
-      await page.waitForTimeout(3000);
+      // Chromium logs the refusal when the frame's answer arrives, before any script of the frame could
+      // run: once it is logged, nothing can come from the frame any more (instead of a fixed 3 s wait).
+      await Promise.all([
+        page.waitForEvent('console', { predicate: (m) => /frame-ancestors/.test(m.text()), timeout: 30_000 }),
+        page.goto(`http://127.0.0.1:${hostPort}/elsewhere`, { waitUntil: 'load' }),
+      ]);
       const child = page.frames().find((fr) => fr !== page.mainFrame());
       assert.ok(child, 'the host made its frame');
       const shown = await child.evaluate("document.querySelector('#signing') !== null").catch(() => false);
       assert.equal(shown, false, 'the signing page is not shown in the frame');
       assert.ok(consoleLines.some((l) => /frame-ancestors/.test(l)), `Chromium names the refusal: ${consoleLines.join(' | ')}`);
       assert.deepEqual(await events(page), [], 'no message reached the host');
-      await page.screenshot({ path: path.join(SHOTS, 'not-allowed.png'), fullPage: true });
+      await screenshot(page, path.join(SHOTS, 'not-allowed.png'), { fullPage: true });
     } finally {
       await context.close();
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from '../signing/page-checks.js';
 import { twoSignerTemplate } from '../signing/support.js';
 import { startReceiver } from '../webhooks/support/receiver.js';
@@ -59,12 +59,12 @@ describe('decline to sign in Chromium', () => {
         const reason = `Wrong start date (${width})`;
         await dialog.getByLabel('Reason (optional)').fill(reason);
         await assertAxeClean(page, `decline dialog at ${width}`);
-        await page.screenshot({ path: path.join(SHOTS, `decline-dialog-${width}.png`) });
+        await screenshot(page, path.join(SHOTS, `decline-dialog-${width}.png`));
         await Promise.all([page.waitForURL(`${b.origin}/sign/${tokens[0]}`), dialog.getByRole('button', { name: 'Decline', exact: true }).click()]);
         await page.getByRole('heading', { name: 'This request was declined' }).waitFor();
         assert.match(await page.locator('main').innerText(), /Ada Lovelace declined to sign it on/);
         await assertAxeClean(page, `declined page at ${width}`);
-        await page.screenshot({ path: path.join(SHOTS, `declined-page-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `declined-page-${width}.png`), { fullPage: true });
         assert.deepEqual(problems, []);
         assert.deepEqual(requestsAway(b.origin, requests), []);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { composeCompletedCopy, composeMessage, composeReminder, composeSenderNotice, composeVoidNotice, type ComposedMessage } from '../../src/domain/sending/compose-message.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../pages/chromium.js';
+import { CHROMIUM, CHROMIUM_FLAGS, screenshot } from '../pages/chromium.js';
 import { assertAxeClean } from '../signing/page-checks.js';
 
 // Every kind of e-mail's HTML part as a mail client shows it: rendered in Chromium at a desktop and a
@@ -57,7 +57,7 @@ describe('message HTML in Chromium', () => {
           assert.ok(shown.includes(footer), `${kind}: the text part's footer line is in the HTML as shown`);
           const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
           assert.ok(overflow <= 0, `${kind} at ${width}px scrolls sideways by ${overflow}px`);
-          await page.screenshot({ path: path.join(SHOTS, `${kind}-${width}.png`), fullPage: true });
+          await screenshot(page, path.join(SHOTS, `${kind}-${width}.png`), { fullPage: true });
         } finally {
           await page.close();
         }

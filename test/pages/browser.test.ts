@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from './chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from './chromium.js';
 
 // The pages in a real browser: they render, log no console error (a CSP violation is one), and make
-// no request to anything but this server. Screenshots go to PAGE_SHOTS_DIR when set (to look at them).
+// no request to anything but this server. Screenshots (TEST_SCREENSHOTS=1, test/pages/chromium.ts) go to
+// PAGE_SHOTS_DIR when set (to look at them), else to a folder removed at the end.
 
 describe('pages in Chromium', () => {
   let b: BrowserHarness;
@@ -56,7 +57,7 @@ describe('pages in Chromium', () => {
       const bg = await v.page.locator('body').evaluate((body) => (body.ownerDocument.defaultView as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(body).backgroundColor);
       assert.notEqual(bg, 'rgba(0, 0, 0, 0)');
       assert.ok((await v.page.locator('table.ops tbody tr').count()) >= 5, 'the operations table lists the served operations');
-      await v.page.screenshot({ path: path.join(shots, 'home.png'), fullPage: true });
+      await screenshot(v.page, path.join(shots, 'home.png'), { fullPage: true });
       assert.deepEqual(v.problems, []);
       assertStaysHome(v.requests);
     } finally {
@@ -72,12 +73,12 @@ describe('pages in Chromium', () => {
       assert.equal(v.status, 200);
       assert.match(v.headers['content-security-policy'] ?? '', /script-src 'self';/);
       assert.ok(v.requests.some((u) => u === `${origin}/docs/openapi.json`), 'the spec came from this server');
-      await v.page.screenshot({ path: path.join(shots, 'docs.png') });
+      await screenshot(v.page, path.join(shots, 'docs.png'));
       // An operation's page, reached from the sidebar, and the search (it runs in a blob: worker).
       await v.page.getByText('templates', { exact: true }).first().click();
       await v.page.getByText('List templates').first().click();
       await v.page.getByText('/api/v1/templates', { exact: true }).first().waitFor({ timeout: 10_000 });
-      await v.page.screenshot({ path: path.join(shots, 'docs-operation.png') });
+      await screenshot(v.page, path.join(shots, 'docs-operation.png'));
       // A request body with nested schemas, one of them expanded.
       await v.page.getByText('forms', { exact: true }).first().click();
       await v.page.getByText('Create a form from a template').first().click();
@@ -86,7 +87,7 @@ describe('pages in Chromium', () => {
       await v.page.keyboard.press('Control+k');
       await v.page.keyboard.type('forms');
       await v.page.waitForTimeout(1500);
-      await v.page.screenshot({ path: path.join(shots, 'docs-search.png') });
+      await screenshot(v.page, path.join(shots, 'docs-search.png'));
       assert.deepEqual(v.problems, []);
       assertStaysHome(v.requests);
     } finally {
@@ -104,7 +105,7 @@ describe('pages in Chromium', () => {
           const title = page.locator('h1', { hasText: heading }).first();
           await title.waitFor({ timeout: 20_000 });
           const name = `${url === '/' ? 'home' : 'docs'}-${width}`;
-          await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: url === '/' });
+          await screenshot(page, path.join(shots, `${name}.png`), { fullPage: url === '/' });
           const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
           assert.ok(scrollWidth <= width, `${name}: the page is ${scrollWidth} px wide`);
           // The title breaks between words only: no word of it spreads over two lines. (Browser code as
@@ -141,7 +142,7 @@ describe('pages in Chromium', () => {
         assert.equal(v.status, 404, url);
         assert.equal(await v.page.locator('.status').innerText(), '404');
         assert.match(await v.page.locator('.request-id').innerText(), /req_[0-9a-f]{32}/);
-        await v.page.screenshot({ path: path.join(shots, `${url.split('/')[1]}-404.png`) });
+        await screenshot(v.page, path.join(shots, `${url.split('/')[1]}-404.png`));
         // Chromium logs the 404 of the document itself; nothing else may appear.
         assert.deepEqual(v.problems.filter((p) => !/status of 404/.test(p)), [], url);
         assertStaysHome(v.requests);

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
 import { listen } from '../api/raw-http.js';
 
@@ -31,6 +31,19 @@ export async function openBrowserHarness(opts: Parameters<typeof createHarness>[
       await h.close();
     },
   };
+}
+
+/**
+ * Screenshots for people to look at, taken only with TEST_SCREENSHOTS=1 (`TEST_SCREENSHOTS=1 node
+ * --import tsx scripts/run-tests.ts browser <file>`): no test reads them, and encoding them was the
+ * largest part of the browser group's CPU (a full-page PNG at 2x costs Chromium about a second).
+ * Screenshots a test does read (test/evidence/rtl-values-browser.test.ts) are taken as before.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1';
+
+/** A screenshot of `page` into `file` when TEST_SCREENSHOTS=1; nothing otherwise. */
+export async function screenshot(page: Page, file: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: file, ...opts });
 }
 
 /** URLs a page asked for that are not this server (data: and blob: stay in the page). */

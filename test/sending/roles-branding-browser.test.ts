@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from '../signing/page-checks.js';
 import { twoSignerTemplate } from '../signing/support.js';
 import { createAndSend, getForm, tokenOf } from '../lifecycle/support.js';
@@ -61,18 +61,18 @@ describe('branded signing page and approver page in Chromium', () => {
         assert.equal(await page.evaluate('getComputedStyle(document.documentElement).getPropertyValue("--accent").trim()'), accent);
         assert.match(await page.locator('.sender-message').innerText(), /please check the start date <before> you sign/);
         await assertAxeClean(page, `branded signing page at ${width}`);
-        await page.screenshot({ path: path.join(SHOTS, `branded-signing-${width}.png`), fullPage: width > 500 });
+        await screenshot(page, path.join(SHOTS, `branded-signing-${width}.png`), { fullPage: width > 500 });
 
         await page.goto(`${b.origin}/sign/${max}`);
         await page.getByRole('button', { name: 'Approve' }).waitFor();
         assert.equal(await page.locator('#sign-form').count(), 0, 'no fields for an approver');
         await assertAxeClean(page, `approver page at ${width}`);
-        await page.screenshot({ path: path.join(SHOTS, `approver-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `approver-${width}.png`), { fullPage: true });
         // The approval needs the signer first? No: a parallel form lets the approver act now.
         await Promise.all([page.waitForURL(`${b.origin}/sign/${max}`), page.getByRole('button', { name: 'Approve' }).click()]);
         await page.getByRole('heading', { name: /You approved/ }).waitFor();
         await assertAxeClean(page, `approved page at ${width}`);
-        await page.screenshot({ path: path.join(SHOTS, `approved-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `approved-${width}.png`), { fullPage: true });
         assert.deepEqual(problems, []);
         assert.deepEqual(requestsAway(b.origin, requests), []);
         const now = await getForm(h, as, form.id);
@@ -99,7 +99,7 @@ describe('branded signing page and approver page in Chromium', () => {
         await assertAxeClean(page, `invitation at ${width}`);
         const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
         assert.ok(overflow <= 0, `scrolls sideways by ${overflow}px`);
-        await page.screenshot({ path: path.join(SHOTS, `branded-invitation-${width}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `branded-invitation-${width}.png`), { fullPage: true });
       } finally {
         await page.close();
       }

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Actor } from '../harness.js';
 import { sealedPdfOf } from '../evidence/support.js';
-import { openBrowserHarness, PHONE_CONTEXT, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { adoptTemplate, noisyPhotoPng, scannedSignaturePng } from './support.js';
 import { MAX_SIGNATURE_BYTES } from '../../src/domain/signing/signature-image.js';
@@ -87,7 +87,7 @@ describe('adopting a signature (Chromium)', () => {
       assert.equal(await page.locator('.sig-style input:checked').getAttribute('value'), 'kaushan');
       await page.locator('#sig-all').check();
       await assertAxeClean(page, 'adoption sheet, typed');
-      await page.screenshot({ path: path.join(SHOTS, 'typed-en-1280.png') });
+      await screenshot(page, path.join(SHOTS, 'typed-en-1280.png'));
       await page.locator('#sig-apply').click();
       await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
       assert.match(await page.locator('.sig-all-status').textContent() ?? '', /Also added to your other signature and initials fields \(3\)/);
@@ -126,7 +126,7 @@ describe('adopting a signature (Chromium)', () => {
       // Only this field changes (the box is asked each time).
       assert.equal(await page.locator('#sig-all').isChecked(), false);
       await assertAxeClean(page, 'adoption sheet, upload');
-      await page.screenshot({ path: path.join(SHOTS, 'upload-en-1280.png') });
+      await screenshot(page, path.join(SHOTS, 'upload-en-1280.png'));
       await page.locator('#sig-apply').click();
       await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
       const scan = await previewOf(page, 'initials_b');
@@ -177,13 +177,13 @@ describe('adopting a signature (Chromium)', () => {
       await page.setViewportSize({ width: 844, height: 390 });
       const wide = (await page.locator('#pad').boundingBox())!;
       const apply = (await page.locator('#sig-apply').boundingBox())!;
-      await page.screenshot({ path: path.join(SHOTS, 'draw-en-844x390.png') });
+      await screenshot(page, path.join(SHOTS, 'draw-en-844x390.png'));
       assert.ok(wide.width >= 800 && wide.height >= 120, `the pad fills the landscape phone: ${wide.width}×${wide.height}`);
       assert.ok(apply.y + apply.height <= 390, 'Apply is on screen in landscape');
       await page.setViewportSize({ width: 390, height: 844 });
       await page.locator('#sig-all').check();
       await assertAxeClean(page, 'phone pad');
-      await page.screenshot({ path: path.join(SHOTS, 'draw-en-390.png') });
+      await screenshot(page, path.join(SHOTS, 'draw-en-390.png'));
       await page.locator('#sig-apply').click();
       await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
       for (const field of ['signature_a', 'signature_b', 'initials_a', 'initials_b']) assert.equal((await previewOf(page, field)).hidden, false, `${field} is signed`);
@@ -191,7 +191,7 @@ describe('adopting a signature (Chromium)', () => {
       await page.locator('#tab-type').click();
       assert.equal(await page.locator('#typed').inputValue(), 'GH');
       await page.locator('.sig-style').nth(2).waitFor();
-      await page.screenshot({ path: path.join(SHOTS, 'typed-en-390.png') });
+      await screenshot(page, path.join(SHOTS, 'typed-en-390.png'));
       await page.locator('#sig-cancel').click();
       await page.locator('#consent').check();
       await page.locator('#finish').click();
@@ -228,9 +228,9 @@ describe('adopting a signature (Chromium)', () => {
           const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
           assert.ok(widths[0]! <= widths[1]!, `no horizontal scroll: ${widths.join(' > ')}`);
           await assertAxeClean(page, `${lang} ${width} typed`);
-          await page.screenshot({ path: path.join(SHOTS, `typed-${lang}-${width}.png`) });
+          await screenshot(page, path.join(SHOTS, `typed-${lang}-${width}.png`));
           await page.locator('#tab-upload').click();
-          await page.screenshot({ path: path.join(SHOTS, `upload-${lang}-${width}.png`) });
+          await screenshot(page, path.join(SHOTS, `upload-${lang}-${width}.png`));
           assert.deepEqual(problems, []);
         } finally {
           await ctx.close();

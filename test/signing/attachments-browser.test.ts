@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { sealedPdfOf } from '../evidence/support.js';
-import { openBrowserHarness, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { drawSignature } from './draw-signature.js';
@@ -93,7 +93,7 @@ describe('a Word template with a condition, a formula and an attachment, signed 
         assert.equal(await control(page, 'pet_photo').getAttribute('value'), 'rex.png', "the field's value is its files' names");
         await control(page, 'months').fill('2');
         assert.equal(await control(page, 'deposit').inputValue(), '2500', 'rent × months, computed as typed');
-        await page.screenshot({ path: `${SHOTS}/sign-attached-${width}.png`, fullPage: true });
+        await screenshot(page, `${SHOTS}/sign-attached-${width}.png`, { fullPage: true });
         await assertAxeClean(page, `attached ${width}`);
 
         await drawSignature(page, 'tenant_sign');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowserHarness, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { MIXED_DIRECTION } from '../shared/mixed-direction.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { sendTo, twoSignerTemplate } from './support.js';
@@ -117,7 +117,7 @@ describe('document words on right-to-left signing pages keep their own order', (
           const shown = await visualOrders(page, `.marker[data-for="${marker}"] .marker-text`, c.text);
           if (shown.shown !== shown.isolated) wrong.push(`value "${c.text}" on the document: ${shown.shown} ≠ ${shown.isolated}`);
         }
-        await page.screenshot({ path: path.join(SHOTS, `${lang}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `${lang}.png`), { fullPage: true });
         assert.deepEqual(wrong, []);
         await assertAxeClean(page, `${lang} with errors`);
       } finally {

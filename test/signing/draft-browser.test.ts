@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { upsertAccountNotify } from '../../src/db/repositories/notify-settings.js';
 import { SIGN_HEADERS, sendTo, twoSignerTemplate } from './support.js';
@@ -42,12 +42,12 @@ describe('signing drafts in Chromium', () => {
       await page.locator('[data-field="tenant_name"]').fill('Ada Draft-Lovelace');
       await saved;
       await assert.doesNotReject(page.getByText('Progress saved').waitFor());
-      await page.screenshot({ path: path.join(SHOTS, `saved-${width}.png`), fullPage: !phone });
+      await screenshot(page, path.join(SHOTS, `saved-${width}.png`), { fullPage: !phone });
       // Finish later: saved, the link sent again (the outbox has it), and the page says so.
       await page.locator('#finish-later').click();
       await page.getByText('We sent you the link again').waitFor();
       await page.locator('#finish-later').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(SHOTS, `finish-later-${width}.png`) });
+      await screenshot(page, path.join(SHOTS, `finish-later-${width}.png`));
       const sent = await b.h.deps.domain.db.selectFrom('messages').select('kind').where('form_id', '=', formId).where('kind', '=', 'resume_link').execute();
       assert.equal(sent.length, 1);
       await assertAxeClean(page, `draft page ${width}`);
@@ -60,7 +60,7 @@ describe('signing drafts in Chromium', () => {
       await other.goto(`${b.origin}/sign/${tokens[0]}`);
       await waitForDocument(other);
       assert.equal(await other.locator('[data-field="tenant_name"]').inputValue(), 'Ada Draft-Lovelace');
-      await other.screenshot({ path: path.join(SHOTS, `restored-${width}.png`), fullPage: !phone });
+      await screenshot(other, path.join(SHOTS, `restored-${width}.png`), { fullPage: !phone });
       await second.close();
       assert.deepEqual(problems, []);
       assert.deepEqual(requestsAway(b.origin, requests), []);
@@ -80,17 +80,17 @@ describe('signing drafts in Chromium', () => {
       await bar.locator('.left-text').waitFor();
       assert.equal(await bar.locator('.left-text').textContent(), '2 left: Tenant name');
       assert.equal(await bar.locator('li').count(), 0, 'no list until asked for');
-      await page.screenshot({ path: path.join(SHOTS, `left-2-${width}.png`) });
+      await screenshot(page, path.join(SHOTS, `left-2-${width}.png`));
       await bar.getByRole('button', { name: 'Show all' }).click();
       assert.deepEqual(await bar.locator('li').allTextContents(), ['Tenant name', 'Tenant signature']);
       const barBox = await bar.boundingBox();
       assert.ok(barBox && barBox.height < height * 0.3, `the open list stays small: ${barBox?.height}px`);
-      await page.screenshot({ path: path.join(SHOTS, `left-list-${width}.png`) });
+      await screenshot(page, path.join(SHOTS, `left-list-${width}.png`));
       await page.locator('[data-field="tenant_name"]').fill('Ada');
       await page.waitForFunction(`document.querySelector('#form-error .left-text')?.textContent === '1 left: Tenant signature'`);
       await bar.getByRole('button', { name: /^Go/ }).click();
       assert.equal(await page.evaluate(`document.activeElement?.getAttribute('data-sign')`), 'field-1', 'Go moved to the signature button');
-      await page.screenshot({ path: path.join(SHOTS, `left-1-${width}.png`) });
+      await screenshot(page, path.join(SHOTS, `left-1-${width}.png`));
       await assertAxeClean(page, `compact errors ${width}`);
       await context.close();
       assert.deepEqual(problems, []);
@@ -121,7 +121,7 @@ describe('signing drafts in Chromium', () => {
       for (const [name, token] of Object.entries(pages)) {
         for (const lang of ['en', 'ar']) {
           await page.goto(`${b.origin}/sign/${token}?lang=${lang}`);
-          await page.screenshot({ path: path.join(SHOTS, `end-${name}-${lang}-${width}.png`) });
+          await screenshot(page, path.join(SHOTS, `end-${name}-${lang}-${width}.png`));
           if (lang === 'en') await assertAxeClean(page, `${name} ${width}`);
         }
       }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { Page } from 'playwright-core';
-import { openBrowserHarness, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { multipart } from '../shared/multipart.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { drawSignature } from './draw-signature.js';
@@ -75,14 +75,14 @@ describe('conditional fields and formulas on the signing page in Chromium', () =
         await control(page, 'qty').fill('4');
         assert.equal(await control(page, 'total').inputValue(), '86.56');
         await control(page, 'pet_name').fill('Rex');
-        await page.screenshot({ path: `${SHOTS}/${width}-filled.png`, fullPage: true });
+        await screenshot(page, `${SHOTS}/${width}-filled.png`, { fullPage: true });
         await assertAxeClean(page, 'filled');
 
         await drawSignature(page, 'signature');
         await page.locator('#consent').check();
         await page.locator('#finish').click();
         await page.locator('h1', { hasText: 'You signed' }).waitFor({ timeout: 30_000 });
-        await page.screenshot({ path: `${SHOTS}/${width}-signed.png` });
+        await screenshot(page, `${SHOTS}/${width}-signed.png`);
         assert.deepEqual(problems, []);
       } finally {
         await context.close();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Route } from 'playwright-core';
-import { openBrowserHarness, PHONE_CONTEXT, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { waitForDocument } from './page-checks.js';
 import { f1040Template, FIRST } from './f1040-form.js';
 import { sendTo } from './support.js';
@@ -40,7 +40,7 @@ describe('the first page before the PDF arrives (phone, 1040)', () => {
       await page.goto(`${b.origin}/sign/${f.tokens[0]}`, { waitUntil: 'load' });
       // A function, not a string: a string predicate is re-run with eval, which the page's CSP forbids.
       await page.waitForFunction(() => performance.getEntriesByName('formsign:interactive').length > 0, undefined, { timeout: 60_000 });
-      await page.screenshot({ path: path.join(SHOTS, '1-first-paint-pdf-held.png') });
+      await screenshot(page, path.join(SHOTS, '1-first-paint-pdf-held.png'));
       const before = (await page.evaluate(`(() => {
         const box = (el) => { const r = el.getBoundingClientRect(); return { width: r.width, height: r.height, top: r.top + scrollY, left: r.left + scrollX }; };
         const pages = [...document.querySelectorAll('#pages > .page')];
@@ -92,7 +92,7 @@ describe('the first page before the PDF arrives (phone, 1040)', () => {
       assert.equal(afterLoad.height, before.pages[0]!.height);
       assert.ok(afterLoad.pixels >= afterLoad.width * 2 - 2, `crisp: ${afterLoad.pixels} px for ${afterLoad.width} CSS px`);
       assert.equal(afterLoad.picture, 'none');
-      await page.screenshot({ path: path.join(SHOTS, '2-after-load.png') });
+      await screenshot(page, path.join(SHOTS, '2-after-load.png'));
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CATALOGUES } from '../../src/lib/i18n/index.js';
-import { openBrowserHarness, PHONE_CONTEXT, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, PHONE_CONTEXT, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { drawSignature, f1040Template, FIRST, LAST, MAIL, SIGNATURE, SINGLE } from './f1040-form.js';
 import { sendTo } from './support.js';
@@ -65,7 +65,7 @@ describe('guided mode on a phone: the 1040 filled one field at a time', () => {
         await waitForDocument(page, /2/, 90_000);
         return page;
       };
-      const shot = (page: Page, step: string) => page.screenshot({ path: path.join(SHOTS, `${s.lang}-${step}.png`) });
+      const shot = (page: Page, step: string) => screenshot(page, path.join(SHOTS, `${s.lang}-${step}.png`));
       try {
         const page = await open();
         // Guided from the start, in the signer's language; the list is not shown.

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { CATALOGUES } from '../../src/lib/i18n/index.js';
 import type { Actor } from '../harness.js';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { thirteenPageTemplate } from './long-form.js';
 import { assertAxeClean } from './page-checks.js';
 import { twoSignerTemplate } from './support.js';
@@ -85,7 +85,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
         }
         await assertAxeClean(s.page, `Arabic ${width}`);
         const shot = width > 900 ? 'signing-arabic.png' : 'signing-arabic-phone.png';
-        await s.page.screenshot({ path: path.join(SHOTS, shot) });
+        await screenshot(s.page, path.join(SHOTS, shot));
 
         // The dialog mirrors too; a name typed in Arabic is drawn in a font that has Arabic letters.
         await s.page.locator('[data-field="tenant_signature"] [data-sign]').click();
@@ -97,7 +97,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
         const cancel = await s.page.locator('#sig-cancel').boundingBox();
         const apply = await s.page.locator('#sig-apply').boundingBox();
         assert.ok(cancel && apply && apply.x < cancel.x, 'the dialog\'s buttons mirror: Apply on the left');
-        await s.page.screenshot({ path: path.join(SHOTS, `arabic-${width}-dialog.png`) });
+        await screenshot(s.page, path.join(SHOTS, `arabic-${width}-dialog.png`));
         await assertAxeClean(s.page, `Arabic dialog ${width}`);
         await s.page.locator('#sig-apply').click();
         await s.page.locator('#sig-dialog').waitFor({ state: 'hidden' });
@@ -126,7 +126,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       assert.equal(await error.locator('.left-text').innerText(), '2 offen: Tenant name');
       assert.equal(await s.page.locator('#field-0-error').innerText(), 'Tenant name ist erforderlich: Bitte ausfüllen.');
       assert.doesNotMatch(await bodyText(s.page), UNTRANSLATED);
-      await s.page.screenshot({ path: path.join(SHOTS, 'german-1280.png'), fullPage: true });
+      await screenshot(s.page, path.join(SHOTS, 'german-1280.png'), { fullPage: true });
       await assertAxeClean(s.page, 'German');
       assert.deepEqual(s.problems, []);
     } finally {
@@ -159,7 +159,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       assert.match(s.page.url(), /\/sign\/[^/?]+\?lang=he$/);
       assert.equal(await s.page.getAttribute('html', 'lang'), 'he');
       assert.equal(await s.page.locator('.notice h1').innerText(), CATALOGUES.he['signed.heading'].replace('{form}', 'Residential lease'));
-      await s.page.screenshot({ path: path.join(SHOTS, 'hebrew-signed-390.png'), fullPage: true });
+      await screenshot(s.page, path.join(SHOTS, 'hebrew-signed-390.png'), { fullPage: true });
       await assertAxeClean(s.page, 'Hebrew signed');
       assert.deepEqual(s.problems, []);
     } finally {
@@ -178,10 +178,10 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       const last = s.page.locator('.page').nth(12);
       assert.match(await last.getAttribute('class') ?? '', /pending/, 'the last page waits until it is near the view');
       assert.equal(await last.locator('.page-placeholder').innerText(), 'Page 13 of 13, loading');
-      await s.page.screenshot({ path: path.join(SHOTS, 'thirteen-top.png') });
+      await screenshot(s.page, path.join(SHOTS, 'thirteen-top.png'));
       await last.scrollIntoViewIfNeeded();
       await s.page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number; [i: number]: { className: string } } } }).document.querySelectorAll('.page')[12]!.className.includes('drawn'), undefined, { timeout: 60_000 });
-      await s.page.screenshot({ path: path.join(SHOTS, 'thirteen-last.png') });
+      await screenshot(s.page, path.join(SHOTS, 'thirteen-last.png'));
       // The canvas backs its CSS box at the screen's density (2): the page fills its box to the foot.
       const sizes = await s.page.evaluate(`[...document.querySelectorAll('.page.drawn')].map((w) => { const c = w.querySelector('canvas'); const r = c.getBoundingClientRect(); return [c.width / r.width, c.height / r.height]; })`) as Array<[number, number]>;
       assert.ok(sizes.length >= 2);
@@ -207,7 +207,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
         assert.ok(text.includes(expected), text);
         assert.ok(text.includes(CATALOGUES[locale]['email.button']));
         assert.equal(await page.getAttribute('html', 'dir'), locale === 'ar' ? 'rtl' : 'ltr');
-        await page.screenshot({ path: path.join(SHOTS, `invite-${locale}.png`), fullPage: true });
+        await screenshot(page, path.join(SHOTS, `invite-${locale}.png`), { fullPage: true });
       } finally {
         await ctx.close();
       }
@@ -232,7 +232,7 @@ describe('signing page in the signer\'s language (Chromium)', () => {
       assert.equal(await wrong.page.locator('h1').innerText(), 'Este enlace de firma no es válido');
       const links = await wrong.page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       assert.deepEqual(links, [], 'no links at all: no API reference, no health page');
-      await wrong.page.screenshot({ path: path.join(SHOTS, 'invalid-es-390.png'), fullPage: true });
+      await screenshot(wrong.page, path.join(SHOTS, 'invalid-es-390.png'), { fullPage: true });
       await assertAxeClean(wrong.page, 'invalid, Spanish');
     } finally {
       await wrong.ctx.close();

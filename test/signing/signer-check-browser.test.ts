@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Actor } from '../harness.js';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean } from './page-checks.js';
 import { sampleTemplate } from './support.js';
 
@@ -66,7 +66,7 @@ describe('the code screen (Chromium)', () => {
           await page.click('#check-confirm');
           await page.waitForSelector('#check-status.error');
           assert.equal(await page.textContent('#check-status'), lang === 'ar' ? 'هذا الرمز غير صحيح أو انتهت صلاحيته. المحاولات المتبقية: 4.' : 'That code is not right, or it has expired. Tries left: 4.');
-          await page.screenshot({ path: path.join(SHOTS, `code-${lang}-${width}.png`), fullPage: true });
+          await screenshot(page, path.join(SHOTS, `code-${lang}-${width}.png`), { fullPage: true });
           await assertAxeClean(page, `code screen with an error ${lang} ${width}`);
           await page.fill('#check-code', code);
           await Promise.all([page.waitForURL(/\/sign\//), page.waitForSelector('#signing', { timeout: 30_000 }), page.click('#check-confirm')]);

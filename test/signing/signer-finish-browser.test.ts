@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Actor } from '../harness.js';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean } from './page-checks.js';
 import { sampleTemplate } from './support.js';
 
@@ -81,7 +81,7 @@ describe('the check again at Finish (Chromium)', () => {
           assert.ok(widths[0]! <= widths[1]!, `no horizontal scroll: ${widths.join(' > ')}`);
           const box = await page.locator('#finish-check-confirm').boundingBox();
           assert.ok(box && box.x >= 0 && box.x + box.width <= width, 'the confirm button is on screen');
-          await page.screenshot({ path: path.join(SHOTS, `finish-${lang}-${width}.png`) });
+          await screenshot(page, path.join(SHOTS, `finish-${lang}-${width}.png`));
           await page.fill('#finish-check-code', await latestCode(email, 2));
           await Promise.all([page.waitForSelector('.notice-icon.done', { timeout: 30_000 }), page.click('#finish-check-confirm')]);
           assert.deepEqual(requestsAway(b.origin, requests), []);

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHarness, type Harness } from '../harness.js';
 import { assertAxeClean, waitForDocument } from './page-checks.js';
 import { sampleTemplate, sendTo, twoSignerTemplate } from './support.js';
+import { CHROMIUM, CHROMIUM_FLAGS, screenshot } from '../pages/chromium.js';
 
 // The signing page in Debian's Chromium, as a signer uses it: open the link from the send response,
 // fill the fields, draw a signature with the mouse (or type initials with the keyboard), consent,
@@ -13,8 +14,6 @@ import { sampleTemplate, sendTo, twoSignerTemplate } from './support.js';
 // at 1280 px and 375 px. Any page error, console error or request leaving the server fails the test;
 // axe-core finds no serious or critical violation. Screenshots of each step go to test-results/.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SHOTS = path.resolve('test-results', 'signing');
 
 describe('signing page in Chromium', () => {
@@ -30,7 +29,7 @@ describe('signing page in Chromium', () => {
     const address = h.app.server.address();
     assert.ok(address && typeof address === 'object');
     origin = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   });
   after(async () => {
     await browser?.close();
@@ -77,7 +76,7 @@ describe('signing page in Chromium', () => {
 
   async function signFlow(o: { token: string; width: number; name: string; fill: (page: Page) => Promise<void>; expectAfter: RegExp }): Promise<void> {
     const s = await signer(o.width);
-    const shot = (step: string) => s.page.screenshot({ path: path.join(SHOTS, `${o.name}-${o.width}-${step}.png`), fullPage: true });
+    const shot = (step: string) => screenshot(s.page, path.join(SHOTS, `${o.name}-${o.width}-${step}.png`), { fullPage: true });
     try {
       const res = await s.page.goto(`${origin}/sign/${o.token}`, { waitUntil: 'load' });
       assert.equal(res?.status(), 200);
@@ -117,7 +116,7 @@ describe('signing page in Chromium', () => {
     await page.getByRole('button', { name: button }).first().click();
     await page.locator('#sig-dialog').waitFor({ state: 'visible' });
     await drawSignature(page, input);
-    await page.screenshot({ path: path.join(SHOTS, `dialog-${page.viewportSize()!.width}.png`) });
+    await screenshot(page, path.join(SHOTS, `dialog-${page.viewportSize()!.width}.png`));
     await page.locator('#sig-apply').click();
     await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
   }
@@ -132,7 +131,7 @@ describe('signing page in Chromium', () => {
         const res = await s.page.goto(`${origin}/sign/${token}`, { waitUntil: 'load' });
         assert.equal(res?.status(), status);
         assert.match(await s.page.locator('h1').innerText(), heading);
-        await s.page.screenshot({ path: path.join(SHOTS, `${name}-375.png`), fullPage: true });
+        await screenshot(s.page, path.join(SHOTS, `${name}-375.png`), { fullPage: true });
         await axe(s.page, `${name} page`);
         assert.deepEqual(s.problems.filter((m) => !/status of 4\d\d/.test(m)), [], 'no page or console error besides the status itself');
         assert.deepEqual(s.away, []);
@@ -185,7 +184,7 @@ describe('signing page in Chromium', () => {
         await page.keyboard.press('ArrowRight');
         await page.locator('#typed').focus();
         await page.keyboard.type('AL');
-        await page.screenshot({ path: path.join(SHOTS, 'typed-initials.png') });
+        await screenshot(page, path.join(SHOTS, 'typed-initials.png'));
         await page.keyboard.press('Enter');
         await page.locator('#sig-dialog').waitFor({ state: 'hidden' });
       },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowserHarness, requestsAway, type BrowserHarness } from '../pages/chromium.js';
+import { openBrowserHarness, requestsAway, screenshot, type BrowserHarness } from '../pages/chromium.js';
 import { assertAxeClean, waitForDocument as waitForDocumentDrawn } from './page-checks.js';
 import { drawSignature as drawWave, f1040Template, FIRST, LAST, MAIL, REQUIRED, SIGNATURE, SINGLE } from './f1040-form.js';
 import { sendTo } from './support.js';
@@ -55,14 +55,14 @@ describe('signing page on the 1040 in Chromium', () => {
       page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
       page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
       page.on('request', (r) => { requests.push(r.url()); if (r.method() === 'POST') posts.push(r.url()); });
-      const shot = (step: string) => page.screenshot({ path: `${SHOTS}/f1040-${width}-${step}.png`, fullPage: step !== 'viewport' });
+      const shot = (step: string) => screenshot(page, `${SHOTS}/f1040-${width}-${step}.png`, { fullPage: step !== 'viewport' });
       try {
         await page.goto(`${b.origin}/sign/${f.tokens[0]}`, { waitUntil: 'load' });
         await waitForDocument(page);
         // A phone starts a form this long in guided mode (guided-phone-browser.test.ts); this test walks the list view.
         if (width < 900) await page.locator('#list-view').click();
         await shot('1-opened');
-        await page.screenshot({ path: `${SHOTS}/f1040-${width}-viewport.png` });
+        await screenshot(page, `${SHOTS}/f1040-${width}-viewport.png`);
 
         // Labels, never raw names: not in the panel, not printed over the document.
         const text = (await page.evaluate('document.body.innerText')) as string;
@@ -84,7 +84,7 @@ describe('signing page on the 1040 in Chromium', () => {
           walked.push(await activeField(page));
         }
         assert.deepEqual(walked, [...REQUIRED, REQUIRED[0]]);
-        await page.screenshot({ path: `${SHOTS}/f1040-${width}-next-field.png` });
+        await screenshot(page, `${SHOTS}/f1040-${width}-next-field.png`);
         if (width >= 900) {
           // On a desktop the box on the page comes into view too (the document column scrolls).
           await page.waitForTimeout(800);
@@ -101,12 +101,12 @@ describe('signing page on the 1040 in Chromium', () => {
         assert.equal(await mailError.innerText(), 'Your e-mail address must be an e-mail address.');
         assert.equal(await control(page, MAIL).getAttribute('aria-invalid'), 'true');
         await shot('2-bad-email');
-        await page.screenshot({ path: `${SHOTS}/f1040-${width}-bad-email-viewport.png` });
+        await screenshot(page, `${SHOTS}/f1040-${width}-bad-email-viewport.png`);
         await page.locator('#next-field').scrollIntoViewIfNeeded();
         await page.getByRole('button', { name: /^Finish/ }).first().click();
         // Compact (issue 43): one line, "N left: <label> → Go", never the full list.
         assert.match(await page.locator('#form-error .left-text').innerText(), /^\d+ left: \S/);
-        await page.screenshot({ path: `${SHOTS}/f1040-${width}-finish-refused.png` });
+        await screenshot(page, `${SHOTS}/f1040-${width}-finish-refused.png`);
         assert.ok(await page.locator('#form-error').isVisible(), 'the required-fields message is in view');
         const box = await page.locator('#form-error').boundingBox();
         assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the message is inside the viewport: ${JSON.stringify(box)}`);
