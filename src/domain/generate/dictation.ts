@@ -38,6 +38,7 @@ const SUBJECT = new Set(['you', 'they', 'he', 'she', 'it', 'there', 'the', 'we']
 const NOT_AFTER_QUESTION = new Set(['o', 'ou', 'or', 'oder', 'no', 'non', 'nao', 'not']);
 /** "yes or no", "ja nein", "oui ou non", "sí o no", "sim ou não": an answer that closes its question. */
 const YES_NO_PAIR = /(?<![\p{L}])(yes|ja|oui|si|sì|sí|sim)\s+(?:(?:or|oder|ou|o)\s+)?(no|nein|non|não|nao)(?![\p{L}])/giu;
+const AND_WORD = new Set(['and', 'y', 'e', 'et', 'und']);
 const CONJUNCTION = new Set(['and', 'y', 'e', 'et', 'und', 'then', 'dann', 'poi', 'puis', 'luego', 'depois']);
 /** Signing verbs: a signing clause starts at them. */
 const SIGNS = /^(?:signs?|signed|countersigns?|firma|firman|firmano|firmen|firme|unterschreib\w*|unterzeichn\w*|signe|signent|signee?s?|assina|assinam|assine|assinem)$/;
@@ -67,6 +68,8 @@ function runOn(line: string, least: number): string {
   // (Between spoken marks, the mark that ends the run does not count.)
   const body = least < 25 ? line.trim().slice(0, -1) : line;
   if (words.length < least || (body.match(PUNCTUATION) ?? []).length * 15 > words.length) return line;
+  // "… with the address and the rent and the deposit and …": a list joined by "and" reads as it is.
+  if (words.filter((x) => AND_WORD.has(fold(x))).length * 10 >= words.length) return line;
   const clean = line.replace(FILLER, '').replace(YES_NO_PAIR, (_, y: string, n: string) => `${y}/${n}.`);
   const pt = (clean.match(PT_WORDS) ?? []).length >= 2 && (clean.match(PT_WORDS) ?? []).length > (clean.match(OTHER_ROMANCE) ?? []).length;
   const en = (clean.match(EN_WORDS) ?? []).length >= 3;
