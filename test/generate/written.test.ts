@@ -57,6 +57,25 @@ describe('built-in generator on descriptions written by strangers', () => {
     assert.ok(hire.includes('Hirer') && !hire.some((r) => /well/i.test(r)), hire.join(', '));
   });
 
+  it('reads dictation: spoken punctuation written, a run-on sentence parted into items and a signing clause', () => {
+    assert.deepEqual(fields('anmeldung zum kochkurs komma name komma telefon komma email punkt vegetarier ja oder nein punkt der teilnehmer unterschreibt punkt'),
+      ['Name:text@1', 'Telefon:phone@1', 'Email:email@1', 'Vegetarier:radio=Ja/Nein@1', 'Unterschrift (Teilnehmer):signature@1']);
+    // No punctuation at all: "then" ends a sentence, "which is a b or c" is a choice, English heads come last ("phone number").
+    const bike = generateBuiltin('ok so the form for the bike club membership is name address phone number email then the membership type which is junior adult or senior then the member signs and the club secretary signs too');
+    assert.deepEqual(bike.fields.map((f) => `${f.label}:${f.type}${f.options ? `=${f.options.join('/')}` : ''}`).slice(0, 5),
+      ['Name:text', 'Address:text', 'Phone number:phone', 'Email:email', 'Membership type:radio=Junior/Adult/Senior']);
+    assert.deepEqual(bike.signers.map((s) => s.role), ['Member', 'Club secretary']);
+    // Italian: a field word after a noun starts the next item ("nome del socio data di nascita"); "poi" ends a sentence.
+    const bici = generateBuiltin('modulo per il prestito della bicicletta nome del socio data di nascita cellulare email poi la data di ritiro la data di riconsegna e se vuole il casco sì o no firma il socio e firma il responsabile del deposito');
+    assert.deepEqual(bici.fields.filter((f) => f.type !== 'signature').map((f) => `${f.label}:${f.type}`).slice(0, 6),
+      ['Nome del socio:text', 'Data di nascita:date', 'Cellulare:phone', 'Email:email', 'Data di ritiro:date', 'Data di riconsegna:date']);
+    assert.deepEqual(bici.signers.map((s) => s.role), ['Socio', 'Responsabile del deposito']);
+  });
+
+  it('names German signers written in lower case, as dictation types them', () => {
+    assert.deepEqual(generateBuiltin('Mängelanzeige: Name, Auftragsnummer. unterschreiben kunde und bauleiter').signers.map((s) => s.role.toLowerCase()), ['kunde', 'bauleiter']);
+  });
+
   it('refuses Romanian, and does not refuse an English list of field words', () => {
     assert.throws(() => generateBuiltin('Bună ziua, Aș avea nevoie de un formular de înscriere pentru cursul de dans pentru copii. Ne trebuie numele copilului, data nașterii, numele părintelui și numărul de telefon.'), /Romanian/);
     assert.equal(generateBuiltin('Key holder form: name, flat number, number of keys, date issued. Tenant + building manager sign.').language, 'en');
@@ -69,8 +88,8 @@ describe('built-in generator on descriptions written by strangers', () => {
     const figures = JSON.stringify({ ...t, badRoles: t.badRoles.length });
     // Floors of the 200-case tuning set (the first held-aside 60 joined it once reported): raised as the
     // generator improves, never lowered to pass.
-    assert.ok(t.recall >= 0.69 && t.precision >= 0.72 && t.typeAccuracy >= 0.84, figures);
-    assert.ok(t.signerCountExact >= 0.59 && t.optionsAccuracy >= 0.72 && t.multilineAccuracy >= 0.94, figures);
+    assert.ok(t.recall >= 0.74 && t.precision >= 0.73 && t.typeAccuracy >= 0.85, figures);
+    assert.ok(t.signerCountExact >= 0.62 && t.optionsAccuracy >= 0.73 && t.multilineAccuracy >= 0.95, figures);
     assert.ok(t.wrongRefusals <= 1, figures);
     assert.ok(t.badRoles.length <= 14, figures);
   });

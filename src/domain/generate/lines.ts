@@ -6,6 +6,7 @@
 // lines is long free text, "Signature …: ____ Date: __/__/____" is a signature and its date. By
 // structure, in any of the six languages: nothing here depends on the description's language.
 import { ROW_MARK, ROW_NOUN_MARK } from './choices.js';
+import { punctuateDictation } from './dictation.js';
 import { fold } from './lexicon.js';
 import { dropLetterFrame, SECTION_MARK, SIGN_OFF } from './prepare.js';
 import { namesAField } from './segment.js';
@@ -40,6 +41,8 @@ export function segmentLines(text: string): string {
   lines = dropMailSignature(lines);
   lines = speakerLines(lines);
   lines = chat(lines);
+  // Speech typed out: its commas and full stops back before any line is read.
+  lines = punctuateDictation(lines.join('\n')).split('\n');
   lines = gridRows(lines).map((l) => l.replace(SIGNATURE_NOTE, (_, sp: string, who: string, word: string) => `${sp}${word.charAt(0).toUpperCase()}${word.slice(1)} ${who.trim()}:`));
   lines = headings(lines);
   lines = blanks(lines);

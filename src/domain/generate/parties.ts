@@ -378,7 +378,8 @@ function isRoleWord(word: string, lang: Language): boolean {
   if (lang === 'en' && /(?:ed|ing|ly)$/.test(w) && !/^(?:insured|guaranteed)$/.test(w)) return false;
   if (lang === 'en' && /^(?:may|can|will|would|should|must|has|have|had|do|does|did|give|gives|write|writes|says|say|agree|agrees|want|wants)$/.test(w)) return false;
   // German nouns are capitalised; a lower-case word is a verb or a particle ("angeben", "dürfen").
-  if (lang === 'de' && !/^\p{Lu}/u.test(word) && !/^(?:zweite[rnms]?|dritte[rnms]?|weitere[rnms]?|andere[rnms]?)$/.test(w)) return false;
+  // Dictated German is all lower case: a word that names a party ("mitglied", "bauleiter") is still one.
+  if (lang === 'de' && !/^\p{Lu}/u.test(word) && !/^(?:zweite[rnms]?|dritte[rnms]?|weitere[rnms]?|andere[rnms]?)$/.test(w) && !ROLE_NOUN.test(stem(word)) && !/(?:leiter|leiterin|fuhrer|nehmer|geber|gegner)$/.test(fold(w))) return false;
   if (/^(?:email|phone)$/.test(typeOf(fold(w)))) return false;
   return /^[\p{L}][\p{L}'’\u00a0-]*$/u.test(word) && !/^(?:l|d)['’]$/i.test(w);
 }

@@ -148,7 +148,7 @@ export function items(sentence: string, groups: Groups): Item[] {
 // trimestral o anual", "dem Tarif, der monatlich, vierteljährlich oder jährlich sein kann".
 // "how the photos may be used which is portfolio, social media or advertising", "der Abteilung also Fußball,
 // Tennis oder Schwimmen": a choice may have two words, and "i.e." words introduce the list too.
-const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?|also|namely|i\.e\.|nämlich|d\.h\.|cioè|ossia|ovvero|o sea|es decir|c['’]est-à-dire|ou seja|isto é)\s*((?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*,\s*)+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
+const CHOICE_PHRASE = /(\S+(?:\s+\S+){0,3}?)\s*,?\s+(?:(?:which|that|que|qui|che|der|die|das)\s+(?:is|are|can be|may be|puede ser|pueden ser|es|peut (?:ê|e)tre|est|può essere|puo essere|è|pode ser|é|ist|kann)?|also|namely|either|entweder|soit|i\.e\.|nämlich|d\.h\.|cioè|ossia|ovvero|o sea|es decir|c['’]est-à-dire|ou seja|isto é)\s*((?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*,\s*)+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:or|o|ou|oder)\s+[\p{L}-]+)(?:\s+(?:sein kann|sein können|sein))?/giu;
 
 function choicePhrases(sentence: string, groups: Groups): string {
   return sentence.replace(CHOICE_PHRASE, (_, label: string, list: string) => `${label} \u2063${groups.all.push(list) - 1}\u2063`);
