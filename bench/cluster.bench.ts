@@ -183,15 +183,19 @@ async function shapeWith(api: number, workers: number, env: Record<string, strin
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const { rows } = await c.db.query<{ seal: boolean; leased: boolean; n: string }>(
-          `select kind = 'form.seal' as seal, status = 'running' as leased, count(*) as n from outbox where status = 'running' or (status in ('pending', 'failed') and run_at <= $1) group by 1, 2`, [new Date().toISOString()]);
+        // A failed phase closes the cluster under this loop: its error is the one to report, not this one's.
+        const rows = await c.db.query<{ seal: boolean; leased: boolean; n: string }>(
+          `select kind = 'form.seal' as seal, status = 'running' as leased, count(*) as n from outbox where status = 'running' or (status in ('pending', 'failed') and run_at <= $1) group by 1, 2`, [new Date().toISOString()]).then((r) => r.rows, () => undefined);
+        if (!rows) return;
         const n = (seal: boolean, leased: boolean) => rows.filter((r) => r.seal === seal && r.leased === leased).reduce((a, r) => a + Number(r.n), 0);
         backlog.push(`${n(true, false)}/${n(true, true)}/${n(false, false)}`);
         await new Promise((r) => setTimeout(r, 1000));
       }
     })();
-    // A preload given in CLUSTER_WORKER_NODE_FLAGS may snapshot its counters on SIGUSR2 (before and after).
-    const snapshot = () => process.env['CLUSTER_WORKER_NODE_FLAGS'] && c.workers.forEach((w) => w.pid() !== undefined && process.kill(w.pid()!, 'SIGUSR2'));
+    // A preload given in CLUSTER_WORKER_NODE_FLAGS (--import/--require) may snapshot its counters on
+    // SIGUSR2 (before and after); without one, SIGUSR2 would end the worker (its default action).
+    const preload = /(^|\s)(--import|--require|-r)(\s|=)/.test(process.env['CLUSTER_WORKER_NODE_FLAGS'] ?? '');
+    const snapshot = () => preload && c.workers.forEach((w) => w.pid() !== undefined && process.kill(w.pid()!, 'SIGUSR2'));
     snapshot();
     const sealed = await measured(c, async () => {
       const t0 = performance.now();

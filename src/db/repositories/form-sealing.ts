@@ -1,6 +1,6 @@
 import type { Partition } from '../../lib/partition.js';
 import type { Db, Trx } from '../handles.js';
-import type { SealingStatus } from '../tables.js';
+import type { FormRow, SealingStatus } from '../tables.js';
 
 /** A form's sealing state (0015), as the Form's `sealing` shows it. */
 export interface SealingPatch {
@@ -10,7 +10,8 @@ export interface SealingPatch {
   sealing_next_at: string | null;
 }
 
-export async function setFormSealing(trx: Trx, p: Partition, formId: string, patch: SealingPatch): Promise<void> {
+/** Sets the sealing state, and with it the status a seal gives the form when it records one (one statement). */
+export async function setFormSealing(trx: Trx, p: Partition, formId: string, patch: SealingPatch & Partial<Pick<FormRow, 'status' | 'completed_at' | 'updated_at'>>): Promise<void> {
   await trx.updateTable('forms').set(patch).where('account_id', '=', p.accountId).where('mode', '=', p.mode).where('id', '=', formId).execute();
 }
 

@@ -1,4 +1,4 @@
-import { loadBrandLook } from '../branding/brand-look.js';
+import { brandLookOf, loadBrandLook } from '../branding/brand-look.js';
 import type { Trx } from '../../db/handles.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { insertMessage } from '../../db/repositories/messages.js';
@@ -11,7 +11,7 @@ import { messageDeliver } from '../../outbox/jobs/message-deliver.job.js';
 import type { DomainDeps } from '../context.js';
 import { signedPdfFilename } from '../forms/signed-pdf.js';
 import { composeCompletedCopy } from './compose-message.js';
-import { enqueueSenderNotice, type SealedCopy } from './sender-notice.js';
+import { enqueueSenderNotice, type AccountFacts, type SealedCopy } from './sender-notice.js';
 
 /** How long the download link in a completed copy works (issue #23: 30 days). */
 export const COPY_LINK_DAYS = 30;
@@ -46,11 +46,13 @@ export async function enqueueCompletedMessages(
   recipients: readonly RecipientRow[],
   file: Pick<SealedFileRow, 'form_id' | 'blob_key' | 'size'>,
   now: string,
+  /** The account's rows, when the caller has read them already; else read here. */
+  known?: AccountFacts,
 ): Promise<void> {
   const copy = sealedCopy(deps, p, file, now);
   if (form.completed_copy !== 0) {
-    const account = await findAccount(trx, p.accountId);
-    const brand = await loadBrandLook(trx, deps.baseUrl, p.accountId, account?.name ?? 'Formsign');
+    const account = known ? known.account : await findAccount(trx, p.accountId);
+    const brand = known ? brandLookOf(deps.baseUrl, known.branding, account?.name ?? 'Formsign') : await loadBrandLook(trx, deps.baseUrl, p.accountId, account?.name ?? 'Formsign');
     for (const r of recipients) {
       const to = r.channel === 'email' ? r.email : r.phone;
       if (!to) continue;
@@ -65,5 +67,5 @@ export async function enqueueCompletedMessages(
       await enqueue(trx, p, messageDeliver, { message_id: messageId }, { now });
     }
   }
-  await enqueueSenderNotice(trx, { partition: p, now }, form, { kind: 'completed', copy, signers: recipients });
+  await enqueueSenderNotice(trx, { partition: p, now, known }, form, { kind: 'completed', copy, signers: recipients });
 }

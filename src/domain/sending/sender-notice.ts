@@ -2,7 +2,7 @@ import type { Trx } from '../../db/handles.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { insertMessage } from '../../db/repositories/messages.js';
 import { findAccountNotify } from '../../db/repositories/notify-settings.js';
-import type { FormRow, MessageKind, RecipientRow } from '../../db/tables.js';
+import type { AccountBrandingRow, AccountNotifyRow, AccountRow, FormRow, MessageKind, RecipientRow } from '../../db/tables.js';
 import { newId } from '../../lib/ids.js';
 import type { Partition } from '../../lib/partition.js';
 import { enqueue } from '../../outbox/enqueue.js';
@@ -30,6 +30,19 @@ export interface NoticeContext {
   readonly partition: Partition;
   /** RFC 3339: when the form was completed, declined or viewed. */
   readonly now: string;
+  /** The account's rows when the caller has read them already (the seal job, beside its other reads); else read here. */
+  readonly known?: AccountFacts | undefined;
+}
+
+/**
+ * The account's rows a completed form's messages are composed from, read by the seal job before its
+ * PDF work (beside its other reads) rather than one after another in the transaction that records the
+ * seal, where each round trip holds the form's row lock (issue 36).
+ */
+export interface AccountFacts {
+  readonly account: AccountRow | undefined;
+  readonly branding: Omit<AccountBrandingRow, 'logo'> | undefined;
+  readonly notify: AccountNotifyRow | undefined;
 }
 
 const KIND: Record<SenderNotice['kind'], MessageKind> = { completed: 'notice_completed', declined: 'notice_declined', viewed: 'notice_viewed', reassigned: 'notice_reassigned' };
@@ -43,10 +56,10 @@ const KIND: Record<SenderNotice['kind'], MessageKind> = { completed: 'notice_com
  */
 export async function enqueueSenderNotice(trx: Trx, ctx: NoticeContext, form: Pick<FormRow, 'id' | 'name'>, notice: SenderNotice): Promise<string | undefined> {
   const p = ctx.partition;
-  const settings = await findAccountNotify(trx, p.accountId);
+  const settings = ctx.known ? ctx.known.notify : await findAccountNotify(trx, p.accountId);
   if (!settings?.notify_email) return undefined;
   if (notice.kind === 'viewed' && settings.notify_viewed !== 1) return undefined;
-  const account = await findAccount(trx, p.accountId);
+  const account = ctx.known ? ctx.known.account : await findAccount(trx, p.accountId);
   const base = { to: settings.notify_email, accountName: account?.name ?? 'Formsign', formName: form.name ?? 'a document', formId: form.id };
   const composed = composeSenderNotice(
     notice.kind === 'completed'

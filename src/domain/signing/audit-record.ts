@@ -3,7 +3,7 @@ import { findBranding } from '../../db/repositories/branding.js';
 import { listSigningEvidenceOfForm } from '../../db/repositories/signing-evidence.js';
 import { listFormAttachments } from '../../db/repositories/form-attachments.js';
 import { listCheckLogOfForm, listRecipientChecksOfForm } from '../../db/repositories/signer-checks.js';
-import type { FormAttachmentRow, FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
+import type { AccountBrandingRow, AccountRow, FormAttachmentRow, FormRow, RecipientCheckLogRow, RecipientCheckRow, RecipientRow, RetiredLinkRow, SigningEvidenceRow } from '../../db/tables.js';
 import { listRetiredLinksOfForm } from '../../db/repositories/link-replacement.js';
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from '../../lib/i18n/index.js';
 import type { Partition } from '../../lib/partition.js';
@@ -45,6 +45,8 @@ export interface AuditContext {
   senderName?: string | null;
   /** The files the signers attached and signed with (issue 41), oldest first. */
   attachments?: readonly FormAttachmentRow[];
+  /** The rows the account's name, language and brand came from: the seal's messages are composed from them too. */
+  rows?: { readonly account: AccountRow | undefined; readonly branding: AccountBrandingRow | undefined };
 }
 
 /** The stored facts beside the form: each signer's consent and time zone, the sending account's name and language. */
@@ -56,7 +58,7 @@ export async function loadAuditContext(deps: Pick<DomainDeps, 'db'>, p: Partitio
   const brand = branding ? { accent: branding.accent_color, logoPng: branding.logo_type === 'image/png' && branding.logo ? new Uint8Array(Buffer.from(branding.logo, 'base64')) : null } : null;
   return {
     evidence, accountName: account?.name ?? null, senderName: branding?.sender_name ?? null, locale: supportedLocale(account?.locale) ?? DEFAULT_LOCALE, checks, checkLog, brand, retired,
-    attachments: attachments.filter((a) => a.submitted_at !== null),
+    attachments: attachments.filter((a) => a.submitted_at !== null), rows: { account, branding },
   };
 }
 

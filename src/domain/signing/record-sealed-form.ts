@@ -1,5 +1,5 @@
 import { setFormSealing } from '../../db/repositories/form-sealing.js';
-import { lockForm, updateForm } from '../../db/repositories/forms.js';
+import { lockForm } from '../../db/repositories/forms.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { isComplete } from '../sending/recipient-roles.js';
 import { insertSealedFile } from '../../db/repositories/sealed-files.js';
@@ -11,6 +11,7 @@ import type { DomainDeps } from '../context.js';
 import { recordFormEvent } from '../forms/record-event.js';
 import { formState } from '../forms/present-form.js';
 import { enqueueCompletedMessages } from '../sending/completed-copy.js';
+import type { AccountFacts } from '../sending/sender-notice.js';
 
 /**
  * Where a sealed file is kept: named by its content, so a second seal of the same form (a retried job
@@ -43,6 +44,8 @@ export async function recordSealedForm(
   filledSha256: string | null = null,
   /** The language the audit pages were drawn in, so the audit trail served alone is drawn in it too. */
   auditLocale: string | null = null,
+  /** The account's rows the messages need, when the caller read them already (the seal job). */
+  known?: AccountFacts,
 ): Promise<boolean> {
   const sha256 = sha256Hex(pdf);
   const key = sealedFileKey(p, formId, sha256);
@@ -62,10 +65,9 @@ export async function recordSealedForm(
     await insertSealedFile(trx, p, file);
     const sealing = { sealing_status: 'sealed', sealing_attempts: attempt, sealing_error: null, sealing_next_at: null } as const;
     const signed: FormRow = { ...form, ...sealing, status: 'signed', completed_at: now, updated_at: now };
-    await updateForm(trx, p, formId, { status: 'signed', completed_at: now, updated_at: now });
-    await setFormSealing(trx, p, formId, sealing);
+    await setFormSealing(trx, p, formId, { ...sealing, status: 'signed', completed_at: now, updated_at: now });
     await recordFormEvent(trx, p, 'form.signed', formState(signed, recipients), now);
-    await enqueueCompletedMessages(trx, deps, p, form, recipients, file, now);
+    await enqueueCompletedMessages(trx, deps, p, form, recipients, file, now, known);
     return true;
   });
   if (purged) await deps.blobs.delete(key);

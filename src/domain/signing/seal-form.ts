@@ -1,6 +1,7 @@
 import { recordSealAttemptFailed } from '../../db/repositories/form-sealing.js';
 import { findForm } from '../../db/repositories/forms.js';
 import { listRemindersOfForm } from '../../db/repositories/lifecycle.js';
+import { findAccountNotify } from '../../db/repositories/notify-settings.js';
 import { listRecipientsOfForm } from '../../db/repositories/recipients.js';
 import { isComplete } from '../sending/recipient-roles.js';
 import { findTemplate } from '../../db/repositories/templates.js';
@@ -11,6 +12,7 @@ import type { DomainDeps } from '../context.js';
 import { formFields } from '../forms/read-forms.js';
 import { inSigningOrder } from '../lifecycle/lifecycle-rules.js';
 import { displayName } from '../sending/display-name.js';
+import type { AccountFacts } from '../sending/sender-notice.js';
 import { auditTrailOf, loadAuditContext } from './audit-record.js';
 import { recordSealedForm } from './record-sealed-form.js';
 import { loadSigningRecord, type SignedImage } from './signing-record.js';
@@ -42,7 +44,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
   return {
     async run(payload, ctx) {
       const sealed = await buildSealedPdf(deps, ctx.partition, payload.form_id, ctx.signal);
-      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, null, sealed.auditLocale);
+      if (sealed) await recordSealedForm(deps, ctx.partition, payload.form_id, sealed.pdf, sealed.recipientIds, ctx.attempt, null, sealed.auditLocale, sealed.account);
     },
     async failed(trx, payload, ctx, failure) {
       await recordSealAttemptFailed(trx, ctx.partition, payload.form_id, {
@@ -62,7 +64,7 @@ export function formSealHandler(deps: SealDeps): JobHandler<{ form_id: string }>
  * template's SHA-256 and the seal over the document as drawn are the evidence). Seals made before
  * kept theirs, and their audit copies still state it.
  */
-export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; auditLocale: string } | undefined> {
+export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: string, signal?: AbortSignal): Promise<{ pdf: Uint8Array; recipientIds: string[]; auditLocale: string; account: AccountFacts | undefined } | undefined> {
   const form = await findForm(deps.db, p, formId);
   // Only a form still out is sealed: a signed one is done, a voided or declined one never will be.
   if (!form || (form.status !== 'sent' && form.status !== 'viewed')) return undefined;
@@ -79,12 +81,13 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     template: quiet(form.template_id ? findTemplate(deps.db, p, form.template_id) : Promise.resolve(undefined)),
     context: quiet(loadAuditContext(deps, p, form.id)),
     reminders: quiet(listRemindersOfForm(deps.db, p, form.id)),
+    notify: quiet(findAccountNotify(deps.db, p.accountId)),
   };
   const recipients = await listRecipientsOfForm(deps.db, p, form.id);
   // A recipient added after the last signature (a form is sendable until it is signed) makes this job
   // obsolete: that recipient's signature enqueues the seal again.
   if (!isComplete(recipients)) return undefined;
-  const [fields, record, source, template, context, reminders] = await Promise.all([reads.fields, reads.record, reads.source, reads.template, reads.context, reads.reminders]);
+  const [fields, record, source, template, context, reminders, notify] = await Promise.all([reads.fields, reads.record, reads.source, reads.template, reads.context, reads.reminders, reads.notify]);
   if (!source) throw new Error(`source PDF ${form.pdf_key} of ${form.id} is missing from the blob store`);
   const job: JobOptions = { owner: p.accountId, signal };
   const byId = new Map(recipients.map((r) => [r.id, r]));
@@ -109,7 +112,8 @@ export async function buildSealedPdf(deps: SealDeps, p: Partition, formId: strin
     signingTime,
     attachments: await attachedFiles(deps, fields.defs, context.attachments ?? []),
   };
-  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), auditLocale: context.locale };
+  const account: AccountFacts | undefined = context.rows ? { ...context.rows, notify } : undefined;
+  return { pdf: (await deps.seal(req, job)).pdf, recipientIds: recipients.map((r) => r.id), auditLocale: context.locale, account };
 }
 
 /**

@@ -94,7 +94,12 @@ export class PageWriter {
   }
 
   async fontFor(text: string, style: Style): Promise<Measure> {
-    return style !== 'value' && isWinAnsi(withoutControls(text)) ? asMeasure(this.standard[style]) : this.fonts.forValue(text);
+    // The face is chosen by what is drawn: the direction controls (the isolates around a time or a
+    // quotation) are never drawn, and counted they made every isolated value embed DejaVu Sans (the
+    // only face with glyphs for them), Latin-1 text included: a subset and a fontkit layout per line
+    // in every seal (issue 36).
+    const drawn = withoutControls(text);
+    return style !== 'value' && isWinAnsi(drawn) ? asMeasure(this.standard[style]) : this.fonts.forValue(drawn);
   }
 
   /** `text` wrapped to `width` (at spaces where it can, anywhere in a word longer than the line). */

@@ -22,7 +22,18 @@ const OID = {
 
 const toArrayBuffer = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 
-interface Prepared { certs: pkijs.Certificate[]; signer: pkijs.Certificate; essCertIdV2: asn1js.Sequence }
+interface Prepared { certs: pkijs.Certificate[]; signer: pkijs.Certificate; essCertIdV2: asn1js.Sequence; template?: Template | null }
+
+/**
+ * A B-B SignedData of one certificate chain as DER, with where its two variable parts go: the
+ * messageDigest (32 bytes, in the signed attributes) and the signature value (the key's modulus
+ * length: RSA PKCS#1 v1.5 always gives exactly that many bytes). Everything else in a B-B CMS is the
+ * same for every seal, so a seal copies this and writes those two in, instead of building the
+ * structures with pkijs and encoding them (the certificates included) again: most of the CMS's CPU
+ * (issue 36). The bytes are the same as pkijs's: the template is made by pkijs itself, twice, with
+ * two different fillers, and kept only if exactly those two ranges differ.
+ */
+interface Template { der: Buffer; signedAttrs: Buffer; digestInAttrs: number; digestInDer: number; signatureInDer: number; signatureLength: number }
 // Parsing the certificates once: every seal signs with the same ones. Keyed by their bytes, not the
 // object: each pool job gets its own copy of the certificate (structured clone).
 const prepared = new Map<string, Prepared>();
@@ -69,7 +80,51 @@ export type SignatureTimestamper = (signatureValue: Uint8Array) => Promise<Uint8
 
 /** DER of a detached CMS SignedData over a document whose SHA-256 is `digest`, timestamped when a timestamper is given. */
 export async function buildCadesSignature(digest: Uint8Array, cert: SigningCertificate, timestamper?: SignatureTimestamper): Promise<Buffer> {
-  const { certs, signer, essCertIdV2 } = prepare(cert);
+  const p = prepare(cert);
+  if (timestamper || digest.length !== 32) return encodeCades(p, digest, cert, timestamper);
+  if (p.template === undefined) p.template = await makeTemplate(p, cert);
+  if (!p.template) return encodeCades(p, digest, cert);
+  const t = p.template;
+  const signedAttrs = Buffer.from(t.signedAttrs);
+  signedAttrs.set(digest, t.digestInAttrs);
+  const signature = sign('sha256', signedAttrs, cert.key);
+  if (signature.length !== t.signatureLength) return encodeCades(p, digest, cert);
+  const der = Buffer.from(t.der);
+  der.set(digest, t.digestInDer);
+  der.set(signature, t.signatureInDer);
+  return der;
+}
+
+/** The template of `p`'s B-B CMS, or null when the two fillers differ anywhere else (then pkijs builds each one). */
+async function makeTemplate(p: Prepared, cert: SigningCertificate): Promise<Template | null> {
+  const length = sign('sha256', Buffer.alloc(1), cert.key).length;
+  const filled = (fill: number) => encodeCadesWith(p, Buffer.alloc(32, fill), () => Buffer.alloc(length, fill));
+  const [a, b] = [await filled(0x00), await filled(0xff)];
+  const differing = (x: Buffer, y: Buffer): Array<[number, number]> => {
+    const ranges: Array<[number, number]> = [];
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] === y[i]) continue;
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === i) last[1] = i + 1;
+      else ranges.push([i, i + 1]);
+    }
+    return ranges;
+  };
+  if (a.der.length !== b.der.length || a.signedAttrs.length !== b.signedAttrs.length) return null;
+  const inAttrs = differing(a.signedAttrs, b.signedAttrs);
+  const inDer = differing(a.der, b.der);
+  const width = (r: [number, number] | undefined) => (r ? r[1] - r[0] : -1);
+  if (inAttrs.length !== 1 || width(inAttrs[0]) !== 32 || inDer.length !== 2 || width(inDer[0]) !== 32 || width(inDer[1]) !== length) return null;
+  return { der: a.der, signedAttrs: a.signedAttrs, digestInAttrs: inAttrs[0]![0], digestInDer: inDer[0]![0], signatureInDer: inDer[1]![0], signatureLength: length };
+}
+
+async function encodeCades(p: Prepared, digest: Uint8Array, cert: SigningCertificate, timestamper?: SignatureTimestamper): Promise<Buffer> {
+  return (await encodeCadesWith(p, digest, (toSign) => sign('sha256', toSign, cert.key), timestamper)).der;
+}
+
+/** The CMS built by pkijs (`der`), `signWith` giving the signature value of the signed attributes (`signedAttrs`, as signed). */
+async function encodeCadesWith(p: Prepared, digest: Uint8Array, signWith: (toSign: Buffer) => Buffer, timestamper?: SignatureTimestamper): Promise<{ der: Buffer; signedAttrs: Buffer }> {
+  const { certs, signer, essCertIdV2 } = p;
   const attributes = [
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: toArrayBuffer(digest) })] }),
@@ -82,7 +137,7 @@ export async function buildCadesSignature(digest: Uint8Array, cert: SigningCerti
   // What is signed is the attributes as a SET (tag 0x31), not as the [0] they are stored with.
   const toSign = Buffer.from(signedAttrs.toSchema().toBER());
   toSign[0] = 0x31;
-  const signature = sign('sha256', toSign, cert.key);
+  const signature = signWith(toSign);
   const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
@@ -109,5 +164,5 @@ export async function buildCadesSignature(digest: Uint8Array, cert: SigningCerti
     signerInfos: [signerInfo],
   });
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return Buffer.from(contentInfo.toSchema().toBER());
+  return { der: Buffer.from(contentInfo.toSchema().toBER()), signedAttrs: toSign };
 }
