@@ -9,6 +9,8 @@
 //   node --import tsx scripts/run-tests.ts unit|integration|browser|all|check [--jobs N] [--alone] [file ...]
 //
 // `--alone` (or TEST_ALONE=1) gives every file a process of its own, as before batching.
+// TEST_CPU_PROF=dir writes a V8 CPU profile of every test process (and its threads) into dir, to see
+// where the tests' CPU goes (Node refuses --cpu-prof in NODE_OPTIONS).
 //
 // Why not `node --test --test-concurrency=N` over all files: Node 20's runner interleaves the files'
 // output, reports no time per file and gives every file a fresh process, which cost ~46 % more CPU
@@ -47,6 +49,14 @@ const FILE_LIMIT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 1_200_000);
 
 /** The last run's time per file: the slowest files start first, so the run ends sooner. */
 const TIMES_FILE = path.join(ROOT, 'test-results', 'test-times.json');
+/**
+ * A clean clone has no last run: there the files started in name order, nine to a batch (unknown
+ * files are planned at UNKNOWN_MS), and a long file that started late ran on alone after the others
+ * had finished. This seed (ms per file, committed) stands in for a file the last run did not time:
+ * wall times of a full run scaled to the reference machine (2 cores, idle). It only orders and
+ * batches; a stale entry costs balance, never a result.
+ */
+const SEED_TIMES_FILE = path.join(ROOT, 'scripts', 'test-times.seed.json');
 /** The last run's CPU seconds per file (user + system, with the children it reaped). */
 const CPU_TIMES_FILE = path.join(ROOT, 'test-results', 'test-cpu.json');
 
@@ -97,7 +107,10 @@ interface Ran {
   output: string;
 }
 
-function runProcess(args: string[], limitMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+const PROFILE_ARGS = process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.TEST_CPU_PROF)}`] : [];
+
+function runProcess(nodeArgs: string[], limitMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+  const args = [...PROFILE_ARGS, ...nodeArgs];
   const started = Date.now();
   const cpuFile = GNU_TIME ? path.join(CPU_DIR, `${cpuFiles++}.txt`) : undefined;
   const opts = { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
@@ -337,7 +350,7 @@ await buildIfStale();
 await compileTests();
 
 const cores = Number(process.env.TEST_CORES ?? os.availableParallelism());
-const times = readJson(TIMES_FILE);
+const times = { ...readJson(SEED_TIMES_FILE), ...readJson(TIMES_FILE) };
 const names: GroupName[] = which === 'all' ? ['unit', 'integration', 'browser'] : [which as GroupName];
 const runs = [];
 const started = Date.now();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { migrateToLatest, openDatabase, pendingMigrations, ping, type DatabaseHandle } from './db/database.js';
 import { pgMigrationLock, sqliteMigrationLock } from './db/migration-lock.js';
 import type { OnConnectionError } from './db/pg-pool.js';
+import type { Fdatasync } from './db/wal-sync.js';
 import type { ScryptCost } from './domain/users/passwords.js';
 import { UNIT_LIMIT_MS } from './db/group-commit.js';
 import { ensureServiceSecret, findServiceSecret } from './db/repositories/service-secrets.js';
@@ -120,6 +121,11 @@ export interface DepsOptions {
    */
   sharedPdfWork?: PdfWork;
   /**
+   * Tests only: the WAL flush (db/wal-sync.ts) every SQLite store of the process shares, instead of a
+   * thread of its own per store (starting one costs ~40 ms of CPU, paid by every test harness).
+   */
+  walFlush?: Fdatasync;
+  /**
    * `formsign serve` and `formsign worker`: the start-up steps that need the database are retried with
    * backoff while it is unavailable (issue 35 item 5); without it a failure ends the call at once.
    */
@@ -170,6 +176,7 @@ export async function createDeps(config: Config, opts: DepsOptions = {}): Promis
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+    ...(opts.walFlush ? { walFlush: opts.walFlush } : {}),
     pgPreparedStatements: config.pgPreparedStatements,
     // The store keeps working (the in-thread backstop takes over), but an operator should know.
     onCheckpointError: (message) => logRepeats(`formsign: background WAL checkpoint failed: ${message}`),

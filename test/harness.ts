@@ -6,6 +6,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { threadFdatasync, type Fdatasync } from '../src/db/wal-sync.js';
 import { createDeps, pdfPoolOptions, type Deps, type DepsOptions, type WorkerOptions } from '../src/deps.js';
 import { createAccount, setAccountLimits } from '../src/domain/accounts/manage-accounts.js';
 import { createApiKey } from '../src/domain/keys/manage-keys.js';
@@ -68,14 +69,23 @@ export const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 } as const;
 // settings shares one PDF pool for the process: its worker threads start once, not twice per file.
 const sharedPools = new Map<string, PdfWork>();
 
-/** What every Deps a test makes gets: the test password cost and, in a batch, the process's PDF pool. */
-export function testDepsOptions(config: Config): Pick<DepsOptions, 'passwordCost' | 'sharedPdfWork'> {
-  if (process.env.FORMSIGN_TEST_SHARED_PDF_POOL !== '1') return { passwordCost: TEST_PASSWORD_COST };
+// Every SQLite store a test opens flushes its WAL on the process's one flush thread (fdatasync of a
+// descriptor is the process's, whichever thread calls it): a thread of its own per store cost ~40 ms
+// of CPU to start, paid by every harness. Unref'd, so it never holds the process open.
+let walFlush: Fdatasync | undefined;
+
+/**
+ * What every Deps a test makes gets: the test password cost, the process's WAL flush thread and, in a
+ * batch, the process's PDF pool.
+ */
+export function testDepsOptions(config: Config): Pick<DepsOptions, 'passwordCost' | 'sharedPdfWork' | 'walFlush'> {
+  const common = { passwordCost: TEST_PASSWORD_COST, walFlush: (walFlush ??= threadFdatasync()) };
+  if (process.env.FORMSIGN_TEST_SHARED_PDF_POOL !== '1') return common;
   const options = pdfPoolOptions(config);
   const key = JSON.stringify(options);
   let work = sharedPools.get(key);
   if (!work) sharedPools.set(key, (work = createPdfWork(options)));
-  return { passwordCost: TEST_PASSWORD_COST, sharedPdfWork: work };
+  return { ...common, sharedPdfWork: work };
 }
 
 /** A fresh store per harness: a temp DATA_DIR for SQLite, a new schema for PostgreSQL. */
