@@ -64,6 +64,11 @@ describe('which language a description is in', () => {
     assert.deepEqual(SUPPORTED.map((c) => `${c.name}: ${read(c.text)}`), SUPPORTED.map((c) => `${c.name}: ${c.expect}`));
   });
 
+  it('reads Portuguese with loanwords ending in "n" (login, pin) as Portuguese, not Galician', () => {
+    assert.equal(read('Ficha de adesão com nome, morada, telemóvel, correio electrónico, login e pin do cartão. Assina o titular no fim.'), 'pt');
+    assert.equal(read('cadastro de cliente com nome completo cpf endereço telefone login senha e pin do cartão e no final o cliente assina'), 'pt');
+  });
+
   it('names Czech and Slovak by the letters only one of them writes when franc scores them alike', () => {
     const form = 'PŘIHLÁŠKA NA TÁBOR\nJméno a příjmení dítěte: ____\nBydliště: ____\nPlavec: ☐ ano ☐ ne\nPodpis zákonného zástupce: ____';
     assert.equal(nameBetween(form, 'slk', 'ces'), 'ces');
@@ -85,6 +90,8 @@ describe('which language a description is in', () => {
     assert.equal(unspellable('a inscrición da asociación veciñal, non', 'pt'), 4);
     assert.equal(unspellable('xa temos unha ficha', 'es'), 2);
     assert.equal(unspellable('inscrito no CPF sob o nº, declaração, coração, 1ª via, também, um', 'pt'), 0);
+    // Loanwords a Portuguese form uses end in an unaccented vowel and "n": not Galician evidence.
+    assert.equal(unspellable('login, pin do cartão, hífen', 'pt'), 0);
     assert.equal(unspellable('la acción, el año, la jornada, el examen', 'es'), 0);
   });
 

@@ -10,8 +10,9 @@ import type { Language } from './spec.js';
  * loanword accents English and German take, "café", are in theirs), and a few rules of its spelling:
  * - Italian puts a grave accent only on a word's last vowel ("città", "perché"): Catalan "telèfon",
  *   "gràcies", "mòbil" are not Italian.
- * - Portuguese ends no word of its own in a vowel and "n" ("um", "também", "ação"): Galician "non",
- *   "tamén", "inscrición" are not Portuguese.
+ * - Portuguese ends no word of its own in an accented vowel and "n" ("também", "ação"), and has no
+ *   "non": Galician "non", "tamén", "inscrición" are not Portuguese. An unaccented vowel and "n" is left
+ *   alone: the loanwords a Portuguese form uses ("login", "pin", "hífen") end so.
  * - Spanish spells no word beginning "x" and a vowel (since 1815 "j": "ya", "junto") and none ending in
  *   "nha": Galician "xa", "xente", "unha" are not Spanish.
  * "·" (Catalan "al·lèrgia") and "º"/"ª" ("nº", "1ª") are dealt with apart: the first is no supported
@@ -23,7 +24,7 @@ const CANNOT_SPELL: Record<Language, RegExp> = {
   fr: /[^a-zàâæçéèêëîïôœùûüÿ]/,
   de: /[^a-zäöüßé]/,
   it: /[^a-zàèéìíîòóù]|[àèìòù]\p{L}/u,
-  pt: /[^a-záâãàçéêíóôõúü]|[aeiouáéíóúâêô]n$/,
+  pt: /[^a-záâãàçéêíóôõúü]|[áéíóúâêô]n$|^non$/,
 };
 
 /**
