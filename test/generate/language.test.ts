@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { francAll } from 'franc';
 import { identifyLanguage } from '../../src/domain/generate/language.js';
 import { nearCopy, separation, trigramCounts } from '../../src/domain/generate/language-evidence.js';
-import { nameBetween, unspellable } from '../../src/domain/generate/language-marks.js';
+import { nameBetween, namedByLetters, unspellable } from '../../src/domain/generate/language-marks.js';
 import { UnsupportedLanguageError } from '../../src/domain/generate/spec.js';
 import { SUPPORTED, UNSUPPORTED } from './language-cases.js';
 
@@ -76,6 +76,23 @@ describe('which language a description is in', () => {
     // Letters of both, or of neither: franc's first stands.
     assert.equal(nameBetween('Meno, adresa, podpis.', 'ces', 'slk'), 'ces');
     assert.equal(nameBetween('Dutch text', 'nld', 'afr'), 'nld');
+  });
+
+  it('names the language whose own letters the text writes when franc ranks one that writes none first', () => {
+    assert.equal(namedByLetters('Žádost o parkovací kartu: jméno, příjmení, registrační značka, podpis řidiče.', [['glg', 1], ['ces', 0.97], ['por', 0.95]]), 'ces');
+    assert.equal(namedByLetters('Wniosek: imię, nazwisko, podpis, miejscowość.', [['hrv', 1], ['slv', 0.99], ['pol', 0.98]]), 'pol');
+    // franc's first keeps its name when the text has its letters, or when no candidate's letters are there.
+    assert.equal(namedByLetters('Přihláška, ôsmy', [['ces', 1], ['slk', 0.99]]), 'ces');
+    assert.equal(namedByLetters('inschrijving moestuin: naam, adres', [['nld', 1], ['afr', 0.9]]), 'nld');
+    // End to end: Czech and Polish requests are refused by name, also where franc's trigrams rank
+    // Portuguese or Galician first on a short text (these two did: read as Portuguese, named Galician).
+    assert.equal(read('Potřebuji formulář na zápis do kroužku: jméno a příjmení, telefon, e-mail, nástroj (kytara / klavír / housle), podpis.'), 'ces');
+    assert.equal(read('Formulář přihlášky do knihovny: jméno, adresa, telefon, e-mail, podpis čtenáře.'), 'ces');
+    assert.equal(read('Wniosek o kartę parkingową: imię, nazwisko, numer rejestracyjny, podpis właściciela, data złożenia wniosku.'), 'pol');
+    // A supported description quoting a foreign word or two, or full of foreign names, is read.
+    assert.equal(read('Registration for the Polish club: name, phone, email, favourite dish (pierogi, żurek or bigos), signature.'), 'en');
+    assert.equal(read('Anmeldung für Łukasz Wróbel, Jiří Dvořák und Zdeňka Nováková: Name, Telefon, E-Mail, Unterschrift der Eltern.'), 'de');
+    assert.equal(read('Potřebujeme přihlášku na kurz keramiky: jméno a příjmení, datum narození, telefon, e-mail, úroveň (začátečník / pokročilý), podpis účastníka.'), 'ces');
   });
 
   it('counts the lower-case words a supported language cannot spell, by its alphabet and spelling rules', () => {

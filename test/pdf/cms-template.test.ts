@@ -37,7 +37,7 @@ describe('B-B CMS from the per-chain template', () => {
       assert.throws(() => opensslVerifies(dir, contents[1]!, all[0]!), /verif|digest/i);
       // A signature value written in wrongly (one byte flipped at the end, inside the signature) fails.
       const broken = Buffer.from(all[2]!);
-      broken[broken.length - 1] ^= 0x01;
+      broken.writeUInt8(broken.readUInt8(broken.length - 1) ^ 0x01, broken.length - 1);
       assert.throws(() => opensslVerifies(dir, contents[2]!, broken));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -54,3 +54,49 @@ export function nameBetween(text: string, first: string, second: string | undefi
   const sisters = text.match(SISTER_LETTERS[second]!.own)?.length ?? 0;
   return sisters > 0 && own === 0 ? second : first;
 }
+
+/**
+ * Letters only one of the languages franc knows well writes (ř ů ě Czech; ľ ĺ ŕ ô Slovak; ą ę ł ń ś ź ż
+ * Polish; ă ș ț Romanian; ğ ı Turkish; ő ű Hungarian). On a short text franc's trigrams can rank a
+ * language that writes none of them first (a Czech form with ř and ě read as Galician): the refusal
+ * then names the one of franc's first five whose letters the text has most of. Only the name changes:
+ * whether a text is refused is decided before.
+ */
+const OWN_LETTERS: Record<string, RegExp> = {
+  ces: /[řůě]/giu,
+  slk: /[ľĺŕô]/giu,
+  pol: /[ąęłńśźż]/giu,
+  ron: /[ășțşţ]/giu,
+  tur: /[ğı]/giu,
+  hun: /[őű]/giu,
+};
+
+/** The language whose own letters the text has most of (franc's first five first), when franc's first has none of its own there. */
+export function namedByLetters(text: string, ranked: ReadonlyArray<readonly [string, number]>): string | undefined {
+  const count = (code: string): number => (OWN_LETTERS[code] ? text.match(OWN_LETTERS[code])?.length ?? 0 : 0);
+  const top = ranked[0]?.[0];
+  if (top === undefined || count(top) > 0) return top;
+  let best: string | undefined;
+  let most = 0;
+  // franc's first five, then (a short text can leave the right one out of them) every language above.
+  for (const code of [...ranked.slice(0, 5).map(([c]) => c), ...Object.keys(OWN_LETTERS)]) {
+    const n = count(code);
+    if (n > most) [best, most] = [code, n];
+  }
+  return best ?? top;
+}
+
+/** Every letter the six supported languages write in words of their own (the union of their alphabets). */
+const SIX_ALPHABETS = /^[a-zàâæçéèêëîïôœùûüÿáíóúñäößìòãõ]+$/u;
+
+/**
+ * Whether the text is written in letters none of the six languages writes: at least two of its
+ * lower-case words, and a fifth of them, have such a letter (a Czech "potřebuji formulář přihlášky",
+ * franc's short-text trigrams ranking Portuguese first). A supported description quoting a foreign word
+ * or two, or full of capitalised foreign names, is not.
+ */
+export function writtenInOtherLetters(text: string): boolean {
+  const words = text.split(/[^\p{Script=Latin}'’-]+/u).filter((w) => /^\p{Ll}/u.test(w)).map((w) => w.replace(/['’-]/g, ''));
+  const foreign = words.filter((w) => w !== '' && !SIX_ALPHABETS.test(w)).length;
+  return foreign >= 2 && foreign >= 0.2 * words.length;
+}

@@ -6,7 +6,7 @@
 // (language-marks.ts). One it cannot place (short, a list of nouns, names, mixed) is never refused.
 import { francAll } from 'franc';
 import { nearCopy, separation, trigramCounts } from './language-evidence.js';
-import { nameBetween, unspellable } from './language-marks.js';
+import { nameBetween, namedByLetters, unspellable, writtenInOtherLetters } from './language-marks.js';
 import { detectLanguage, fold } from './lexicon.js';
 import { UnsupportedLanguageError, type Language } from './spec.js';
 
@@ -43,7 +43,14 @@ export function identifyLanguage(text: string): Language {
   const ranked = francAll(sample, { minLength: 10 });
   const top = ranked[0]?.[0] ?? 'und';
   if (top === 'und') return byWords;
-  if (SUPPORTED[top] !== undefined) return closest(ranked, plain, byWords);
+  if (SUPPORTED[top] !== undefined) {
+    // franc's trigrams can rank a supported language first for a short text in another alphabet: the
+    // letters say it is none of the six (then the refusal names the best of the others franc ranked).
+    const others = ranked.filter(([code]) => SUPPORTED[code] === undefined);
+    if (!writtenInOtherLetters(plain) || others.length === 0) return closest(ranked, plain, byWords);
+    const named = namedByLetters(plain, others) ?? others[0]![0];
+    throw new UnsupportedLanguageError(languageName(named), named);
+  }
   // An unsupported first. It is refused only if it is not any supported language: for each, franc is
   // sure of its preference (more than SURE standard errors, and not between near copies), or the
   // description spells words as that language cannot. Else it is read in the closest supported one.
@@ -54,7 +61,8 @@ export function identifyLanguage(text: string): Language {
   // (A script none of the six is written in ranks none of them: nothing to weigh.)
   const inScript = ranked.some(([code]) => SUPPORTED[code] !== undefined);
   if (inScript && !six.every(notThat)) return closest(ranked, plain, byWords);
-  const named = nameBetween(plain, top, ranked[1]?.[0]);
+  const byLetters = namedByLetters(plain, ranked) ?? top;
+  const named = byLetters === top ? nameBetween(plain, top, ranked[1]?.[0]) : byLetters;
   throw new UnsupportedLanguageError(languageName(named), named);
 }
 
