@@ -59,8 +59,8 @@ export function nameBetween(text: string, first: string, second: string | undefi
  * Letters only one of the languages franc knows well writes (ř ů ě Czech; ľ ĺ ŕ ô Slovak; ą ę ł ń ś ź ż
  * Polish; ă ș ț Romanian; ğ ı Turkish; ő ű Hungarian). On a short text franc's trigrams can rank a
  * language that writes none of them first (a Czech form with ř and ě read as Galician): the refusal
- * then names the one of franc's first five whose letters the text has most of. Only the name changes:
- * whether a text is refused is decided before.
+ * then names the language whose letters the text has most of, franc's first five first. This only
+ * names a refused text; whether a text is refused is decided apart (language.ts).
  */
 const OWN_LETTERS: Record<string, RegExp> = {
   ces: /[řůě]/giu,
